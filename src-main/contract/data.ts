@@ -1,0 +1,62 @@
+import { z } from 'zod';
+
+/** A value in a result grid. Big integers arrive as strings so no digit is lost in JSON. */
+export const cellValueSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+export type CellValue = z.infer<typeof cellValueSchema>;
+
+export const dialectSchema = z.enum(['sql', 'cypher']);
+export type Dialect = z.infer<typeof dialectSchema>;
+
+/** Database engines the workbench knows how to open. */
+export const engineSchema = z.enum(['sqlite', 'duckdb', 'postgres', 'mysql', 'neo4j', 'kuzu']);
+export type Engine = z.infer<typeof engineSchema>;
+
+export const columnInfoSchema = z.object({
+  name: z.string(),
+  /** Declared type as the engine reports it, e.g. `VARCHAR(30)`; empty when untyped. */
+  type: z.string(),
+  nullable: z.boolean(),
+  /** 1-based position in the primary key, 0 when not part of it. */
+  primaryKey: z.number().int(),
+  /** `table.column` this column references, when a foreign key says so. */
+  references: z.string().optional(),
+});
+export type ColumnInfo = z.infer<typeof columnInfoSchema>;
+
+export const tableInfoSchema = z.object({
+  name: z.string(),
+  kind: z.enum(['table', 'view']),
+  columns: z.array(columnInfoSchema),
+  /** Exact count when cheap to compute; null when the engine could not tell. */
+  rowCount: z.number().int().nullable(),
+});
+export type TableInfo = z.infer<typeof tableInfoSchema>;
+
+export const graphElementSchema = z.object({
+  name: z.string(),
+  properties: z.array(z.object({ name: z.string(), type: z.string() })),
+  count: z.number().int().nullable(),
+  /** For relationship types: the labels they connect, as `From->To` pairs. */
+  endpoints: z.array(z.string()).optional(),
+});
+
+export const schemaInfoSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('relational'), tables: z.array(tableInfoSchema) }),
+  z.object({
+    kind: z.literal('graph'),
+    labels: z.array(graphElementSchema),
+    relationshipTypes: z.array(graphElementSchema),
+  }),
+]);
+export type SchemaInfo = z.infer<typeof schemaInfoSchema>;
+
+export const queryResultSchema = z.object({
+  columns: z.array(z.object({ name: z.string(), type: z.string() })),
+  rows: z.array(z.array(cellValueSchema)),
+  /** Rows returned, at most the row cap. */
+  rowCount: z.number().int(),
+  /** True when the query produced more rows than the cap and the rest were not read. */
+  truncated: z.boolean(),
+  elapsedMs: z.number(),
+});
+export type QueryResult = z.infer<typeof queryResultSchema>;
