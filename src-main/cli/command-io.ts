@@ -1,0 +1,14 @@
+import { WorkbenchError } from '../contract/errors';
+
+/** Output sinks, injected so commands can be tested without spawning a process. */
+export interface CommandIo {
+  stdout(line: string): void;
+  stderr(line: string): void;
+}
+
+export function positiveInteger(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number <= 0) throw new WorkbenchError('invalid-request', `${flag} takes a positive whole number, got "${value}"`);
+  return number;
+}

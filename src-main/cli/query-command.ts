@@ -1,0 +1,44 @@
+import { parseArgs } from 'node:util';
+import { WorkbenchError } from '../contract/errors';
+import { parseConnectionUri } from '../connectors/connection-uri';
+import { openConnector } from '../connectors/open-connector';
+import { defaultQuerySettings } from '../contract/notebook';
+import { formatTable } from './format-table';
+import { positiveInteger, type CommandIo } from './command-io';
+
+export const queryUsage = 'dwb query --connection URI [--json] [--max-rows N] [--timeout-ms N] "QUERY"';
+
+/** `dwb query`: one read-only query, rows on stdout, one line on stderr on failure. */
+export async function runQueryCommand(args: string[], io: CommandIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      connection: { type: 'string', short: 'c' },
+      json: { type: 'boolean', default: false },
+      'max-rows': { type: 'string' },
+      'timeout-ms': { type: 'string' },
+    },
+  });
+  if (!values.connection) throw new WorkbenchError('invalid-request', `--connection is required: ${queryUsage}`);
+  if (positionals.length !== 1) throw new WorkbenchError('invalid-request', `give exactly one query: ${queryUsage}`);
+  const maxRows = positiveInteger(values['max-rows'], '--max-rows') ?? defaultQuerySettings.maxRows;
+  const timeoutMs = positiveInteger(values['timeout-ms'], '--timeout-ms') ?? defaultQuerySettings.timeoutMs;
+
+  const connector = await openConnector(parseConnectionUri(values.connection));
+  try {
+    const result = await connector.query(positionals[0] as string, { maxRows, timeoutMs });
+    if (values.json) {
+      for (const row of result.rows) {
+        io.stdout(JSON.stringify(Object.fromEntries(result.columns.map((column, index) => [column.name, row[index] ?? null]))));
+      }
+    } else {
+      io.stdout(formatTable(result));
+      io.stderr(`(${result.rowCount} row${result.rowCount === 1 ? '' : 's'}${result.truncated ? `, truncated at ${maxRows}` : ''})`);
+    }
+    if (values.json && result.truncated) io.stderr(`truncated at ${maxRows} rows`);
+    return 0;
+  } finally {
+    await connector.close();
+  }
+}

@@ -1,0 +1,126 @@
+import Database from 'better-sqlite3';
+import { WorkbenchError } from '../../contract/errors';
+import type { CellValue, QueryResult, SchemaInfo, TableInfo } from '../../contract/data';
+
+type SqliteHandle = Database.Database;
+
+/**
+ * Opens a database file so that SQLite itself refuses every change: the handle is opened
+ * read-only and `query_only` is set; statements are further required to be read-only and to
+ * return rows, as SQLite's own compiler reports them, which also shuts out ATTACH and pragma
+ * writes. None of this inspects the query text.
+ */
+export function openReadOnlySqlite(path: string): SqliteHandle {
+  let database: SqliteHandle;
+  try {
+    database = new Database(path, { readonly: true, fileMustExist: true });
+  } catch (error) {
+    throw new WorkbenchError('not-found', `Cannot open SQLite database ${path}: ${messageOf(error)}`);
+  }
+  try {
+    database.pragma('query_only = ON');
+    // Reading the schema forces SQLite to check the header, so a non-database file fails here.
+    database.prepare('SELECT count(*) FROM sqlite_schema').get();
+  } catch (error) {
+    database.close();
+    throw new WorkbenchError('not-found', `${path} is not a readable SQLite database: ${messageOf(error)}`);
+  }
+  return database;
+}
+
+export function runReadOnlyQuery(
+  database: SqliteHandle,
+  text: string,
+  options: { params?: Record<string, unknown>; maxRows: number },
+): QueryResult {
+  const started = performance.now();
+  const statement = prepare(database, text);
+  if (!statement.readonly || !statement.reader) {
+    throw new WorkbenchError(
+      'read-only',
+      statement.readonly
+        ? 'Refused: only statements that return rows may run on a read-only connection'
+        : 'Refused: this connection is read-only and the statement would change the database',
+    );
+  }
+  statement.raw(true).safeIntegers(true);
+  const columns = statement.columns().map((column) => ({ name: column.name, type: column.type ?? '' }));
+  const rows: CellValue[][] = [];
+  let truncated = false;
+  try {
+    const iterator = options.params ? statement.iterate(options.params) : statement.iterate();
+    for (const row of iterator as Iterable<unknown[]>) {
+      if (rows.length === options.maxRows) {
+        truncated = true;
+        break;
+      }
+      rows.push(row.map(toCellValue));
+    }
+  } catch (error) {
+    throw new WorkbenchError('query-failed', `SQLite: ${messageOf(error)}`);
+  }
+  return { columns, rows, rowCount: rows.length, truncated, elapsedMs: performance.now() - started };
+}
+
+export function readSqliteSchema(database: SqliteHandle): SchemaInfo {
+  const objects = database
+    .prepare("SELECT name, type FROM sqlite_schema WHERE type IN ('table','view') AND name NOT LIKE 'sqlite_%' ORDER BY name")
+    .all() as { name: string; type: 'table' | 'view' }[];
+  const tables: TableInfo[] = objects.map(({ name, type }) => {
+    const quoted = quoteIdentifier(name);
+    const references = new Map<string, string>();
+    for (const key of database.pragma(`foreign_key_list(${quoted})`) as { from: string; table: string; to: string | null }[]) {
+      references.set(key.from, `${key.table}.${key.to ?? ''}`);
+    }
+    const columns = (database.pragma(`table_info(${quoted})`) as { name: string; type: string; notnull: number; pk: number }[]).map(
+      (column) => ({
+        name: column.name,
+        type: column.type,
+        nullable: column.notnull === 0 && column.pk === 0,
+        primaryKey: column.pk,
+        ...(references.has(column.name) ? { references: references.get(column.name) } : {}),
+      }),
+    );
+    return { name, kind: type, columns, rowCount: countRows(database, quoted) };
+  });
+  return { kind: 'relational', tables };
+}
+
+function countRows(database: SqliteHandle, quotedName: string): number | null {
+  try {
+    const row = database.prepare(`SELECT count(*) AS n FROM ${quotedName}`).get() as { n: number };
+    return row.n;
+  } catch {
+    return null; // a view over a missing table still belongs in the schema browser
+  }
+}
+
+function prepare(database: SqliteHandle, text: string): Database.Statement {
+  if (text.trim() === '') throw new WorkbenchError('syntax', 'The query is empty');
+  try {
+    return database.prepare(text);
+  } catch (error) {
+    const message = messageOf(error);
+    if (message.includes('more than one statement')) {
+      throw new WorkbenchError('read-only', 'Refused: run one statement at a time (the text holds more than one)');
+    }
+    throw new WorkbenchError('syntax', `SQLite: ${message}`);
+  }
+}
+
+function toCellValue(value: unknown): CellValue {
+  if (value === null || typeof value === 'string' || typeof value === 'number') return value;
+  if (typeof value === 'bigint') {
+    return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value.toString();
+  }
+  if (Buffer.isBuffer(value)) return `<blob ${value.length} bytes: ${value.subarray(0, 16).toString('hex')}${value.length > 16 ? '…' : ''}>`;
+  return String(value);
+}
+
+function quoteIdentifier(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

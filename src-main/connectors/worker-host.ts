@@ -1,0 +1,134 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { WorkbenchError, type SerializedError } from '../contract/errors';
+
+/**
+ * Starts a database worker process from its bundled file when the app is built, or from its
+ * TypeScript source (through tsx) when running from source under the tests. Bundled entries sit
+ * next to the bundle that spawns them because electron-vite writes every main chunk into one
+ * folder. A process rather than a thread, because a native call such as a long SQLite step
+ * cannot be interrupted inside a thread, but a process can always be killed.
+ */
+export function startWorker(options: { bundledName: string; sourceFile: string; args: string[] }): ChildProcess {
+  const bundled = join(__dirname, options.bundledName);
+  const stdio: ['ignore', 'ignore', 'inherit', 'ipc'] = ['ignore', 'ignore', 'inherit', 'ipc'];
+  if (existsSync(bundled)) return fork(bundled, options.args, { stdio, serialization: 'advanced' });
+  return fork(options.sourceFile, options.args, { stdio, serialization: 'advanced', execArgv: ['--import', 'tsx'] });
+}
+
+export type WorkerReply<T> = { id: number; ok: true; value: T } | { id: number; ok: false; error: SerializedError };
+
+interface Pending {
+  resolve(value: unknown): void;
+  reject(error: WorkbenchError): void;
+}
+
+/**
+ * Serial request/response over one worker process. A request that must be abandoned (timeout,
+ * cancel) kills the whole worker: that is the only sure way to stop a synchronous database
+ * call, and the next request starts a fresh worker.
+ */
+export class WorkerChannel {
+  private worker: ChildProcess | null = null;
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private tail: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly spawn: () => ChildProcess) {}
+
+  /** Queues a request behind earlier ones; `limit` bounds its own running time only. */
+  request<T>(message: object, limit: { timeoutMs: number; signal?: AbortSignal }): Promise<T> {
+    const run = (): Promise<T> => this.send<T>(message, limit);
+    const result = this.tail.then(run, run);
+    this.tail = result.catch(() => undefined);
+    return result;
+  }
+
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.worker = null;
+    this.failAll(new WorkbenchError('cancelled', 'The connection was closed'));
+    if (worker) await kill(worker);
+  }
+
+  private send<T>(message: object, limit: { timeoutMs: number; signal?: AbortSignal }): Promise<T> {
+    if (limit.signal?.aborted) return Promise.reject(new WorkbenchError('cancelled', 'Query cancelled'));
+    const worker = this.ensureWorker();
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      const finish = (): void => {
+        clearTimeout(timer);
+        limit.signal?.removeEventListener('abort', onAbort);
+        this.pending.delete(id);
+      };
+      const abandon = (error: WorkbenchError): void => {
+        finish();
+        reject(error);
+        void this.restart();
+      };
+      const onAbort = (): void => abandon(new WorkbenchError('cancelled', 'Query cancelled'));
+      const timer = setTimeout(
+        () => abandon(new WorkbenchError('timeout', `Query timed out after ${formatSeconds(limit.timeoutMs)}`)),
+        limit.timeoutMs,
+      );
+      limit.signal?.addEventListener('abort', onAbort, { once: true });
+      this.pending.set(id, {
+        resolve: (value) => {
+          finish();
+          resolve(value as T);
+        },
+        reject: (error) => {
+          finish();
+          reject(error);
+        },
+      });
+      worker.send({ ...message, id });
+    });
+  }
+
+  private ensureWorker(): ChildProcess {
+    if (this.worker) return this.worker;
+    const worker = this.spawn();
+    worker.on('message', (reply: WorkerReply<unknown>) => {
+      const pending = this.pending.get(reply.id);
+      if (!pending) return;
+      if (reply.ok) pending.resolve(reply.value);
+      else pending.reject(WorkbenchError.revive(reply.error));
+    });
+    worker.on('error', (error) => {
+      if (this.worker === worker) this.worker = null;
+      this.failAll(new WorkbenchError('internal', `Database worker failed: ${error.message}`));
+    });
+    worker.on('exit', (code, signal) => {
+      if (this.worker !== worker) return; // killed on purpose: its requests were already settled
+      this.worker = null;
+      this.failAll(new WorkbenchError('internal', `Database worker stopped unexpectedly (${signal ?? `exit code ${code}`})`));
+    });
+    this.worker = worker;
+    return worker;
+  }
+
+  private async restart(): Promise<void> {
+    const worker = this.worker;
+    this.worker = null;
+    if (worker) await kill(worker);
+  }
+
+  private failAll(error: WorkbenchError): void {
+    for (const pending of [...this.pending.values()]) pending.reject(error);
+    this.pending.clear();
+  }
+}
+
+function kill(worker: ChildProcess): Promise<void> {
+  if (worker.exitCode !== null || worker.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    worker.once('exit', () => resolve());
+    worker.kill('SIGKILL');
+  });
+}
+
+function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}

@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import { queryResultSchema } from './data';
+import { connectionSchema, connectionSchemaResultSchema, connectionTargetSchema } from './connections';
+import {
+  authorSchema,
+  cellKindSchema,
+  cellSchema,
+  notebookSchema,
+  notebookSummarySchema,
+  provenanceSchema,
+  querySettingsSchema,
+} from './notebook';
+
+const empty = z.object({});
+const ok = z.object({ ok: z.literal(true) });
+const id = z.object({ id: z.string() });
+
+/**
+ * Every request the renderer (or any other client) can make of the main-process services,
+ * with the schema of its parameters and of its result. Both transports (Electron IPC and the
+ * browser-mode WebSocket) carry exactly these; the main process validates every request.
+ */
+export const api = {
+  'workspace/info': {
+    params: empty,
+    result: z.object({ directory: z.string(), transport: z.enum(['ipc', 'websocket']), version: z.string() }),
+  },
+
+  'connections/list': { params: empty, result: z.array(connectionSchema) },
+  'connections/add': {
+    params: z.object({ name: z.string().trim().min(1).max(200), target: connectionTargetSchema }),
+    result: connectionSchema,
+  },
+  'connections/rename': { params: z.object({ id: z.string(), name: z.string().trim().min(1).max(200) }), result: connectionSchema },
+  'connections/remove': { params: id, result: ok },
+  /** Opens the connection if needed and reads its schema (tables, columns, keys, counts). */
+  'connections/schema': { params: id, result: connectionSchemaResultSchema },
+
+  'notebooks/list': { params: empty, result: z.array(notebookSummarySchema) },
+  'notebooks/get': { params: id, result: notebookSchema },
+  'notebooks/create': { params: z.object({ title: z.string().trim().min(1).max(200) }), result: notebookSchema },
+  'notebooks/rename': { params: z.object({ id: z.string(), title: z.string().trim().min(1).max(200) }), result: notebookSummarySchema },
+  'notebooks/duplicate': { params: id, result: notebookSchema },
+  /** Moves a notebook to the trash; `notebooks/restore` brings it back. */
+  'notebooks/delete': { params: id, result: ok },
+  'notebooks/restore': { params: id, result: notebookSummarySchema },
+
+  'cells/insert': {
+    params: z.object({
+      notebookId: z.string(),
+      /** Insert after this cell; null inserts at the top, absent appends. */
+      afterCellId: z.string().nullable().optional(),
+      kind: cellKindSchema,
+      author: authorSchema.default('analyst'),
+      source: z.string().default(''),
+      connectionId: z.string().nullable().optional(),
+      settings: querySettingsSchema.optional(),
+      provenance: provenanceSchema.optional(),
+      data: z.record(z.string(), z.unknown()).optional(),
+    }),
+    result: cellSchema,
+  },
+  /** Autosave target: every analyst edit lands here, and is durable once this returns. */
+  'cells/update': {
+    params: z.object({
+      id: z.string(),
+      source: z.string().optional(),
+      connectionId: z.string().nullable().optional(),
+      settings: querySettingsSchema.optional(),
+    }),
+    result: cellSchema,
+  },
+  'cells/move': { params: z.object({ id: z.string(), afterCellId: z.string().nullable() }), result: ok },
+  /** Moves a cell to the trash; `cells/restore` puts it back where it was. */
+  'cells/delete': { params: id, result: ok },
+  'cells/restore': { params: id, result: cellSchema },
+
+  /**
+   * Runs one query. `requestId` names the run so `query/cancel` can stop it; with `cellId`
+   * the output is saved with that cell.
+   */
+  'query/run': {
+    params: z.object({
+      requestId: z.string().min(1),
+      connectionId: z.string(),
+      text: z.string(),
+      settings: querySettingsSchema,
+      cellId: z.string().optional(),
+    }),
+    result: queryResultSchema,
+  },
+  'query/cancel': { params: z.object({ requestId: z.string() }), result: z.object({ cancelled: z.boolean() }) },
+
+  /** Native file picker in the desktop app; browser mode answers `unsupported`. */
+  'dialog/open-file': {
+    params: z.object({ title: z.string(), extensions: z.array(z.string()) }),
+    result: z.object({ path: z.string().nullable() }),
+  },
+} as const;
+
+export type Api = typeof api;
+export type Method = keyof Api;
+export type Params<M extends Method> = z.input<Api[M]['params']>;
+export type Result<M extends Method> = z.output<Api[M]['result']>;
+
+/** Events pushed from the main process to every client. Names are noun-verb. */
+export const events = {
+  'query-start': z.object({ requestId: z.string(), connectionId: z.string(), cellId: z.string().optional() }),
+  'query-end': z.object({
+    requestId: z.string(),
+    cellId: z.string().optional(),
+    status: z.enum(['ok', 'error', 'cancelled']),
+    rowCount: z.number().int().optional(),
+    elapsedMs: z.number(),
+  }),
+  'notebooks-change': z.object({}),
+  'connections-change': z.object({}),
+} as const;
+export type Events = typeof events;
+export type EventName = keyof Events;
+export type EventPayload<E extends EventName> = z.output<Events[E]>;

@@ -1,0 +1,170 @@
+import { existsSync, statSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import type { EventName, EventPayload, Method, Params, Result } from '../contract/api';
+import type { ConnectionTarget } from '../contract/connections';
+import { WorkbenchError } from '../contract/errors';
+import { openAppDatabase, type AppDatabase } from '../workspace/app-database';
+import { systemEnvironment, type Environment } from '../workspace/clock';
+import { ConnectionStore } from '../workspace/connection-store';
+import { NotebookStore } from '../workspace/notebook-store';
+import { installDemoOnce } from '../workspace/demo';
+import { ConnectionPool } from './connection-pool';
+import { EventBus } from './event-bus';
+import { createRouter, type Handlers } from './router';
+import { appVersion } from './version';
+
+/** What differs between the desktop app and browser mode: only the native pieces. */
+export interface Platform {
+  transport: 'ipc' | 'websocket';
+  /** Native file picker; absent in browser mode, where the user types a path instead. */
+  openFileDialog?(options: { title: string; extensions: string[] }): Promise<string | null>;
+}
+
+export interface Workbench {
+  readonly directory: string;
+  /** Validates and runs one request of the contract. */
+  call(method: string, params: unknown): Promise<unknown>;
+  /** Typed convenience for in-process callers (CLI, tests). */
+  invoke<M extends Method>(method: M, params: Params<M>): Promise<Result<M>>;
+  subscribe(listener: <E extends EventName>(event: E, payload: EventPayload<E>) => void): () => void;
+  close(): Promise<void>;
+}
+
+/**
+ * The main-process services behind the contract: one instance per open workspace, shared by
+ * every window and WebSocket session.
+ */
+export function openWorkbench(options: {
+  workspaceDir: string;
+  platform: Platform;
+  environment?: Environment;
+  /** Seed the bundled demo on first open (off for tests that want an empty workspace). */
+  installDemo?: boolean;
+}): Workbench {
+  const environment = options.environment ?? systemEnvironment;
+  const database: AppDatabase = openAppDatabase(options.workspaceDir);
+  const notebooks = new NotebookStore(database, environment);
+  const connections = new ConnectionStore(database, environment);
+  const pool = new ConnectionPool((id) => connections.get(id).target);
+  const bus = new EventBus();
+  const running = new Map<string, AbortController>();
+
+  if (options.installDemo ?? true) {
+    installDemoOnce({ database, workspaceDir: options.workspaceDir, notebooks, connections, environment });
+  }
+
+  const handlers: Handlers = {
+    'workspace/info': () => ({ directory: options.workspaceDir, transport: options.platform.transport, version: appVersion() }),
+
+    'connections/list': () => connections.list(),
+    'connections/add': ({ name, target }) => {
+      const connection = connections.add(name, normalizeTarget(target));
+      bus.emit('connections-change', {});
+      return connection;
+    },
+    'connections/rename': ({ id, name }) => {
+      const connection = connections.rename(id, name);
+      bus.emit('connections-change', {});
+      return connection;
+    },
+    'connections/remove': async ({ id }) => {
+      connections.remove(id);
+      await pool.release(id);
+      bus.emit('connections-change', {});
+      return { ok: true as const };
+    },
+    'connections/schema': async ({ id }) => {
+      const connector = await pool.get(id);
+      return { connectionId: id, schema: await connector.schema() };
+    },
+
+    'notebooks/list': () => notebooks.list(),
+    'notebooks/get': ({ id }) => notebooks.get(id),
+    'notebooks/create': ({ title }) => changed(notebooks.create(title)),
+    'notebooks/rename': ({ id, title }) => changed(notebooks.rename(id, title)),
+    'notebooks/duplicate': ({ id }) => changed(notebooks.duplicate(id)),
+    'notebooks/delete': ({ id }) => {
+      notebooks.delete(id);
+      return changed({ ok: true as const });
+    },
+    'notebooks/restore': ({ id }) => changed(notebooks.restore(id)),
+
+    'cells/insert': (params) => notebooks.insertCell(params),
+    'cells/update': (params) => notebooks.updateCell(params),
+    'cells/move': ({ id, afterCellId }) => {
+      notebooks.moveCell(id, afterCellId);
+      return { ok: true as const };
+    },
+    'cells/delete': ({ id }) => {
+      notebooks.deleteCell(id);
+      return { ok: true as const };
+    },
+    'cells/restore': ({ id }) => notebooks.restoreCell(id),
+
+    'query/run': async ({ requestId, connectionId, text, settings, cellId }) => {
+      if (running.has(requestId)) throw new WorkbenchError('conflict', `A query named ${requestId} is already running`);
+      const controller = new AbortController();
+      running.set(requestId, controller);
+      const ranAt = environment.now();
+      const started = performance.now();
+      bus.emit('query-start', { requestId, connectionId, ...(cellId ? { cellId } : {}) });
+      try {
+        const connector = await pool.get(connectionId);
+        const result = await connector.query(text, { ...settings, signal: controller.signal });
+        if (cellId) notebooks.saveOutput(cellId, { status: 'ok', result, ranAt, connectionId });
+        bus.emit('query-end', { requestId, status: 'ok', rowCount: result.rowCount, elapsedMs: result.elapsedMs, ...(cellId ? { cellId } : {}) });
+        return result;
+      } catch (caught) {
+        const error = WorkbenchError.from(caught);
+        if (cellId) notebooks.saveOutput(cellId, { status: 'error', error: error.toJSON(), ranAt, connectionId });
+        const status = error.code === 'cancelled' ? 'cancelled' : 'error';
+        bus.emit('query-end', { requestId, status, elapsedMs: performance.now() - started, ...(cellId ? { cellId } : {}) });
+        throw error;
+      } finally {
+        running.delete(requestId);
+      }
+    },
+    'query/cancel': ({ requestId }) => {
+      const controller = running.get(requestId);
+      controller?.abort();
+      return { cancelled: controller !== undefined };
+    },
+
+    'dialog/open-file': async ({ title, extensions }) => {
+      if (!options.platform.openFileDialog) {
+        throw new WorkbenchError('unsupported', 'No file picker in browser mode: type the file path instead');
+      }
+      return { path: await options.platform.openFileDialog({ title, extensions }) };
+    },
+  };
+
+  function changed<T>(value: T): T {
+    bus.emit('notebooks-change', {});
+    return value;
+  }
+
+  const call = createRouter(handlers);
+  return {
+    directory: options.workspaceDir,
+    call,
+    invoke: (method, params) => call(method, params) as never,
+    subscribe: (listener) => bus.subscribe(listener),
+    close: async () => {
+      for (const controller of running.values()) controller.abort();
+      await pool.closeAll();
+      database.close();
+    },
+  };
+}
+
+/** Checks a target before it is saved, so a typo is reported now rather than at first query. */
+function normalizeTarget(target: ConnectionTarget): ConnectionTarget {
+  switch (target.engine) {
+    case 'sqlite': {
+      const path = isAbsolute(target.path) ? target.path : resolve(target.path);
+      if (!existsSync(path)) throw new WorkbenchError('not-found', `No file at ${path}`);
+      if (!statSync(path).isFile()) throw new WorkbenchError('invalid-request', `${path} is a folder, not a SQLite file`);
+      return { engine: 'sqlite', path };
+    }
+  }
+}

@@ -1,0 +1,77 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+export type AppDatabase = Database.Database;
+
+/**
+ * Schema migrations, applied in order and recorded in `user_version`. Never edit a shipped
+ * step: append a new one, so every existing workspace upgrades the same way.
+ */
+const migrations: string[] = [
+  `CREATE TABLE connections (
+     id TEXT PRIMARY KEY,
+     name TEXT NOT NULL,
+     engine TEXT NOT NULL,
+     target TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL,
+     deleted_at TEXT
+   );
+   CREATE TABLE notebooks (
+     id TEXT PRIMARY KEY,
+     title TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL,
+     deleted_at TEXT
+   );
+   CREATE TABLE cells (
+     id TEXT PRIMARY KEY,
+     notebook_id TEXT NOT NULL REFERENCES notebooks(id),
+     position INTEGER NOT NULL,
+     kind TEXT NOT NULL,
+     author TEXT NOT NULL,
+     source TEXT NOT NULL,
+     connection_id TEXT,
+     settings TEXT NOT NULL,
+     provenance TEXT NOT NULL,
+     data TEXT NOT NULL,
+     output TEXT,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL,
+     deleted_at TEXT
+   );
+   CREATE INDEX cells_by_notebook ON cells(notebook_id, position);
+   CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);`,
+];
+
+/**
+ * Opens (creating if needed) the workspace's own database. WAL with synchronous=FULL makes
+ * every committed edit survive a killed process or a power cut; a crash mid-write leaves the
+ * last committed state intact.
+ */
+export function openAppDatabase(workspaceDir: string): AppDatabase {
+  mkdirSync(workspaceDir, { recursive: true });
+  const database = new Database(join(workspaceDir, 'workspace.sqlite'));
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = FULL');
+  database.pragma('foreign_keys = ON');
+  database.pragma('busy_timeout = 5000');
+  migrate(database);
+  return database;
+}
+
+function migrate(database: AppDatabase): void {
+  const current = database.pragma('user_version', { simple: true }) as number;
+  if (current > migrations.length) {
+    throw new Error(
+      `This workspace was written by a newer Decision Workbench (schema ${current}, this version knows ${migrations.length}). Update the app to open it.`,
+    );
+  }
+  for (let version = current; version < migrations.length; version++) {
+    database.transaction(() => {
+      database.exec(migrations[version] as string);
+      database.pragma(`user_version = ${version + 1}`);
+    })();
+  }
+}

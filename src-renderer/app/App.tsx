@@ -1,0 +1,91 @@
+import { useEffect, useState } from 'react';
+import type { WorkbenchClient } from '../../src-main/contract';
+import { NotebookView } from '../notebook/NotebookView';
+import { ConnectionsPanel } from '../sidebar/ConnectionsPanel';
+import { NotebookList } from '../sidebar/NotebookList';
+import { Toasts } from '../ui/Toasts';
+import { useWorkbench, useWorkbenchStore } from './store-context';
+
+/** The window: sidebar (notebooks, connections, schema) beside the open notebook. */
+export function App({ client }: { client: WorkbenchClient }) {
+  const store = useWorkbenchStore();
+  const transport = useWorkbench((state) => state.transport);
+  const loadNotebooks = useWorkbench((state) => state.loadNotebooks);
+  const loadConnections = useWorkbench((state) => state.loadConnections);
+  const openNotebook = useWorkbench((state) => state.openNotebook);
+  const createNotebook = useWorkbench((state) => state.createNotebook);
+  const flushEdits = useWorkbench((state) => state.flushEdits);
+  const hasUnsaved = useWorkbench((state) => Object.values(state.saveStates).some((value) => value !== 'saved'));
+  const reportError = useWorkbench((state) => state.reportError);
+  const [info, setInfo] = useState<{ directory: string; transport: 'ipc' | 'websocket' } | null>(null);
+
+  useEffect(() => {
+    const start = async (): Promise<void> => {
+      setInfo(await client.invoke('workspace/info', {}));
+      await loadConnections();
+      await loadNotebooks();
+    };
+    start()
+      .then(() => {
+        const { notebooks } = store.getState();
+        const last = window.localStorage.getItem('dwb:last-notebook');
+        const target = notebooks.find((notebook) => notebook.id === last) ?? notebooks[0];
+        if (target) return openNotebook(target.id);
+        return undefined;
+      })
+      .catch((error: unknown) => reportError(error, 'Could not load the workspace'));
+    const unsubscribe = client.on('connections-change', () => void loadConnections());
+    return unsubscribe;
+  }, [client, store, loadConnections, loadNotebooks, openNotebook, reportError]);
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent): void => {
+      if ((event.ctrlKey || event.metaKey) && event.altKey && event.key.toLowerCase() === 'n') {
+        event.preventDefault();
+        void createNotebook(`Untitled ${new Date().toLocaleString()}`).catch((error: unknown) => reportError(error, 'Could not create a notebook'));
+      }
+      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 's') {
+        // Everything autosaves; Ctrl+S just saves now instead of in a moment.
+        event.preventDefault();
+        void flushEdits();
+      }
+    };
+    const onBeforeUnload = (event: BeforeUnloadEvent): void => {
+      void flushEdits();
+      if (hasUnsaved) event.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    window.addEventListener('beforeunload', onBeforeUnload);
+    return () => {
+      window.removeEventListener('keydown', onKey);
+      window.removeEventListener('beforeunload', onBeforeUnload);
+    };
+  }, [createNotebook, flushEdits, hasUnsaved, reportError]);
+
+  return (
+    <div className="app">
+      <aside className="sidebar">
+        <div className="brand">
+          <span className="logo">◆</span> Decision Workbench
+        </div>
+        <NotebookList />
+        <ConnectionsPanel
+          canBrowse={info?.transport === 'ipc'}
+          browse={async () => (await client.invoke('dialog/open-file', { title: 'SQLite database', extensions: ['sqlite', 'sqlite3', 'db'] })).path}
+        />
+        <footer className="sidebar-footer" title={info?.directory}>
+          {info ? `Workspace: ${info.directory}` : ''}
+        </footer>
+      </aside>
+      <div className="main-column">
+        {transport !== 'open' && (
+          <div className="banner" role="status" data-testid="transport-banner">
+            {transport === 'connecting' ? 'Connecting to the workbench…' : 'Disconnected from the workbench — reconnecting. Your edits are kept.'}
+          </div>
+        )}
+        <NotebookView />
+      </div>
+      <Toasts />
+    </div>
+  );
+}

@@ -1,0 +1,132 @@
+import { useEffect, useState } from 'react';
+import type { Cell } from '../../src-main/contract';
+import { useWorkbench } from '../app/store-context';
+import { QueryEditor } from '../editor/QueryEditor';
+import { ResultGrid } from '../grid/ResultGrid';
+import { idleRuntime } from '../state/cell-runtime';
+import { CellFrame } from './CellFrame';
+
+/** A SQL (or Cypher) cell: editor, run controls, and the last result or error. */
+export function QueryCell({ cell }: { cell: Cell }) {
+  const connections = useWorkbench((state) => state.connections);
+  const schemaState = useWorkbench((state) => (cell.connectionId ? state.schemas[cell.connectionId] : undefined));
+  const runtime = useWorkbench((state) => state.runtimes[cell.id] ?? idleRuntime);
+  const focused = useWorkbench((state) => state.focusCellId === cell.id);
+  const editCell = useWorkbench((state) => state.editCell);
+  const runCell = useWorkbench((state) => state.runCell);
+  const cancelCell = useWorkbench((state) => state.cancelCell);
+  const loadSchema = useWorkbench((state) => state.loadSchema);
+  const setFocusCell = useWorkbench((state) => state.setFocusCell);
+  const reportError = useWorkbench((state) => state.reportError);
+  const connection = connections.find((candidate) => candidate.id === cell.connectionId);
+
+  useEffect(() => {
+    if (cell.connectionId) void loadSchema(cell.connectionId);
+  }, [cell.connectionId, loadSchema]);
+
+  const run = (advance: boolean): void => void runCell(cell.id, { advance }).catch((error: unknown) => reportError(error, 'Run failed'));
+  const cancel = (): void => void cancelCell(cell.id).catch((error: unknown) => reportError(error, 'Cancel failed'));
+  const busy = runtime.status !== 'idle';
+
+  const toolbar = (
+    <span className="query-controls">
+      <select
+        aria-label="Connection"
+        data-testid="cell-connection"
+        value={cell.connectionId ?? ''}
+        onChange={(event) => editCell(cell.id, { connectionId: event.target.value || null })}
+      >
+        <option value="">Choose a connection…</option>
+        {connections.map((candidate) => (
+          <option key={candidate.id} value={candidate.id}>
+            {candidate.name}
+          </option>
+        ))}
+      </select>
+      <label className="setting" title="Rows kept from the result; the rest are not read">
+        rows
+        <input
+          type="number"
+          min={1}
+          max={1_000_000}
+          aria-label="Row cap"
+          value={cell.settings.maxRows}
+          onChange={(event) => {
+            const maxRows = Number(event.target.value);
+            if (Number.isInteger(maxRows) && maxRows >= 1 && maxRows <= 1_000_000) editCell(cell.id, { settings: { ...cell.settings, maxRows } });
+          }}
+        />
+      </label>
+      <label className="setting" title="Give up after this many seconds">
+        timeout s
+        <input
+          type="number"
+          min={1}
+          max={86_400}
+          aria-label="Timeout in seconds"
+          value={Math.round(cell.settings.timeoutMs / 1000)}
+          onChange={(event) => {
+            const seconds = Number(event.target.value);
+            if (Number.isFinite(seconds) && seconds >= 1 && seconds <= 86_400)
+              editCell(cell.id, { settings: { ...cell.settings, timeoutMs: Math.round(seconds * 1000) } });
+          }}
+        />
+      </label>
+      {busy ? (
+        <button className="danger" data-testid="cancel-query" onClick={cancel} disabled={runtime.status === 'cancelling'} title="Cancel (Ctrl+.)">
+          {runtime.status === 'cancelling' ? 'Cancelling…' : 'Cancel'}
+        </button>
+      ) : (
+        <button className="primary" data-testid="run-query" onClick={() => run(false)} title="Run (Ctrl+Enter); Shift+Enter runs and moves on">
+          ▶ Run
+        </button>
+      )}
+    </span>
+  );
+
+  return (
+    <CellFrame cell={cell} toolbar={toolbar}>
+      <QueryEditor
+        value={cell.source}
+        language={connection?.engine === 'neo4j' || connection?.engine === 'kuzu' ? 'cypher' : 'sql'}
+        schema={schemaState?.status === 'ready' ? schemaState.schema : undefined}
+        focused={focused}
+        onChange={(source) => editCell(cell.id, { source })}
+        onRun={({ advance }) => run(advance)}
+        onCancel={cancel}
+        onFocus={() => setFocusCell(cell.id)}
+      />
+      {busy && <RunningBanner startedAt={runtime.startedAt} />}
+      {!busy && cell.output?.status === 'error' && (
+        <div className={`query-error error-${cell.output.error.code}`} data-testid="query-error" role="alert">
+          <strong>{errorTitles[cell.output.error.code] ?? 'Query failed'}</strong>
+          <span>{cell.output.error.message}</span>
+        </div>
+      )}
+      {!busy && cell.output?.status === 'ok' && <ResultGrid result={cell.output.result} fileName={`query-${cell.id.slice(0, 8)}`} />}
+    </CellFrame>
+  );
+}
+
+const errorTitles: Record<string, string> = {
+  syntax: 'Syntax error',
+  'read-only': 'Refused — read-only connection',
+  timeout: 'Timed out',
+  cancelled: 'Cancelled',
+  'not-found': 'Database not found',
+  'query-failed': 'Query failed',
+  'connection-failed': 'Cannot connect',
+};
+
+function RunningBanner({ startedAt }: { startedAt: number }) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 200);
+    return () => clearInterval(timer);
+  }, []);
+  return (
+    <div className="running" data-testid="query-running" role="status">
+      <span className="spinner" /> Running… {((now - startedAt) / 1000).toFixed(1)} s
+    </div>
+  );
+}

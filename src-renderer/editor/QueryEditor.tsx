@@ -1,0 +1,105 @@
+import { useEffect, useLayoutEffect, useRef } from 'react';
+import type { SchemaInfo } from '../../src-main/contract';
+import { forgetModel, monaco, setModelSchema } from './monaco-setup';
+
+interface QueryEditorProps {
+  value: string;
+  language: 'sql' | 'cypher';
+  schema: SchemaInfo | undefined;
+  focused: boolean;
+  onChange(value: string): void;
+  onRun(options: { advance: boolean }): void;
+  onCancel(): void;
+  onFocus(): void;
+}
+
+const lineHeight = 19;
+const minLines = 3;
+const maxLines = 24;
+
+/** A Monaco editor sized to its content, with the notebook's run and cancel keys. */
+export function QueryEditor(props: QueryEditorProps) {
+  const host = useRef<HTMLDivElement>(null);
+  const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
+  // Handlers change on every render; the editor's key bindings read the latest through a ref.
+  const latest = useRef(props);
+  useLayoutEffect(() => {
+    latest.current = props;
+  });
+
+  useEffect(() => {
+    if (!host.current) return;
+    const editor = monaco.editor.create(host.current, {
+      value: latest.current.value,
+      language: latest.current.language === 'cypher' ? 'plaintext' : 'sql',
+      theme: 'workbench',
+      minimap: { enabled: false },
+      scrollBeyondLastLine: false,
+      lineNumbers: 'on',
+      lineNumbersMinChars: 3,
+      fontSize: 13,
+      lineHeight,
+      automaticLayout: true,
+      wordWrap: 'on',
+      renderLineHighlight: 'none',
+      overviewRulerLanes: 0,
+      scrollbar: { alwaysConsumeMouseWheel: false },
+      fixedOverflowWidgets: true,
+      tabSize: 2,
+    });
+    editorRef.current = editor;
+    const resize = (): void => {
+      const lines = Math.min(maxLines, Math.max(minLines, editor.getModel()?.getLineCount() ?? minLines));
+      if (host.current) host.current.style.height = `${lines * lineHeight + 10}px`;
+      editor.layout();
+    };
+    resize();
+    editor.onDidChangeModelContent(() => {
+      resize();
+      const text = editor.getValue();
+      if (text !== latest.current.value) latest.current.onChange(text);
+    });
+    editor.onDidFocusEditorText(() => latest.current.onFocus());
+    editor.addAction({
+      id: 'dwb.run-advance',
+      label: 'Run cell and go to the next',
+      keybindings: [monaco.KeyMod.Shift | monaco.KeyCode.Enter],
+      run: () => latest.current.onRun({ advance: true }),
+    });
+    editor.addAction({
+      id: 'dwb.run',
+      label: 'Run cell',
+      keybindings: [monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter],
+      run: () => latest.current.onRun({ advance: false }),
+    });
+    editor.addAction({
+      id: 'dwb.cancel',
+      label: 'Cancel the running query',
+      keybindings: [monaco.KeyMod.CtrlCmd | monaco.KeyCode.Period],
+      run: () => latest.current.onCancel(),
+    });
+    return () => {
+      const model = editor.getModel();
+      if (model) forgetModel(model);
+      editor.dispose();
+      model?.dispose();
+    };
+  }, []);
+
+  useEffect(() => {
+    const model = editorRef.current?.getModel();
+    if (model) setModelSchema(model, props.schema);
+  }, [props.schema]);
+
+  // Outside changes (undo of a delete, another window) replace the text; typing does not loop.
+  useEffect(() => {
+    const editor = editorRef.current;
+    if (editor && editor.getValue() !== props.value) editor.setValue(props.value);
+  }, [props.value]);
+
+  useEffect(() => {
+    if (props.focused) editorRef.current?.focus();
+  }, [props.focused]);
+
+  return <div className="query-editor" ref={host} data-testid="query-editor" />;
+}

@@ -1,0 +1,81 @@
+import * as monaco from 'monaco-editor/esm/vs/editor/editor.api';
+import 'monaco-editor/esm/vs/basic-languages/sql/sql.contribution';
+import EditorWorker from 'monaco-editor/esm/vs/editor/editor.worker?worker';
+import type { SchemaInfo } from '../../src-main/contract';
+
+// Monaco's language services run in a web worker bundled with the app: nothing is fetched.
+self.MonacoEnvironment = { getWorker: () => new EditorWorker() };
+
+monaco.editor.defineTheme('workbench', {
+  base: 'vs',
+  inherit: true,
+  rules: [],
+  colors: { 'editor.background': '#fbfcfe', 'editorLineNumber.foreground': '#a0a8b8' },
+});
+
+/** Schema of the connection each editor model runs against, for completion. */
+const schemaByModel = new Map<string, SchemaInfo>();
+
+export function setModelSchema(model: monaco.editor.ITextModel, schema: SchemaInfo | undefined): void {
+  if (schema) schemaByModel.set(model.uri.toString(), schema);
+  else schemaByModel.delete(model.uri.toString());
+}
+
+export function forgetModel(model: monaco.editor.ITextModel): void {
+  schemaByModel.delete(model.uri.toString());
+}
+
+/**
+ * Completes table names everywhere, and column names: all columns of the schema, or only the
+ * columns of `t` right after `t.` (aliases of the form `table AS t` / `table t` included).
+ */
+monaco.languages.registerCompletionItemProvider('sql', {
+  triggerCharacters: ['.'],
+  provideCompletionItems: (model, position) => {
+    const schema = schemaByModel.get(model.uri.toString());
+    if (!schema || schema.kind !== 'relational') return { suggestions: [] };
+    const word = model.getWordUntilPosition(position);
+    const range = new monaco.Range(position.lineNumber, word.startColumn, position.lineNumber, word.endColumn);
+    const before = model.getValueInRange(new monaco.Range(position.lineNumber, 1, position.lineNumber, word.startColumn));
+    const qualifier = /([A-Za-z_][\w$]*)\.$/.exec(before)?.[1];
+    const kinds = monaco.languages.CompletionItemKind;
+    if (qualifier) {
+      const table = resolveTable(schema, model.getValue(), qualifier);
+      return {
+        suggestions: (table?.columns ?? []).map((column) => ({
+          label: column.name,
+          kind: kinds.Field,
+          detail: column.type,
+          insertText: column.name,
+          range,
+        })),
+      };
+    }
+    const tables = schema.tables.map((table) => ({
+      label: table.name,
+      kind: kinds.Struct,
+      detail: `${table.kind}${table.rowCount === null ? '' : ` · ${table.rowCount} rows`}`,
+      insertText: table.name,
+      range,
+    }));
+    const columns = schema.tables.flatMap((table) =>
+      table.columns.map((column) => ({
+        label: column.name,
+        kind: kinds.Field,
+        detail: `${table.name} · ${column.type}`,
+        insertText: column.name,
+        range,
+      })),
+    );
+    return { suggestions: [...tables, ...columns] };
+  },
+});
+
+function resolveTable(schema: Extract<SchemaInfo, { kind: 'relational' }>, text: string, qualifier: string) {
+  const direct = schema.tables.find((table) => table.name.toLowerCase() === qualifier.toLowerCase());
+  if (direct) return direct;
+  const alias = new RegExp(`([A-Za-z_][\\w$]*)\\s+(?:AS\\s+)?${qualifier}\\b`, 'i').exec(text)?.[1];
+  return alias ? schema.tables.find((table) => table.name.toLowerCase() === alias.toLowerCase()) : undefined;
+}
+
+export { monaco };

@@ -1,0 +1,156 @@
+import { useMemo, useRef, useState } from 'react';
+import {
+  flexRender,
+  getCoreRowModel,
+  getSortedRowModel,
+  useReactTable,
+  type ColumnDef,
+  type SortingFn,
+  type SortingState,
+} from '@tanstack/react-table';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import type { CellValue, QueryResult } from '../../src-main/contract';
+import { downloadCsv, toTsv } from './export';
+
+type Row = CellValue[];
+
+const rowHeight = 26;
+const maxBodyHeight = 360;
+
+/** Nulls last in both directions; numbers by value; everything else as text, naturally. */
+const compareCells: SortingFn<Row> = (left, right, columnId) => {
+  const a = left.getValue<CellValue>(columnId);
+  const b = right.getValue<CellValue>(columnId);
+  if (a === null || b === null) return a === b ? 0 : a === null ? 1 : -1;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  return String(a).localeCompare(String(b), undefined, { numeric: true });
+};
+
+/** A sortable, virtualized grid: only the visible rows are in the DOM, however many there are. */
+export function ResultGrid({ result, fileName }: { result: QueryResult; fileName: string }) {
+  const [sorting, setSorting] = useState<SortingState>([]);
+  const scroller = useRef<HTMLDivElement>(null);
+
+  const columns = useMemo<ColumnDef<Row>[]>(
+    () =>
+      result.columns.map((column, index) => ({
+        id: `c${index}`,
+        header: column.name,
+        accessorFn: (row: Row) => row[index] ?? null,
+        sortingFn: compareCells,
+        size: estimateWidth(column.name, result.rows, index),
+        cell: (info) => <CellText value={info.getValue<CellValue>()} />,
+      })),
+    [result],
+  );
+  // TanStack Table returns fresh functions each render by design; the React Compiler skips it.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const table = useReactTable({
+    data: result.rows,
+    columns,
+    state: { sorting },
+    onSortingChange: setSorting,
+    getCoreRowModel: getCoreRowModel(),
+    getSortedRowModel: getSortedRowModel(),
+  });
+  const rows = table.getRowModel().rows;
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => rowHeight,
+    overscan: 12,
+  });
+  const totalWidth = table.getTotalSize() + 48;
+
+  return (
+    <div className="result">
+      <div className="result-toolbar">
+        <span className="result-summary" data-testid="result-summary">
+          {result.rowCount} row{result.rowCount === 1 ? '' : 's'} · {formatElapsed(result.elapsedMs)}
+        </span>
+        {result.truncated && (
+          <span className="result-truncated" data-testid="result-truncated">
+            Truncated at {result.rowCount} rows — raise the row cap to see more
+          </span>
+        )}
+        <span className="spacer" />
+        <button className="ghost small" onClick={() => void navigator.clipboard.writeText(toTsv(result))} title="Copy as tab-separated text">
+          Copy
+        </button>
+        <button className="ghost small" onClick={() => downloadCsv(result, fileName)} title="Export as CSV">
+          CSV
+        </button>
+      </div>
+      <div className="grid-scroller" ref={scroller} style={{ maxHeight: maxBodyHeight }} data-testid="result-grid">
+        <div className="grid" role="table" style={{ width: totalWidth }}>
+          <div className="grid-header" role="rowgroup">
+            {table.getHeaderGroups().map((group) => (
+              <div className="grid-row" role="row" key={group.id}>
+                <div className="grid-cell grid-index" role="columnheader">
+                  #
+                </div>
+                {group.headers.map((header) => {
+                  const sorted = header.column.getIsSorted();
+                  return (
+                    <div
+                      key={header.id}
+                      role="columnheader"
+                      aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none'}
+                      className="grid-cell grid-heading"
+                      style={{ width: header.getSize() }}
+                      onClick={header.column.getToggleSortingHandler()}
+                      title={`Sort by ${String(header.column.columnDef.header)}`}
+                    >
+                      {flexRender(header.column.columnDef.header, header.getContext())}
+                      <span className="sort-mark">{sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : ''}</span>
+                    </div>
+                  );
+                })}
+              </div>
+            ))}
+          </div>
+          <div role="rowgroup" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+            {virtualizer.getVirtualItems().map((item) => {
+              const row = rows[item.index];
+              if (!row) return null;
+              return (
+                <div
+                  className="grid-row"
+                  role="row"
+                  key={row.id}
+                  style={{ position: 'absolute', top: 0, transform: `translateY(${item.start}px)`, height: rowHeight }}
+                >
+                  <div className="grid-cell grid-index" role="cell">
+                    {item.index + 1}
+                  </div>
+                  {row.getVisibleCells().map((cell) => (
+                    <div className="grid-cell" role="cell" key={cell.id} style={{ width: cell.column.getSize() }}>
+                      {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                    </div>
+                  ))}
+                </div>
+              );
+            })}
+          </div>
+        </div>
+        {result.rowCount === 0 && <div className="grid-empty">No rows</div>}
+      </div>
+    </div>
+  );
+}
+
+function CellText({ value }: { value: CellValue }) {
+  if (value === null) return <span className="null">NULL</span>;
+  if (typeof value === 'number') return <span className="number">{value}</span>;
+  return <span title={String(value).length > 40 ? String(value) : undefined}>{String(value)}</span>;
+}
+
+function estimateWidth(header: string, rows: Row[], index: number): number {
+  let longest = header.length + 2;
+  for (const row of rows.slice(0, 200)) longest = Math.max(longest, String(row[index] ?? 'NULL').length);
+  return Math.min(360, Math.max(72, longest * 7.6 + 20));
+}
+
+function formatElapsed(ms: number): string {
+  return ms < 1000 ? `${Math.max(1, Math.round(ms))} ms` : `${(ms / 1000).toFixed(2)} s`;
+}

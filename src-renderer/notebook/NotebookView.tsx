@@ -1,0 +1,93 @@
+import { useState } from 'react';
+import type { Cell, CellKind } from '../../src-main/contract';
+import { useWorkbench } from '../app/store-context';
+import { NoteCell } from '../cells/NoteCell';
+import { QueryCell } from '../cells/QueryCell';
+import { ReadOnlyCard } from '../cells/ReadOnlyCard';
+
+/** The open notebook: its title and cells in order, with add buttons between them. */
+export function NotebookView() {
+  const notebookId = useWorkbench((state) => state.currentNotebookId);
+  const title = useWorkbench((state) => state.notebooks.find((notebook) => notebook.id === state.currentNotebookId)?.title ?? '');
+  const cells = useWorkbench((state) => state.cells);
+  const renameNotebook = useWorkbench((state) => state.renameNotebook);
+  const reportError = useWorkbench((state) => state.reportError);
+
+  if (!notebookId) {
+    return (
+      <main className="notebook empty-state">
+        <h2>No notebook open</h2>
+        <p>Create one from the sidebar (Ctrl+Alt+N).</p>
+      </main>
+    );
+  }
+  return (
+    <main className="notebook" data-testid="notebook">
+      <EditableTitle
+        key={notebookId}
+        title={title}
+        onRename={(next) => void renameNotebook(notebookId, next).catch((error: unknown) => reportError(error, 'Rename failed'))}
+      />
+      <AddCellBar afterCellId={null} />
+      {cells.map((cell) => (
+        <div key={cell.id} className="cell-slot">
+          <CellByKind cell={cell} />
+          <AddCellBar afterCellId={cell.id} />
+        </div>
+      ))}
+      {cells.length === 0 && <p className="muted center">This notebook is empty. Add a query or a note.</p>}
+    </main>
+  );
+}
+
+function CellByKind({ cell }: { cell: Cell }) {
+  if (cell.kind === 'query') return <QueryCell cell={cell} />;
+  if (cell.kind === 'note') return <NoteCell cell={cell} />;
+  return <ReadOnlyCard cell={cell} />;
+}
+
+function AddCellBar({ afterCellId }: { afterCellId: string | null }) {
+  const addCell = useWorkbench((state) => state.addCell);
+  const reportError = useWorkbench((state) => state.reportError);
+  const add = (kind: CellKind): void => void addCell(kind, { afterCellId }).catch((error: unknown) => reportError(error, 'Could not add a cell'));
+  return (
+    <div className="add-cell-bar">
+      <button className="ghost small" onClick={() => add('query')} data-testid="add-query">
+        + Query
+      </button>
+      <button className="ghost small" onClick={() => add('note')} data-testid="add-note">
+        + Note
+      </button>
+    </div>
+  );
+}
+
+function EditableTitle({ title, onRename }: { title: string; onRename(title: string): void }) {
+  const [draft, setDraft] = useState<string | null>(null);
+  if (draft === null) {
+    return (
+      <h1 className="notebook-title" data-testid="notebook-title" onDoubleClick={() => setDraft(title)} title="Double-click to rename">
+        {title}
+      </h1>
+    );
+  }
+  const commit = (): void => {
+    const next = draft.trim();
+    setDraft(null);
+    if (next && next !== title) onRename(next);
+  };
+  return (
+    <input
+      className="notebook-title-input"
+      autoFocus
+      aria-label="Notebook title"
+      value={draft}
+      onChange={(event) => setDraft(event.target.value)}
+      onBlur={commit}
+      onKeyDown={(event) => {
+        if (event.key === 'Enter') commit();
+        if (event.key === 'Escape') setDraft(null);
+      }}
+    />
+  );
+}

@@ -1,0 +1,70 @@
+import { useState } from 'react';
+import { useWorkbench } from '../app/store-context';
+
+/** The workspace's notebooks: open, create, rename, duplicate, delete (with undo). */
+export function NotebookList() {
+  const notebooks = useWorkbench((state) => state.notebooks);
+  const currentId = useWorkbench((state) => state.currentNotebookId);
+  const openNotebook = useWorkbench((state) => state.openNotebook);
+  const createNotebook = useWorkbench((state) => state.createNotebook);
+  const renameNotebook = useWorkbench((state) => state.renameNotebook);
+  const duplicateNotebook = useWorkbench((state) => state.duplicateNotebook);
+  const deleteNotebook = useWorkbench((state) => state.deleteNotebook);
+  const reportError = useWorkbench((state) => state.reportError);
+  const [renaming, setRenaming] = useState<{ id: string; title: string } | null>(null);
+
+  const attempt = (work: Promise<unknown>, context: string): void => void work.catch((error: unknown) => reportError(error, context));
+  const newTitle = (): string => {
+    const taken = new Set(notebooks.map((notebook) => notebook.title));
+    for (let n = 1; ; n++) if (!taken.has(`Untitled ${n}`)) return `Untitled ${n}`;
+  };
+
+  return (
+    <section className="panel" aria-label="Notebooks">
+      <header className="panel-header">
+        <h2>Notebooks</h2>
+        <button className="ghost small" data-testid="new-notebook" title="New notebook (Ctrl+Alt+N)" onClick={() => attempt(createNotebook(newTitle()), 'Could not create a notebook')}>
+          + New
+        </button>
+      </header>
+      <ul className="list" data-testid="notebook-list">
+        {notebooks.map((notebook) => (
+          <li key={notebook.id} className={notebook.id === currentId ? 'selected' : ''}>
+            {renaming?.id === notebook.id ? (
+              <input
+                autoFocus
+                aria-label="New notebook name"
+                value={renaming.title}
+                onChange={(event) => setRenaming({ id: notebook.id, title: event.target.value })}
+                onBlur={() => setRenaming(null)}
+                onKeyDown={(event) => {
+                  if (event.key === 'Escape') setRenaming(null);
+                  if (event.key === 'Enter' && renaming.title.trim()) {
+                    attempt(renameNotebook(notebook.id, renaming.title.trim()), 'Rename failed');
+                    setRenaming(null);
+                  }
+                }}
+              />
+            ) : (
+              <button className="list-item" onClick={() => attempt(openNotebook(notebook.id), 'Could not open the notebook')} onDoubleClick={() => setRenaming({ id: notebook.id, title: notebook.title })}>
+                <span className="list-title">{notebook.title}</span>
+                <span className="list-meta">{notebook.cellCount}</span>
+              </button>
+            )}
+            <span className="row-actions">
+              <button className="icon" title="Rename" aria-label={`Rename ${notebook.title}`} onClick={() => setRenaming({ id: notebook.id, title: notebook.title })}>
+                ✎
+              </button>
+              <button className="icon" title="Duplicate" aria-label={`Duplicate ${notebook.title}`} onClick={() => attempt(duplicateNotebook(notebook.id), 'Duplicate failed')}>
+                ⧉
+              </button>
+              <button className="icon" title="Delete (undo from the notice)" aria-label={`Delete ${notebook.title}`} onClick={() => attempt(deleteNotebook(notebook.id), 'Delete failed')}>
+                🗑
+              </button>
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,267 @@
+import {
+  WorkbenchError,
+  defaultQuerySettings,
+  type Cell,
+  type CellKind,
+  type NotebookSummary,
+  type QuerySettings,
+} from '../../src-main/contract';
+import { idleRuntime, transitionRuntime, type CellRuntime, type RuntimeMessage } from './cell-runtime';
+import type { SliceContext } from './store';
+
+export type SaveState = 'saved' | 'pending' | 'saving' | 'error';
+
+type CellEdit = { source?: string; connectionId?: string | null; settings?: QuerySettings };
+
+export interface NotebookSlice {
+  notebooks: NotebookSummary[];
+  currentNotebookId: string | null;
+  cells: Cell[];
+  runtimes: Record<string, CellRuntime>;
+  saveStates: Record<string, SaveState>;
+  /** The cell that should take keyboard focus next (after add, or Shift+Enter). */
+  focusCellId: string | null;
+
+  loadNotebooks(): Promise<void>;
+  openNotebook(id: string): Promise<void>;
+  createNotebook(title: string): Promise<void>;
+  renameNotebook(id: string, title: string): Promise<void>;
+  duplicateNotebook(id: string): Promise<void>;
+  deleteNotebook(id: string): Promise<void>;
+
+  addCell(kind: CellKind, options?: { afterCellId?: string | null; connectionId?: string | null }): Promise<Cell>;
+  /** Applies an edit at once and saves it shortly after (autosave). */
+  editCell(id: string, edit: CellEdit): void;
+  /** Saves every pending edit now; resolves when the workspace has them. */
+  flushEdits(): Promise<void>;
+  deleteCell(id: string): Promise<void>;
+  moveCell(id: string, direction: -1 | 1): Promise<void>;
+  runCell(id: string, options?: { advance?: boolean }): Promise<void>;
+  cancelCell(id: string): Promise<void>;
+  setFocusCell(id: string | null): void;
+}
+
+const autosaveDelayMs = 350;
+
+export function createNotebookSlice({ client, set, get }: SliceContext): NotebookSlice {
+  const pendingEdits = new Map<string, CellEdit>();
+  const timers = new Map<string, ReturnType<typeof setTimeout>>();
+  let requestCounter = 0;
+
+  const setSaveState = (id: string, state: SaveState): void => set({ saveStates: { ...get().saveStates, [id]: state } });
+  const replaceCell = (cell: Cell): void => set({ cells: get().cells.map((existing) => (existing.id === cell.id ? cell : existing)) });
+  const applyRuntime = (id: string, message: RuntimeMessage): void => {
+    const current = get().runtimes[id] ?? idleRuntime;
+    set({ runtimes: { ...get().runtimes, [id]: transitionRuntime(current, message) } });
+  };
+
+  const saveCell = async (id: string): Promise<void> => {
+    clearTimeout(timers.get(id));
+    timers.delete(id);
+    const edit = pendingEdits.get(id);
+    if (!edit) return;
+    pendingEdits.delete(id);
+    setSaveState(id, 'saving');
+    try {
+      const saved = await client.invoke('cells/update', { id, ...edit });
+      // Keep what the analyst typed since this save started; take the rest from the workspace.
+      if (!pendingEdits.has(id)) {
+        replaceCell({ ...saved, output: get().cells.find((cell) => cell.id === id)?.output ?? saved.output });
+        setSaveState(id, 'saved');
+      }
+    } catch (error) {
+      // Put the edit back so the next attempt (or flush) retries it: nothing typed is dropped.
+      pendingEdits.set(id, { ...edit, ...pendingEdits.get(id) });
+      setSaveState(id, 'error');
+      get().reportError(error, 'Could not save the cell');
+    }
+  };
+
+  const refreshNotebookList = async (): Promise<void> => {
+    set({ notebooks: await client.invoke('notebooks/list', {}) });
+  };
+
+  return {
+    notebooks: [],
+    currentNotebookId: null,
+    cells: [],
+    runtimes: {},
+    saveStates: {},
+    focusCellId: null,
+
+    loadNotebooks: refreshNotebookList,
+
+    openNotebook: async (id) => {
+      await get().flushEdits();
+      const notebook = await client.invoke('notebooks/get', { id });
+      set({ currentNotebookId: id, cells: notebook.cells, runtimes: {}, saveStates: {}, focusCellId: null });
+      window.localStorage.setItem('dwb:last-notebook', id);
+    },
+
+    createNotebook: async (title) => {
+      const notebook = await client.invoke('notebooks/create', { title });
+      await refreshNotebookList();
+      await get().openNotebook(notebook.id);
+    },
+
+    renameNotebook: async (id, title) => {
+      await client.invoke('notebooks/rename', { id, title });
+      await refreshNotebookList();
+    },
+
+    duplicateNotebook: async (id) => {
+      await get().flushEdits();
+      const copy = await client.invoke('notebooks/duplicate', { id });
+      await refreshNotebookList();
+      await get().openNotebook(copy.id);
+    },
+
+    deleteNotebook: async (id) => {
+      await get().flushEdits();
+      const title = get().notebooks.find((notebook) => notebook.id === id)?.title ?? 'Notebook';
+      await client.invoke('notebooks/delete', { id });
+      await refreshNotebookList();
+      if (get().currentNotebookId === id) {
+        const next = get().notebooks[0];
+        if (next) await get().openNotebook(next.id);
+        else set({ currentNotebookId: null, cells: [] });
+      }
+      get().notify({
+        tone: 'info',
+        message: `Deleted “${title}”`,
+        action: {
+          label: 'Undo',
+          run: () => {
+            void client
+              .invoke('notebooks/restore', { id })
+              .then(refreshNotebookList)
+              .then(() => get().openNotebook(id))
+              .catch((error: unknown) => get().reportError(error, 'Could not restore the notebook'));
+          },
+        },
+      });
+    },
+
+    addCell: async (kind, options = {}) => {
+      const notebookId = get().currentNotebookId;
+      if (!notebookId) throw new WorkbenchError('invalid-request', 'Open a notebook first');
+      const lastQuery = [...get().cells].reverse().find((cell) => cell.kind === 'query' && cell.connectionId);
+      const connectionId = kind === 'query' ? (options.connectionId ?? lastQuery?.connectionId ?? get().connections[0]?.id ?? null) : null;
+      const cell = await client.invoke('cells/insert', {
+        notebookId,
+        kind,
+        author: 'analyst',
+        source: '',
+        connectionId,
+        settings: lastQuery?.settings ?? defaultQuerySettings,
+        ...(options.afterCellId === undefined ? {} : { afterCellId: options.afterCellId }),
+      });
+      const cells = [...get().cells];
+      const afterIndex =
+        options.afterCellId === undefined ? cells.length - 1 : options.afterCellId === null ? -1 : cells.findIndex((c) => c.id === options.afterCellId);
+      cells.splice(afterIndex + 1, 0, cell);
+      set({ cells, focusCellId: cell.id });
+      void refreshNotebookList();
+      return cell;
+    },
+
+    editCell: (id, edit) => {
+      set({ cells: get().cells.map((cell) => (cell.id === id ? { ...cell, ...edit } : cell)) });
+      pendingEdits.set(id, { ...pendingEdits.get(id), ...edit });
+      setSaveState(id, 'pending');
+      clearTimeout(timers.get(id));
+      timers.set(
+        id,
+        setTimeout(() => void saveCell(id), autosaveDelayMs),
+      );
+    },
+
+    flushEdits: async () => {
+      await Promise.all([...pendingEdits.keys()].map((id) => saveCell(id)));
+    },
+
+    deleteCell: async (id) => {
+      await saveCell(id);
+      const index = get().cells.findIndex((cell) => cell.id === id);
+      await client.invoke('cells/delete', { id });
+      set({ cells: get().cells.filter((cell) => cell.id !== id) });
+      void refreshNotebookList();
+      get().notify({
+        tone: 'info',
+        message: 'Cell deleted',
+        action: {
+          label: 'Undo',
+          run: () => {
+            void client
+              .invoke('cells/restore', { id })
+              .then((cell) => {
+                const cells = [...get().cells];
+                cells.splice(Math.min(index, cells.length), 0, cell);
+                set({ cells, focusCellId: cell.id });
+              })
+              .catch((error: unknown) => get().reportError(error, 'Could not restore the cell'));
+          },
+        },
+      });
+    },
+
+    moveCell: async (id, direction) => {
+      const cells = [...get().cells];
+      const index = cells.findIndex((cell) => cell.id === id);
+      const target = index + direction;
+      if (index < 0 || target < 0 || target >= cells.length) return;
+      const [cell] = cells.splice(index, 1);
+      if (!cell) return;
+      cells.splice(target, 0, cell);
+      set({ cells });
+      const afterCellId = target === 0 ? null : (cells[target - 1]?.id ?? null);
+      await client.invoke('cells/move', { id, afterCellId });
+    },
+
+    runCell: async (id, options = {}) => {
+      const cell = get().cells.find((candidate) => candidate.id === id);
+      if (!cell || cell.kind !== 'query') return;
+      if ((get().runtimes[id] ?? idleRuntime).status !== 'idle') return;
+      if (options.advance) {
+        const index = get().cells.findIndex((candidate) => candidate.id === id);
+        const next = get().cells[index + 1];
+        if (next) set({ focusCellId: next.id });
+        else void get().addCell('query', { afterCellId: id, connectionId: cell.connectionId });
+      }
+      await saveCell(id);
+      if (!cell.connectionId) {
+        get().notify({ tone: 'error', message: 'Choose a connection for this cell first' });
+        return;
+      }
+      const requestId = `run-${Date.now()}-${++requestCounter}`;
+      applyRuntime(id, { type: 'run', requestId, at: Date.now() });
+      const ranAt = new Date().toISOString();
+      try {
+        const result = await client.invoke('query/run', {
+          requestId,
+          connectionId: cell.connectionId,
+          text: cell.source,
+          settings: cell.settings,
+          cellId: id,
+        });
+        const output = { status: 'ok' as const, result, ranAt, connectionId: cell.connectionId };
+        set({ cells: get().cells.map((existing) => (existing.id === id ? { ...existing, output } : existing)) });
+        applyRuntime(id, { type: 'finish', output });
+      } catch (caught) {
+        const error = WorkbenchError.from(caught).toJSON();
+        const output = { status: 'error' as const, error, ranAt, connectionId: cell.connectionId };
+        set({ cells: get().cells.map((existing) => (existing.id === id ? { ...existing, output } : existing)) });
+        applyRuntime(id, { type: 'fail', error });
+      }
+    },
+
+    cancelCell: async (id) => {
+      const runtime = get().runtimes[id];
+      if (!runtime || runtime.status !== 'running') return;
+      applyRuntime(id, { type: 'cancel' });
+      await client.invoke('query/cancel', { requestId: runtime.requestId });
+    },
+
+    setFocusCell: (id) => set({ focusCellId: id }),
+  };
+}

@@ -1,0 +1,27 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { WorkbenchClient } from '../../src-main/contract';
+import { createConnectionsSlice, type ConnectionsSlice } from './connections-slice';
+import { createNotebookSlice, type NotebookSlice } from './notebook-slice';
+import { createUiSlice, type UiSlice } from './ui-slice';
+
+export type WorkbenchState = NotebookSlice & ConnectionsSlice & UiSlice;
+export type WorkbenchStore = StoreApi<WorkbenchState>;
+
+/** Everything a slice needs besides the store itself. */
+export interface SliceContext {
+  client: WorkbenchClient;
+  set: StoreApi<WorkbenchState>['setState'];
+  get: StoreApi<WorkbenchState>['getState'];
+}
+
+/** One store from slices; the client is injected so tests can give it any transport. */
+export function createWorkbenchStore(client: WorkbenchClient): WorkbenchStore {
+  return createStore<WorkbenchState>()((set, get) => {
+    const context: SliceContext = { client, set, get };
+    return {
+      ...createUiSlice(context),
+      ...createConnectionsSlice(context),
+      ...createNotebookSlice(context),
+    };
+  });
+}

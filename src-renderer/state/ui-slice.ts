@@ -1,0 +1,41 @@
+import type { TransportState } from '../api/client';
+import type { SliceContext } from './store';
+
+export interface Toast {
+  id: number;
+  message: string;
+  tone: 'info' | 'error';
+  /** e.g. Undo after a delete. */
+  action?: { label: string; run: () => void };
+}
+
+export interface UiSlice {
+  transport: TransportState;
+  toasts: Toast[];
+  setTransport(state: TransportState): void;
+  notify(toast: Omit<Toast, 'id'>): void;
+  dismissToast(id: number): void;
+  /** Reports a failed request as a toast; returns nothing so it can end a promise chain. */
+  reportError(error: unknown, context: string): void;
+}
+
+let nextToastId = 1;
+const toastLifetimeMs = 8000;
+
+export function createUiSlice({ set, get }: SliceContext): UiSlice {
+  return {
+    transport: 'connecting',
+    toasts: [],
+    setTransport: (transport) => set({ transport }),
+    notify: (toast) => {
+      const id = nextToastId++;
+      set({ toasts: [...get().toasts.slice(-3), { ...toast, id }] });
+      setTimeout(() => get().dismissToast(id), toastLifetimeMs);
+    },
+    dismissToast: (id) => set({ toasts: get().toasts.filter((toast) => toast.id !== id) }),
+    reportError: (error, context) => {
+      const message = error instanceof Error ? error.message : String(error);
+      get().notify({ tone: 'error', message: `${context}: ${message}` });
+    },
+  };
+}
