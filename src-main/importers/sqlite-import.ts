@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { openSqliteFile } from '../native/better-sqlite3';
 import { renameSync, rmSync } from 'node:fs';
 import type { DumpTable, DumpValue } from '../dqa/sql-dump';
 
@@ -9,7 +9,7 @@ import type { DumpTable, DumpValue } from '../dqa/sql-dump';
 export function writeSqliteDatabase(tables: DumpTable[], path: string): void {
   const building = `${path}.partial`;
   rmSync(building, { force: true });
-  const database = new Database(building);
+  const database = openSqliteFile(building);
   try {
     database.transaction(() => {
       for (const table of tables) {

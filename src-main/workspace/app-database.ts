@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openSqliteFile } from '../native/better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -52,7 +53,7 @@ const migrations: string[] = [
  */
 export function openAppDatabase(workspaceDir: string): AppDatabase {
   mkdirSync(workspaceDir, { recursive: true });
-  const database = new Database(join(workspaceDir, 'workspace.sqlite'));
+  const database = openSqliteFile(join(workspaceDir, 'workspace.sqlite'));
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = FULL');
   database.pragma('foreign_keys = ON');

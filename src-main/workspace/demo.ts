@@ -103,7 +103,7 @@ function cleanQuestion(text: string): string {
   return text.replace(/^=+\s*/u, '').replace(/<Question>\s*/u, '').trim();
 }
 
-const welcomeText = `# Welcome to Decision Workbench
+const welcomeText = `## What the workbench does
 
 Ask a decision question about your own data, and a model **plans** the analysis, **queries**
 the database, **observes** the results, **re-plans** when the evidence says so, and

@@ -1,3 +1,5 @@
+// The editor API plus its contributions (suggest, find, folding…); languages are added one by one.
+import 'monaco-editor/esm/vs/editor/edcore.main';
 import * as monaco from 'monaco-editor/esm/vs/editor/editor.api';
 import 'monaco-editor/esm/vs/basic-languages/sql/sql.contribution';
 import EditorWorker from 'monaco-editor/esm/vs/editor/editor.worker?worker';

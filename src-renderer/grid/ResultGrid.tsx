@@ -39,6 +39,7 @@ export function ResultGrid({ result, fileName }: { result: QueryResult; fileName
         accessorFn: (row: Row) => row[index] ?? null,
         sortingFn: compareCells,
         size: estimateWidth(column.name, result.rows, index),
+        meta: { numeric: isNumericColumn(result.rows, index) },
         cell: (info) => <CellText value={info.getValue<CellValue>()} />,
       })),
     [result],
@@ -50,6 +51,8 @@ export function ResultGrid({ result, fileName }: { result: QueryResult; fileName
     columns,
     state: { sorting },
     onSortingChange: setSorting,
+    // Ascending on the first click for every column (TanStack would start numbers descending).
+    sortDescFirst: false,
     getCoreRowModel: getCoreRowModel(),
     getSortedRowModel: getSortedRowModel(),
   });
@@ -96,7 +99,7 @@ export function ResultGrid({ result, fileName }: { result: QueryResult; fileName
                       key={header.id}
                       role="columnheader"
                       aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none'}
-                      className="grid-cell grid-heading"
+                      className={`grid-cell grid-heading${isNumeric(header.column.columnDef) ? ' numeric' : ''}`}
                       style={{ width: header.getSize() }}
                       onClick={header.column.getToggleSortingHandler()}
                       title={`Sort by ${String(header.column.columnDef.header)}`}
@@ -124,7 +127,12 @@ export function ResultGrid({ result, fileName }: { result: QueryResult; fileName
                     {item.index + 1}
                   </div>
                   {row.getVisibleCells().map((cell) => (
-                    <div className="grid-cell" role="cell" key={cell.id} style={{ width: cell.column.getSize() }}>
+                    <div
+                      className={`grid-cell${isNumeric(cell.column.columnDef) ? ' numeric' : ''}`}
+                      role="cell"
+                      key={cell.id}
+                      style={{ width: cell.column.getSize() }}
+                    >
                       {flexRender(cell.column.columnDef.cell, cell.getContext())}
                     </div>
                   ))}
@@ -143,6 +151,16 @@ function CellText({ value }: { value: CellValue }) {
   if (value === null) return <span className="null">NULL</span>;
   if (typeof value === 'number') return <span className="number">{value}</span>;
   return <span title={String(value).length > 40 ? String(value) : undefined}>{String(value)}</span>;
+}
+
+/** Numbers read best right-aligned; a column is numeric when every sampled value is. */
+function isNumericColumn(rows: Row[], index: number): boolean {
+  const sample = rows.slice(0, 200).map((row) => row[index] ?? null).filter((value) => value !== null);
+  return sample.length > 0 && sample.every((value) => typeof value === 'number');
+}
+
+function isNumeric(column: ColumnDef<Row>): boolean {
+  return (column.meta as { numeric?: boolean } | undefined)?.numeric === true;
 }
 
 function estimateWidth(header: string, rows: Row[], index: number): number {

@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openSqliteFile } from '../../native/better-sqlite3';
 import { WorkbenchError } from '../../contract/errors';
 import type { CellValue, QueryResult, SchemaInfo, TableInfo } from '../../contract/data';
 
@@ -13,7 +14,7 @@ type SqliteHandle = Database.Database;
 export function openReadOnlySqlite(path: string): SqliteHandle {
   let database: SqliteHandle;
   try {
-    database = new Database(path, { readonly: true, fileMustExist: true });
+    database = openSqliteFile(path, { readonly: true, fileMustExist: true });
   } catch (error) {
     throw new WorkbenchError('not-found', `Cannot open SQLite database ${path}: ${messageOf(error)}`);
   }

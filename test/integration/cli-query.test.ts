@@ -1,0 +1,106 @@
+import { execFile } from 'node:child_process';
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { endlessSqliteQuery, fileHash, repoRoot, sqliteFromDqaDump } from '../support/fixtures';
+import { useSuiteTempDir, useTempDirs } from '../support/temp';
+
+const run = promisify(execFile);
+const tempDir = useTempDirs();
+const suiteDir = useSuiteTempDir();
+const dwb = join(repoRoot, 'bin', 'dwb.js');
+
+/** Runs the real CLI as a user would (needs `electron-vite build`, which `npm test` does). */
+async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [dwb, ...args], { timeout: 30_000 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+let locating = '';
+beforeAll(() => {
+  locating = sqliteFromDqaDump('locating/db/locating-1445-15b6e0aa.sql', suiteDir());
+});
+
+describe('dwb query on a SQLite file made from a DQA dump', () => {
+  it('prints an aligned table and exits 0', async () => {
+    const result = await cli('query', '--connection', `sqlite:${locating}`, "SELECT country_name, development FROM country WHERE country_name IN ('SWE', 'DAN') ORDER BY 1");
+    expect(result.code).toBe(0);
+    expect(result.stdout.split('\n').slice(0, 4)).toEqual(['country_name  development', '------------  -----------', 'DAN                   118', 'SWE               107.373']);
+  });
+
+  it('prints JSON lines with --json', async () => {
+    const result = await cli('query', '--json', '--connection', `sqlite:${locating}`, 'SELECT trade_node, local_value FROM trade_node ORDER BY local_value DESC LIMIT 2');
+    expect(result.code).toBe(0);
+    const rows = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(rows).toHaveLength(2);
+    expect(Object.keys(rows[0] ?? {})).toEqual(['trade_node', 'local_value']);
+    expect(Number(rows[0]?.['local_value'])).toBeGreaterThanOrEqual(Number(rows[1]?.['local_value']));
+  });
+
+  it('reports truncation at the row cap on stderr', async () => {
+    const result = await cli('query', '--max-rows', '5', '--connection', `sqlite:${locating}`, 'SELECT * FROM flow');
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim().split('\n')).toHaveLength(7);
+    expect(result.stderr).toContain('truncated at 5');
+  });
+
+  const refused: [string, string][] = [
+    ['INSERT', "INSERT INTO country VALUES ('XXX', 'baltic_sea', 1)"],
+    ['UPDATE', 'UPDATE trade_node SET local_value = 0'],
+    ['DELETE', 'DELETE FROM flow'],
+    ['DROP', 'DROP TABLE node_country'],
+    ['CREATE', 'CREATE TABLE t (a)'],
+    ['ATTACH', "ATTACH DATABASE '/tmp/dwb-attached.sqlite' AS other"],
+    ['PRAGMA write', 'PRAGMA user_version = 3'],
+    ['PRAGMA writable_schema', 'PRAGMA writable_schema = ON'],
+    ['multi-statement', 'SELECT 1; DELETE FROM flow'],
+    ['comment trick', "/* read */ UPDATE country SET development = 0 -- just reading"],
+  ];
+  it.each(refused)('refuses %s with one clear line and a non-zero exit, file unchanged', async (_label, statement) => {
+    const path = join(tempDir(), 'target.sqlite');
+    copyFileSync(locating, path);
+    const before = fileHash(path);
+    const result = await cli('query', '--connection', `sqlite:${path}`, statement);
+    expect(result.code).not.toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(/^dwb query: read-only: Refused/);
+    expect(fileHash(path)).toBe(before);
+  });
+
+  it('fails clearly on a bad path, a bad URI, a syntax error and a timeout', async () => {
+    const missing = await cli('query', '--connection', 'sqlite:/no/such/file.sqlite', 'SELECT 1');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr.trim()).toMatch(/^dwb query: not-found: Cannot open SQLite database \/no\/such\/file.sqlite/);
+
+    const badUri = await cli('query', '--connection', 'oracle://x', 'SELECT 1');
+    expect(badUri.code).not.toBe(0);
+    expect(badUri.stderr.trim()).toBe('dwb query: invalid-uri: Unsupported connection scheme "oracle:" (supported: sqlite:PATH)');
+
+    const syntax = await cli('query', '--connection', `sqlite:${locating}`, 'SELEKT 1');
+    expect(syntax.code).toBe(1);
+    expect(syntax.stderr.trim()).toBe('dwb query: syntax: SQLite: near "SELEKT": syntax error');
+
+    const timeout = await cli('query', '--timeout-ms', '300', '--connection', `sqlite:${locating}`, endlessSqliteQuery);
+    expect(timeout.code).toBe(1);
+    expect(timeout.stderr.trim()).toBe('dwb query: timeout: Query timed out after 0.3 s');
+  });
+
+  it('explains usage mistakes', async () => {
+    const noQuery = await cli('query', '--connection', `sqlite:${locating}`);
+    expect(noQuery.code).toBe(2);
+    expect(noQuery.stderr).toContain('give exactly one query');
+    const badFlag = await cli('query', '--rows', '3', '--connection', `sqlite:${locating}`, 'SELECT 1');
+    expect(badFlag.code).toBe(2);
+    expect(badFlag.stderr).toContain("Unknown option '--rows'");
+    const unknown = await cli('frobnicate');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('unknown command "frobnicate"');
+  });
+});
