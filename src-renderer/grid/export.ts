@@ -1,15 +1,9 @@
-import Papa from 'papaparse';
 import type { QueryResult } from '../../src-main/contract';
+import { toCsv } from './csv';
 
-/** CSV by papaparse (quoting, embedded newlines and delimiters handled by the library). */
-export function toCsv(result: Pick<QueryResult, 'columns' | 'rows'>): string {
-  return Papa.unparse({ fields: result.columns.map((column) => column.name), data: result.rows }, { newline: '\r\n' });
-}
+export { toTsv } from './csv';
 
-export function toTsv(result: Pick<QueryResult, 'columns' | 'rows'>): string {
-  return Papa.unparse({ fields: result.columns.map((column) => column.name), data: result.rows }, { delimiter: '\t', newline: '\n' });
-}
-
+/** Saves a result as a CSV file through the browser's (or Electron's) download flow. */
 export function downloadCsv(result: Pick<QueryResult, 'columns' | 'rows'>, fileName: string): void {
   const url = URL.createObjectURL(new Blob([toCsv(result)], { type: 'text/csv;charset=utf-8' }));
   const link = document.createElement('a');
