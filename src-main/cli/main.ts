@@ -1,13 +1,15 @@
 import { WorkbenchError } from '../contract/errors';
 import type { CommandIo } from './command-io';
 import { queryUsage, runQueryCommand } from './query-command';
+import { runRunCommand, runUsage } from './run-command';
 import { runServeCommand, serveUsage } from './serve-command';
 
-const usage = ['Decision Workbench command line', '', `  ${serveUsage}`, `  ${queryUsage}`].join('\n');
+const usage = ['Decision Workbench command line', '', `  ${serveUsage}`, `  ${queryUsage}`, `  ${runUsage}`].join('\n');
 
 const commands: Record<string, (args: string[], io: CommandIo) => Promise<number>> = {
   serve: runServeCommand,
   query: runQueryCommand,
+  run: runRunCommand,
 };
 
 /** Runs one CLI invocation; every failure becomes one line on stderr and a non-zero exit. */

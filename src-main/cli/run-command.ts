@@ -1,0 +1,173 @@
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { WorkbenchError } from '../contract/errors';
+import type { RunEvent } from '../contract/run';
+import { parseConnectionUri } from '../connectors/connection-uri';
+import { openConnector } from '../connectors/open-connector';
+import { defaultRunLimits, runDecision } from '../engine/decision-run';
+import { MemoryCellSink } from '../engine/memory-cell-sink';
+import { createRunCellWriter } from '../engine/run-cells';
+import { RunLog } from '../engine/run-log';
+import { automaticGate } from '../engine/review-gate';
+import { techniqueIds, type TechniqueId } from '../engine/techniques';
+import { createOpenAiProvider } from '../llm/openai-provider';
+import { createReplayProvider } from '../llm/replay-provider';
+import { parseProviderSettings } from '../llm/settings';
+import { readTranscript, recordingProvider, writeTranscriptLine } from '../llm/transcript';
+import type { ModelProvider } from '../llm/types';
+import { canonicalJson } from '../audit/canonical-json';
+import { positiveInteger, type CommandIo } from './command-io';
+
+export const runUsage =
+  'dwb run --connection URI --question-file F [--rules-file F] --technique singlerag|iterrag|planrag|planrag-norp --base-url URL --model M [--api-key K] [--tool-mode tools|text|auto] [--max-steps N] [--replay TRANSCRIPT] --out DIR';
+
+/**
+ * `dwb run`: one decision run without the app. Writes the notebook, the hash-chained run log
+ * and the model transcript into DIR, streams progress to stderr and prints the decision as
+ * the last line on stdout.
+ */
+export async function runRunCommand(args: string[], io: CommandIo): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      connection: { type: 'string' },
+      'question-file': { type: 'string' },
+      'rules-file': { type: 'string' },
+      technique: { type: 'string', default: 'planrag' },
+      'base-url': { type: 'string' },
+      model: { type: 'string' },
+      'api-key': { type: 'string' },
+      'tool-mode': { type: 'string', default: 'auto' },
+      'max-steps': { type: 'string' },
+      'timeout-ms': { type: 'string' },
+      replay: { type: 'string' },
+      out: { type: 'string' },
+    },
+  });
+  const required = (name: keyof typeof values): string => {
+    const value = values[name];
+    if (typeof value !== 'string' || value === '') throw new WorkbenchError('invalid-request', `--${name} is required: ${runUsage}`);
+    return value;
+  };
+  const technique = required('technique');
+  if (!techniqueIds.includes(technique as TechniqueId)) {
+    throw new WorkbenchError('invalid-request', `--technique must be one of ${techniqueIds.join(', ')}, got "${technique}"`);
+  }
+  const toolMode = required('tool-mode');
+  if (!['tools', 'text', 'auto'].includes(toolMode)) throw new WorkbenchError('invalid-request', `--tool-mode must be tools, text or auto, got "${toolMode}"`);
+  const outDir = resolve(required('out'));
+  const question = readText(required('question-file'), 'question');
+  const rules = values['rules-file'] ? readText(values['rules-file'], 'rules') : '';
+  const target = parseConnectionUri(required('connection'));
+  const maxSteps = positiveInteger(values['max-steps'], '--max-steps') ?? defaultRunLimits.maxSteps;
+  const requestTimeoutMs = positiveInteger(values['timeout-ms'], '--timeout-ms');
+
+  mkdirSync(outDir, { recursive: true });
+  const transcriptPath = join(outDir, 'transcript.jsonl');
+  const logPath = join(outDir, 'run-log.jsonl');
+  writeFileSync(transcriptPath, '');
+  writeFileSync(logPath, '');
+
+  let provider: ModelProvider;
+  const settingsInput = values.replay
+    ? null
+    : parseProviderSettings({
+        baseUrl: required('base-url'),
+        model: required('model'),
+        toolMode,
+        ...(values['api-key'] ? { apiKey: values['api-key'] } : {}),
+        ...(requestTimeoutMs ? { requestTimeoutMs } : {}),
+      });
+  if (values.replay) {
+    provider = createReplayProvider(readTranscript(readText(values.replay, 'transcript')));
+  } else {
+    provider = createOpenAiProvider(settingsInput!);
+  }
+  provider = recordingProvider(provider, (line) => appendFileSync(transcriptPath, writeTranscriptLine(line)), settingsInput ? { settings: settingsInput } : {});
+
+  const connector = await openConnector(target);
+  const runId = `run-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  const log = new RunLog(runId);
+  const sink = new MemoryCellSink(runId);
+  log.onEntry(createRunCellWriter(sink, { runId, connectionId: null, afterCellId: null }));
+  log.onEntry((entry) => appendFileSync(logPath, `${canonicalJson(entry)}\n`));
+  log.onEntry(({ event }) => {
+    const line = progressLine(event);
+    if (line) io.stderr(line);
+  });
+
+  const controller = new AbortController();
+  const interrupt = (): void => controller.abort();
+  process.once('SIGINT', interrupt);
+  try {
+    const outcome = await runDecision({
+      question,
+      rules,
+      technique: technique as TechniqueId,
+      connector,
+      connectionDescription: required('connection').replace(/\/\/[^@/]*@/, '//'),
+      provider,
+      toolMode: toolMode === 'text' ? 'text' : 'tools',
+      limits: { ...defaultRunLimits, maxSteps },
+      gate: automaticGate,
+      emit: (event) => log.append(event),
+      signal: controller.signal,
+    });
+    writeFileSync(
+      join(outDir, 'notebook.json'),
+      `${JSON.stringify({ format: 'decision-workbench/notebook', version: 1, title: firstLine(question), runId, cells: sink.cells }, null, 2)}\n`,
+    );
+    if (outcome.status !== 'answered') {
+      io.stderr(`dwb run: ${outcome.status}: ${outcome.message ?? 'no decision'} (notebook, log and transcript written to ${outDir})`);
+      return 1;
+    }
+    io.stdout(`decision: ${outcome.decision ?? ''}`);
+    return 0;
+  } finally {
+    process.removeListener('SIGINT', interrupt);
+    await connector.close();
+  }
+}
+
+function readText(path: string, what: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new WorkbenchError('not-found', `Cannot read the ${what} file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+}
+
+function firstLine(text: string): string {
+  return (text.trim().split('\n').find((line) => line.trim() && !/^=+$/.test(line.trim())) ?? 'Decision run').slice(0, 120);
+}
+
+function progressLine(event: RunEvent): string | null {
+  const clip = (text: string): string => text.replace(/\s+/g, ' ').slice(0, 160);
+  switch (event.type) {
+    case 'run-start':
+      return `run: ${event.technique} on ${event.connection.description} with ${event.model.description}`;
+    case 'plan':
+      return `[step ${event.step}] plan: ${event.steps.map((step, index) => `${index + 1}. ${step}`).join(' ')}`;
+    case 'replan':
+      return `[step ${event.step}] re-plan (${clip(event.reason)}): ${event.steps.map((step, index) => `${index + 1}. ${step}`).join(' ')}`;
+    case 'thought':
+      return `[step ${event.step}] thought: ${clip(event.text)}`;
+    case 'query-start':
+      return `[step ${event.step}] query ${event.queryId}: ${clip(event.query)}`;
+    case 'query-end':
+      return event.result
+        ? `[step ${event.step}] ${event.result.rowCount} rows${event.result.truncated ? ' (truncated)' : ''} in ${Math.round(event.result.elapsedMs)} ms`
+        : `[step ${event.step}] query failed: ${event.error?.message ?? ''}`;
+    case 'model-repair':
+      return `[step ${event.step}] unusable reply (${event.problem}); asking again`;
+    case 'model-response':
+      return `[step ${event.step}] model answered in ${Math.round(event.latencyMs)} ms${event.usage ? `, ${event.usage.totalTokens} tokens` : ''}`;
+    case 'decision':
+      return `[step ${event.step}] decision: ${event.decision}`;
+    case 'run-end':
+      return `run ended: ${event.status} after ${event.steps} model calls, ${event.totalTokens} tokens`;
+    default:
+      return null;
+  }
+}

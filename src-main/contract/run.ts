@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { engineSchema, queryResultSchema } from './data';
+import { workbenchErrorSchema } from './errors';
+
+export const techniqueIdSchema = z.enum(['singlerag', 'iterrag', 'planrag', 'planrag-norp']);
+export type TechniqueIdValue = z.infer<typeof techniqueIdSchema>;
+
+export const runStatusSchema = z.enum(['running', 'answered', 'step-limit', 'token-limit', 'time-limit', 'failed', 'stopped', 'cancelled']);
+export type RunStatus = z.infer<typeof runStatusSchema>;
+
+const usageSchema = z.object({ promptTokens: z.number(), completionTokens: z.number(), totalTokens: z.number() }).nullable();
+const toolCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
+
+/**
+ * Everything that happens in a decision run, in order. The run log stores these events; the
+ * notebook cells, the live view, the transcript and the reports are all read from them.
+ */
+export const runEventSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('run-start'),
+    technique: techniqueIdSchema,
+    question: z.string(),
+    rules: z.string(),
+    mode: z.enum(['auto', 'step']),
+    connection: z.object({ engine: engineSchema, description: z.string() }),
+    model: z.object({ description: z.string(), toolMode: z.enum(['tools', 'text']) }),
+    limits: z.object({ maxSteps: z.number(), maxTokens: z.number().nullable(), maxDurationMs: z.number() }),
+  }),
+  z.object({ type: z.literal('model-request'), step: z.number(), tools: z.array(z.string()), messageCount: z.number() }),
+  z.object({
+    type: z.literal('model-response'),
+    step: z.number(),
+    content: z.string(),
+    toolCalls: z.array(toolCallSchema),
+    usage: usageSchema,
+    latencyMs: z.number(),
+  }),
+  z.object({ type: z.literal('thought'), step: z.number(), text: z.string() }),
+  z.object({ type: z.literal('plan'), step: z.number(), steps: z.array(z.string()) }),
+  z.object({
+    type: z.literal('replan'),
+    step: z.number(),
+    previous: z.array(z.string()),
+    steps: z.array(z.string()),
+    reason: z.string(),
+    author: z.enum(['model', 'analyst']),
+  }),
+  z.object({ type: z.literal('query-start'), step: z.number(), queryId: z.string(), query: z.string(), author: z.enum(['model', 'analyst']) }),
+  z.object({
+    type: z.literal('query-end'),
+    step: z.number(),
+    queryId: z.string(),
+    result: queryResultSchema.nullable(),
+    error: workbenchErrorSchema.nullable(),
+    /** sha256 of the full result (columns and rows), so a report can prove what was seen. */
+    digest: z.string().nullable(),
+  }),
+  z.object({ type: z.literal('observation'), step: z.number(), queryId: z.string().nullable(), text: z.string() }),
+  z.object({ type: z.literal('analyst-review'), step: z.number(), action: z.enum(['approve', 'edit', 'skip', 'note', 'stop']), subject: z.enum(['query', 'replan']), original: z.string(), edited: z.string().nullable(), note: z.string().nullable() }),
+  z.object({ type: z.literal('model-repair'), step: z.number(), problem: z.string() }),
+  z.object({ type: z.literal('decision'), step: z.number(), decision: z.string(), rationale: z.string(), evidence: z.array(z.string()) }),
+  z.object({
+    type: z.literal('run-end'),
+    status: runStatusSchema,
+    message: z.string().nullable(),
+    steps: z.number(),
+    totalTokens: z.number(),
+  }),
+]);
+export type RunEvent = z.infer<typeof runEventSchema>;
+export type RunEventType = RunEvent['type'];

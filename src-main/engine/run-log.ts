@@ -1,0 +1,27 @@
+import type { RunEvent } from '../contract/run';
+import { chainEntry, type LoggedEvent } from '../audit/hash-chain';
+
+/**
+ * Appends a run's events to a hash chain and hands each entry to its listeners (the notebook
+ * projection, the event bus, a file). The chain is what reports are verified against.
+ */
+export class RunLog {
+  private last: LoggedEvent | null = null;
+  private readonly listeners: ((entry: LoggedEvent) => void)[] = [];
+
+  constructor(
+    readonly runId: string,
+    private readonly now: () => string = () => new Date().toISOString(),
+  ) {}
+
+  onEntry(listener: (entry: LoggedEvent) => void): void {
+    this.listeners.push(listener);
+  }
+
+  append(event: RunEvent): LoggedEvent {
+    const entry = chainEntry(this.last, this.runId, this.now(), event);
+    this.last = entry;
+    for (const listener of this.listeners) listener(entry);
+    return entry;
+  }
+}

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import type { ToolSpec } from '../llm/types';
+import type { ToolName } from './techniques';
+
+/**
+ * The public tool protocol (documented in docs/tool-protocol.md). Arguments are validated
+ * with these schemas before they become a plan, a query or a decision.
+ */
+export const toolArguments = {
+  plan: z.object({ steps: z.array(z.string().trim().min(1)).min(1).max(30) }),
+  query: z.object({ query: z.string().trim().min(1) }),
+  replan: z.object({ steps: z.array(z.string().trim().min(1)).min(1).max(30), reason: z.string().trim().min(1) }),
+  answer: z.object({ decision: z.string().trim().min(1), rationale: z.string().trim().min(1) }),
+} satisfies Record<ToolName, z.ZodType>;
+
+export type ToolArguments<T extends ToolName> = z.infer<(typeof toolArguments)[T]>;
+
+const descriptions: Record<ToolName, string> = {
+  plan: 'Lay out the analysis as an ordered list of steps before querying. Each step says what to find out and why it matters for the decision.',
+  query: 'Run one read-only query against the database and receive its rows (a compact table with the row count and whether it was truncated).',
+  replan: 'Replace the current plan when an observation shows it no longer holds. Give the new steps and the reason.',
+  answer: 'Give the final decision (just the chosen option, e.g. a name or an id) and the rationale citing the evidence.',
+};
+
+export function toolSpec(name: ToolName, dialectLabel: string): ToolSpec {
+  const description = name === 'query' ? `${descriptions.query} Write it in ${dialectLabel}.` : descriptions[name];
+  return { name, description, parameters: z.toJSONSchema(toolArguments[name]) as Record<string, unknown> };
+}

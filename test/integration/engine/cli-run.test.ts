@@ -1,0 +1,124 @@
+import { execFile } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { findChainBreak, type LoggedEvent } from '../../../src-main/audit/hash-chain';
+import { fileHash, repoRoot, sqliteFromDqaDump } from '../../support/fixtures';
+import { startScriptedOpenAiServer, type ScriptedOpenAiServer } from '../../support/scripted-openai';
+import type { ScriptStep } from '../../support/scripted-openai/script';
+import { useSuiteTempDir, useTempDirs } from '../../support/temp';
+
+const execute = promisify(execFile);
+const suiteDir = useSuiteTempDir();
+const tempDir = useTempDirs();
+let database = '';
+let questionFile = '';
+
+beforeAll(() => {
+  database = sqliteFromDqaDump('locating/db/locating-1445-15b6e0aa.sql', suiteDir());
+  questionFile = join(suiteDir(), 'question.txt');
+  writeFileSync(questionFile, 'Where should SWE place its merchant to maximise profit at baltic_sea?');
+});
+
+const servers: ScriptedOpenAiServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+async function dwbRun(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await execute(process.execPath, [join(repoRoot, 'bin', 'dwb.js'), 'run', ...args], { timeout: 60_000 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+async function serve(script: ScriptStep[]): Promise<ScriptedOpenAiServer> {
+  const server = await startScriptedOpenAiServer(script);
+  servers.push(server);
+  return server;
+}
+
+const plannedRun: ScriptStep[] = [
+  { toolCalls: [{ name: 'plan', arguments: { steps: ['Home node values', 'Upstream nodes'] } }] },
+  { toolCalls: [{ name: 'query', arguments: { query: "SELECT local_value, ingoing FROM trade_node WHERE trade_node = 'baltic_sea'" } }] },
+  { expectToolResultContains: '5.665', toolCalls: [{ name: 'query', arguments: { query: "SELECT source FROM flow WHERE dest = 'baltic_sea' ORDER BY source" } }] },
+  { expectToolResultContains: 'krakow', toolCalls: [{ name: 'replan', arguments: { steps: ['SWE power in krakow', 'Decide'], reason: 'krakow feeds the home node' } }] },
+  { toolCalls: [{ name: 'query', arguments: { query: "SELECT base_trading_power FROM node_country WHERE trade_node = 'krakow' AND country_name = 'SWE'" } }] },
+  { expectToolResultContains: 'rows: 1', toolCalls: [{ name: 'answer', arguments: { decision: 'krakow', rationale: 'SWE steers value from krakow.' } }] },
+];
+
+describe('dwb run', () => {
+  it('drives plan → query → query → replan → query → answer and writes notebook, log and transcript', async () => {
+    const server = await serve(plannedRun);
+    const out = tempDir();
+    const before = fileHash(database);
+    const result = await dwbRun(['--connection', `sqlite:${database}`, '--question-file', questionFile, '--technique', 'planrag', '--base-url', server.baseUrl, '--model', 'scripted', '--tool-mode', 'tools', '--out', out]);
+    expect(result.stderr).toContain('re-plan (krakow feeds the home node)');
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim().split('\n').at(-1)).toBe('decision: krakow');
+    server.verify();
+    expect(fileHash(database)).toBe(before);
+
+    const notebook = JSON.parse(readFileSync(join(out, 'notebook.json'), 'utf8')) as { cells: { kind: string; source: string; output: { status: string } | null; data: Record<string, unknown> }[] };
+    expect(notebook.cells.map((cell) => cell.kind)).toEqual(['question', 'plan', 'query', 'observation', 'query', 'observation', 'replan', 'query', 'observation', 'decision']);
+    expect(notebook.cells[2]?.output?.status).toBe('ok');
+    expect(notebook.cells[6]?.data['previous']).toEqual(['Home node values', 'Upstream nodes']);
+
+    const log = readFileSync(join(out, 'run-log.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as LoggedEvent);
+    expect(findChainBreak(log)).toBeNull();
+    expect(log.filter((entry) => entry.event.type === 'replan')).toHaveLength(1);
+    const transcript = readFileSync(join(out, 'transcript.jsonl'), 'utf8').trim().split('\n');
+    expect(transcript).toHaveLength(1 + 6);
+
+    // Replaying the transcript, with no model at all, reproduces the same notebook.
+    const replayOut = tempDir();
+    const replay = await dwbRun(['--connection', `sqlite:${database}`, '--question-file', questionFile, '--technique', 'planrag', '--replay', join(out, 'transcript.jsonl'), '--out', replayOut]);
+    expect(replay.code).toBe(0);
+    expect(replay.stdout.trim()).toBe('decision: krakow');
+    const strip = (text: string): unknown =>
+      (JSON.parse(text) as { cells: { kind: string; author: string; source: string; output: { status: string; result?: { rows: unknown } } | null }[] }).cells.map((cell) => ({
+        kind: cell.kind,
+        author: cell.author,
+        source: cell.source,
+        rows: cell.output?.result?.rows ?? null,
+      }));
+    expect(strip(readFileSync(join(replayOut, 'notebook.json'), 'utf8'))).toEqual(strip(readFileSync(join(out, 'notebook.json'), 'utf8')));
+  });
+
+  it('ends garbage output, a timeout and a write request with a clear error and no crash', async () => {
+    const garbage = await serve([{ raw: { body: '{"choices": [ this is not json' } }]);
+    const garbageRun = await dwbRun(['--connection', `sqlite:${database}`, '--question-file', questionFile, '--technique', 'iterrag', '--base-url', garbage.baseUrl, '--model', 'm', '--tool-mode', 'tools', '--out', tempDir()]);
+    expect(garbageRun.code).toBe(1);
+    expect(garbageRun.stderr.trim().split('\n').at(-1)).toMatch(/^dwb run: failed: The model call failed: .+/);
+
+    const slow = await serve([{ delayMs: 5000, content: 'late' }]);
+    const slowRun = await dwbRun(['--connection', `sqlite:${database}`, '--question-file', questionFile, '--technique', 'iterrag', '--base-url', slow.baseUrl, '--model', 'm', '--tool-mode', 'tools', '--timeout-ms', '500', '--out', tempDir()]);
+    expect(slowRun.code).toBe(1);
+    expect(slowRun.stderr).toMatch(/dwb run: failed: .*(timed out|timeout)/i);
+
+    const before = fileHash(database);
+    const writer = await serve([
+      { toolCalls: [{ name: 'query', arguments: { query: 'DROP TABLE flow' } }] },
+      { expectToolResultContains: 'Refused: the connection is read-only', toolCalls: [{ name: 'answer', arguments: { decision: 'nothing', rationale: 'the write was refused' } }] },
+    ]);
+    const writeRun = await dwbRun(['--connection', `sqlite:${database}`, '--question-file', questionFile, '--technique', 'iterrag', '--base-url', writer.baseUrl, '--model', 'm', '--tool-mode', 'tools', '--out', tempDir()]);
+    writer.verify();
+    expect(writeRun.code).toBe(0);
+    expect(writeRun.stderr).toContain('query failed: Refused');
+    expect(fileHash(database)).toBe(before);
+  });
+
+  it('explains bad arguments', async () => {
+    const missing = await dwbRun(['--connection', `sqlite:${database}`, '--question-file', questionFile, '--out', tempDir()]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--base-url is required');
+    const badTechnique = await dwbRun(['--technique', 'magic', '--out', tempDir()]);
+    expect(badTechnique.stderr).toContain('--technique must be one of singlerag, iterrag, planrag, planrag-norp');
+    const noQuestion = await dwbRun(['--connection', `sqlite:${database}`, '--question-file', '/nope.txt', '--base-url', 'http://127.0.0.1:9/v1', '--model', 'm', '--out', tempDir()]);
+    expect(noQuestion.stderr.trim()).toBe('dwb run: not-found: Cannot read the question file /nope.txt: ENOENT');
+  });
+});
