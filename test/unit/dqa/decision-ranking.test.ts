@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { decide, type RankingInput } from '../../../src-main/dqa/decision-ranking';
+import { withinTolerance } from '../../../src-main/dqa/simulation';
+
+function input(values: [string, number][], overrides: Partial<RankingInput> = {}): RankingInput {
+  return {
+    values: values.map(([candidate, after]) => ({ candidate, after })),
+    before: 1,
+    direction: 'maximize',
+    tieBreak: 'first-strictly-best',
+    objective: 'test objective',
+    candidateSet: 'test set',
+    ...overrides,
+  };
+}
+
+describe('withinTolerance', () => {
+  it('is relative and symmetric', () => {
+    expect(withinTolerance(1, 1 + 1e-10)).toBe(true);
+    expect(withinTolerance(1, 1 + 1e-8)).toBe(false);
+    expect(withinTolerance(1e6, 1e6 + 1e-4)).toBe(true);
+    expect(withinTolerance(0, 0)).toBe(true);
+    expect(withinTolerance(0, 1e-300)).toBe(false);
+  });
+});
+
+describe('decide', () => {
+  it('ranks best first, keeps table order among equals and reports the margin', () => {
+    const result = decide(input([['a', 2], ['b', 5], ['c', 3], ['d', 5]]));
+    expect(result.best).toBe('b');
+    expect(result.candidates.map((c) => [c.candidate, c.rank])).toEqual([
+      ['b', 1],
+      ['d', 1],
+      ['c', 3],
+      ['a', 4],
+    ]);
+    expect(result.margin).toBe(0);
+    expect(result.tied).toEqual(['b', 'd']);
+    expect(result.candidates[0]).toMatchObject({ before: 1, after: 5, delta: 4 });
+  });
+
+  it('compat: the first strictly best wins even when a later one is better only by float noise', () => {
+    const result = decide(input([['a', 1], ['b', 1 + 2e-16], ['c', 0.5]]));
+    expect(result.best).toBe('b');
+    expect(result.tied).toEqual(['a', 'b']);
+    expect(result.candidates.map((c) => [c.candidate, c.rank])).toEqual([
+      ['b', 1],
+      ['a', 2],
+      ['c', 3],
+    ]);
+    expect(result.notes.join('\n')).toMatch(/first strictly best in table order/);
+  });
+
+  it('stated: the first candidate within tolerance of the optimum wins', () => {
+    const result = decide(input([['a', 1], ['b', 1 + 2e-16], ['c', 0.5]], { tieBreak: 'first-within-tolerance' }));
+    expect(result.best).toBe('a');
+    expect(result.candidates.map((c) => [c.candidate, c.rank])).toEqual([
+      ['a', 1],
+      ['b', 1],
+      ['c', 3],
+    ]);
+    expect(result.margin).toBe(1 - (1 + 2e-16)); // negative: the runner-up is better by float noise only
+    expect(result.notes.join('\n')).toMatch(/first in table order within tolerance/);
+  });
+
+  it('minimizes, gives Infinity as margin for a single candidate and names the winner detail', () => {
+    const single = decide(input([['only', 3]], { direction: 'minimize', details: new Map([['only', 'why']]) }));
+    expect(single.margin).toBe(Number.POSITIVE_INFINITY);
+    expect(single.notes).toContain('only: why');
+    const result = decide(input([['a', 3], ['b', 2]], { direction: 'minimize', mustBeat: 2.5 }));
+    expect(result.best).toBe('b');
+    expect(result.margin).toBe(1);
+    expect(result.notes).toEqual([]);
+  });
+
+  it('refuses an empty candidate list', () => {
+    expect(() => decide(input([]))).toThrow('no candidates to rank for test objective');
+  });
+});
