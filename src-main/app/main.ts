@@ -1,9 +1,10 @@
-import { app, BrowserWindow, dialog, ipcMain, session, type IpcMainInvokeEvent } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, safeStorage, session, type IpcMainInvokeEvent } from 'electron';
 import { join } from 'node:path';
 import { WorkbenchError } from '../contract/errors';
 import type { EventMessage, ResponseMessage } from '../contract/transport';
 import { openWorkbench, type Workbench } from '../services/workbench';
 import { invokeChannel, eventChannel } from '../preload/channels';
+import { encryptedSecretStore, memorySecretStore } from '../secrets/secret-store';
 
 /**
  * The desktop app: one window over the main-process services, with Electron's security
@@ -83,6 +84,8 @@ void app.whenReady().then(() => {
     workspaceDir: workspaceDirectory(),
     platform: {
       transport: 'ipc',
+      // Without an OS key store, secrets stay in memory (the settings view warns the analyst).
+      secretStore: (database) => (safeStorage.isEncryptionAvailable() ? encryptedSecretStore(database, safeStorage) : memorySecretStore()),
       openFileDialog: async ({ title, extensions }) => {
         const choice = await dialog.showOpenDialog({
           title,

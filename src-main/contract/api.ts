@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { queryResultSchema } from './data';
 import { connectionSchema, connectionSchemaResultSchema, connectionTargetSchema } from './connections';
+import { connectionReportSchema, modelSettingsViewSchema, providerSettingsSchema } from './model';
+import { reviewDecisionSchema, runProgressSchema, runSummarySchema, techniqueIdSchema } from './run';
 import {
   authorSchema,
   cellKindSchema,
@@ -91,6 +93,39 @@ export const api = {
   },
   'query/cancel': { params: z.object({ requestId: z.string() }), result: z.object({ cancelled: z.boolean() }) },
 
+  /** The model endpoint used by decision runs. */
+  'model/get': { params: empty, result: modelSettingsViewSchema },
+  /** Saves the settings; `apiKey` absent keeps the stored key, empty removes it. */
+  'model/save': {
+    params: z.object({ settings: providerSettingsSchema.omit({ apiKey: true }), apiKey: z.string().optional() }),
+    result: modelSettingsViewSchema,
+  },
+  /** Lists models, makes one tiny call and probes tool calling; never throws for a bad endpoint. */
+  'model/test': {
+    params: z.object({ settings: providerSettingsSchema.omit({ apiKey: true }), apiKey: z.string().optional() }),
+    result: connectionReportSchema,
+  },
+
+  /** Starts a decision run whose steps become cells at the end of the notebook. */
+  'runs/start': {
+    params: z.object({
+      notebookId: z.string(),
+      connectionId: z.string(),
+      question: z.string().trim().min(1),
+      rules: z.string().default(''),
+      technique: techniqueIdSchema,
+      mode: z.enum(['auto', 'step']),
+      maxSteps: z.number().int().min(1).max(200).optional(),
+    }),
+    result: z.object({ runId: z.string() }),
+  },
+  /** Answers the run's pending step-through question. */
+  'runs/review': { params: z.object({ runId: z.string(), decision: reviewDecisionSchema }), result: ok },
+  'runs/stop': { params: z.object({ runId: z.string() }), result: ok },
+  'runs/list': { params: z.object({ notebookId: z.string() }), result: z.array(runSummarySchema) },
+  /** Progress of the runs still going (to restore the view after a reload). */
+  'runs/active': { params: empty, result: z.array(runProgressSchema) },
+
   /** Native file picker in the desktop app; browser mode answers `unsupported`. */
   'dialog/open-file': {
     params: z.object({ title: z.string(), extensions: z.array(z.string()) }),
@@ -114,6 +149,11 @@ export const events = {
     elapsedMs: z.number(),
   }),
   'notebooks-change': z.object({}),
+  /** A cell written by the engine (a run step) or changed outside this window. */
+  'cell-change': z.object({ notebookId: z.string(), cell: cellSchema }),
+  'run-progress': runProgressSchema,
+  /** Model text as it streams in, for the live view. */
+  'run-token': z.object({ runId: z.string(), text: z.string() }),
   'connections-change': z.object({}),
 } as const;
 export type Events = typeof events;

@@ -69,3 +69,46 @@ export const runEventSchema = z.discriminatedUnion('type', [
 ]);
 export type RunEvent = z.infer<typeof runEventSchema>;
 export type RunEventType = RunEvent['type'];
+
+/** What the run asks the analyst in step-through mode. */
+export const reviewRequestSchema = z.discriminatedUnion('subject', [
+  z.object({ subject: z.literal('query'), step: z.number(), query: z.string() }),
+  z.object({ subject: z.literal('replan'), step: z.number(), steps: z.array(z.string()), reason: z.string() }),
+]);
+
+export const reviewDecisionSchema = z.discriminatedUnion('action', [
+  z.object({ action: z.literal('approve') }),
+  z.object({ action: z.literal('edit'), query: z.string().min(1).optional(), steps: z.array(z.string().min(1)).min(1).optional() }),
+  z.object({ action: z.literal('skip'), note: z.string().optional() }),
+  z.object({ action: z.literal('note'), note: z.string().min(1) }),
+  z.object({ action: z.literal('stop') }),
+]);
+
+export const runSummarySchema = z.object({
+  id: z.string(),
+  notebookId: z.string(),
+  technique: techniqueIdSchema,
+  mode: z.enum(['auto', 'step']),
+  status: runStatusSchema,
+  question: z.string(),
+  decision: z.string().nullable(),
+  message: z.string().nullable(),
+  createdAt: z.string(),
+  endedAt: z.string().nullable(),
+});
+export type RunSummary = z.infer<typeof runSummarySchema>;
+
+/** Pushed while a run is live: enough for the progress bar and the review panel. */
+export const runProgressSchema = z.object({
+  runId: z.string(),
+  notebookId: z.string(),
+  technique: techniqueIdSchema,
+  status: runStatusSchema,
+  step: z.number(),
+  maxSteps: z.number(),
+  startedAt: z.string(),
+  totalTokens: z.number(),
+  pendingReview: reviewRequestSchema.nullable(),
+  message: z.string().nullable(),
+});
+export type RunProgress = z.infer<typeof runProgressSchema>;

@@ -9,6 +9,11 @@ import { ConnectionStore } from '../workspace/connection-store';
 import { NotebookStore } from '../workspace/notebook-store';
 import { installDemoOnce } from '../workspace/demo';
 import { ConnectionPool } from './connection-pool';
+import { ModelSettingsStore } from './model-settings';
+import { RunManager } from './run-manager';
+import { RunStore } from '../workspace/run-store';
+import { memorySecretStore, type SecretStore } from '../secrets/secret-store';
+import { testProviderConnection } from '../llm/test-connection';
 import { EventBus } from './event-bus';
 import { createRouter, type Handlers } from './router';
 import { appVersion } from './version';
@@ -18,6 +23,8 @@ export interface Platform {
   transport: 'ipc' | 'websocket';
   /** Native file picker; absent in browser mode, where the user types a path instead. */
   openFileDialog?(options: { title: string; extensions: string[] }): Promise<string | null>;
+  /** The OS-encrypted secret store of the desktop app; browser mode keeps secrets in memory. */
+  secretStore?(database: AppDatabase): SecretStore;
 }
 
 export interface Workbench {
@@ -48,6 +55,17 @@ export function openWorkbench(options: {
   const pool = new ConnectionPool((id) => connections.get(id).target);
   const bus = new EventBus();
   const running = new Map<string, AbortController>();
+  const runStore = new RunStore(database);
+  runStore.markInterrupted(environment.now());
+  const modelSettings = new ModelSettingsStore(database, options.platform.secretStore?.(database) ?? memorySecretStore());
+  const runs = new RunManager({
+    notebooks,
+    runs: runStore,
+    environment,
+    connector: (id) => pool.get(id),
+    modelSettings: () => modelSettings.resolved(),
+    emit: (event, payload) => bus.emit(event, payload),
+  });
 
   if (options.installDemo ?? true) {
     installDemoOnce({ database, workspaceDir: options.workspaceDir, notebooks, connections, environment });
@@ -130,6 +148,22 @@ export function openWorkbench(options: {
       return { cancelled: controller !== undefined };
     },
 
+    'model/get': () => modelSettings.view(),
+    'model/save': ({ settings, apiKey }) => modelSettings.save(settings, apiKey),
+    'model/test': ({ settings, apiKey }) => testProviderConnection(modelSettings.withKey(settings, apiKey)),
+
+    'runs/start': ({ connectionId, ...rest }) => runs.start({ ...rest, connectionId, connectionName: connections.get(connectionId).name }),
+    'runs/review': ({ runId, decision }) => {
+      runs.review(runId, decision);
+      return { ok: true as const };
+    },
+    'runs/stop': ({ runId }) => {
+      runs.stop(runId);
+      return { ok: true as const };
+    },
+    'runs/list': ({ notebookId }) => runStore.list(notebookId),
+    'runs/active': () => runs.active(),
+
     'dialog/open-file': async ({ title, extensions }) => {
       if (!options.platform.openFileDialog) {
         throw new WorkbenchError('unsupported', 'No file picker in browser mode: type the file path instead');
@@ -150,6 +184,7 @@ export function openWorkbench(options: {
     invoke: (method, params) => call(method, params) as never,
     subscribe: (listener) => bus.subscribe(listener),
     close: async () => {
+      await runs.stopAll();
       for (const controller of running.values()) controller.abort();
       await pool.closeAll();
       database.close();

@@ -44,6 +44,36 @@ const migrations: string[] = [
    );
    CREATE INDEX cells_by_notebook ON cells(notebook_id, position);
    CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);`,
+  `CREATE TABLE runs (
+     id TEXT PRIMARY KEY,
+     notebook_id TEXT NOT NULL REFERENCES notebooks(id),
+     connection_id TEXT,
+     technique TEXT NOT NULL,
+     mode TEXT NOT NULL,
+     status TEXT NOT NULL,
+     question TEXT NOT NULL,
+     decision TEXT,
+     message TEXT,
+     created_at TEXT NOT NULL,
+     ended_at TEXT
+   );
+   CREATE INDEX runs_by_notebook ON runs(notebook_id, created_at);
+   CREATE TABLE run_events (
+     run_id TEXT NOT NULL REFERENCES runs(id),
+     seq INTEGER NOT NULL,
+     at TEXT NOT NULL,
+     event TEXT NOT NULL,
+     prev_hash TEXT NOT NULL,
+     hash TEXT NOT NULL,
+     PRIMARY KEY (run_id, seq)
+   );
+   CREATE TABLE run_transcripts (
+     run_id TEXT NOT NULL REFERENCES runs(id),
+     seq INTEGER NOT NULL,
+     line TEXT NOT NULL,
+     PRIMARY KEY (run_id, seq)
+   );
+   CREATE TABLE secrets (key TEXT PRIMARY KEY, value BLOB NOT NULL);`,
 ];
 
 /**

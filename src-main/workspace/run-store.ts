@@ -1,0 +1,87 @@
+import type { LoggedEvent } from '../audit/hash-chain';
+import { WorkbenchError } from '../contract/errors';
+import type { RunStatus, RunSummary } from '../contract/run';
+import type { AppDatabase } from './app-database';
+
+interface RunRow {
+  id: string;
+  notebook_id: string;
+  technique: RunSummary['technique'];
+  mode: RunSummary['mode'];
+  status: RunStatus;
+  question: string;
+  decision: string | null;
+  message: string | null;
+  created_at: string;
+  ended_at: string | null;
+}
+
+/** Runs and their hash-chained event logs and model transcripts, in the workspace database. */
+export class RunStore {
+  constructor(private readonly database: AppDatabase) {}
+
+  create(run: { id: string; notebookId: string; connectionId: string; technique: RunSummary['technique']; mode: RunSummary['mode']; question: string; createdAt: string }): void {
+    this.database
+      .prepare(`INSERT INTO runs (id, notebook_id, connection_id, technique, mode, status, question, created_at) VALUES (?, ?, ?, ?, ?, 'running', ?, ?)`)
+      .run(run.id, run.notebookId, run.connectionId, run.technique, run.mode, run.question, run.createdAt);
+  }
+
+  appendEvent(entry: LoggedEvent): void {
+    this.database
+      .prepare('INSERT INTO run_events (run_id, seq, at, event, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(entry.runId, entry.seq, entry.at, JSON.stringify(entry.event), entry.prevHash, entry.hash);
+  }
+
+  appendTranscriptLine(runId: string, seq: number, line: string): void {
+    this.database.prepare('INSERT INTO run_transcripts (run_id, seq, line) VALUES (?, ?, ?)').run(runId, seq, line);
+  }
+
+  finish(runId: string, outcome: { status: RunStatus; decision: string | null; message: string | null; endedAt: string }): void {
+    this.database
+      .prepare('UPDATE runs SET status = ?, decision = ?, message = ?, ended_at = ? WHERE id = ?')
+      .run(outcome.status, outcome.decision, outcome.message, outcome.endedAt, runId);
+  }
+
+  /** Runs left `running` by an app that stopped mid-run: they cannot continue, so say so. */
+  markInterrupted(now: string): void {
+    this.database
+      .prepare(`UPDATE runs SET status = 'cancelled', message = 'The app stopped while this run was going', ended_at = ? WHERE status = 'running'`)
+      .run(now);
+  }
+
+  list(notebookId: string): RunSummary[] {
+    return (this.database.prepare('SELECT * FROM runs WHERE notebook_id = ? ORDER BY created_at DESC').all(notebookId) as RunRow[]).map(toSummary);
+  }
+
+  events(runId: string): LoggedEvent[] {
+    const rows = this.database.prepare('SELECT * FROM run_events WHERE run_id = ? ORDER BY seq').all(runId) as {
+      run_id: string;
+      seq: number;
+      at: string;
+      event: string;
+      prev_hash: string;
+      hash: string;
+    }[];
+    if (rows.length === 0 && !this.database.prepare('SELECT 1 FROM runs WHERE id = ?').get(runId)) throw new WorkbenchError('not-found', `No run ${runId}`);
+    return rows.map((row) => ({ runId: row.run_id, seq: row.seq, at: row.at, event: JSON.parse(row.event) as LoggedEvent['event'], prevHash: row.prev_hash, hash: row.hash }));
+  }
+
+  transcript(runId: string): string {
+    return (this.database.prepare('SELECT line FROM run_transcripts WHERE run_id = ? ORDER BY seq').pluck().all(runId) as string[]).join('');
+  }
+}
+
+function toSummary(row: RunRow): RunSummary {
+  return {
+    id: row.id,
+    notebookId: row.notebook_id,
+    technique: row.technique,
+    mode: row.mode,
+    status: row.status,
+    question: row.question,
+    decision: row.decision,
+    message: row.message,
+    createdAt: row.created_at,
+    endedAt: row.ended_at,
+  };
+}

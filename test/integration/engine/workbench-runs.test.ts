@@ -1,0 +1,97 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { EventName, EventPayload } from '../../../src-main/contract/api';
+import { openWorkbench, type Workbench } from '../../../src-main/services/workbench';
+import { startScriptedOpenAiServer, type ScriptedOpenAiServer } from '../../support/scripted-openai';
+import type { ScriptStep } from '../../support/scripted-openai/script';
+import { useTempDirs } from '../../support/temp';
+
+const tempDir = useTempDirs();
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function setup(script: ScriptStep[]) {
+  const server: ScriptedOpenAiServer = await startScriptedOpenAiServer(script);
+  const workbench: Workbench = openWorkbench({ workspaceDir: tempDir(), platform: { transport: 'websocket' } });
+  cleanups.push(() => server.close(), () => workbench.close());
+  const events: { event: EventName; payload: unknown }[] = [];
+  workbench.subscribe((event, payload) => events.push({ event, payload }));
+  const connections = await workbench.invoke('connections/list', {});
+  const locating = connections.find((connection) => connection.name.startsWith('DQA Locating'))!;
+  const notebook = await workbench.invoke('notebooks/create', { title: 'Run' });
+  return { server, workbench, events, locating, notebook };
+}
+
+async function until<T>(read: () => T | undefined, timeoutMs = 15_000): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = read();
+    if (value !== undefined) return value;
+    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+const lastProgress = (events: { event: EventName; payload: unknown }[]) =>
+  events.filter((entry) => entry.event === 'run-progress').at(-1)?.payload as EventPayload<'run-progress'> | undefined;
+
+describe('decision runs in the workspace', () => {
+  it('refuses to start before a model endpoint is configured', async () => {
+    const { workbench, locating, notebook } = await setup([]);
+    await expect(
+      workbench.invoke('runs/start', { notebookId: notebook.id, connectionId: locating.id, question: 'q', technique: 'planrag', mode: 'auto' }),
+    ).rejects.toThrow('Set up a model endpoint first');
+  });
+
+  it('keeps the API key out of the settings it shows, and out of the database in browser mode', async () => {
+    const { workbench, server } = await setup([]);
+    const view = await workbench.invoke('model/save', { settings: { baseUrl: server.baseUrl, model: 'm', temperature: 0, maxTokens: 100, requestTimeoutMs: 5000, maxRetries: 0, stream: true, toolMode: 'tools' }, apiKey: 'sk-secret' });
+    expect(view).toMatchObject({ hasApiKey: true, secretsPersistent: false, settings: { model: 'm' } });
+    expect(JSON.stringify(view)).not.toContain('sk-secret');
+    expect(view.presets.map((preset) => preset.id)).toEqual(['ollama', 'lm-studio', 'llama-cpp', 'vllm', 'openai']);
+  });
+
+  it('runs PlanRAG in step mode: waits for review, takes an edited query, writes cells and the run log', async () => {
+    const { workbench, server, events, locating, notebook } = await setup([
+      { toolCalls: [{ name: 'plan', arguments: { steps: ['Look at krakow'] } }] },
+      { toolCalls: [{ name: 'query', arguments: { query: 'SELECT 1' } }] },
+      { expectToolResultContains: ['The analyst replaced your query', '4.777'], toolCalls: [{ name: 'answer', arguments: { decision: 'krakow', rationale: 'value 4.777' } }] },
+    ]);
+    await workbench.invoke('model/save', { settings: { baseUrl: server.baseUrl, model: 'm', temperature: 0, maxTokens: 100, requestTimeoutMs: 5000, maxRetries: 0, stream: true, toolMode: 'tools' } });
+    const { runId } = await workbench.invoke('runs/start', { notebookId: notebook.id, connectionId: locating.id, question: 'Where?', rules: 'Rules.', technique: 'planrag', mode: 'step' });
+
+    const pending = await until(() => lastProgress(events)?.pendingReview ?? undefined);
+    expect(pending).toMatchObject({ subject: 'query', query: 'SELECT 1' });
+    expect((await workbench.invoke('runs/active', {}))[0]).toMatchObject({ runId, status: 'running' });
+    await workbench.invoke('runs/review', { runId, decision: { action: 'edit', query: "SELECT local_value FROM trade_node WHERE trade_node = 'krakow'" } });
+
+    const done = await until(() => (lastProgress(events)?.status === 'answered' ? lastProgress(events) : undefined));
+    expect(done.pendingReview).toBeNull();
+    server.verify();
+    const cells = (await workbench.invoke('notebooks/get', { id: notebook.id })).cells;
+    expect(cells.map((cell) => `${cell.kind}/${cell.author}`)).toEqual(['question/analyst', 'plan/model', 'query/analyst', 'observation/engine', 'decision/model']);
+    expect(cells[2]?.output).toMatchObject({ status: 'ok', result: { rows: [[4.777]] } });
+    expect(cells[4]?.data).toMatchObject({ decision: 'krakow', evidence: [cells[2]?.id] });
+    expect(events.filter((entry) => entry.event === 'cell-change').length).toBeGreaterThanOrEqual(5);
+    const [run] = await workbench.invoke('runs/list', { notebookId: notebook.id });
+    expect(run).toMatchObject({ id: runId, status: 'answered', decision: 'krakow', mode: 'step' });
+    await expect(workbench.invoke('runs/review', { runId, decision: { action: 'approve' } })).rejects.toThrow(`No run ${runId} is going`);
+  });
+
+  it('stops a run waiting for review', async () => {
+    const { workbench, server, events, locating, notebook } = await setup([
+      { toolCalls: [{ name: 'plan', arguments: { steps: ['a'] } }] },
+      { toolCalls: [{ name: 'query', arguments: { query: 'SELECT 1' } }] },
+    ]);
+    await workbench.invoke('model/save', { settings: { baseUrl: server.baseUrl, model: 'm', temperature: 0, maxTokens: 100, requestTimeoutMs: 5000, maxRetries: 0, stream: false, toolMode: 'tools' } });
+    const { runId } = await workbench.invoke('runs/start', { notebookId: notebook.id, connectionId: locating.id, question: 'Where?', technique: 'planrag', mode: 'step' });
+    await until(() => lastProgress(events)?.pendingReview ?? undefined);
+    await workbench.invoke('runs/stop', { runId });
+    const done = await until(() => (lastProgress(events)?.status !== 'running' ? lastProgress(events) : undefined));
+    expect(done.status).toBe('stopped');
+    const cells = (await workbench.invoke('notebooks/get', { id: notebook.id })).cells;
+    expect(cells.at(-1)).toMatchObject({ kind: 'note', author: 'engine' });
+    expect(cells.at(-1)?.source).toContain('Run ended: stopped');
+  });
+});
