@@ -64,3 +64,4 @@ export const connectionReportSchema = z.object({
   supportsTools: z.union([z.boolean(), z.literal('unknown')]),
   message: z.string(),
 });
+export type ConnectionReport = z.infer<typeof connectionReportSchema>;

@@ -112,3 +112,6 @@ export const runProgressSchema = z.object({
   message: z.string().nullable(),
 });
 export type RunProgress = z.infer<typeof runProgressSchema>;
+
+export type ReviewDecisionInput = z.input<typeof reviewDecisionSchema>;
+export type ReviewRequestValue = z.infer<typeof reviewRequestSchema>;

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { WorkbenchClient } from '../../src-main/contract';
 import { NotebookView } from '../notebook/NotebookView';
 import { ConnectionsPanel } from '../sidebar/ConnectionsPanel';
+import { ModelPanel } from '../sidebar/ModelPanel';
 import { NotebookList } from '../sidebar/NotebookList';
 import { Toasts } from '../ui/Toasts';
 import { useWorkbench, useWorkbenchStore } from './store-context';
@@ -17,6 +18,7 @@ export function App({ client }: { client: WorkbenchClient }) {
   const flushEdits = useWorkbench((state) => state.flushEdits);
   const hasUnsaved = useWorkbench((state) => Object.values(state.saveStates).some((value) => value !== 'saved'));
   const reportError = useWorkbench((state) => state.reportError);
+  const loadActiveRuns = useWorkbench((state) => state.loadActiveRuns);
   const [info, setInfo] = useState<{ directory: string; transport: 'ipc' | 'websocket' } | null>(null);
 
   useEffect(() => {
@@ -24,6 +26,7 @@ export function App({ client }: { client: WorkbenchClient }) {
       setInfo(await client.invoke('workspace/info', {}));
       await loadConnections();
       await loadNotebooks();
+      await loadActiveRuns();
     };
     start()
       .then(() => {
@@ -36,7 +39,7 @@ export function App({ client }: { client: WorkbenchClient }) {
       .catch((error: unknown) => reportError(error, 'Could not load the workspace'));
     const unsubscribe = client.on('connections-change', () => void loadConnections());
     return unsubscribe;
-  }, [client, store, loadConnections, loadNotebooks, openNotebook, reportError]);
+  }, [client, store, loadConnections, loadNotebooks, loadActiveRuns, openNotebook, reportError]);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent): void => {
@@ -69,6 +72,7 @@ export function App({ client }: { client: WorkbenchClient }) {
           <span className="logo">◆</span> Decision Workbench
         </div>
         <NotebookList />
+        <ModelPanel />
         <ConnectionsPanel
           canBrowse={info?.transport === 'ipc'}
           browse={async () => (await client.invoke('dialog/open-file', { title: 'SQLite database', extensions: ['sqlite', 'sqlite3', 'db'] })).path}

@@ -1,21 +1,141 @@
+import { diffArrays } from 'diff';
 import type { Cell } from '../../src-main/contract';
+import { useWorkbench } from '../app/store-context';
 import { CellFrame } from './CellFrame';
 import { Markdown } from './Markdown';
 
-/** Question, plan, thought, observation, re-plan, simulation and decision cells, read-only for now. */
+/** Question, plan, thought, observation, re-plan and decision cells: written by a run, read here. */
 export function ReadOnlyCard({ cell }: { cell: Cell }) {
-  const rules = typeof cell.data['businessRules'] === 'string' ? cell.data['businessRules'] : null;
   return (
-    <CellFrame cell={cell}>
+    <CellFrame cell={cell} toolbar={cell.kind === 'question' ? <RunQuestionButton cell={cell} /> : undefined}>
       <div className="card-body">
-        <Markdown text={cell.source} />
-        {rules && (
-          <details className="rules">
-            <summary>Business rules</summary>
-            <Markdown text={rules} />
-          </details>
-        )}
+        <CardContent cell={cell} />
       </div>
     </CellFrame>
   );
+}
+
+function CardContent({ cell }: { cell: Cell }) {
+  const steps = stringList(cell.data['steps']);
+  switch (cell.kind) {
+    case 'question': {
+      const rules = typeof cell.data['businessRules'] === 'string' ? cell.data['businessRules'] : '';
+      return (
+        <>
+          <Markdown text={cell.source} />
+          {rules && (
+            <details className="rules">
+              <summary>Business rules</summary>
+              <Markdown text={rules} />
+            </details>
+          )}
+        </>
+      );
+    }
+    case 'plan':
+      return steps ? <StepList steps={steps} /> : <Markdown text={cell.source} />;
+    case 'replan': {
+      const previous = stringList(cell.data['previous']);
+      if (!steps || !previous) return <Markdown text={cell.source} />;
+      return (
+        <>
+          <p className="replan-reason">
+            <strong>Why:</strong> {String(cell.data['reason'] ?? '')}
+          </p>
+          <PlanDiff previous={previous} next={steps} />
+        </>
+      );
+    }
+    case 'observation':
+      return <pre className="observation">{cell.source}</pre>;
+    case 'decision':
+      return <DecisionContent cell={cell} />;
+    default:
+      return <Markdown text={cell.source} />;
+  }
+}
+
+function StepList({ steps }: { steps: string[] }) {
+  return (
+    <ol className="plan-steps">
+      {steps.map((step, index) => (
+        <li key={index}>{step}</li>
+      ))}
+    </ol>
+  );
+}
+
+/** The new plan against the one it replaces, step by step (jsdiff over the step lists). */
+function PlanDiff({ previous, next }: { previous: string[]; next: string[] }) {
+  const parts = diffArrays(previous, next);
+  return (
+    <ol className="plan-diff" data-testid="plan-diff">
+      {parts.flatMap((part, partIndex) =>
+        part.value.map((step, index) => (
+          <li key={`${partIndex}-${index}`} className={part.added ? 'added' : part.removed ? 'removed' : 'kept'}>
+            <span className="diff-mark">{part.added ? '+' : part.removed ? '−' : ' '}</span>
+            {step}
+          </li>
+        )),
+      )}
+    </ol>
+  );
+}
+
+function DecisionContent({ cell }: { cell: Cell }) {
+  const cells = useWorkbench((state) => state.cells);
+  const decision = typeof cell.data['decision'] === 'string' ? cell.data['decision'] : null;
+  const rationale = typeof cell.data['rationale'] === 'string' ? cell.data['rationale'] : null;
+  const evidence = stringList(cell.data['evidence']) ?? [];
+  if (!decision) return <Markdown text={cell.source} />;
+  return (
+    <div className="decision" data-testid="decision">
+      <p className="decision-value">{decision}</p>
+      {rationale && <Markdown text={rationale} />}
+      {evidence.length > 0 && (
+        <p className="evidence">
+          Evidence:{' '}
+          {evidence.map((cellId) => {
+            const index = cells.findIndex((candidate) => candidate.id === cellId);
+            return (
+              <button
+                key={cellId}
+                className="ghost small"
+                data-testid="evidence-link"
+                disabled={index < 0}
+                onClick={() => document.querySelector(`[data-cell-id="${cellId}"]`)?.scrollIntoView({ behavior: 'smooth', block: 'center' })}
+              >
+                {index < 0 ? 'query (deleted)' : `query in cell ${index + 1}`}
+              </button>
+            );
+          })}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function RunQuestionButton({ cell }: { cell: Cell }) {
+  const openRunDraft = useWorkbench((state) => state.openRunDraft);
+  const connectionId = useWorkbench((state) => state.cells.find((candidate) => candidate.kind === 'query' && candidate.connectionId)?.connectionId ?? undefined);
+  return (
+    <button
+      className="ghost small"
+      data-testid="run-question"
+      title="Let a decision maker answer this question"
+      onClick={() =>
+        openRunDraft({
+          question: cell.source,
+          rules: typeof cell.data['businessRules'] === 'string' ? cell.data['businessRules'] : '',
+          ...(connectionId ? { connectionId } : {}),
+        })
+      }
+    >
+      ▶ Ask the model
+    </button>
+  );
+}
+
+function stringList(value: unknown): string[] | null {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string') ? value : null;
 }

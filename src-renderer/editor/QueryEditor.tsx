@@ -23,6 +23,12 @@ export function QueryEditor(props: QueryEditorProps) {
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
   // Handlers change on every render; the editor's key bindings read the latest through a ref.
   const latest = useRef(props);
+  /**
+   * Texts this editor reported and the parent has not rendered back yet. While typing, the
+   * parent can render any of them (state updates lag behind keystrokes); only a value that is
+   * none of them is a change from outside.
+   */
+  const unacknowledged = useRef<string[]>([]);
   useLayoutEffect(() => {
     latest.current = props;
   });
@@ -57,7 +63,9 @@ export function QueryEditor(props: QueryEditorProps) {
     editor.onDidChangeModelContent(() => {
       resize();
       const text = editor.getValue();
-      if (text !== latest.current.value) latest.current.onChange(text);
+      if (text === latest.current.value && unacknowledged.current.length === 0) return;
+      unacknowledged.current.push(text);
+      latest.current.onChange(text);
     });
     editor.onDidFocusEditorText(() => latest.current.onFocus());
     editor.addAction({
@@ -91,10 +99,18 @@ export function QueryEditor(props: QueryEditorProps) {
     if (model) setModelSchema(model, props.schema);
   }, [props.schema]);
 
-  // Outside changes (undo of a delete, another window) replace the text; typing does not loop.
+  // Only outside changes (undo of a delete, another window) replace the text. The parent may
+  // render an older value while typing continues, so our own edits are never written back.
   useEffect(() => {
     const editor = editorRef.current;
-    if (editor && editor.getValue() !== props.value) editor.setValue(props.value);
+    if (!editor) return;
+    const echoed = unacknowledged.current.lastIndexOf(props.value);
+    if (echoed >= 0) {
+      unacknowledged.current.splice(0, echoed + 1);
+      return;
+    }
+    unacknowledged.current = [];
+    if (editor.getValue() !== props.value) editor.setValue(props.value);
   }, [props.value]);
 
   useEffect(() => {

@@ -4,6 +4,8 @@ import { useWorkbench } from '../app/store-context';
 import { NoteCell } from '../cells/NoteCell';
 import { QueryCell } from '../cells/QueryCell';
 import { ReadOnlyCard } from '../cells/ReadOnlyCard';
+import { RunBar } from '../runs/RunBar';
+import { RunComposer } from '../runs/RunComposer';
 
 /** The open notebook: its title and cells in order, with add buttons between them. */
 export function NotebookView() {
@@ -12,6 +14,10 @@ export function NotebookView() {
   const cells = useWorkbench((state) => state.cells);
   const renameNotebook = useWorkbench((state) => state.renameNotebook);
   const reportError = useWorkbench((state) => state.reportError);
+  const runDraft = useWorkbench((state) => state.runDraft);
+  const openRunDraft = useWorkbench((state) => state.openRunDraft);
+  const allRuns = useWorkbench((state) => state.runs);
+  const runs = Object.values(allRuns).filter((run) => run.notebookId === notebookId);
 
   if (!notebookId) {
     return (
@@ -28,6 +34,14 @@ export function NotebookView() {
         title={title}
         onRename={(next) => void renameNotebook(notebookId, next).catch((error: unknown) => reportError(error, 'Rename failed'))}
       />
+      <div className="notebook-actions">
+        {!runDraft && (
+          <button className="primary" data-testid="new-run" onClick={() => openRunDraft({})}>
+            ▶ Ask the model to decide…
+          </button>
+        )}
+      </div>
+      {runDraft && <RunComposer draft={runDraft} />}
       <AddCellBar afterCellId={null} />
       {cells.map((cell) => (
         <div key={cell.id} className="cell-slot">
@@ -35,7 +49,12 @@ export function NotebookView() {
           <AddCellBar afterCellId={cell.id} />
         </div>
       ))}
-      {cells.length === 0 && <p className="muted center">This notebook is empty. Add a query or a note.</p>}
+      {cells.length === 0 && <p className="muted center">This notebook is empty. Add a query or a note, or ask the model to decide.</p>}
+      <div className="run-bars">
+        {runs.map((run) => (
+          <RunBar key={run.runId} progress={run} />
+        ))}
+      </div>
     </main>
   );
 }

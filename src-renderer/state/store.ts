@@ -2,9 +2,10 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { WorkbenchClient } from '../../src-main/contract';
 import { createConnectionsSlice, type ConnectionsSlice } from './connections-slice';
 import { createNotebookSlice, type NotebookSlice } from './notebook-slice';
+import { createRunsSlice, type RunsSlice } from './runs-slice';
 import { createUiSlice, type UiSlice } from './ui-slice';
 
-export type WorkbenchState = NotebookSlice & ConnectionsSlice & UiSlice;
+export type WorkbenchState = NotebookSlice & ConnectionsSlice & UiSlice & RunsSlice;
 export type WorkbenchStore = StoreApi<WorkbenchState>;
 
 /** Everything a slice needs besides the store itself. */
@@ -22,6 +23,7 @@ export function createWorkbenchStore(client: WorkbenchClient): WorkbenchStore {
       ...createUiSlice(context),
       ...createConnectionsSlice(context),
       ...createNotebookSlice(context),
+      ...createRunsSlice(context),
     };
   });
 }

@@ -1,0 +1,64 @@
+import { useState } from 'react';
+import type { ReviewDecisionInput, ReviewRequestValue } from '../../src-main/contract';
+import { useWorkbench } from '../app/store-context';
+import { QueryEditor } from '../editor/QueryEditor';
+
+/**
+ * Step-through: the model's next query (or new plan) waits here. The analyst approves it,
+ * edits and runs their version, skips it, adds a note the model will see, or stops the run to
+ * continue by hand. Whatever is chosen is recorded as the analyst's.
+ */
+export function ReviewPanel({ runId, request }: { runId: string; request: ReviewRequestValue }) {
+  const reviewRun = useWorkbench((state) => state.reviewRun);
+  const reportError = useWorkbench((state) => state.reportError);
+  const original = request.subject === 'query' ? request.query : request.steps.join('\n');
+  const [text, setText] = useState(original);
+  const [note, setNote] = useState('');
+  const [sent, setSent] = useState(false);
+  const changed = text.trim() !== original.trim();
+
+  const answer = (decision: ReviewDecisionInput): void => {
+    setSent(true);
+    void reviewRun(runId, decision).catch((error: unknown) => {
+      setSent(false);
+      reportError(error, 'Could not answer the run');
+    });
+  };
+  const approve = (): void => {
+    if (changed) {
+      answer(request.subject === 'query' ? { action: 'edit', query: text } : { action: 'edit', steps: text.split('\n').map((line) => line.trim()).filter(Boolean) });
+    } else if (note.trim()) answer({ action: 'note', note: note.trim() });
+    else answer({ action: 'approve' });
+  };
+
+  return (
+    <div className="review-panel" data-testid="review-panel">
+      <p className="review-title">
+        {request.subject === 'query' ? 'The model wants to run this query:' : `The model wants to re-plan: ${request.reason}`}
+      </p>
+      {request.subject === 'query' ? (
+        <QueryEditor value={text} language="sql" schema={undefined} focused onChange={setText} onRun={approve} onCancel={() => undefined} onFocus={() => undefined} />
+      ) : (
+        <textarea aria-label="Proposed plan" className="plan-editor" rows={Math.max(3, request.steps.length + 1)} value={text} onChange={(event) => setText(event.target.value)} />
+      )}
+      <input aria-label="Note for the model" className="review-note" placeholder="Note for the model (optional)" value={note} onChange={(event) => setNote(event.target.value)} />
+      <div className="review-actions">
+        <button className="primary" data-testid="review-approve" disabled={sent} onClick={approve} title="Ctrl+Enter in the editor">
+          {changed ? (request.subject === 'query' ? 'Run my version' : 'Use my plan') : note.trim() ? 'Approve with note' : 'Approve'}
+        </button>
+        <button className="ghost" data-testid="review-skip" disabled={sent} onClick={() => answer({ action: 'skip', ...(note.trim() ? { note: note.trim() } : {}) })}>
+          Skip
+        </button>
+        {changed && (
+          <button className="ghost" disabled={sent} onClick={() => setText(original)}>
+            Revert edit
+          </button>
+        )}
+        <span className="spacer" />
+        <button className="ghost" data-testid="review-stop" disabled={sent} onClick={() => answer({ action: 'stop' })} title="End the run here and continue by hand">
+          Stop &amp; continue by hand
+        </button>
+      </div>
+    </div>
+  );
+}

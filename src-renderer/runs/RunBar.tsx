@@ -1,0 +1,56 @@
+import { useEffect, useState } from 'react';
+import type { RunProgress } from '../../src-main/contract';
+import { useWorkbench } from '../app/store-context';
+import { ReviewPanel } from './ReviewPanel';
+
+const statusLabels: Record<RunProgress['status'], string> = {
+  running: 'Running',
+  answered: 'Decided',
+  'step-limit': 'Stopped: step limit',
+  'token-limit': 'Stopped: token limit',
+  'time-limit': 'Stopped: time limit',
+  failed: 'Failed',
+  stopped: 'Stopped by the analyst',
+  cancelled: 'Cancelled',
+};
+
+/** Progress of a run in this notebook: step, time, tokens, live text, and the stop button. */
+export function RunBar({ progress }: { progress: RunProgress }) {
+  const stopRun = useWorkbench((state) => state.stopRun);
+  const streamed = useWorkbench((state) => state.streamedText[progress.runId] ?? '');
+  const reportError = useWorkbench((state) => state.reportError);
+  const [now, setNow] = useState(() => Date.now());
+  const live = progress.status === 'running';
+
+  useEffect(() => {
+    if (!live) return;
+    const timer = setInterval(() => setNow(Date.now()), 500);
+    return () => clearInterval(timer);
+  }, [live]);
+
+  const elapsed = Math.max(0, (now - Date.parse(progress.startedAt)) / 1000);
+  return (
+    <section className={`run-bar run-${progress.status}`} data-testid="run-bar" aria-label="Decision run">
+      <div className="run-bar-row">
+        {live && <span className="spinner" />}
+        <strong data-testid="run-status">{statusLabels[progress.status]}</strong>
+        <span className="muted">{progress.technique}</span>
+        <span>
+          step {progress.step}/{progress.maxSteps}
+        </span>
+        {live && <span>{elapsed.toFixed(0)} s</span>}
+        <span>{progress.totalTokens.toLocaleString()} tokens</span>
+        {progress.pendingReview && <span className="badge kind-question">waiting for you</span>}
+        <span className="spacer" />
+        {live && (
+          <button className="danger small" data-testid="stop-run" onClick={() => void stopRun(progress.runId).catch((error: unknown) => reportError(error, 'Stop failed'))}>
+            ■ Stop
+          </button>
+        )}
+      </div>
+      {progress.message && <p className="run-message">{progress.message}</p>}
+      {live && streamed && !progress.pendingReview && <p className="streamed">{streamed.slice(-240)}</p>}
+      {progress.pendingReview && <ReviewPanel runId={progress.runId} request={progress.pendingReview} />}
+    </section>
+  );
+}

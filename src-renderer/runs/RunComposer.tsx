@@ -1,0 +1,98 @@
+import { useState } from 'react';
+import type { TechniqueIdValue } from '../../src-main/contract';
+import { useWorkbench } from '../app/store-context';
+import type { RunDraft } from '../state/runs-slice';
+
+const techniqueOptions: { id: TechniqueIdValue; label: string; hint: string }[] = [
+  { id: 'planrag', label: 'PlanRAG', hint: 'Plan, query, re-plan when the data says so, decide.' },
+  { id: 'planrag-norp', label: 'PlanRAG (no re-planning)', hint: 'Plan once, then query along it.' },
+  { id: 'iterrag', label: 'IterRAG (ReAct)', hint: 'Think, query, observe, repeat.' },
+  { id: 'singlerag', label: 'SingleRAG', hint: 'One query, then an answer.' },
+];
+
+/** Where a decision run is set up: question, business rules, data, technique and mode. */
+export function RunComposer({ draft }: { draft: RunDraft }) {
+  const connections = useWorkbench((state) => state.connections);
+  const model = useWorkbench((state) => state.model);
+  const startRun = useWorkbench((state) => state.startRun);
+  const closeRunDraft = useWorkbench((state) => state.closeRunDraft);
+  const [form, setForm] = useState(draft);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const update = (change: Partial<RunDraft>): void => setForm({ ...form, ...change });
+
+  const start = async (): Promise<void> => {
+    setBusy(true);
+    setError(null);
+    try {
+      await startRun(form);
+    } catch (caught) {
+      setError(caught instanceof Error ? caught.message : String(caught));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="run-composer" data-testid="run-composer" aria-label="New decision run">
+      <header className="composer-header">
+        <h2>Ask the model to decide</h2>
+        <button className="icon" aria-label="Close" onClick={closeRunDraft}>
+          ✕
+        </button>
+      </header>
+      <label>
+        Decision question
+        <textarea aria-label="Decision question" rows={3} value={form.question} onChange={(event) => update({ question: event.target.value })} />
+      </label>
+      <details open={form.rules.length > 0 && form.rules.length < 400}>
+        <summary>Business rules {form.rules ? `(${form.rules.length} characters)` : '(optional)'}</summary>
+        <textarea aria-label="Business rules" rows={6} value={form.rules} onChange={(event) => update({ rules: event.target.value })} />
+      </details>
+      <div className="composer-row">
+        <label>
+          Data
+          <select aria-label="Run connection" value={form.connectionId} onChange={(event) => update({ connectionId: event.target.value })}>
+            {connections.map((connection) => (
+              <option key={connection.id} value={connection.id}>
+                {connection.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Technique
+          <select aria-label="Technique" value={form.technique} onChange={(event) => update({ technique: event.target.value as TechniqueIdValue })}>
+            {techniqueOptions.map((option) => (
+              <option key={option.id} value={option.id} title={option.hint}>
+                {option.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <fieldset className="mode">
+          <legend>Mode</legend>
+          <label>
+            <input type="radio" name="mode" checked={form.mode === 'auto'} onChange={() => update({ mode: 'auto' })} /> Automatic
+          </label>
+          <label>
+            <input type="radio" name="mode" checked={form.mode === 'step'} onChange={() => update({ mode: 'step' })} aria-label="Step-through" /> Step-through (review each query)
+          </label>
+        </fieldset>
+      </div>
+      {!model?.settings && <p className="warning">Set up a model endpoint first (Model › Set up, in the sidebar).</p>}
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      <footer className="composer-footer">
+        <span className="muted">{techniqueOptions.find((option) => option.id === form.technique)?.hint}</span>
+        <span className="spacer" />
+        <button className="primary" data-testid="start-run" disabled={busy || !form.question.trim() || !form.connectionId || !model?.settings} onClick={() => void start()}>
+          {busy ? 'Starting…' : '▶ Start run'}
+        </button>
+      </footer>
+    </section>
+  );
+}

@@ -1,0 +1,163 @@
+import { useState } from 'react';
+import type { ConnectionReport } from '../../src-main/contract';
+import { useWorkbench } from '../app/store-context';
+import type { ModelSettingsForm } from '../state/runs-slice';
+
+const blank: ModelSettingsForm = {
+  baseUrl: 'http://127.0.0.1:11434/v1',
+  model: '',
+  temperature: 0.2,
+  maxTokens: 2048,
+  requestTimeoutMs: 120_000,
+  maxRetries: 2,
+  stream: true,
+  toolMode: 'auto',
+};
+
+/** The OpenAI-compatible endpoint decision runs use: presets, fields, a connection test. */
+export function ModelSettingsDialog({ onClose }: { onClose(): void }) {
+  const model = useWorkbench((state) => state.model);
+  const saveModel = useWorkbench((state) => state.saveModel);
+  const testModel = useWorkbench((state) => state.testModel);
+  const [form, setForm] = useState<ModelSettingsForm>(model?.settings ?? blank);
+  const [apiKey, setApiKey] = useState<string | undefined>(undefined);
+  const [report, setReport] = useState<ConnectionReport | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState<'testing' | 'saving' | null>(null);
+
+  const update = (change: Partial<ModelSettingsForm>): void => setForm({ ...form, ...change });
+  const attempt = async (kind: 'testing' | 'saving', work: () => Promise<void>): Promise<void> => {
+    setBusy(kind);
+    setError(null);
+    try {
+      await work();
+    } catch (caught) {
+      setError(caught instanceof Error ? caught.message : String(caught));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <div className="dialog-backdrop" role="presentation" onMouseDown={(event) => event.target === event.currentTarget && onClose()}>
+      <div className="dialog" role="dialog" aria-label="Model settings" data-testid="model-settings">
+        <header className="dialog-header">
+          <h2>Model endpoint</h2>
+          <button className="icon" aria-label="Close" onClick={onClose}>
+            ✕
+          </button>
+        </header>
+        <p className="hint">Any OpenAI-compatible server: a local one (Ollama, LM Studio, llama.cpp, vLLM) or your company’s.</p>
+        <div className="preset-row">
+          {model?.presets.map((preset) => (
+            <button
+              key={preset.id}
+              className="ghost small"
+              title={preset.note}
+              onClick={() => update({ baseUrl: preset.baseUrl, model: form.model || preset.exampleModel })}
+            >
+              {preset.label}
+            </button>
+          ))}
+        </div>
+        <div className="form-grid">
+          <label>
+            Base URL
+            <input aria-label="Base URL" value={form.baseUrl} onChange={(event) => update({ baseUrl: event.target.value })} />
+          </label>
+          <label>
+            Model
+            <input aria-label="Model" value={form.model} placeholder="e.g. qwen2.5:7b-instruct" onChange={(event) => update({ model: event.target.value })} />
+          </label>
+          <label>
+            API key
+            <input
+              aria-label="API key"
+              type="password"
+              autoComplete="off"
+              value={apiKey ?? ''}
+              placeholder={model?.hasApiKey ? 'stored — type to replace' : 'none (local servers need none)'}
+              onChange={(event) => setApiKey(event.target.value)}
+            />
+          </label>
+          <label>
+            Tool calling
+            <select aria-label="Tool calling" value={form.toolMode} onChange={(event) => update({ toolMode: event.target.value as ModelSettingsForm['toolMode'] })}>
+              <option value="auto">Auto-detect</option>
+              <option value="tools">Native tool calls</option>
+              <option value="text">Plain-text protocol</option>
+            </select>
+          </label>
+          <label>
+            Temperature
+            <input aria-label="Temperature" type="number" step={0.1} min={0} max={2} value={form.temperature} onChange={(event) => update({ temperature: Number(event.target.value) })} />
+          </label>
+          <label>
+            Max tokens per reply
+            <input aria-label="Max tokens" type="number" min={1} value={form.maxTokens} onChange={(event) => update({ maxTokens: Number(event.target.value) })} />
+          </label>
+          <label>
+            Request timeout (s)
+            <input
+              aria-label="Request timeout"
+              type="number"
+              min={1}
+              value={Math.round((form.requestTimeoutMs ?? 120_000) / 1000)}
+              onChange={(event) => update({ requestTimeoutMs: Math.max(1, Number(event.target.value)) * 1000 })}
+            />
+          </label>
+          <label>
+            Retries
+            <input aria-label="Retries" type="number" min={0} max={10} value={form.maxRetries} onChange={(event) => update({ maxRetries: Number(event.target.value) })} />
+          </label>
+          <label className="checkbox">
+            <input type="checkbox" checked={form.stream ?? true} onChange={(event) => update({ stream: event.target.checked })} /> Stream tokens
+          </label>
+        </div>
+        {model && !model.secretsPersistent && (
+          <p className="warning" role="note">
+            This mode has no secure key store: an API key is kept in memory only and must be entered again after a restart.
+          </p>
+        )}
+        {report && (
+          <div className={`test-report ${report.ok ? 'ok' : 'failed'}`} data-testid="model-test-report" role="status">
+            <strong>{report.ok ? 'Connected' : 'Not working'}</strong> {report.message}
+            {report.ok && (
+              <span>
+                {' '}
+                · {Math.round(report.latencyMs)} ms · tool calling: {report.supportsTools === 'unknown' ? 'unknown' : report.supportsTools ? 'yes' : 'no'}
+              </span>
+            )}
+          </div>
+        )}
+        {error && (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        )}
+        <footer className="dialog-footer">
+          <button className="ghost" disabled={busy !== null} onClick={() => void attempt('testing', async () => setReport(await testModel(form, apiKey)))}>
+            {busy === 'testing' ? 'Testing…' : 'Test connection'}
+          </button>
+          <span className="spacer" />
+          <button className="ghost" onClick={onClose}>
+            Cancel
+          </button>
+          <button
+            className="primary"
+            data-testid="save-model"
+            disabled={busy !== null || form.model.trim() === ''}
+            onClick={() =>
+              void attempt('saving', async () => {
+                await saveModel(form, apiKey);
+                onClose();
+              })
+            }
+          >
+            {busy === 'saving' ? 'Saving…' : 'Save'}
+          </button>
+        </footer>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,37 @@
+import { useEffect, useState } from 'react';
+import { useWorkbench } from '../app/store-context';
+import { ModelSettingsDialog } from '../settings/ModelSettingsDialog';
+
+/** Which model decision runs use, and the way into its settings. */
+export function ModelPanel() {
+  const model = useWorkbench((state) => state.model);
+  const loadModel = useWorkbench((state) => state.loadModel);
+  const reportError = useWorkbench((state) => state.reportError);
+  const [open, setOpen] = useState(false);
+
+  useEffect(() => {
+    void loadModel().catch((error: unknown) => reportError(error, 'Could not read the model settings'));
+  }, [loadModel, reportError]);
+
+  return (
+    <section className="panel" aria-label="Model">
+      <header className="panel-header">
+        <h2>Model</h2>
+        <button className="ghost small" data-testid="open-model-settings" onClick={() => setOpen(true)}>
+          {model?.settings ? 'Settings' : 'Set up'}
+        </button>
+      </header>
+      <p className="model-summary" data-testid="model-summary">
+        {model?.settings ? (
+          <>
+            <span className="list-title">{model.settings.model}</span>
+            <span className="list-meta">{model.settings.baseUrl}</span>
+          </>
+        ) : (
+          <span className="list-meta">No model yet: set up an OpenAI-compatible endpoint to run decision makers.</span>
+        )}
+      </p>
+      {open && <ModelSettingsDialog onClose={() => setOpen(false)} />}
+    </section>
+  );
+}

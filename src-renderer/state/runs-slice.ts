@@ -1,0 +1,90 @@
+import type { ConnectionReport, ModelSettingsView, ProviderSettingsInput, ReviewDecisionInput, RunProgress, TechniqueIdValue } from '../../src-main/contract';
+import type { SliceContext } from './store';
+
+export type ModelSettingsForm = Omit<Exclude<ProviderSettingsInput, undefined>, 'apiKey'>;
+
+export interface RunDraft {
+  question: string;
+  rules: string;
+  connectionId: string;
+  technique: TechniqueIdValue;
+  mode: 'auto' | 'step';
+}
+
+export interface RunsSlice {
+  model: ModelSettingsView | null;
+  /** Live and just-finished runs, by run id. */
+  runs: Record<string, RunProgress>;
+  /** Streamed model text of each live run (the tail only). */
+  streamedText: Record<string, string>;
+  /** The composer's contents when open (prefilled from a question cell), null when closed. */
+  runDraft: RunDraft | null;
+
+  loadModel(): Promise<void>;
+  saveModel(settings: ModelSettingsForm, apiKey: string | undefined): Promise<void>;
+  testModel(settings: ModelSettingsForm, apiKey: string | undefined): Promise<ConnectionReport>;
+  openRunDraft(draft: Partial<RunDraft>): void;
+  closeRunDraft(): void;
+  startRun(draft: RunDraft): Promise<void>;
+  reviewRun(runId: string, decision: ReviewDecisionInput): Promise<void>;
+  stopRun(runId: string): Promise<void>;
+  loadActiveRuns(): Promise<void>;
+}
+
+const streamTail = 600;
+
+export function createRunsSlice({ client, set, get }: SliceContext): RunsSlice {
+  client.on('run-progress', (progress) => {
+    set({ runs: { ...get().runs, [progress.runId]: progress } });
+    // The notebook list shows cell counts; a finished run has added cells.
+    if (progress.status !== 'running') void get().loadNotebooks();
+  });
+  client.on('run-token', ({ runId, text }) => {
+    const previous = get().streamedText[runId] ?? '';
+    set({ streamedText: { ...get().streamedText, [runId]: (previous + text).slice(-streamTail) } });
+  });
+  client.on('cell-change', ({ notebookId, cell }) => {
+    if (get().currentNotebookId !== notebookId) return;
+    const cells = get().cells;
+    const index = cells.findIndex((existing) => existing.id === cell.id);
+    if (index >= 0) set({ cells: cells.map((existing) => (existing.id === cell.id ? cell : existing)) });
+    else set({ cells: [...cells, cell] });
+  });
+
+  return {
+    model: null,
+    runs: {},
+    streamedText: {},
+    runDraft: null,
+
+    loadModel: async () => set({ model: await client.invoke('model/get', {}) }),
+    saveModel: async (settings, apiKey) => {
+      set({ model: await client.invoke('model/save', { settings, ...(apiKey === undefined ? {} : { apiKey }) }) });
+    },
+    testModel: (settings, apiKey) => client.invoke('model/test', { settings, ...(apiKey === undefined ? {} : { apiKey }) }),
+
+    openRunDraft: (draft) => {
+      const connectionId = draft.connectionId ?? get().connections[0]?.id ?? '';
+      set({ runDraft: { question: '', rules: '', technique: 'planrag', mode: 'auto', ...draft, connectionId } });
+    },
+    closeRunDraft: () => set({ runDraft: null }),
+
+    startRun: async (draft) => {
+      const notebookId = get().currentNotebookId;
+      if (!notebookId) throw new Error('Open a notebook first');
+      await get().flushEdits();
+      await client.invoke('runs/start', { notebookId, ...draft });
+      set({ runDraft: null });
+    },
+    reviewRun: async (runId, decision) => {
+      await client.invoke('runs/review', { runId, decision });
+    },
+    stopRun: async (runId) => {
+      await client.invoke('runs/stop', { runId });
+    },
+    loadActiveRuns: async () => {
+      const active = await client.invoke('runs/active', {});
+      set({ runs: Object.fromEntries(active.map((progress) => [progress.runId, progress])) });
+    },
+  };
+}
