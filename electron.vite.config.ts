@@ -18,6 +18,8 @@ export default defineConfig({
           app: resolve(__dirname, 'src-main/app/main.ts'),
           cli: resolve(__dirname, 'src-main/cli/main.ts'),
           'sqlite-worker': resolve(__dirname, 'src-main/connectors/sqlite/worker.ts'),
+          'whatif-worker': resolve(__dirname, 'src-main/whatif/worker.ts'),
+          'kuzu-worker': resolve(__dirname, 'src-main/connectors/kuzu/worker.ts'),
         },
         output: flatOutput,
       },

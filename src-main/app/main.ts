@@ -5,6 +5,7 @@ import type { EventMessage, ResponseMessage } from '../contract/transport';
 import { openWorkbench, type Workbench } from '../services/workbench';
 import { invokeChannel, eventChannel } from '../preload/channels';
 import { encryptedSecretStore, memorySecretStore } from '../secrets/secret-store';
+import { electronReportPlatform } from '../reports/electron-print';
 
 /**
  * The desktop app: one window over the main-process services, with Electron's security
@@ -84,6 +85,7 @@ void app.whenReady().then(() => {
     workspaceDir: workspaceDirectory(),
     platform: {
       transport: 'ipc',
+      ...electronReportPlatform(),
       // Without an OS key store, secrets stay in memory (the settings view warns the analyst).
       secretStore: (database) => (safeStorage.isEncryptionAvailable() ? encryptedSecretStore(database, safeStorage) : memorySecretStore()),
       openFileDialog: async ({ title, extensions }) => {

@@ -13,7 +13,16 @@ export interface LoggedEvent {
   hash: string;
 }
 
-export function hashEntry(entry: Omit<LoggedEvent, 'hash'>): string {
+/** The fields of an entry its hash covers; `event` is any JSON so bundles can be checked before they are trusted. */
+export interface ChainedFields {
+  runId: string;
+  seq: number;
+  at: string;
+  event: unknown;
+  prevHash: string;
+}
+
+export function hashEntry(entry: ChainedFields): string {
   return createHash('sha256').update(entry.prevHash).update('\n').update(canonicalJson({ runId: entry.runId, seq: entry.seq, at: entry.at, event: entry.event })).digest('hex');
 }
 

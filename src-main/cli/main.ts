@@ -1,15 +1,23 @@
 import { WorkbenchError } from '../contract/errors';
 import type { CommandIo } from './command-io';
+import { dqaUsage, runDqaCommand } from './dqa-command';
 import { queryUsage, runQueryCommand } from './query-command';
+import { reportUsage, runReportCommand } from './report-command';
 import { runRunCommand, runUsage } from './run-command';
 import { runServeCommand, serveUsage } from './serve-command';
+import { runVerifyCommand, verifyUsage } from './verify-command';
+import { runWhatifCommand, whatifUsage } from './whatif-command';
 
-const usage = ['Decision Workbench command line', '', `  ${serveUsage}`, `  ${queryUsage}`, `  ${runUsage}`].join('\n');
+const usage = ['Decision Workbench command line', '', `  ${serveUsage}`, `  ${queryUsage}`, `  ${runUsage}`, `  ${reportUsage}`, `  ${verifyUsage}`, `  ${dqaUsage}`, `  ${whatifUsage}`].join('\n');
 
 const commands: Record<string, (args: string[], io: CommandIo) => Promise<number>> = {
   serve: runServeCommand,
   query: runQueryCommand,
   run: runRunCommand,
+  report: runReportCommand,
+  verify: runVerifyCommand,
+  dqa: runDqaCommand,
+  whatif: runWhatifCommand,
 };
 
 /** Runs one CLI invocation; every failure becomes one line on stderr and a non-zero exit. */

@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
 import { WorkbenchError } from '../contract/errors';
-import { parseConnectionUri } from '../connectors/connection-uri';
-import { openConnector } from '../connectors/open-connector';
+import { openConnectionUri } from '../connectors/connection-uri';
 import { defaultQuerySettings } from '../contract/notebook';
 import { formatTable } from './format-table';
 import { positiveInteger, type CommandIo } from './command-io';
@@ -25,9 +24,10 @@ export async function runQueryCommand(args: string[], io: CommandIo): Promise<nu
   const maxRows = positiveInteger(values['max-rows'], '--max-rows') ?? defaultQuerySettings.maxRows;
   const timeoutMs = positiveInteger(values['timeout-ms'], '--timeout-ms') ?? defaultQuerySettings.timeoutMs;
 
-  const connector = await openConnector(parseConnectionUri(values.connection));
+  // A password in the URI is used for this process only.
+  const connector = await openConnectionUri(values.connection).catch(firstLineOnly);
   try {
-    const result = await connector.query(positionals[0] as string, { maxRows, timeoutMs });
+    const result = await connector.query(positionals[0] as string, { maxRows, timeoutMs }).catch(firstLineOnly);
     if (values.json) {
       for (const row of result.rows) {
         io.stdout(JSON.stringify(Object.fromEntries(result.columns.map((column, index) => [column.name, row[index] ?? null]))));
@@ -41,4 +41,11 @@ export async function runQueryCommand(args: string[], io: CommandIo): Promise<nu
   } finally {
     await connector.close();
   }
+}
+
+/** Engines quote the query under their message with a caret on later lines; stderr gets one line. */
+function firstLineOnly(error: unknown): never {
+  const failure = WorkbenchError.from(error);
+  const line = failure.message.split('\n', 1)[0] ?? failure.message;
+  throw new WorkbenchError(failure.code, line.trim(), { retryable: failure.retryable, cause: error });
 }

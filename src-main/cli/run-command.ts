@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { WorkbenchError } from '../contract/errors';
 import type { RunEvent } from '../contract/run';
-import { parseConnectionUri } from '../connectors/connection-uri';
+import { parseConnectionUriWithPassword } from '../connectors/connection-uri';
 import { openConnector } from '../connectors/open-connector';
 import { defaultRunLimits, runDecision } from '../engine/decision-run';
 import { MemoryCellSink } from '../engine/memory-cell-sink';
@@ -17,10 +17,12 @@ import { parseProviderSettings } from '../llm/settings';
 import { readTranscript, recordingProvider, writeTranscriptLine } from '../llm/transcript';
 import type { ModelProvider } from '../llm/types';
 import { canonicalJson } from '../audit/canonical-json';
+import { runDetails } from '../audit/run-details';
+import { simulatorFor } from '../simulators/run-simulator';
 import { positiveInteger, type CommandIo } from './command-io';
 
 export const runUsage =
-  'dwb run --connection URI --question-file F [--rules-file F] --technique singlerag|iterrag|planrag|planrag-norp --base-url URL --model M [--api-key K] [--tool-mode tools|text|auto] [--max-steps N] [--replay TRANSCRIPT] --out DIR';
+  'dwb run --connection URI --question-file F [--rules-file F] --technique singlerag|iterrag|planrag|planrag-norp --base-url URL --model M [--api-key K] [--tool-mode tools|text|auto] [--max-steps N] [--simulator stated|compat|off] [--country C --home N | --goods G] [--replay TRANSCRIPT] --out DIR';
 
 /**
  * `dwb run`: one decision run without the app. Writes the notebook, the hash-chained run log
@@ -43,6 +45,10 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
       'timeout-ms': { type: 'string' },
       replay: { type: 'string' },
       out: { type: 'string' },
+      simulator: { type: 'string', default: 'stated' },
+      country: { type: 'string' },
+      home: { type: 'string' },
+      goods: { type: 'string' },
     },
   });
   const required = (name: keyof typeof values): string => {
@@ -59,7 +65,8 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
   const outDir = resolve(required('out'));
   const question = readText(required('question-file'), 'question');
   const rules = values['rules-file'] ? readText(values['rules-file'], 'rules') : '';
-  const target = parseConnectionUri(required('connection'));
+  // A password in the URI is used for this run only, never written to the run's records.
+  const { target, password } = parseConnectionUriWithPassword(required('connection'));
   const maxSteps = positiveInteger(values['max-steps'], '--max-steps') ?? defaultRunLimits.maxSteps;
   const requestTimeoutMs = positiveInteger(values['timeout-ms'], '--timeout-ms');
 
@@ -86,7 +93,14 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
   }
   provider = recordingProvider(provider, (line) => appendFileSync(transcriptPath, writeTranscriptLine(line)), settingsInput ? { settings: settingsInput } : {});
 
-  const connector = await openConnector(target);
+  const simulatorRules = required('simulator');
+  if (!['stated', 'compat', 'off'].includes(simulatorRules)) throw new WorkbenchError('invalid-request', `--simulator must be stated, compat or off, got "${simulatorRules}"`);
+  const connector = await openConnector(target, password);
+  const withDetails = await runDetails({ connector, target, settings: settingsInput });
+  const simulator = await simulatorFor(connector, {
+    rules: simulatorRules as 'stated' | 'compat' | 'off',
+    known: { ...(values.country ? { country: values.country } : {}), ...(values.home ? { home: values.home } : {}), ...(values.goods ? { goods: values.goods } : {}) },
+  });
   const runId = `run-${new Date().toISOString().replace(/[:.]/g, '-')}`;
   const log = new RunLog(runId);
   const sink = new MemoryCellSink(runId);
@@ -111,8 +125,9 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
       toolMode: toolMode === 'text' ? 'text' : 'tools',
       limits: { ...defaultRunLimits, maxSteps },
       gate: automaticGate,
-      emit: (event) => log.append(event),
+      emit: (event) => log.append(withDetails(event)),
       signal: controller.signal,
+      ...(simulator ? { simulator } : {}),
     });
     writeFileSync(
       join(outDir, 'notebook.json'),
@@ -164,7 +179,11 @@ function progressLine(event: RunEvent): string | null {
     case 'model-response':
       return `[step ${event.step}] model answered in ${Math.round(event.latencyMs)} ms${event.usage ? `, ${event.usage.totalTokens} tokens` : ''}`;
     case 'decision':
-      return `[step ${event.step}] decision: ${event.decision}`;
+      return `[step ${event.step}] decision: ${event.decision}${
+        event.verification ? (event.verification.agrees ? ' (simulator: optimal)' : ` (simulator: best is ${event.verification.best}, regret ${event.verification.regret ?? 'n/a'})`) : ''
+      }`;
+    case 'simulation':
+      return `[step ${event.step}] simulated ${event.result.candidates.length} candidates: best ${event.result.best}`;
     case 'run-end':
       return `run ended: ${event.status} after ${event.steps} model calls, ${event.totalTokens} tokens`;
     default:

@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { queryResultSchema } from './data';
-import { connectionSchema, connectionSchemaResultSchema, connectionTargetSchema } from './connections';
+import { connectionRequests } from './connections';
+import { reportRequests } from './reports';
 import { connectionReportSchema, modelSettingsViewSchema, providerSettingsSchema } from './model';
 import { reviewDecisionSchema, runProgressSchema, runSummarySchema, techniqueIdSchema } from './run';
+import { scenarioSchema, simulationResultSchema, simulationSpecSchema } from './simulation';
 import {
   authorSchema,
   cellKindSchema,
@@ -28,15 +30,9 @@ export const api = {
     result: z.object({ directory: z.string(), transport: z.enum(['ipc', 'websocket']), version: z.string() }),
   },
 
-  'connections/list': { params: empty, result: z.array(connectionSchema) },
-  'connections/add': {
-    params: z.object({ name: z.string().trim().min(1).max(200), target: connectionTargetSchema }),
-    result: connectionSchema,
-  },
-  'connections/rename': { params: z.object({ id: z.string(), name: z.string().trim().min(1).max(200) }), result: connectionSchema },
-  'connections/remove': { params: id, result: ok },
-  /** Opens the connection if needed and reads its schema (tables, columns, keys, counts). */
-  'connections/schema': { params: id, result: connectionSchemaResultSchema },
+  /** Saved connections: add, edit, test, remove, schema (see ./connections.ts). */
+  ...connectionRequests,
+  ...reportRequests,
 
   'notebooks/list': { params: empty, result: z.array(notebookSummarySchema) },
   'notebooks/get': { params: id, result: notebookSchema },
@@ -116,15 +112,31 @@ export const api = {
       technique: techniqueIdSchema,
       mode: z.enum(['auto', 'step']),
       maxSteps: z.number().int().min(1).max(200).optional(),
+      /** Check the decision with a simulator when one fits the data (and offer `simulate`). */
+      simulatorRules: z.enum(['stated', 'compat', 'off']).default('stated'),
+      /** Scenario parameters the question names (e.g. a DQA question's country and home node). */
+      known: z.object({ country: z.string().optional(), home: z.string().optional(), goods: z.string().optional() }).default({}),
     }),
     result: z.object({ runId: z.string() }),
   },
   /** Answers the run's pending step-through question. */
   'runs/review': { params: z.object({ runId: z.string(), decision: reviewDecisionSchema }), result: ok },
   'runs/stop': { params: z.object({ runId: z.string() }), result: ok },
+  /** Carries on a run the app stopped in the middle of (status `interrupted`). */
+  'runs/resume': { params: z.object({ runId: z.string() }), result: ok },
+  /** Pauses (`step`: wait at the next query or re-plan) or resumes (`auto`) a live run. */
+  'runs/set-mode': { params: z.object({ runId: z.string(), mode: z.enum(['auto', 'step']) }), result: ok },
   'runs/list': { params: z.object({ notebookId: z.string() }), result: z.array(runSummarySchema) },
   /** Progress of the runs still going (to restore the view after a reload). */
   'runs/active': { params: empty, result: z.array(runProgressSchema) },
+
+  /** Which simulator, if any, fits a connection's data. */
+  'simulations/detect': { params: z.object({ connectionId: z.string() }), result: z.object({ scenario: scenarioSchema.nullable() }) },
+  /** Simulates every candidate decision; with `cellId` the result is saved with that simulation cell. */
+  'simulations/run': {
+    params: z.object({ connectionId: z.string(), spec: simulationSpecSchema, cellId: z.string().optional() }),
+    result: simulationResultSchema,
+  },
 
   /** Native file picker in the desktop app; browser mode answers `unsupported`. */
   'dialog/open-file': {

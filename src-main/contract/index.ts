@@ -4,5 +4,7 @@ export * from './data';
 export * from './errors';
 export * from './model';
 export * from './notebook';
+export * from './reports';
 export * from './run';
+export * from './simulation';
 export * from './transport';

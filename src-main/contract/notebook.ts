@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { queryResultSchema } from './data';
 import { workbenchErrorSchema } from './errors';
+import { simulationResultSchema } from './simulation';
 
 /**
  * Every step of an analysis is a cell. The kinds follow the PlanRAG loop (question → plan →
@@ -40,6 +41,8 @@ export type Provenance = z.infer<typeof provenanceSchema>;
 export const cellOutputSchema = z.discriminatedUnion('status', [
   z.object({ status: z.literal('ok'), result: queryResultSchema, ranAt: z.string(), connectionId: z.string() }),
   z.object({ status: z.literal('error'), error: workbenchErrorSchema, ranAt: z.string(), connectionId: z.string() }),
+  /** A simulation cell's last run. */
+  z.object({ status: z.literal('simulated'), simulation: simulationResultSchema, ranAt: z.string(), connectionId: z.string() }),
 ]);
 export type CellOutput = z.infer<typeof cellOutputSchema>;
 

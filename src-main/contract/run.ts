@@ -1,15 +1,28 @@
 import { z } from 'zod';
 import { engineSchema, queryResultSchema } from './data';
 import { workbenchErrorSchema } from './errors';
+import { simulationResultSchema, verificationSchema } from './simulation';
 
 export const techniqueIdSchema = z.enum(['singlerag', 'iterrag', 'planrag', 'planrag-norp']);
 export type TechniqueIdValue = z.infer<typeof techniqueIdSchema>;
 
-export const runStatusSchema = z.enum(['running', 'answered', 'step-limit', 'token-limit', 'time-limit', 'failed', 'stopped', 'cancelled']);
+export const runStatusSchema = z.enum(['running', 'interrupted', 'answered', 'step-limit', 'token-limit', 'time-limit', 'failed', 'stopped', 'cancelled']);
 export type RunStatus = z.infer<typeof runStatusSchema>;
 
 const usageSchema = z.object({ promptTokens: z.number(), completionTokens: z.number(), totalTokens: z.number() }).nullable();
 const toolCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
+
+/**
+ * Identifies the data a run read: sha256 of the canonical JSON of the schema's structure (row
+ * counts left out) and, for file databases, sha256 of the file's bytes (a folder's files in
+ * name order). Recorded so a report can say later whether the database is still the same.
+ */
+export const connectionFingerprintSchema = z.object({
+  schemaHash: z.string(),
+  fileHash: z.string().nullable(),
+  fileBytes: z.number().nullable(),
+});
+export type ConnectionFingerprint = z.infer<typeof connectionFingerprintSchema>;
 
 /**
  * Everything that happens in a decision run, in order. The run log stores these events; the
@@ -22,8 +35,21 @@ export const runEventSchema = z.discriminatedUnion('type', [
     question: z.string(),
     rules: z.string(),
     mode: z.enum(['auto', 'step']),
-    connection: z.object({ engine: engineSchema, description: z.string() }),
-    model: z.object({ description: z.string(), toolMode: z.enum(['tools', 'text']) }),
+    connection: z.object({
+      engine: engineSchema,
+      description: z.string(),
+      /** What the data looked like when the run began (src-main/audit/connection-fingerprint.ts). */
+      fingerprint: connectionFingerprintSchema.optional(),
+    }),
+    model: z.object({
+      description: z.string(),
+      toolMode: z.enum(['tools', 'text']),
+      /** The API root (credentials removed), the model name and the sampling settings used. */
+      endpoint: z.string().optional(),
+      name: z.string().optional(),
+      temperature: z.number().optional(),
+      maxTokens: z.number().optional(),
+    }),
     limits: z.object({ maxSteps: z.number(), maxTokens: z.number().nullable(), maxDurationMs: z.number() }),
   }),
   z.object({ type: z.literal('model-request'), step: z.number(), tools: z.array(z.string()), messageCount: z.number() }),
@@ -45,7 +71,15 @@ export const runEventSchema = z.discriminatedUnion('type', [
     reason: z.string(),
     author: z.enum(['model', 'analyst']),
   }),
-  z.object({ type: z.literal('query-start'), step: z.number(), queryId: z.string(), query: z.string(), author: z.enum(['model', 'analyst']) }),
+  z.object({
+    type: z.literal('query-start'),
+    step: z.number(),
+    queryId: z.string(),
+    query: z.string(),
+    author: z.enum(['model', 'analyst']),
+    /** Named parameters bound to the query, when it had any. */
+    params: z.record(z.string(), z.unknown()).optional(),
+  }),
   z.object({
     type: z.literal('query-end'),
     step: z.number(),
@@ -58,7 +92,19 @@ export const runEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('observation'), step: z.number(), queryId: z.string().nullable(), text: z.string() }),
   z.object({ type: z.literal('analyst-review'), step: z.number(), action: z.enum(['approve', 'edit', 'skip', 'note', 'stop']), subject: z.enum(['query', 'replan']), original: z.string(), edited: z.string().nullable(), note: z.string().nullable() }),
   z.object({ type: z.literal('model-repair'), step: z.number(), problem: z.string() }),
-  z.object({ type: z.literal('decision'), step: z.number(), decision: z.string(), rationale: z.string(), evidence: z.array(z.string()) }),
+  /** The run went on after the app stopped mid-run; the last unfinished model call is made again. */
+  z.object({ type: z.literal('run-resume'), step: z.number(), messageCount: z.number() }),
+  z.object({
+    type: z.literal('decision'),
+    step: z.number(),
+    decision: z.string(),
+    rationale: z.string(),
+    evidence: z.array(z.string()),
+    /** The simulator's check of the decision, when a simulator fits the data and the question's parameters are known. */
+    verification: verificationSchema.nullable().optional(),
+  }),
+  /** A simulator run, asked for by the model (`simulate`) or by the workbench to check a decision. */
+  z.object({ type: z.literal('simulation'), step: z.number(), requested: z.array(z.string()).nullable(), result: simulationResultSchema }),
   z.object({
     type: z.literal('run-end'),
     status: runStatusSchema,
@@ -104,6 +150,8 @@ export const runProgressSchema = z.object({
   notebookId: z.string(),
   technique: techniqueIdSchema,
   status: runStatusSchema,
+  /** `step` waits for the analyst at every query and re-plan; switching to it pauses an automatic run. */
+  mode: z.enum(['auto', 'step']),
   step: z.number(),
   maxSteps: z.number(),
   startedAt: z.string(),

@@ -20,7 +20,7 @@ const commonFields = {
   gdb: z.string(),
 };
 
-const locatingQuestionSchema = z.object({
+export const locatingQuestionSchema = z.object({
   ...commonFields,
   country: z.string(),
   home: z.string(),
@@ -28,7 +28,7 @@ const locatingQuestionSchema = z.object({
   answer: z.string(),
 });
 
-const buildingQuestionSchema = z.object({
+export const buildingQuestionSchema = z.object({
   ...commonFields,
   country: z.string(),
   goods: z.string(),

@@ -6,18 +6,29 @@
 import type { BuildingData } from './building-data';
 import type { LocatingData } from './locating-data';
 import { DqaDataError, readBoolean, readInteger, readNumber, readText } from './load-values';
-import type { DumpTable, DumpValue } from './sql-dump';
+import type { DumpValue } from './sql-dump';
+
+/**
+ * What the mappers need of a table: a parsed dump's DumpTable fits, and so does a table read
+ * through a connector (see connector-sql-load.ts).
+ */
+export interface TableRows {
+  name: string;
+  columns: readonly { name: string }[];
+  /** In column order, in table order. */
+  rows: readonly (readonly DumpValue[])[];
+}
 
 type RowReader = (column: string) => DumpValue;
 
-function requireTable(tables: DumpTable[], name: string, source: string): DumpTable {
+function requireTable(tables: readonly TableRows[], name: string, source: string): TableRows {
   const table = tables.find((t) => t.name.toLowerCase() === name);
   if (table === undefined) throw new DqaDataError(`${source}: missing table ${name} (found: ${tables.map((t) => t.name).join(', ') || 'none'})`);
   return table;
 }
 
 /** Maps each row of `name` through `read`, giving it a column accessor and a location for messages. */
-function mapRows<T>(tables: DumpTable[], name: string, columns: readonly string[], source: string, read: (row: RowReader, where: (column: string) => string) => T): T[] {
+function mapRows<T>(tables: readonly TableRows[], name: string, columns: readonly string[], source: string, read: (row: RowReader, where: (column: string) => string) => T): T[] {
   const table = requireTable(tables, name, source);
   const positions = new Map<string, number>();
   for (const column of columns) {
@@ -31,7 +42,7 @@ function mapRows<T>(tables: DumpTable[], name: string, columns: readonly string[
   });
 }
 
-export function locatingFromTables(tables: DumpTable[], source = '<relational dump>'): LocatingData {
+export function locatingFromTables(tables: readonly TableRows[], source = '<relational dump>'): LocatingData {
   return {
     countries: mapRows(tables, 'country', ['country_name', 'home_node', 'development'], source, (row, at) => ({
       name: readText(row('country_name'), at('country_name')),
@@ -68,7 +79,7 @@ export function locatingFromTables(tables: DumpTable[], source = '<relational du
   };
 }
 
-export function buildingFromTables(tables: DumpTable[], source = '<relational dump>'): BuildingData {
+export function buildingFromTables(tables: readonly TableRows[], source = '<relational dump>'): BuildingData {
   return {
     goods: mapRows(tables, 'goods', ['goods_name', 'code', 'base_price', 'current_price', 'pop_demand'], source, (row, at) => ({
       name: readText(row('goods_name'), at('goods_name')),

@@ -12,6 +12,17 @@ import { parseTextReply, textProtocolInstructions } from './text-protocol';
 import { techniques, toolsOffered, type TechniqueId, type ToolName } from './techniques';
 import { toolArguments, toolSpec } from './tool-specs';
 import { dialectNotes } from './dialects';
+import type { SimulationResult, SimulationSpec, Scenario } from '../contract/simulation';
+import { formatSimulationForModel, verifyDecision } from '../simulators/run-simulation';
+
+/** A simulator that fits the run's data: offered to the model as `simulate`, and used to check the decision. */
+export interface RunSimulator {
+  scenario: Scenario;
+  rules: 'stated' | 'compat';
+  /** Parameters known from the question itself (e.g. a DQA question's country and home node). */
+  known: { country?: string; home?: string; goods?: string };
+  run(spec: SimulationSpec): Promise<SimulationResult>;
+}
 
 export interface RunLimits {
   /** Model calls allowed. */
@@ -51,6 +62,22 @@ export interface DecisionRunOptions {
   onToken?: (text: string) => void;
   /** Names the query ids of this run (injected for deterministic tests). */
   newQueryId?: () => string;
+  simulator?: RunSimulator;
+  /** Continue a run that was interrupted: no run-start, and the loop starts from this state. */
+  resume?: ResumeState;
+}
+
+/** Where a run interrupted by an app stop picks up again (see ./resume-state.ts). */
+export interface ResumeState {
+  /** The conversation as it stood before the unfinished model call, or null to start it afresh. */
+  messages: ChatMessage[] | null;
+  planned: boolean;
+  plan: string[];
+  queries: number;
+  steps: number;
+  tokens: number;
+  evidence: string[];
+  queryCount: number;
 }
 
 export interface RunOutcome {
@@ -79,12 +106,21 @@ export async function runDecision(options: DecisionRunOptions): Promise<RunOutco
   const { limits, emit, signal } = options;
   const engine: Engine = options.connector.engine;
   const started = Date.now();
-  let queryCounter = 0;
+  const resume = options.resume;
+  let queryCounter = resume?.queryCount ?? 0;
   const newQueryId = options.newQueryId ?? (() => `q${++queryCounter}`);
-  const state = { planned: false, queries: 0, plan: [] as string[], steps: 0, tokens: 0, repairs: 0 };
-  const evidence: string[] = [];
+  const state = {
+    planned: resume?.planned ?? false,
+    queries: resume?.queries ?? 0,
+    plan: resume?.plan ?? ([] as string[]),
+    steps: resume?.steps ?? 0,
+    tokens: resume?.tokens ?? 0,
+    repairs: 0,
+  };
+  const evidence: string[] = [...(resume?.evidence ?? [])];
+  let lastSimulation: SimulationResult | null = null;
 
-  emit({
+  if (!resume) emit({
     type: 'run-start',
     technique: technique.id,
     question: options.question,
@@ -100,17 +136,23 @@ export async function runDecision(options: DecisionRunOptions): Promise<RunOutco
     return { status, decision: answer?.decision ?? null, rationale: answer?.rationale ?? null, message, steps: state.steps, totalTokens: state.tokens };
   };
 
-  let schemaSummary: string;
-  try {
-    schemaSummary = summarizeSchema(await options.connector.schema());
-  } catch (error) {
-    return finish('failed', `Could not read the database schema: ${WorkbenchError.from(error).message}`);
+  let messages: ChatMessage[];
+  if (resume?.messages) {
+    messages = resume.messages;
+  } else {
+    let schemaSummary: string;
+    try {
+      schemaSummary = summarizeSchema(await options.connector.schema());
+    } catch (error) {
+      return finish('failed', `Could not read the database schema: ${WorkbenchError.from(error).message}`);
+    }
+    const context = { technique, engine, schemaSummary, question: options.question, rules: options.rules };
+    messages = [
+      { role: 'system', content: systemPrompt(context) },
+      { role: 'user', content: taskMessage(context) },
+    ];
   }
-  const context = { technique, engine, schemaSummary, question: options.question, rules: options.rules };
-  const messages: ChatMessage[] = [
-    { role: 'system', content: systemPrompt(context) },
-    { role: 'user', content: taskMessage(context) },
-  ];
+  if (resume) emit({ type: 'run-resume', step: state.steps + 1, messageCount: messages.length });
 
   for (;;) {
     if (signal?.aborted) return finish('cancelled', 'The run was stopped');
@@ -121,7 +163,7 @@ export async function runDecision(options: DecisionRunOptions): Promise<RunOutco
     const remainingMs = limits.maxDurationMs - (Date.now() - started);
     if (remainingMs <= 0) return finish('time-limit', `Stopped after ${Math.round(limits.maxDurationMs / 1000)} s without a decision`);
 
-    const offered = toolsOffered(technique, state);
+    const offered = toolsOffered(technique, { ...state, canSimulate: options.simulator !== undefined });
     const step = state.steps + 1;
     emit({ type: 'model-request', step, tools: offered, messageCount: messages.length });
     let response: ModelResponse;
@@ -185,8 +227,9 @@ export async function runDecision(options: DecisionRunOptions): Promise<RunOutco
         answerTool(call.id, 'Plan recorded. Carry it out one query at a time.');
       } else if (call.name === 'replan') {
         const proposed = toolArguments.replan.parse(call.arguments);
+        const asked = options.gate.interactive; // read before: the analyst may resume (switch to auto) with this answer
         const decision = await options.gate.review({ subject: 'replan', step, steps: proposed.steps, reason: proposed.reason }, signal);
-        if (options.gate.interactive) recordReview(emit, step, 'replan', proposed.steps.join('\n'), decision);
+        if (asked) recordReview(emit, step, 'replan', proposed.steps.join('\n'), decision);
         if (decision.action === 'stop') return finish('stopped', 'The analyst stopped the run to continue by hand');
         if (decision.action === 'skip') {
           answerTool(call.id, `The analyst kept the current plan${decision.note ? `: ${decision.note}` : ''}. Continue with it.`);
@@ -199,8 +242,9 @@ export async function runDecision(options: DecisionRunOptions): Promise<RunOutco
         answerTool(call.id, `Plan updated${decision.action === 'edit' ? ' by the analyst' : ''}: ${steps.map((text, index) => `${index + 1}. ${text}`).join(' ')}.${note}`);
       } else if (call.name === 'query') {
         const { query } = toolArguments.query.parse(call.arguments);
+        const asked = options.gate.interactive;
         const decision = await options.gate.review({ subject: 'query', step, query }, signal);
-        if (options.gate.interactive) recordReview(emit, step, 'query', query, decision);
+        if (asked) recordReview(emit, step, 'query', query, decision);
         if (decision.action === 'stop') return finish('stopped', 'The analyst stopped the run to continue by hand');
         if (decision.action === 'skip') {
           emit({ type: 'observation', step, queryId: null, text: 'Skipped by the analyst.' });
@@ -214,9 +258,21 @@ export async function runDecision(options: DecisionRunOptions): Promise<RunOutco
         const prefix = edited ? `The analyst replaced your query with:\n${edited}\n\n` : '';
         const note = decision.action === 'note' ? `\n\nAnalyst note: ${decision.note}` : '';
         answerTool(call.id, `${prefix}${observation}${note}`);
+      } else if (call.name === 'simulate') {
+        const outcome = await simulateCall(options, step, toolArguments.simulate.parse(call.arguments));
+        if (outcome.result) lastSimulation = outcome.result;
+        answerTool(call.id, outcome.text);
       } else {
         const answer = toolArguments.answer.parse(call.arguments);
-        emit({ type: 'decision', step, decision: answer.decision, rationale: answer.rationale, evidence: [...evidence] });
+        const check = lastSimulation ?? (await simulateKnown(options, step));
+        emit({
+          type: 'decision',
+          step,
+          decision: answer.decision,
+          rationale: answer.rationale,
+          evidence: [...evidence],
+          verification: check ? verifyDecision(answer.decision, check) : null,
+        });
         return finish('answered', null, answer);
       }
     }
@@ -250,6 +306,51 @@ async function runQuery(
         : `Error (${error.code}): ${error.message}. Correct the query and try again.`;
     options.emit({ type: 'observation', step: context.step, queryId, text });
     return text;
+  }
+}
+
+type SimulateArguments = { candidates?: string[]; country?: string; home?: string; goods?: string };
+
+function specFor(simulator: RunSimulator, args: Omit<SimulateArguments, 'candidates'>): SimulationSpec | string {
+  if (simulator.scenario === 'locating') {
+    const country = args.country ?? simulator.known.country;
+    const home = args.home ?? simulator.known.home;
+    return country && home ? { scenario: 'locating', country, home, rules: simulator.rules } : 'give the country and its home trade node ("country", "home")';
+  }
+  const goods = args.goods ?? simulator.known.goods;
+  return goods ? { scenario: 'building', goods, rules: simulator.rules } : 'give the goods whose price should fall ("goods")';
+}
+
+async function simulateCall(options: DecisionRunOptions, step: number, args: SimulateArguments): Promise<{ text: string; result: SimulationResult | null }> {
+  const simulator = options.simulator;
+  if (!simulator) return { text: 'No simulator fits this database.', result: null };
+  const spec = specFor(simulator, args);
+  if (typeof spec === 'string') return { text: `Not simulated: ${spec}.`, result: null };
+  try {
+    const result = await simulator.run(spec);
+    options.emit({ type: 'simulation', step, requested: args.candidates ?? null, result });
+    const unknown = (args.candidates ?? []).filter((name) => !result.candidates.some((row) => row.candidate.toLowerCase() === name.toLowerCase()));
+    const shown = args.candidates?.length
+      ? { ...result, candidates: result.candidates.filter((row) => row.rank === 1 || args.candidates?.some((name) => name.toLowerCase() === row.candidate.toLowerCase())) }
+      : result;
+    return { text: `${formatSimulationForModel(shown)}${unknown.length ? `\nNot candidates here: ${unknown.join(', ')}` : ''}`, result };
+  } catch (error) {
+    return { text: `Simulation failed: ${WorkbenchError.from(error).message}`, result: null };
+  }
+}
+
+/** When the question's parameters are known, the decision is checked even if the model never simulated. */
+async function simulateKnown(options: DecisionRunOptions, step: number): Promise<SimulationResult | null> {
+  const simulator = options.simulator;
+  if (!simulator) return null;
+  const spec = specFor(simulator, {});
+  if (typeof spec === 'string') return null;
+  try {
+    const result = await simulator.run(spec);
+    options.emit({ type: 'simulation', step, requested: null, result });
+    return result;
+  } catch {
+    return null; // verification is a bonus; a failing simulator must not cost the decision
   }
 }
 

@@ -22,9 +22,18 @@ export interface CellSink {
  * Turns a run's events into notebook cells as they arrive: the notebook is a projection of the
  * run log, so the live view, a reopened notebook and an exported report all show the same run.
  */
-export function createRunCellWriter(sink: CellSink, context: { runId: string; connectionId: string | null; afterCellId: string | null }): (entry: LoggedEvent) => void {
+export function createRunCellWriter(
+  sink: CellSink,
+  context: {
+    runId: string;
+    connectionId: string | null;
+    afterCellId: string | null;
+    /** Query cells written before (a resumed run), by query id. */
+    knownQueryCells?: Map<string, string>;
+  },
+): (entry: LoggedEvent) => void {
   let last = context.afterCellId;
-  const queryCells = new Map<string, string>();
+  const queryCells = new Map<string, string>(context.knownQueryCells ?? []);
   const add = (step: number | undefined, draft: Omit<RunCellDraft, 'provenance' | 'connectionId'> & { connectionId?: string | null }): string => {
     last = sink.insert(
       { connectionId: null, ...draft, provenance: { runId: context.runId, ...(step === undefined ? {} : { step }) } },
@@ -84,13 +93,26 @@ export function createRunCellWriter(sink: CellSink, context: { runId: string; co
           kind: 'decision',
           author: 'model',
           source: `**Decision:** ${event.decision}\n\n${event.rationale}`,
-          data: { decision: event.decision, rationale: event.rationale, evidence: event.evidence.map((queryId) => queryCells.get(queryId) ?? queryId) },
+          data: {
+            decision: event.decision,
+            rationale: event.rationale,
+            evidence: event.evidence.map((queryId) => queryCells.get(queryId) ?? queryId),
+            verification: event.verification ?? null,
+          },
         });
         return;
+      case 'simulation': {
+        const cellId = add(event.step, { kind: 'simulation', author: 'engine', source: JSON.stringify(event.result.spec), connectionId: context.connectionId, data: { requested: event.requested } });
+        sink.saveOutput(cellId, { status: 'simulated', simulation: event.result, ranAt: at, connectionId: context.connectionId ?? '' });
+        return;
+      }
       case 'run-end':
         if (event.status !== 'answered') {
           add(undefined, { kind: 'note', author: 'engine', source: `**Run ended: ${event.status}.** ${event.message ?? ''}`, data: { status: event.status } });
         }
+        return;
+      case 'run-resume':
+        add(event.step, { kind: 'note', author: 'engine', source: '**Run resumed** after the app stopped; the last model call is made again.', data: {} });
         return;
       case 'model-request':
       case 'model-response':

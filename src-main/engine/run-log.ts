@@ -12,7 +12,11 @@ export class RunLog {
   constructor(
     readonly runId: string,
     private readonly now: () => string = () => new Date().toISOString(),
-  ) {}
+    /** The last entry of a log being continued (a resumed run); the chain goes on from it. */
+    continueFrom: LoggedEvent | null = null,
+  ) {
+    this.last = continueFrom;
+  }
 
   onEntry(listener: (entry: LoggedEvent) => void): void {
     this.listeners.push(listener);

@@ -5,7 +5,7 @@
 export const techniqueIds = ['singlerag', 'iterrag', 'planrag', 'planrag-norp'] as const;
 export type TechniqueId = (typeof techniqueIds)[number];
 
-export type ToolName = 'plan' | 'query' | 'replan' | 'answer';
+export type ToolName = 'plan' | 'query' | 'replan' | 'simulate' | 'answer';
 
 export interface Technique {
   id: TechniqueId;
@@ -54,9 +54,14 @@ export const techniques: Record<TechniqueId, Technique> = {
   },
 };
 
-/** Tools on offer at a given point of a run. */
-export function toolsOffered(technique: Technique, state: { planned: boolean; queries: number }): ToolName[] {
+/** Tools on offer at a given point of a run; `simulate` only where a simulator fits the data. */
+export function toolsOffered(technique: Technique, state: { planned: boolean; queries: number; canSimulate?: boolean }): ToolName[] {
   if (technique.plansFirst && !state.planned) return ['plan'];
   const queriesLeft = technique.queryLimit === null || state.queries < technique.queryLimit;
-  return [...(queriesLeft ? (['query'] as const) : []), ...(technique.replans ? (['replan'] as const) : []), 'answer'];
+  return [
+    ...(queriesLeft ? (['query'] as const) : []),
+    ...(technique.replans ? (['replan'] as const) : []),
+    ...(state.canSimulate ? (['simulate'] as const) : []),
+    'answer',
+  ];
 }

@@ -25,6 +25,7 @@ export function textProtocolInstructions(tools: ToolName[]): string {
     query: 'Thought: <what you need next and why>\nAction: query\nAction Input:\n<one query>',
     replan: 'Re-plan:\nReason: <why the plan no longer holds>\n1. <new first step>\n2. <next step>',
     answer: 'Final Answer: <the decision only>\nRationale: <the evidence>',
+    simulate: 'Action: simulate\nAction Input:\n{"candidates": ["<option>", "<option>"], "country": "…", "home": "…"}  (or {"goods": "…"})',
   };
   return [
     '# Reply format',
@@ -54,6 +55,7 @@ export function parseTextReply(text: string): TextStep {
   const action = get('action')?.trim().toLowerCase();
   const input = get('action input');
   if (action?.startsWith('query') && input !== undefined) calls.push({ name: 'query', arguments: { query: stripFences(input) } });
+  if (action?.startsWith('simulate') && input !== undefined) calls.push({ name: 'simulate', arguments: parseJsonObject(stripFences(input)) });
   const answer = get('final answer');
   if (answer !== undefined) {
     calls.push({ name: 'answer', arguments: { decision: answer.split('\n')[0]?.trim() ?? '', rationale: (get('rationale') ?? answer).trim() } });
@@ -84,6 +86,15 @@ function numberedSteps(body: string): string[] {
     .split('\n')
     .map((line) => /^\s*(?:\d+[.)]|[-*•])\s+(.*\S)\s*$/.exec(line)?.[1])
     .filter((step): step is string => step !== undefined);
+}
+
+function parseJsonObject(text: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return { invalid: text };
+  }
 }
 
 function stripFences(input: string): string {

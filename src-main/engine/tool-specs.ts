@@ -11,6 +11,12 @@ export const toolArguments = {
   query: z.object({ query: z.string().trim().min(1) }),
   replan: z.object({ steps: z.array(z.string().trim().min(1)).min(1).max(30), reason: z.string().trim().min(1) }),
   answer: z.object({ decision: z.string().trim().min(1), rationale: z.string().trim().min(1) }),
+  simulate: z.object({
+    candidates: z.array(z.string().trim().min(1)).max(500).optional(),
+    country: z.string().trim().min(1).optional(),
+    home: z.string().trim().min(1).optional(),
+    goods: z.string().trim().min(1).optional(),
+  }),
 } satisfies Record<ToolName, z.ZodType>;
 
 export type ToolArguments<T extends ToolName> = z.infer<(typeof toolArguments)[T]>;
@@ -20,6 +26,8 @@ const descriptions: Record<ToolName, string> = {
   query: 'Run one read-only query against the database and receive its rows (a compact table with the row count and whether it was truncated).',
   replan: 'Replace the current plan when an observation shows it no longer holds. Give the new steps and the reason.',
   answer: 'Give the final decision (just the chosen option, e.g. a name or an id) and the rationale citing the evidence.',
+  simulate:
+    'Simulate the business rules exactly for candidate decisions and get each one\'s objective before and after, ranked, with the best, its margin and ties. Give the candidates to compare (all when omitted) and the scenario parameters: country and home node for trade-node (Locating) questions, goods for building (Building) questions.',
 };
 
 export function toolSpec(name: ToolName, dialectLabel: string): ToolSpec {

@@ -33,6 +33,11 @@ export interface RecordingOptions {
   settings?: ProviderSettingsInput;
   /** ISO-8601 timestamps; injected so tests are deterministic. */
   now?: () => string;
+  /**
+   * Continue a transcript that already holds this many exchanges (a run resumed after a
+   * restart): no second header is written and indexes go on from there.
+   */
+  continueAt?: number;
 }
 
 /** One line of the file: the JSON of `line` and a newline. */
@@ -48,15 +53,17 @@ export function writeTranscriptLine(line: TranscriptLine): string {
  */
 export function recordingProvider(inner: ModelProvider, sink: TranscriptSink, options: RecordingOptions = {}): ModelProvider {
   const now = options.now ?? (() => new Date().toISOString());
-  sink({
-    type: 'header',
-    format: transcriptFormat,
-    version: transcriptVersion,
-    createdAt: now(),
-    provider: inner.description,
-    settings: options.settings ? publicSettings(parseProviderSettings(options.settings)) : null,
-  });
-  let nextIndex = 0;
+  if (options.continueAt === undefined) {
+    sink({
+      type: 'header',
+      format: transcriptFormat,
+      version: transcriptVersion,
+      createdAt: now(),
+      provider: inner.description,
+      settings: options.settings ? publicSettings(parseProviderSettings(options.settings)) : null,
+    });
+  }
+  let nextIndex = options.continueAt ?? 0;
 
   return {
     description: inner.description,

@@ -1,17 +1,16 @@
-import type { ConnectionTarget } from '../contract/connections';
 import type { Connector } from '../connectors/connector';
-import { openConnector } from '../connectors/open-connector';
 
 /** Open connectors by connection id, opened on first use and closed when removed or on exit. */
 export class ConnectionPool {
   private readonly open = new Map<string, Promise<Connector>>();
 
-  constructor(private readonly resolveTarget: (connectionId: string) => ConnectionTarget) {}
+  /** `openById` opens a saved connection (its target with its password from the secret store). */
+  constructor(private readonly openById: (connectionId: string) => Promise<Connector>) {}
 
   get(connectionId: string): Promise<Connector> {
     let connector = this.open.get(connectionId);
     if (!connector) {
-      connector = openConnector(this.resolveTarget(connectionId));
+      connector = this.openById(connectionId);
       // A failed open is not cached: the next use tries again (the server may be up by then).
       connector.catch(() => this.open.delete(connectionId));
       this.open.set(connectionId, connector);

@@ -1,12 +1,20 @@
+import { z } from 'zod';
 import type { EventName, EventPayload } from '../contract/api';
+import type { Cell } from '../contract/notebook';
+import { techniqueIdSchema } from '../contract/run';
+import type { LoggedEvent } from '../audit/hash-chain';
+import { resumeStateFrom } from '../engine/resume-state';
+import { runDetails } from '../audit/run-details';
+import type { ConnectionTarget } from '../contract/connections';
+import { readTranscript } from '../llm/transcript';
 import { WorkbenchError } from '../contract/errors';
 import type { RunProgress, RunStatus } from '../contract/run';
 import type { Connector } from '../connectors/connector';
-import { defaultRunLimits, runDecision } from '../engine/decision-run';
+import { defaultRunLimits, runDecision, type ResumeState, type RunSimulator } from '../engine/decision-run';
 import type { ReviewDecision, ReviewGate, ReviewRequest } from '../engine/review-gate';
 import { createRunCellWriter } from '../engine/run-cells';
 import { RunLog } from '../engine/run-log';
-import type { TechniqueId } from '../engine/techniques';
+import { simulatorFor } from '../simulators/run-simulator';
 import { createOpenAiProvider } from '../llm/openai-provider';
 import { recordingProvider, writeTranscriptLine } from '../llm/transcript';
 import type { ModelProvider } from '../llm/types';
@@ -21,15 +29,28 @@ interface LiveRun {
   answerReview: ((decision: ReviewDecision) => void) | null;
 }
 
-export interface RunStart {
-  notebookId: string;
-  connectionId: string;
-  connectionName: string;
-  question: string;
-  rules: string;
-  technique: TechniqueId;
-  mode: 'auto' | 'step';
-  maxSteps?: number;
+/** What a run is started with; stored with the run so an interrupted one can be resumed. */
+const runStartSchema = z.object({
+  notebookId: z.string(),
+  connectionId: z.string(),
+  connectionName: z.string(),
+  question: z.string(),
+  rules: z.string(),
+  technique: techniqueIdSchema,
+  mode: z.enum(['auto', 'step']),
+  maxSteps: z.number().int().optional(),
+  simulatorRules: z.enum(['stated', 'compat', 'off']),
+  known: z.object({ country: z.string().optional(), home: z.string().optional(), goods: z.string().optional() }),
+});
+export type RunStart = z.infer<typeof runStartSchema>;
+
+/** The query cells a run already wrote, by query id, so a resumed run's evidence links to them. */
+function queryCellsOf(cells: Cell[], runId: string): Map<string, string> {
+  return new Map(
+    cells
+      .filter((cell) => cell.kind === 'query' && cell.provenance.runId === runId && typeof cell.data['queryId'] === 'string')
+      .map((cell) => [cell.data['queryId'] as string, cell.id]),
+  );
 }
 
 /**
@@ -47,6 +68,8 @@ export class RunManager {
       runs: RunStore;
       environment: Environment;
       connector(connectionId: string): Promise<Connector>;
+      /** The saved target of a connection, for the run's fingerprint (file hash). */
+      connectionTarget(connectionId: string): ConnectionTarget;
       modelSettings(): ProviderSettings | null;
       /** Injected by tests to drive a run without HTTP; defaults to the OpenAI-compatible provider. */
       providerFor?: (settings: ProviderSettings) => ModelProvider;
@@ -60,19 +83,90 @@ export class RunManager {
     const { notebooks, runs, environment } = this.dependencies;
     const notebook = notebooks.get(request.notebookId);
     const connector = await this.dependencies.connector(request.connectionId);
+    const simulator = await simulatorFor(connector, { rules: request.simulatorRules, known: request.known });
     const runId = `run-${environment.newId()}`;
     const startedAt = environment.now();
-    runs.create({ id: runId, notebookId: request.notebookId, connectionId: request.connectionId, technique: request.technique, mode: request.mode, question: request.question, createdAt: startedAt });
+    runs.create({
+      id: runId,
+      notebookId: request.notebookId,
+      connectionId: request.connectionId,
+      technique: request.technique,
+      mode: request.mode,
+      question: request.question,
+      createdAt: startedAt,
+      request,
+    });
+    await this.launch({ runId, request, settings, connector, simulator, notebookCells: notebook.cells, startedAt, resume: null });
+    return { runId };
+  }
 
+  /**
+   * Carries on a run the app stopped in the middle of: its log and transcript say where it
+   * stood; the chain, the transcript and the notebook continue from there.
+   */
+  async resume(runId: string): Promise<void> {
+    const settings = this.dependencies.modelSettings();
+    if (!settings) throw new WorkbenchError('invalid-request', 'Set up a model endpoint first (Model settings in the sidebar)');
+    const { notebooks, runs, environment } = this.dependencies;
+    const stored = runStartSchema.safeParse(runs.interruptedRequest(runId));
+    if (!stored.success) throw new WorkbenchError('unsupported', 'This run was started by an older version and cannot be resumed');
+    const request = stored.data;
+    const entries = runs.events(runId);
+    const transcript = readTranscript(runs.transcript(runId));
+    const notebook = notebooks.get(request.notebookId);
+    const connector = await this.dependencies.connector(request.connectionId);
+    const simulator = await simulatorFor(connector, { rules: request.simulatorRules, known: request.known });
+    runs.markResumed(runId);
+    await this.launch({
+      runId,
+      request,
+      settings,
+      connector,
+      simulator,
+      notebookCells: notebook.cells,
+      startedAt: environment.now(),
+      resume: {
+        state: resumeStateFrom(entries, transcript),
+        lastEntry: entries.at(-1) ?? null,
+        transcriptLines: runs.transcriptLineCount(runId),
+        exchanges: transcript.exchanges.length,
+      },
+    });
+  }
+
+  private async launch(context: {
+    runId: string;
+    request: RunStart;
+    settings: ProviderSettings;
+    connector: Connector;
+    simulator: RunSimulator | null;
+    notebookCells: Cell[];
+    startedAt: string;
+    resume: { state: ResumeState; lastEntry: LoggedEvent | null; transcriptLines: number; exchanges: number } | null;
+  }): Promise<void> {
+    const { runId, request, settings, connector, simulator, startedAt, resume } = context;
+    const { notebooks, runs, environment } = this.dependencies;
     const maxSteps = request.maxSteps ?? defaultRunLimits.maxSteps;
     const run: LiveRun = {
-      progress: { runId, notebookId: request.notebookId, technique: request.technique, status: 'running', step: 0, maxSteps, startedAt, totalTokens: 0, pendingReview: null, message: null },
+      progress: {
+        runId,
+        notebookId: request.notebookId,
+        technique: request.technique,
+        status: 'running',
+        mode: request.mode,
+        step: resume?.state.steps ?? 0,
+        maxSteps,
+        startedAt,
+        totalTokens: resume?.state.tokens ?? 0,
+        pendingReview: null,
+        message: null,
+      },
       controller: new AbortController(),
       answerReview: null,
     };
     this.live.set(runId, run);
 
-    const log = new RunLog(runId, environment.now);
+    const log = new RunLog(runId, environment.now, resume?.lastEntry ?? null);
     log.onEntry((entry) => runs.appendEvent(entry));
     log.onEntry(
       createRunCellWriter(
@@ -87,24 +181,34 @@ export class RunManager {
             this.dependencies.emit('cell-change', { notebookId: request.notebookId, cell: notebooks.getCell(cellId) });
           },
         },
-        { runId, connectionId: request.connectionId, afterCellId: notebook.cells.at(-1)?.id ?? null },
+        {
+          runId,
+          connectionId: request.connectionId,
+          afterCellId: context.notebookCells.at(-1)?.id ?? null,
+          knownQueryCells: queryCellsOf(context.notebookCells, runId),
+        },
       ),
     );
     log.onEntry(({ event }) => {
       if (event.type === 'model-response') this.update(run, { step: event.step, totalTokens: run.progress.totalTokens + (event.usage?.totalTokens ?? 0) });
     });
 
-    let transcriptSeq = 0;
+    let transcriptSeq = resume?.transcriptLines ?? 0;
     const provider = recordingProvider(
       (this.dependencies.providerFor ?? createOpenAiProvider)(settings),
       (line) => runs.appendTranscriptLine(runId, transcriptSeq++, writeTranscriptLine(line)),
-      { settings, now: environment.now },
+      { settings, now: environment.now, ...(resume ? { continueAt: resume.exchanges } : {}) },
     );
-    const gate: ReviewGate =
-      request.mode === 'step'
-        ? { interactive: true, review: (review, signal) => this.waitForReview(run, review, signal) }
-        : { interactive: false, review: async () => ({ action: 'approve' }) };
+    // The mode can change while the run goes (pause, resume), so the gate reads it each time.
+    const gate: ReviewGate = {
+      get interactive() {
+        return run.progress.mode === 'step';
+      },
+      review: (review, signal) => (run.progress.mode === 'step' ? this.waitForReview(run, review, signal) : Promise.resolve({ action: 'approve' })),
+    };
 
+    // The run-start event records the data's fingerprint and the model settings for the audit trail.
+    const withDetails = await runDetails({ connector, target: this.dependencies.connectionTarget(request.connectionId), settings });
     this.dependencies.emit('run-progress', run.progress);
     const ended = runDecision({
       question: request.question,
@@ -116,9 +220,11 @@ export class RunManager {
       toolMode: settings.toolMode === 'text' ? 'text' : 'tools',
       limits: { ...defaultRunLimits, maxSteps },
       gate,
-      emit: (event) => log.append(event),
+      emit: (event) => log.append(withDetails(event)),
       signal: run.controller.signal,
       onToken: (text) => this.dependencies.emit('run-token', { runId, text }),
+      ...(simulator ? { simulator } : {}),
+      ...(resume ? { resume: resume.state } : {}),
     })
       .then(
         (outcome) => this.end(run, outcome.status, outcome.decision, outcome.message),
@@ -126,13 +232,19 @@ export class RunManager {
       )
       .finally(() => this.ending.delete(ended));
     this.ending.add(ended);
-    return { runId };
   }
 
   review(runId: string, decision: ReviewDecision): void {
     const run = this.liveRun(runId);
     if (!run.answerReview) throw new WorkbenchError('conflict', 'This run is not waiting for a review');
     run.answerReview(decision);
+  }
+
+  /** Pausing takes effect at the next query or re-plan; resuming also approves what is waiting. */
+  setMode(runId: string, mode: 'auto' | 'step'): void {
+    const run = this.liveRun(runId);
+    this.update(run, { mode });
+    if (mode === 'auto') run.answerReview?.({ action: 'approve' });
   }
 
   stop(runId: string): void {

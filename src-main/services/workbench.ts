@@ -1,16 +1,19 @@
-import { existsSync, statSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
 import type { EventName, EventPayload, Method, Params, Result } from '../contract/api';
-import type { ConnectionTarget } from '../contract/connections';
 import { WorkbenchError } from '../contract/errors';
 import { openAppDatabase, type AppDatabase } from '../workspace/app-database';
 import { systemEnvironment, type Environment } from '../workspace/clock';
 import { ConnectionStore } from '../workspace/connection-store';
 import { NotebookStore } from '../workspace/notebook-store';
 import { installDemoOnce } from '../workspace/demo';
+import { openConnector } from '../connectors/open-connector';
+import { normalizeTarget } from '../connectors/target-check';
+import { testConnection } from '../connectors/test-connection';
 import { ConnectionPool } from './connection-pool';
+import { createReportService, type ReportPlatform } from './report-service';
 import { ModelSettingsStore } from './model-settings';
 import { RunManager } from './run-manager';
+import { recogniseScenario } from '../simulators/scenario';
+import { runSimulation } from '../simulators/run-simulation';
 import { RunStore } from '../workspace/run-store';
 import { memorySecretStore, type SecretStore } from '../secrets/secret-store';
 import { testProviderConnection } from '../llm/test-connection';
@@ -19,7 +22,7 @@ import { createRouter, type Handlers } from './router';
 import { appVersion } from './version';
 
 /** What differs between the desktop app and browser mode: only the native pieces. */
-export interface Platform {
+export interface Platform extends ReportPlatform {
   transport: 'ipc' | 'websocket';
   /** Native file picker; absent in browser mode, where the user types a path instead. */
   openFileDialog?(options: { title: string; extensions: string[] }): Promise<string | null>;
@@ -51,18 +54,21 @@ export function openWorkbench(options: {
   const environment = options.environment ?? systemEnvironment;
   const database: AppDatabase = openAppDatabase(options.workspaceDir);
   const notebooks = new NotebookStore(database, environment);
-  const connections = new ConnectionStore(database, environment);
-  const pool = new ConnectionPool((id) => connections.get(id).target);
+  // One secret store for the workspace: model API keys and connection passwords share it.
+  const secrets = options.platform.secretStore?.(database) ?? memorySecretStore();
+  const connections = new ConnectionStore(database, environment, secrets);
+  const pool = new ConnectionPool((id) => openConnector(connections.get(id).target, connections.password(id)));
   const bus = new EventBus();
   const running = new Map<string, AbortController>();
   const runStore = new RunStore(database);
   runStore.markInterrupted(environment.now());
-  const modelSettings = new ModelSettingsStore(database, options.platform.secretStore?.(database) ?? memorySecretStore());
+  const modelSettings = new ModelSettingsStore(database, secrets);
   const runs = new RunManager({
     notebooks,
     runs: runStore,
     environment,
     connector: (id) => pool.get(id),
+    connectionTarget: (id) => connections.get(id).target,
     modelSettings: () => modelSettings.resolved(),
     emit: (event, payload) => bus.emit(event, payload),
   });
@@ -71,17 +77,27 @@ export function openWorkbench(options: {
     installDemoOnce({ database, workspaceDir: options.workspaceDir, notebooks, connections, environment });
   }
 
+  const reports = createReportService({ runs: runStore, notebooks, environment, workspaceDir: options.workspaceDir, platform: options.platform });
+
   const handlers: Handlers = {
+    ...reports.handlers,
     'workspace/info': () => ({ directory: options.workspaceDir, transport: options.platform.transport, version: appVersion() }),
 
     'connections/list': () => connections.list(),
-    'connections/add': ({ name, target }) => {
-      const connection = connections.add(name, normalizeTarget(target));
+    'connections/add': ({ name, target, password }) => {
+      const connection = connections.add(name, normalizeTarget(target), password);
       bus.emit('connections-change', {});
       return connection;
     },
     'connections/rename': ({ id, name }) => {
       const connection = connections.rename(id, name);
+      bus.emit('connections-change', {});
+      return connection;
+    },
+    'connections/update': async ({ id, name, target, password }) => {
+      const connection = connections.update(id, { name, target: target && normalizeTarget(target), password });
+      // The open connector still uses the old target or password: the next use reopens.
+      await pool.release(id);
       bus.emit('connections-change', {});
       return connection;
     },
@@ -95,6 +111,9 @@ export function openWorkbench(options: {
       const connector = await pool.get(id);
       return { connectionId: id, schema: await connector.schema() };
     },
+    'connections/test': ({ target, password, id }) =>
+      testConnection(target, password ?? (id === undefined ? null : connections.password(id))),
+    'connections/secrets-info': () => ({ persistent: secrets.persistent }),
 
     'notebooks/list': () => notebooks.list(),
     'notebooks/get': ({ id }) => notebooks.get(id),
@@ -161,8 +180,30 @@ export function openWorkbench(options: {
       runs.stop(runId);
       return { ok: true as const };
     },
+    'runs/resume': async ({ runId }) => {
+      await runs.resume(runId);
+      return { ok: true as const };
+    },
+    'runs/set-mode': ({ runId, mode }) => {
+      runs.setMode(runId, mode);
+      return { ok: true as const };
+    },
     'runs/list': ({ notebookId }) => runStore.list(notebookId),
     'runs/active': () => runs.active(),
+
+    'simulations/detect': async ({ connectionId }) => ({ scenario: recogniseScenario(await (await pool.get(connectionId)).schema()) }),
+    'simulations/run': async ({ connectionId, spec, cellId }) => {
+      const ranAt = environment.now();
+      try {
+        const simulation = await runSimulation(await pool.get(connectionId), spec);
+        if (cellId) notebooks.saveOutput(cellId, { status: 'simulated', simulation, ranAt, connectionId });
+        return simulation;
+      } catch (caught) {
+        const error = WorkbenchError.from(caught);
+        if (cellId) notebooks.saveOutput(cellId, { status: 'error', error: error.toJSON(), ranAt, connectionId });
+        throw error;
+      }
+    },
 
     'dialog/open-file': async ({ title, extensions }) => {
       if (!options.platform.openFileDialog) {
@@ -190,16 +231,4 @@ export function openWorkbench(options: {
       database.close();
     },
   };
-}
-
-/** Checks a target before it is saved, so a typo is reported now rather than at first query. */
-function normalizeTarget(target: ConnectionTarget): ConnectionTarget {
-  switch (target.engine) {
-    case 'sqlite': {
-      const path = isAbsolute(target.path) ? target.path : resolve(target.path);
-      if (!existsSync(path)) throw new WorkbenchError('not-found', `No file at ${path}`);
-      if (!statSync(path).isFile()) throw new WorkbenchError('invalid-request', `${path} is a folder, not a SQLite file`);
-      return { engine: 'sqlite', path };
-    }
-  }
 }

@@ -74,6 +74,8 @@ const migrations: string[] = [
      PRIMARY KEY (run_id, seq)
    );
    CREATE TABLE secrets (key TEXT PRIMARY KEY, value BLOB NOT NULL);`,
+  // What the run was started with, so a run interrupted by an app stop can be resumed.
+  `ALTER TABLE runs ADD COLUMN request TEXT;`,
 ];
 
 /**

@@ -10,6 +10,9 @@ import type { NotebookStore } from './notebook-store';
 
 interface DemoQuestion {
   id: string;
+  country?: string;
+  home?: string;
+  goods?: string;
   question: string;
   goal?: string;
   business_rules: string;
@@ -62,7 +65,7 @@ export function installDemoOnce(context: {
         kind: 'question',
         author: 'engine',
         source: `${cleanQuestion(locatingQuestion.question)}\n\n${locatingQuestion.goal ?? ''}`.trim(),
-        data: { dqaId: locatingQuestion.id, businessRules: locatingQuestion.business_rules },
+        data: { dqaId: locatingQuestion.id, businessRules: locatingQuestion.business_rules, known: { country: locatingQuestion.country, home: locatingQuestion.home } },
       });
     }
     add({ kind: 'note', author: 'engine', source: firstQueryText });
@@ -75,13 +78,22 @@ export function installDemoOnce(context: {
         "FROM node_country AS nc JOIN trade_node AS t ON t.trade_node = nc.trade_node\n" +
         "WHERE nc.country_name = 'SWE'\nORDER BY nc.base_trading_power DESC;",
     });
+    if (locatingQuestion?.country && locatingQuestion.home) {
+      add({ kind: 'note', author: 'engine', source: simulationText });
+      add({
+        kind: 'simulation',
+        author: 'analyst',
+        connectionId: locating.id,
+        source: JSON.stringify({ scenario: 'locating', country: locatingQuestion.country, home: locatingQuestion.home, rules: 'stated' }),
+      });
+    }
     if (buildingQuestion) {
       add({ kind: 'note', author: 'engine', source: buildingText });
       add({
         kind: 'question',
         author: 'engine',
         source: cleanQuestion(buildingQuestion.question),
-        data: { dqaId: buildingQuestion.id, businessRules: buildingQuestion.business_rules },
+        data: { dqaId: buildingQuestion.id, businessRules: buildingQuestion.business_rules, known: { goods: buildingQuestion.goods } },
       });
       add({
         kind: 'query',
@@ -119,6 +131,13 @@ const firstQueryText = `## Look at the data yourself
 The query cell below runs on the Locating database. Run it with **Shift+Enter** (or
 **Ctrl+Enter** to stay in the cell), then sort the results by clicking a column header.
 Edit the SQL freely — table and column names complete as you type, and every edit is saved.`;
+
+const simulationText = `## Check a decision exactly
+
+Where the business rules can be simulated, the workbench computes every option's outcome. Press
+**▶ Simulate** below to rank every trade node for SWE's merchant; choose *DQA-compatible* rules
+to reproduce the benchmark's annotation. Decision runs use the same simulator to check the
+model's answer.`;
 
 const buildingText = `## A second scenario
 

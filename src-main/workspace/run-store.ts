@@ -20,10 +20,25 @@ interface RunRow {
 export class RunStore {
   constructor(private readonly database: AppDatabase) {}
 
-  create(run: { id: string; notebookId: string; connectionId: string; technique: RunSummary['technique']; mode: RunSummary['mode']; question: string; createdAt: string }): void {
+  create(run: { id: string; notebookId: string; connectionId: string; technique: RunSummary['technique']; mode: RunSummary['mode']; question: string; createdAt: string; request: unknown }): void {
     this.database
-      .prepare(`INSERT INTO runs (id, notebook_id, connection_id, technique, mode, status, question, created_at) VALUES (?, ?, ?, ?, ?, 'running', ?, ?)`)
-      .run(run.id, run.notebookId, run.connectionId, run.technique, run.mode, run.question, run.createdAt);
+      .prepare(`INSERT INTO runs (id, notebook_id, connection_id, technique, mode, status, question, created_at, request) VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?)`)
+      .run(run.id, run.notebookId, run.connectionId, run.technique, run.mode, run.question, run.createdAt, JSON.stringify(run.request));
+  }
+
+  /** What an interrupted run was started with; null when it cannot be resumed. */
+  interruptedRequest(runId: string): unknown {
+    const row = this.database.prepare(`SELECT request FROM runs WHERE id = ? AND status = 'interrupted'`).get(runId) as { request: string | null } | undefined;
+    if (!row) throw new WorkbenchError('conflict', `Run ${runId} was not interrupted, so there is nothing to resume`);
+    return row.request === null ? null : (JSON.parse(row.request) as unknown);
+  }
+
+  markResumed(runId: string): void {
+    this.database.prepare(`UPDATE runs SET status = 'running', message = NULL, ended_at = NULL WHERE id = ?`).run(runId);
+  }
+
+  transcriptLineCount(runId: string): number {
+    return this.database.prepare('SELECT count(*) FROM run_transcripts WHERE run_id = ?').pluck().get(runId) as number;
   }
 
   appendEvent(entry: LoggedEvent): void {
@@ -42,10 +57,10 @@ export class RunStore {
       .run(outcome.status, outcome.decision, outcome.message, outcome.endedAt, runId);
   }
 
-  /** Runs left `running` by an app that stopped mid-run: they cannot continue, so say so. */
+  /** Runs left `running` by an app that stopped mid-run: they can be resumed from the notebook. */
   markInterrupted(now: string): void {
     this.database
-      .prepare(`UPDATE runs SET status = 'cancelled', message = 'The app stopped while this run was going', ended_at = ? WHERE status = 'running'`)
+      .prepare(`UPDATE runs SET status = 'interrupted', message = 'The app stopped during this run; resume it to carry on', ended_at = ? WHERE status = 'running'`)
       .run(now);
   }
 

@@ -5,6 +5,7 @@ import { ConnectionsPanel } from '../sidebar/ConnectionsPanel';
 import { ModelPanel } from '../sidebar/ModelPanel';
 import { NotebookList } from '../sidebar/NotebookList';
 import { Toasts } from '../ui/Toasts';
+import { ExportDialog } from '../reports/ExportDialog';
 import { useWorkbench, useWorkbenchStore } from './store-context';
 
 /** The window: sidebar (notebooks, connections, schema) beside the open notebook. */
@@ -89,6 +90,7 @@ export function App({ client }: { client: WorkbenchClient }) {
         )}
         <NotebookView />
       </div>
+      <ExportDialog />
       <Toasts />
     </div>
   );

@@ -1,5 +1,5 @@
 import { diffArrays } from 'diff';
-import type { Cell } from '../../src-main/contract';
+import { verificationSchema, type Cell, type Verification } from '../../src-main/contract';
 import { useWorkbench } from '../app/store-context';
 import { CellFrame } from './CellFrame';
 import { Markdown } from './Markdown';
@@ -88,9 +88,22 @@ function DecisionContent({ cell }: { cell: Cell }) {
   const rationale = typeof cell.data['rationale'] === 'string' ? cell.data['rationale'] : null;
   const evidence = stringList(cell.data['evidence']) ?? [];
   if (!decision) return <Markdown text={cell.source} />;
+  const verification = verificationOf(cell.data['verification']);
   return (
     <div className="decision" data-testid="decision">
       <p className="decision-value">{decision}</p>
+      {verification && (
+        <p className={`verification ${verification.agrees ? 'agrees' : 'disagrees'}`} data-testid="verification">
+          {verification.agrees ? (
+            <>✓ The simulator confirms this is the best decision for {verification.objective}{verification.tied.length > 1 ? ` (tied with ${verification.tied.filter((name) => name !== verification.best).join(', ')})` : ''}.</>
+          ) : (
+            <>
+              ✗ The simulator disagrees: the best decision is <strong>{verification.best}</strong>
+              {verification.regret === null ? ' (this decision is not among the simulated candidates).' : `; this one is worse by ${verification.regret.toPrecision(4)} (${verification.objective}).`}
+            </>
+          )}
+        </p>
+      )}
       {rationale && <Markdown text={rationale} />}
       {evidence.length > 0 && (
         <p className="evidence">
@@ -127,6 +140,7 @@ function RunQuestionButton({ cell }: { cell: Cell }) {
         openRunDraft({
           question: cell.source,
           rules: typeof cell.data['businessRules'] === 'string' ? cell.data['businessRules'] : '',
+          known: knownParameters(cell.data['known']),
           ...(connectionId ? { connectionId } : {}),
         })
       }
@@ -136,6 +150,17 @@ function RunQuestionButton({ cell }: { cell: Cell }) {
   );
 }
 
+function knownParameters(value: unknown): { country?: string; home?: string; goods?: string } {
+  if (value === null || typeof value !== 'object') return {};
+  const record = value as Record<string, unknown>;
+  return Object.fromEntries(['country', 'home', 'goods'].filter((key) => typeof record[key] === 'string').map((key) => [key, record[key] as string]));
+}
+
 function stringList(value: unknown): string[] | null {
   return Array.isArray(value) && value.every((item) => typeof item === 'string') ? value : null;
+}
+
+function verificationOf(value: unknown): Verification | null {
+  const parsed = verificationSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
 }

@@ -37,7 +37,7 @@ export function QueryEditor(props: QueryEditorProps) {
     if (!host.current) return;
     const editor = monaco.editor.create(host.current, {
       value: latest.current.value,
-      language: latest.current.language === 'cypher' ? 'plaintext' : 'sql',
+      language: latest.current.language,
       theme: 'workbench',
       minimap: { enabled: false },
       scrollBeyondLastLine: false,
@@ -98,6 +98,12 @@ export function QueryEditor(props: QueryEditorProps) {
     const model = editorRef.current?.getModel();
     if (model) setModelSchema(model, props.schema);
   }, [props.schema]);
+
+  // A cell moved to a connection of the other dialect switches between SQL and Cypher.
+  useEffect(() => {
+    const model = editorRef.current?.getModel();
+    if (model && model.getLanguageId() !== props.language) monaco.editor.setModelLanguage(model, props.language);
+  }, [props.language]);
 
   // Only outside changes (undo of a delete, another window) replace the text. The parent may
   // render an older value while typing continues, so our own edits are never written back.

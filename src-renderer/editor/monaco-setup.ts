@@ -4,6 +4,7 @@ import * as monaco from 'monaco-editor/esm/vs/editor/editor.api';
 import 'monaco-editor/esm/vs/basic-languages/sql/sql.contribution';
 import EditorWorker from 'monaco-editor/esm/vs/editor/editor.worker?worker';
 import type { SchemaInfo } from '../../src-main/contract';
+import { registerCypher } from './cypher-language';
 
 // Monaco's language services run in a web worker bundled with the app: nothing is fetched.
 self.MonacoEnvironment = { getWorker: () => new EditorWorker() };
@@ -17,6 +18,9 @@ monaco.editor.defineTheme('workbench', {
 
 /** Schema of the connection each editor model runs against, for completion. */
 const schemaByModel = new Map<string, SchemaInfo>();
+
+// Cypher (Neo4j, Kùzu): highlighting and completion of labels, types and properties.
+registerCypher(monaco, (model) => schemaByModel.get(model.uri.toString()));
 
 export function setModelSchema(model: monaco.editor.ITextModel, schema: SchemaInfo | undefined): void {
   if (schema) schemaByModel.set(model.uri.toString(), schema);

@@ -1,9 +1,10 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { Cell, CellKind } from '../../src-main/contract';
 import { useWorkbench } from '../app/store-context';
 import { NoteCell } from '../cells/NoteCell';
 import { QueryCell } from '../cells/QueryCell';
 import { ReadOnlyCard } from '../cells/ReadOnlyCard';
+import { SimulationCell } from '../cells/SimulationCell';
 import { RunBar } from '../runs/RunBar';
 import { RunComposer } from '../runs/RunComposer';
 
@@ -18,6 +19,14 @@ export function NotebookView() {
   const openRunDraft = useWorkbench((state) => state.openRunDraft);
   const allRuns = useWorkbench((state) => state.runs);
   const runs = Object.values(allRuns).filter((run) => run.notebookId === notebookId);
+  const interrupted = useWorkbench((state) => state.interruptedRuns);
+  const loadInterruptedRuns = useWorkbench((state) => state.loadInterruptedRuns);
+  const resumeRun = useWorkbench((state) => state.resumeRun);
+  const openReportDialog = useWorkbench((state) => state.openReportDialog);
+
+  useEffect(() => {
+    if (notebookId) void loadInterruptedRuns(notebookId).catch((error: unknown) => reportError(error, 'Could not list the runs'));
+  }, [notebookId, loadInterruptedRuns, reportError]);
 
   if (!notebookId) {
     return (
@@ -40,8 +49,25 @@ export function NotebookView() {
             ▶ Ask the model to decide…
           </button>
         )}
+        <button
+          className="ghost"
+          data-testid="export-report"
+          onClick={() => void openReportDialog({ notebookId, runId: null }).catch((error: unknown) => reportError(error, 'Could not open the export dialog'))}
+        >
+          Export report…
+        </button>
       </div>
       {runDraft && <RunComposer draft={runDraft} />}
+      {interrupted.map((run) => (
+        <div key={run.id} className="interrupted-run" role="status" data-testid="interrupted-run">
+          <span>
+            The app stopped during the run “{run.question.slice(0, 80)}”. Its steps so far are below.
+          </span>
+          <button className="primary small" onClick={() => void resumeRun(run.id).catch((error: unknown) => reportError(error, 'Could not resume'))}>
+            Resume run
+          </button>
+        </div>
+      ))}
       <AddCellBar afterCellId={null} />
       {cells.map((cell) => (
         <div key={cell.id} className="cell-slot">
@@ -62,6 +88,7 @@ export function NotebookView() {
 function CellByKind({ cell }: { cell: Cell }) {
   if (cell.kind === 'query') return <QueryCell cell={cell} />;
   if (cell.kind === 'note') return <NoteCell cell={cell} />;
+  if (cell.kind === 'simulation') return <SimulationCell cell={cell} />;
   return <ReadOnlyCard cell={cell} />;
 }
 
@@ -76,6 +103,9 @@ function AddCellBar({ afterCellId }: { afterCellId: string | null }) {
       </button>
       <button className="ghost small" onClick={() => add('note')} data-testid="add-note">
         + Note
+      </button>
+      <button className="ghost small" onClick={() => add('simulation')} data-testid="add-simulation">
+        + Simulation
       </button>
     </div>
   );

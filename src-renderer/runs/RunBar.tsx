@@ -5,6 +5,7 @@ import { ReviewPanel } from './ReviewPanel';
 
 const statusLabels: Record<RunProgress['status'], string> = {
   running: 'Running',
+  interrupted: 'Interrupted',
   answered: 'Decided',
   'step-limit': 'Stopped: step limit',
   'token-limit': 'Stopped: token limit',
@@ -17,6 +18,7 @@ const statusLabels: Record<RunProgress['status'], string> = {
 /** Progress of a run in this notebook: step, time, tokens, live text, and the stop button. */
 export function RunBar({ progress }: { progress: RunProgress }) {
   const stopRun = useWorkbench((state) => state.stopRun);
+  const setRunMode = useWorkbench((state) => state.setRunMode);
   const streamed = useWorkbench((state) => state.streamedText[progress.runId] ?? '');
   const reportError = useWorkbench((state) => state.reportError);
   const [now, setNow] = useState(() => Date.now());
@@ -41,7 +43,18 @@ export function RunBar({ progress }: { progress: RunProgress }) {
         {live && <span>{elapsed.toFixed(0)} s</span>}
         <span>{progress.totalTokens.toLocaleString()} tokens</span>
         {progress.pendingReview && <span className="badge kind-question">waiting for you</span>}
+        {live && progress.mode === 'step' && !progress.pendingReview && <span className="muted">step-through: will wait at the next query</span>}
         <span className="spacer" />
+        {live && (
+          <button
+            className="ghost small"
+            data-testid="pause-run"
+            title={progress.mode === 'auto' ? 'Wait for me at the next query or re-plan' : 'Run on without waiting for me'}
+            onClick={() => void setRunMode(progress.runId, progress.mode === 'auto' ? 'step' : 'auto').catch((error: unknown) => reportError(error, 'Could not change the mode'))}
+          >
+            {progress.mode === 'auto' ? '❚❚ Pause' : '▶ Run automatically'}
+          </button>
+        )}
         {live && (
           <button className="danger small" data-testid="stop-run" onClick={() => void stopRun(progress.runId).catch((error: unknown) => reportError(error, 'Stop failed'))}>
             ■ Stop

@@ -80,6 +80,15 @@ export function RunComposer({ draft }: { draft: RunDraft }) {
           </label>
         </fieldset>
       </div>
+      <label className="inline-setting">
+        Simulator check
+        <select aria-label="Simulator check" value={form.simulatorRules} onChange={(event) => update({ simulatorRules: event.target.value as RunDraft['simulatorRules'] })}>
+          <option value="stated">Business rules as stated</option>
+          <option value="compat">DQA-compatible rules</option>
+          <option value="off">Off</option>
+        </select>
+        <span className="muted">When a simulator fits the data, the model may call it and the decision is checked against it.</span>
+      </label>
       {!model?.settings && <p className="warning">Set up a model endpoint first (Model › Set up, in the sidebar).</p>}
       {error && (
         <p className="form-error" role="alert">

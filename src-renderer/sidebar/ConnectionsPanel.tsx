@@ -1,23 +1,28 @@
 import { useState } from 'react';
 import type { Connection } from '../../src-main/contract';
 import { useWorkbench } from '../app/store-context';
+import { ConnectionDialog } from '../connections/ConnectionDialog';
+import { describeTarget, kindInfo, kindOfTarget } from '../connections/connection-kinds';
 import { SchemaTree } from './SchemaTree';
 
-/** Saved connections, a form to add a SQLite file, and each connection's schema. */
-export function ConnectionsPanel({ canBrowse, browse }: { canBrowse: boolean; browse(): Promise<string | null> }) {
+/**
+ * Saved connections: add or edit one in a dialog (a form per kind), remove with a
+ * confirmation, and browse each one's schema. `browse` is App's SQLite picker; the dialog asks
+ * for files of the chosen kind itself.
+ */
+export function ConnectionsPanel({ canBrowse }: { canBrowse: boolean; browse?: () => Promise<string | null> }) {
   const connections = useWorkbench((state) => state.connections);
-  const [adding, setAdding] = useState(false);
+  const [dialog, setDialog] = useState<{ editing: Connection | null } | null>(null);
   const [expanded, setExpanded] = useState<string | null>(null);
 
   return (
     <section className="panel" aria-label="Connections">
       <header className="panel-header">
         <h2>Connections</h2>
-        <button className="ghost small" data-testid="add-connection" onClick={() => setAdding(!adding)}>
-          {adding ? 'Close' : '+ Add'}
+        <button className="ghost small" data-testid="add-connection" onClick={() => setDialog({ editing: null })}>
+          + Add
         </button>
       </header>
-      {adding && <AddSqliteForm canBrowse={canBrowse} browse={browse} onDone={() => setAdding(false)} />}
       <ul className="list" data-testid="connection-list">
         {connections.map((connection) => (
           <ConnectionRow
@@ -25,22 +30,26 @@ export function ConnectionsPanel({ canBrowse, browse }: { canBrowse: boolean; br
             connection={connection}
             expanded={expanded === connection.id}
             onToggle={() => setExpanded(expanded === connection.id ? null : connection.id)}
+            onEdit={() => setDialog({ editing: connection })}
           />
         ))}
       </ul>
+      {dialog && <ConnectionDialog editing={dialog.editing} canBrowse={canBrowse} onClose={() => setDialog(null)} />}
     </section>
   );
 }
 
-function ConnectionRow({ connection, expanded, onToggle }: { connection: Connection; expanded: boolean; onToggle(): void }) {
+function ConnectionRow({ connection, expanded, onToggle, onEdit }: { connection: Connection; expanded: boolean; onToggle(): void; onEdit(): void }) {
   const removeConnection = useWorkbench((state) => state.removeConnection);
   const reportError = useWorkbench((state) => state.reportError);
   const [confirming, setConfirming] = useState(false);
+  const kind = kindInfo(kindOfTarget(connection.target));
+  const where = describeTarget(connection.target);
   return (
-    <li className="connection">
-      <button className="list-item" onClick={onToggle} aria-expanded={expanded} title={connection.target.path}>
+    <li className="connection" data-testid="connection" data-engine={connection.engine}>
+      <button className="list-item" onClick={onToggle} aria-expanded={expanded} title={`${kind.label}: ${where}`}>
         <span className="chevron">{expanded ? '▾' : '▸'}</span>
-        <span className="engine">{connection.engine}</span>
+        <span className="engine">{kind.id}</span>
         <span className="list-title">{connection.name}</span>
       </button>
       <span className="row-actions">
@@ -54,69 +63,29 @@ function ConnectionRow({ connection, expanded, onToggle }: { connection: Connect
             </button>
           </>
         ) : (
-          <button className="icon" title="Remove connection (the database file is not touched)" aria-label={`Remove ${connection.name}`} onClick={() => setConfirming(true)}>
-            ✕
-          </button>
+          <>
+            <button className="icon" title="Edit connection" aria-label={`Edit ${connection.name}`} onClick={onEdit}>
+              ✎
+            </button>
+            <button
+              className="icon"
+              title={kind.family === 'file' ? 'Remove connection (the file is not touched)' : 'Remove connection (the database is not touched)'}
+              aria-label={`Remove ${connection.name}`}
+              onClick={() => setConfirming(true)}
+            >
+              ✕
+            </button>
+          </>
         )}
       </span>
-      {expanded && <SchemaTree connectionId={connection.id} />}
-    </li>
-  );
-}
-
-function AddSqliteForm({ canBrowse, browse, onDone }: { canBrowse: boolean; browse(): Promise<string | null>; onDone(): void }) {
-  const addConnection = useWorkbench((state) => state.addConnection);
-  const [path, setPath] = useState('');
-  const [name, setName] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (): Promise<void> => {
-    setBusy(true);
-    setError(null);
-    try {
-      const fileName = path.split(/[\\/]/).pop() ?? path;
-      await addConnection(name.trim() || fileName, { engine: 'sqlite', path: path.trim() });
-      onDone();
-    } catch (caught) {
-      setError(caught instanceof Error ? caught.message : String(caught));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <form
-      className="add-connection-form"
-      data-testid="add-connection-form"
-      onSubmit={(event) => {
-        event.preventDefault();
-        void submit();
-      }}
-    >
-      <label>
-        SQLite file
-        <span className="row">
-          <input required placeholder="/path/to/data.sqlite" value={path} onChange={(event) => setPath(event.target.value)} aria-label="SQLite file path" />
-          {canBrowse && (
-            <button type="button" className="ghost small" onClick={() => void browse().then((chosen) => chosen && setPath(chosen))}>
-              Browse…
-            </button>
-          )}
-        </span>
-      </label>
-      <label>
-        Name
-        <input placeholder="(file name)" value={name} onChange={(event) => setName(event.target.value)} aria-label="Connection name" />
-      </label>
-      <p className="hint">Opened read-only: SQLite itself refuses any change.</p>
-      {error && (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
+      {expanded && (
+        <>
+          <p className="connection-meta" title={where}>
+            {where}
+          </p>
+          <SchemaTree connectionId={connection.id} />
+        </>
       )}
-      <button className="primary" type="submit" disabled={busy || path.trim() === ''}>
-        {busy ? 'Adding…' : 'Add connection'}
-      </button>
-    </form>
+    </li>
   );
 }

@@ -1,11 +1,13 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useWorkbench } from '../app/store-context';
+import { GraphSchema } from '../connections/GraphSchema';
+import { useOpenSet } from '../connections/use-open-set';
 
-/** Tables (or graph labels) with columns, types, keys and row counts. */
+/** Tables with columns, types, keys and row counts; for graphs, labels and relationship types (GraphSchema). */
 export function SchemaTree({ connectionId }: { connectionId: string }) {
   const schemaState = useWorkbench((state) => state.schemas[connectionId]);
   const loadSchema = useWorkbench((state) => state.loadSchema);
-  const [open, setOpen] = useState<Set<string>>(new Set());
+  const [open, toggle] = useOpenSet();
 
   useEffect(() => {
     void loadSchema(connectionId);
@@ -23,29 +25,7 @@ export function SchemaTree({ connectionId }: { connectionId: string }) {
     );
   }
   const { schema } = schemaState;
-  if (schema.kind === 'graph') {
-    return (
-      <ul className="schema" data-testid="schema-tree">
-        {[...schema.labels.map((label) => ({ ...label, prefix: ':' })), ...schema.relationshipTypes.map((type) => ({ ...type, prefix: '-[:' }))].map(
-          (element) => (
-            <li key={element.prefix + element.name}>
-              <span className="table-name">
-                {element.prefix}
-                {element.name}
-              </span>
-              {element.count !== null && <span className="list-meta">{element.count.toLocaleString()}</span>}
-            </li>
-          ),
-        )}
-      </ul>
-    );
-  }
-  const toggle = (name: string): void => {
-    const next = new Set(open);
-    if (next.has(name)) next.delete(name);
-    else next.add(name);
-    setOpen(next);
-  };
+  if (schema.kind === 'graph') return <GraphSchema schema={schema} />;
   return (
     <ul className="schema" data-testid="schema-tree">
       {schema.tables.map((table) => (

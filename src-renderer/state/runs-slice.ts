@@ -1,4 +1,4 @@
-import type { ConnectionReport, ModelSettingsView, ProviderSettingsInput, ReviewDecisionInput, RunProgress, TechniqueIdValue } from '../../src-main/contract';
+import { simulationSpecSchema, WorkbenchError, type RunSummary, type ConnectionReport, type ModelSettingsView, type ProviderSettingsInput, type ReviewDecisionInput, type RunProgress, type Scenario, type TechniqueIdValue } from '../../src-main/contract';
 import type { SliceContext } from './store';
 
 export type ModelSettingsForm = Omit<Exclude<ProviderSettingsInput, undefined>, 'apiKey'>;
@@ -9,6 +9,10 @@ export interface RunDraft {
   connectionId: string;
   technique: TechniqueIdValue;
   mode: 'auto' | 'step';
+  /** Check the decision with a simulator when one fits the data. */
+  simulatorRules: 'stated' | 'compat' | 'off';
+  /** Scenario parameters the question names (a DQA question's country and home node, or goods). */
+  known: { country?: string; home?: string; goods?: string };
 }
 
 export interface RunsSlice {
@@ -19,6 +23,8 @@ export interface RunsSlice {
   streamedText: Record<string, string>;
   /** The composer's contents when open (prefilled from a question cell), null when closed. */
   runDraft: RunDraft | null;
+  /** Runs of the open notebook that the app stopped in the middle of. */
+  interruptedRuns: RunSummary[];
 
   loadModel(): Promise<void>;
   saveModel(settings: ModelSettingsForm, apiKey: string | undefined): Promise<void>;
@@ -28,7 +34,13 @@ export interface RunsSlice {
   startRun(draft: RunDraft): Promise<void>;
   reviewRun(runId: string, decision: ReviewDecisionInput): Promise<void>;
   stopRun(runId: string): Promise<void>;
+  setRunMode(runId: string, mode: 'auto' | 'step'): Promise<void>;
+  loadInterruptedRuns(notebookId: string): Promise<void>;
+  resumeRun(runId: string): Promise<void>;
   loadActiveRuns(): Promise<void>;
+  detectScenario(connectionId: string): Promise<Scenario | null>;
+  /** Runs a simulation cell's specification and saves the result with the cell. */
+  runSimulationCell(cellId: string): Promise<void>;
 }
 
 const streamTail = 600;
@@ -56,6 +68,7 @@ export function createRunsSlice({ client, set, get }: SliceContext): RunsSlice {
     runs: {},
     streamedText: {},
     runDraft: null,
+    interruptedRuns: [],
 
     loadModel: async () => set({ model: await client.invoke('model/get', {}) }),
     saveModel: async (settings, apiKey) => {
@@ -65,7 +78,7 @@ export function createRunsSlice({ client, set, get }: SliceContext): RunsSlice {
 
     openRunDraft: (draft) => {
       const connectionId = draft.connectionId ?? get().connections[0]?.id ?? '';
-      set({ runDraft: { question: '', rules: '', technique: 'planrag', mode: 'auto', ...draft, connectionId } });
+      set({ runDraft: { question: '', rules: '', technique: 'planrag', mode: 'auto', simulatorRules: 'stated', known: {}, ...draft, connectionId } });
     },
     closeRunDraft: () => set({ runDraft: null }),
 
@@ -81,6 +94,41 @@ export function createRunsSlice({ client, set, get }: SliceContext): RunsSlice {
     },
     stopRun: async (runId) => {
       await client.invoke('runs/stop', { runId });
+    },
+    setRunMode: async (runId, mode) => {
+      await client.invoke('runs/set-mode', { runId, mode });
+    },
+    loadInterruptedRuns: async (notebookId) => {
+      const runs = await client.invoke('runs/list', { notebookId });
+      set({ interruptedRuns: runs.filter((run) => run.status === 'interrupted') });
+    },
+    resumeRun: async (runId) => {
+      await client.invoke('runs/resume', { runId });
+      set({ interruptedRuns: get().interruptedRuns.filter((run) => run.id !== runId) });
+    },
+    detectScenario: async (connectionId) => (await client.invoke('simulations/detect', { connectionId })).scenario,
+    runSimulationCell: async (cellId) => {
+      await get().flushEdits();
+      const cell = get().cells.find((candidate) => candidate.id === cellId);
+      if (!cell?.connectionId) throw new WorkbenchError('invalid-request', 'Choose the data to simulate first');
+      let raw: unknown;
+      try {
+        raw = JSON.parse(cell.source);
+      } catch {
+        raw = null;
+      }
+      const spec = simulationSpecSchema.safeParse(raw);
+      if (!spec.success) throw new WorkbenchError('invalid-request', 'Fill in the scenario parameters first');
+      const ranAt = new Date().toISOString();
+      const connectionId = cell.connectionId;
+      const update = (output: NonNullable<typeof cell.output>): void =>
+        set({ cells: get().cells.map((existing) => (existing.id === cellId ? { ...existing, output } : existing)) });
+      try {
+        const simulation = await client.invoke('simulations/run', { connectionId, spec: spec.data, cellId });
+        update({ status: 'simulated', simulation, ranAt, connectionId });
+      } catch (error) {
+        update({ status: 'error', error: WorkbenchError.from(error).toJSON(), ranAt, connectionId });
+      }
     },
     loadActiveRuns: async () => {
       const active = await client.invoke('runs/active', {});

@@ -92,7 +92,9 @@ describe('a decision run in step-through mode', () => {
     model.verify();
 
     const kinds = await page.getByTestId('cell').evaluateAll((cells) => cells.map((cell) => `${cell.getAttribute('data-cell-kind')}`));
-    expect(kinds.slice(-8)).toEqual(['question', 'plan', 'thought', 'query', 'observation', 'query', 'observation', 'decision']);
+    // The demo question names SWE and baltic_sea, so the decision is checked by the simulator.
+    expect(kinds.slice(-9)).toEqual(['question', 'plan', 'thought', 'query', 'observation', 'query', 'observation', 'simulation', 'decision']);
+    expect(await decision.getByTestId('verification').innerText()).toMatch(/simulator/i);
     const edited = page.locator('[data-cell-kind="query"]').nth(-2);
     expect(await edited.locator('.author').innerText()).toBe('analyst');
     await expect.poll(() => edited.getByTestId('result-summary').innerText()).toMatch(/^1 row/);

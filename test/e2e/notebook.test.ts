@@ -49,7 +49,7 @@ describe('a new user in browser mode', () => {
   it('opens the bundled demo notebook with its databases', async () => {
     await page.goto(server.url);
     await expect.poll(() => page.getByTestId('notebook-title').textContent()).toBe('Welcome to Decision Workbench');
-    await expect.poll(() => cells().count()).toBe(8);
+    await expect.poll(() => cells().count()).toBe(10);
     expect(await page.getByTestId('connection-list').innerText()).toContain('DQA Locating 1445 (demo)');
     expect(await page.locator('.cell-question').first().innerText()).toContain('baltic_sea');
     await screenshot(page, '01-demo-notebook');

@@ -43,7 +43,7 @@ describe('workbench services', () => {
     const [notebook] = await first.invoke('notebooks/list', {});
     expect(notebook?.title).toBe('Welcome to Decision Workbench');
     const cells = (await first.invoke('notebooks/get', { id: notebook!.id })).cells;
-    expect(cells.map((cell) => cell.kind)).toEqual(['note', 'question', 'note', 'query', 'note', 'question', 'query', 'note']);
+    expect(cells.map((cell) => cell.kind)).toEqual(['note', 'question', 'note', 'query', 'note', 'simulation', 'note', 'question', 'query', 'note']);
 
     const locating = connections.find((connection) => connection.name.startsWith('DQA Locating'))!;
     const schema = await first.invoke('connections/schema', { id: locating.id });

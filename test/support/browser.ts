@@ -1,22 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromiumFlags, chromiumPath } from '../../src-main/reports/chromium';
 import { repoRoot } from './fixtures';
 
-/** Debian's Chromium, headless, with the flags this offline machine needs (README › Testing). */
+/** Debian's Chromium, headless, with the same flags the app prints PDFs with (README › Tests). */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  return chromium.launch({ executablePath: chromiumPath(), args: chromiumFlags });
 }
 
 export const screenshotDir = join(repoRoot, 'test-results', 'e2e');

@@ -6,6 +6,7 @@ import { defaultRunLimits, runDecision, type DecisionRunOptions } from '../../..
 import type { ReviewDecision, ReviewGate, ReviewRequest } from '../../../src-main/engine/review-gate';
 import { automaticGate } from '../../../src-main/engine/review-gate';
 import { createOpenAiProvider } from '../../../src-main/llm/openai-provider';
+import { simulatorFor } from '../../../src-main/simulators/run-simulator';
 import { startScriptedOpenAiServer } from '../../support/scripted-openai';
 import type { ScriptStep } from '../../support/scripted-openai/script';
 import { sqliteFromDqaDump } from '../../support/fixtures';
@@ -218,5 +219,39 @@ describe('PlanRAG over the real openai SDK and a DQA SQLite database', () => {
     setTimeout(() => controller.abort(), 200);
     const { outcome } = await run(slow, { signal: controller.signal });
     expect(outcome.status).toBe('cancelled');
+  });
+
+  it('offers simulate on DQA data, returns the ranked table, and checks the decision with its regret', async () => {
+    const parts = await setup([
+      { expectTools: ['plan'], toolCalls: [{ name: 'plan', arguments: { steps: ['Simulate the options'] } }] },
+      { expectTools: ['query', 'replan', 'simulate', 'answer'], toolCalls: [{ name: 'simulate', arguments: { candidates: ['novgorod', 'lubeck'] } }] },
+      {
+        expectToolResultContains: ['best: krakow', 'rank | candidate | before | after | delta', 'novgorod', 'lubeck'],
+        toolCalls: [{ name: 'answer', arguments: { decision: 'novgorod', rationale: 'novgorod looked good' } }],
+      },
+    ]);
+    const simulator = await simulatorFor(parts.connector, { rules: 'compat', known: { country: 'SWE', home: 'baltic_sea' } });
+    expect(simulator?.scenario).toBe('locating');
+    const { outcome, events } = await run(parts, { ...(simulator ? { simulator } : {}) });
+    parts.server.verify();
+    expect(outcome.decision).toBe('novgorod');
+    const simulation = events.find((event) => event.type === 'simulation');
+    expect(simulation?.type === 'simulation' && simulation.result.best).toBe('krakow');
+    expect(simulation?.type === 'simulation' && simulation.requested).toEqual(['novgorod', 'lubeck']);
+    const decision = events.find((event) => event.type === 'decision');
+    expect(decision?.type === 'decision' && decision.verification).toMatchObject({ decision: 'novgorod', best: 'krakow', agrees: false });
+    const regret = decision?.type === 'decision' ? decision.verification?.regret : null;
+    expect(regret).toBeGreaterThan(0);
+  });
+
+  it('checks a decision against the simulator even when the model never simulated', async () => {
+    const parts = await setup([
+      { toolCalls: [{ name: 'plan', arguments: { steps: ['Decide'] } }] },
+      { toolCalls: [{ name: 'answer', arguments: { decision: 'Krakow', rationale: 'upstream' } }] },
+    ]);
+    const simulator = await simulatorFor(parts.connector, { rules: 'compat', known: { country: 'SWE', home: 'baltic_sea' } });
+    const { events } = await run(parts, { ...(simulator ? { simulator } : {}) });
+    const decision = events.find((event) => event.type === 'decision');
+    expect(decision?.type === 'decision' && decision.verification).toMatchObject({ best: 'krakow', agrees: true, regret: 0 });
   });
 });

@@ -94,4 +94,22 @@ describe('decision runs in the workspace', () => {
     expect(cells.at(-1)).toMatchObject({ kind: 'note', author: 'engine' });
     expect(cells.at(-1)?.source).toContain('Run ended: stopped');
   });
+
+  it('pauses an automatic run at the next query and resumes it', async () => {
+    const { workbench, server, events, locating, notebook } = await setup([
+      { delayMs: 600, toolCalls: [{ name: 'plan', arguments: { steps: ['a'] } }] },
+      { toolCalls: [{ name: 'query', arguments: { query: 'SELECT 7 AS seven' } }] },
+      { expectToolResultContains: '7', toolCalls: [{ name: 'answer', arguments: { decision: 'seven', rationale: 'r' } }] },
+    ]);
+    await workbench.invoke('model/save', { settings: { baseUrl: server.baseUrl, model: 'm', temperature: 0, maxTokens: 100, requestTimeoutMs: 5000, maxRetries: 0, stream: false, toolMode: 'tools' } });
+    const { runId } = await workbench.invoke('runs/start', { notebookId: notebook.id, connectionId: locating.id, question: 'q', technique: 'planrag', mode: 'auto' });
+    await workbench.invoke('runs/set-mode', { runId, mode: 'step' });
+    const pending = await until(() => lastProgress(events)?.pendingReview ?? undefined);
+    expect(pending).toMatchObject({ subject: 'query', query: 'SELECT 7 AS seven' });
+    expect(lastProgress(events)?.mode).toBe('step');
+    await workbench.invoke('runs/set-mode', { runId, mode: 'auto' });
+    const done = await until(() => (lastProgress(events)?.status === 'answered' ? lastProgress(events) : undefined));
+    expect(done.mode).toBe('auto');
+    server.verify();
+  });
 });

@@ -1,0 +1,93 @@
+import { parseArgs } from 'node:util';
+import { WorkbenchError } from '../contract/errors';
+import { openConnectionUri, parseConnectionUri } from '../connectors/connection-uri';
+import { runWhatIf, type Candidate, type WhatIfResult } from '../whatif';
+import { formatTable } from './format-table';
+import { positiveInteger, type CommandIo } from './command-io';
+
+export const whatifUsage =
+  'dwb whatif --connection sqlite:PATH --change SQL --objective SQL (--candidates a,b,c | --candidates-query SQL) [--minimize] [--tolerance X] [--timeout-ms N] [--json]';
+
+const NUMERIC = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/** Comma-separated candidates; numeric ones become numbers (whole numbers bind as SQL integers). */
+function parseCandidateList(text: string): Candidate[] {
+  const items = text.split(',').map((item) => item.trim());
+  if (items.some((item) => item === '')) throw new WorkbenchError('invalid-request', '--candidates holds an empty item');
+  return items.map((item) => (NUMERIC.test(item) ? Number(item) : item));
+}
+
+/** The first column of a read-only query on the source, through the ordinary (read-only) connector. */
+async function queryCandidates(connection: string, text: string): Promise<Candidate[]> {
+  const connector = await openConnectionUri(connection);
+  try {
+    const result = await connector.query(text, { maxRows: 10_000, timeoutMs: 30_000 });
+    if (result.truncated) throw new WorkbenchError('invalid-request', '--candidates-query returned more than 10000 rows');
+    return result.rows.map((row, index) => {
+      const value = row[0];
+      if (typeof value === 'string' || typeof value === 'number') return value;
+      throw new WorkbenchError('invalid-request', `--candidates-query row ${index + 1}: expected a text or number candidate, got ${JSON.stringify(value ?? null)}`);
+    });
+  } finally {
+    await connector.close();
+  }
+}
+
+
+function printResult(result: WhatIfResult, io: CommandIo): void {
+  io.stdout(
+    formatTable({
+      columns: ['rank', 'candidate', 'before', 'after', 'delta', 'changed rows'].map((name) => ({ name, type: '' })),
+      rows: result.rows.map((row) => [row.rank, row.candidate, row.before, row.after, row.delta, row.changedRows]),
+    }),
+  );
+  io.stdout(`best: ${String(result.best)} (${result.direction}; margin ${result.margin === null ? 'n/a, single candidate' : String(result.margin)})`);
+  if (result.tied.length > 1) io.stdout(`tied: ${result.tied.map(String).join(', ')}`);
+  for (const note of result.notes) io.stderr(`note: ${note}`);
+  io.stderr(`source unchanged: ${result.sourceDigestAfter} (isolation: ${result.isolation})`);
+}
+
+/** `dwb whatif`: ranks candidate changes on a throwaway copy of a SQLite database. */
+export async function runWhatifCommand(args: string[], io: CommandIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      connection: { type: 'string', short: 'c' },
+      change: { type: 'string' },
+      objective: { type: 'string' },
+      candidates: { type: 'string' },
+      'candidates-query': { type: 'string' },
+      minimize: { type: 'boolean', default: false },
+      tolerance: { type: 'string' },
+      'timeout-ms': { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  if (positionals.length > 0) throw new WorkbenchError('invalid-request', `unexpected argument "${positionals[0] ?? ''}": ${whatifUsage}`);
+  for (const flag of ['connection', 'change', 'objective'] as const) {
+    if (!values[flag]) throw new WorkbenchError('invalid-request', `--${flag} is required: ${whatifUsage}`);
+  }
+  if ((values.candidates === undefined) === (values['candidates-query'] === undefined)) {
+    throw new WorkbenchError('invalid-request', `give exactly one of --candidates and --candidates-query: ${whatifUsage}`);
+  }
+  const connection = values.connection as string;
+  const target = parseConnectionUri(connection);
+  if (target.engine !== 'sqlite') throw new WorkbenchError('unsupported', `what-if runs on SQLite files only for now, not ${target.engine}`);
+  const tolerance = values.tolerance === undefined ? undefined : Number(values.tolerance);
+  if (tolerance !== undefined && !Number.isFinite(tolerance)) throw new WorkbenchError('invalid-request', `--tolerance takes a number, got "${values.tolerance ?? ''}"`);
+  const candidates = values.candidates !== undefined ? parseCandidateList(values.candidates) : await queryCandidates(connection, values['candidates-query'] as string);
+
+  const result = await runWhatIf({
+    source: target.path,
+    candidates,
+    change: values.change as string,
+    objective: values.objective as string,
+    direction: values.minimize ? 'minimize' : 'maximize',
+    ...(tolerance !== undefined ? { tolerance } : {}),
+    ...(values['timeout-ms'] !== undefined ? { timeoutMs: positiveInteger(values['timeout-ms'], '--timeout-ms') } : {}),
+  });
+  if (values.json) io.stdout(JSON.stringify(result));
+  else printResult(result, io);
+  return 0;
+}

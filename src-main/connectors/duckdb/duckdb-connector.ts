@@ -1,0 +1,122 @@
+import { JsonDuckDBValueConverter, type DuckDBConnection, type DuckDBPreparedStatement, type DuckDBValue, type Json } from '@duckdb/node-api';
+
+import type { QueryResult, SchemaInfo } from '../../contract/data';
+import { WorkbenchError } from '../../contract/errors';
+import type { Connector, QueryOptions } from '../connector';
+import { toDuckdbCell } from './cell-values';
+import { toWorkbenchError } from './errors';
+import { QueryInterruption, throwIfAborted } from '../shared/interruption';
+import type { OpenedDatabase } from './open-database';
+import { readDuckdbSchema } from './schema';
+import { SerialQueue } from '../shared/serial-queue';
+import { prepareReadStatement } from './statement-check';
+
+const schemaTimeoutMs = 30_000;
+
+/**
+ * A read-only DuckDB connector over one connection. Queries run one at a time; DuckDB has no
+ * statement timeout, so the deadline and cancellation both use connection.interrupt().
+ */
+export class DuckdbConnector implements Connector {
+  readonly engine = 'duckdb' as const;
+  readonly dialect = 'sql' as const;
+  private readonly queue = new SerialQueue();
+  private closed = false;
+
+  constructor(private readonly database: OpenedDatabase, private readonly connection: DuckDBConnection) {}
+
+  async schema(): Promise<SchemaInfo> {
+    return this.queue.run(async () => {
+      this.requireOpen();
+      return readDuckdbSchema(async (sql) => {
+        const interruption = new QueryInterruption(schemaTimeoutMs, undefined, () => this.connection.interrupt());
+        try {
+          const result = await this.connection.run(sql);
+          return (await result.getRowsJson()) as unknown[][];
+        } catch (error) {
+          throw interruption.error('DuckDB', schemaTimeoutMs) ?? toWorkbenchError(error);
+        } finally {
+          interruption.dispose();
+        }
+      });
+    });
+  }
+
+  async query(text: string, options: QueryOptions): Promise<QueryResult> {
+    return this.queue.run(async () => {
+      this.requireOpen();
+      throwIfAborted(options.signal, 'DuckDB');
+      const started = performance.now();
+      const interruption = new QueryInterruption(options.timeoutMs, options.signal, () => this.connection.interrupt());
+      try {
+        const prepared = await prepareReadStatement(this.connection, text);
+        try {
+          bindParameters(prepared, options.params ?? {});
+          const result = await prepared.stream();
+          const types = result.columnTypes();
+          const limit = options.maxRows + 1;
+          const rows: Json[][] = [];
+          // Chunks arrive about 2048 rows at a time; reading stops once the cap is passed.
+          while (rows.length < limit) {
+            const chunk = await result.fetchChunk();
+            if (chunk === null || chunk.rowCount === 0) break;
+            for (const row of chunk.convertRows(JsonDuckDBValueConverter)) {
+              rows.push(row as Json[]);
+              if (rows.length >= limit) break;
+            }
+          }
+          const interrupted = interruption.error('DuckDB', options.timeoutMs);
+          if (interrupted !== null) throw interrupted;
+          const kept = rows.slice(0, options.maxRows);
+          return {
+            columns: result.columnNames().map((name, index) => ({ name, type: types[index]?.toString() ?? '' })),
+            rows: kept.map((row) => row.map((value, index) => {
+              const type = types[index];
+              return type === undefined ? null : toDuckdbCell(value, type);
+            })),
+            rowCount: kept.length,
+            truncated: rows.length > options.maxRows,
+            elapsedMs: performance.now() - started,
+          };
+        } finally {
+          prepared.destroySync();
+        }
+      } catch (error) {
+        throw interruption.error('DuckDB', options.timeoutMs) ?? toWorkbenchError(error);
+      } finally {
+        interruption.dispose();
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.queue.run(async () => {
+      this.connection.closeSync();
+      this.database.instance.closeSync();
+      this.database.cleanup();
+    });
+  }
+
+  private requireOpen(): void {
+    if (this.closed) throw new WorkbenchError('connection-failed', 'DuckDB: connector is closed');
+  }
+}
+
+/**
+ * Binds the statement's `$name` parameters (only those it uses; DuckDB rejects extra names).
+ * Objects and arrays go in as JSON text.
+ */
+function bindParameters(prepared: DuckDBPreparedStatement, params: Record<string, unknown>): void {
+  if (prepared.parameterCount === 0) return;
+  const values: Record<string, DuckDBValue> = {};
+  for (let index = 1; index <= prepared.parameterCount; index += 1) {
+    const name = prepared.parameterName(index);
+    if (!Object.hasOwn(params, name)) throw new WorkbenchError('invalid-request', `DuckDB: no value given for parameter $${name}`);
+    const value = params[name];
+    const scalar = value === null || ['string', 'number', 'boolean', 'bigint'].includes(typeof value);
+    values[name] = scalar ? (value as DuckDBValue) : JSON.stringify(value);
+  }
+  prepared.bind(values);
+}

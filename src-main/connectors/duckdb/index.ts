@@ -1,0 +1,43 @@
+import { existsSync } from 'node:fs';
+
+import { WorkbenchError } from '../../contract/errors';
+import type { Connector } from '../connector';
+import { DuckdbConnector } from './duckdb-connector';
+import { toWorkbenchError } from './errors';
+import { openFileAsTable, openReadOnlyDatabase, type OpenedDatabase } from './open-database';
+
+/**
+ * What to open: a DuckDB database file, or a CSV / Parquet file exposed as one table named
+ * after the file (`trades.csv` → table `trades`).
+ */
+export type DuckdbConnectorOptions = { path: string } | { csv: string } | { parquet: string };
+
+/**
+ * Opens a read-only DuckDB connector. Protection layers:
+ * 1. DuckDB's own parser: exactly one statement, of type SELECT or EXPLAIN of a SELECT;
+ * 2. access_mode READ_ONLY: no change to catalog or data;
+ * 3. enable_external_access=false, extension autoload/autoinstall off, lock_configuration=true:
+ *    no COPY to files, ATTACH, INSTALL/LOAD or reads of other files, and no SET can undo it.
+ * A CSV/Parquet file is copied into a temporary database first (see openFileAsTable).
+ */
+export async function openDuckdbConnector(options: DuckdbConnectorOptions): Promise<Connector> {
+  const file = 'path' in options ? options.path : 'csv' in options ? options.csv : options.parquet;
+  if (!existsSync(file)) throw new WorkbenchError('not-found', `DuckDB: no such file: ${file}`);
+  let database: OpenedDatabase;
+  try {
+    database = 'path' in options
+      ? await openReadOnlyDatabase(options.path)
+      : await openFileAsTable(file, 'csv' in options ? 'csv' : 'parquet');
+  } catch (error) {
+    const mapped = toWorkbenchError(error);
+    throw new WorkbenchError(mapped.code === 'syntax' ? 'query-failed' : mapped.code === 'query-failed' ? 'connection-failed' : mapped.code, mapped.message, { cause: error });
+  }
+  try {
+    const connection = await database.instance.connect();
+    return new DuckdbConnector(database, connection);
+  } catch (error) {
+    database.instance.closeSync();
+    database.cleanup();
+    throw toWorkbenchError(error);
+  }
+}

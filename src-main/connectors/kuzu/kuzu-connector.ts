@@ -1,0 +1,42 @@
+import { join } from 'node:path';
+
+import type { QueryResult, SchemaInfo } from '../../contract/data';
+import type { Connector, QueryOptions } from '../connector';
+import { startWorker, WorkerChannel } from '../worker-host';
+import type { KuzuRequest } from './protocol';
+import { checkKuzuStatement } from './statement-guard';
+
+/** Opening reads the catalog of a possibly large database; give it time on a slow disk. */
+const openTimeoutMs = 60_000;
+const schemaTimeoutMs = 60_000;
+
+/**
+ * A read-only Kùzu database whose queries run in a worker process (see ./worker.ts), like the
+ * SQLite connector: cancelling or overrunning a query kills the worker, and the next request
+ * starts a fresh one.
+ */
+export async function startKuzuConnector(path: string, bufferPoolBytes: number): Promise<Connector> {
+  const channel = new WorkerChannel(() =>
+    startWorker({ bundledName: 'kuzu-worker.js', sourceFile: join(__dirname, 'worker.ts'), args: [path, String(bufferPoolBytes)] }),
+  );
+  const request = <T>(message: KuzuRequest, limit: { timeoutMs: number; signal?: AbortSignal }): Promise<T> => channel.request<T>(message, limit);
+  try {
+    await request<null>({ type: 'open' }, { timeoutMs: openTimeoutMs });
+  } catch (error) {
+    await channel.close();
+    throw error;
+  }
+  return {
+    engine: 'kuzu',
+    dialect: 'cypher',
+    schema: () => request<SchemaInfo>({ type: 'schema' }, { timeoutMs: schemaTimeoutMs }),
+    query: async (text: string, options: QueryOptions) => {
+      checkKuzuStatement(text);
+      return request<QueryResult>(
+        { type: 'query', text, params: options.params, maxRows: options.maxRows, timeoutMs: options.timeoutMs },
+        { timeoutMs: options.timeoutMs, signal: options.signal },
+      );
+    },
+    close: () => channel.close(),
+  };
+}

@@ -1,0 +1,36 @@
+/**
+ * Worker process that owns one read-only Kùzu database. Kùzu's Node binding cannot interrupt
+ * a query, so a query that overruns or is cancelled is stopped by killing this process (see
+ * ../worker-host.ts); running here also keeps a native crash out of the app.
+ * Arguments: database path, buffer pool bytes.
+ */
+import type { Connection } from 'kuzu';
+
+import { WorkbenchError } from '../../contract/errors';
+import { openReadOnlyKuzu, readSchema, runVettedQuery } from './kuzu-read';
+import type { KuzuRequest } from './protocol';
+
+const [path, bufferPoolBytes] = process.argv.slice(2);
+if (path === undefined || bufferPoolBytes === undefined || !process.send) {
+  throw new Error('usage: a forked kuzu worker with the database path and buffer pool bytes as arguments');
+}
+const send = process.send.bind(process);
+
+let opening: Promise<Connection> | null = null;
+
+async function answer(request: KuzuRequest): Promise<unknown> {
+  opening ??= openReadOnlyKuzu(path ?? '', Number(bufferPoolBytes));
+  const connection = await opening;
+  if (request.type === 'open') return null;
+  if (request.type === 'schema') return readSchema(connection);
+  return runVettedQuery(connection, request.text, request);
+}
+
+process.on('message', (request: KuzuRequest & { id: number }) => {
+  answer(request).then(
+    (value) => send({ id: request.id, ok: true, value }),
+    (error: unknown) => send({ id: request.id, ok: false, error: WorkbenchError.from(error).toJSON() }),
+  );
+});
+// The parent going away (crash, kill -9) closes the channel: leave with it.
+process.on('disconnect', () => process.exit(0));

@@ -1,0 +1,29 @@
+import pg from 'pg';
+
+import { WorkbenchError, type ErrorCode } from '../../contract/errors';
+
+/**
+ * Maps a PostgreSQL error to a WorkbenchError, keeping the server's own message. SQLSTATE
+ * classes decide the code: 25006 is the read-only transaction refusing a write, 42601 a syntax
+ * error, 57014 a cancelled statement, 08/28 connection and authentication failures.
+ */
+export function toWorkbenchError(error: unknown): WorkbenchError {
+  if (error instanceof WorkbenchError) return error;
+  if (error instanceof pg.DatabaseError) {
+    const code = codeForSqlState(error.code ?? '', error.message);
+    const position = error.position !== undefined && code === 'syntax' ? ` (at character ${error.position})` : '';
+    return new WorkbenchError(code, `PostgreSQL: ${error.message}${position}`, { cause: error });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  // Anything else comes from the socket or the client library: the server is unreachable.
+  return new WorkbenchError('connection-failed', `PostgreSQL: ${message}`, { cause: error, retryable: true });
+}
+
+function codeForSqlState(sqlState: string, message: string): ErrorCode {
+  if (sqlState === '25006') return 'read-only';
+  if (sqlState === '42601') return 'syntax';
+  if (sqlState === '57014') return message.includes('statement timeout') ? 'timeout' : 'cancelled';
+  if (sqlState === '3D000') return 'not-found';
+  if (sqlState.startsWith('08') || sqlState.startsWith('28') || sqlState.startsWith('57P')) return 'connection-failed';
+  return 'query-failed';
+}

@@ -1,0 +1,85 @@
+/**
+ * A small PostgreSQL lexer: enough to tell code from strings, quoted identifiers and comments,
+ * so the statement guard sees the real first keyword and `$name` parameters are found only in
+ * code. It does not validate SQL; the server parses the query for real.
+ */
+import { numberPart, quotedEnd, runEnd, type LexedToken } from '../shared/sql-tokens';
+
+export type SqlTokenKind = 'word' | 'quoted-identifier' | 'string' | 'comment' | 'space' | 'named-param' | 'other';
+
+/** For params `value` is the bare name. */
+export interface SqlToken extends LexedToken {
+  kind: SqlTokenKind;
+}
+
+const identifierStart = /[A-Za-z_\u0080-\uffff]/;
+const identifierPart = /[A-Za-z0-9_$\u0080-\uffff]/;
+
+export function scanPostgresSql(text: string): SqlToken[] {
+  const tokens: SqlToken[] = [];
+  let index = 0;
+  const push = (kind: SqlTokenKind, start: number, end: number, value = text.slice(start, end)): void => {
+    tokens.push({ kind, value, start, end });
+    index = end;
+  };
+
+  while (index < text.length) {
+    const char = text[index] ?? '';
+    const next = text[index + 1] ?? '';
+    const start = index;
+
+    if (/\s/.test(char)) {
+      push('space', start, runEnd(text, index, /\s/));
+    } else if (char === '-' && next === '-') {
+      const newline = text.indexOf('\n', index);
+      push('comment', start, newline === -1 ? text.length : newline + 1);
+    } else if (char === '/' && next === '*') {
+      push('comment', start, blockCommentEnd(text, index));
+    } else if (char === "'") {
+      // E'...' strings honour backslash escapes; the E was lexed as a word just before.
+      const previous = tokens[tokens.length - 1];
+      const escapes = previous?.kind === 'word' && previous.end === start && /^[eE]$/.test(previous.value);
+      push('string', start, quotedEnd(text, index, "'", escapes));
+    } else if (char === '"') {
+      const end = quotedEnd(text, index, '"', false);
+      push('quoted-identifier', start, end, text.slice(start + 1, end - 1).replace(/""/g, '"'));
+    } else if (char === '$') {
+      const dollarQuote = /^\$([A-Za-z_][A-Za-z0-9_]*)?\$/.exec(text.slice(index));
+      const named = /^\$([A-Za-z_][A-Za-z0-9_]*)/.exec(text.slice(index));
+      if (dollarQuote !== null) {
+        const close = text.indexOf(dollarQuote[0], index + dollarQuote[0].length);
+        push('string', start, close === -1 ? text.length : close + dollarQuote[0].length);
+      } else if (named?.[1] !== undefined) {
+        push('named-param', start, index + named[0].length, named[1]);
+      } else {
+        push('other', start, index + 1);
+      }
+    } else if (identifierStart.test(char)) {
+      push('word', start, runEnd(text, index, identifierPart));
+    } else if (/[0-9]/.test(char)) {
+      push('other', start, runEnd(text, index, numberPart));
+    } else {
+      push('other', start, index + 1);
+    }
+  }
+  return tokens;
+}
+
+/** PostgreSQL block comments nest. An unterminated comment runs to the end of the text. */
+function blockCommentEnd(text: string, start: number): number {
+  let depth = 0;
+  let index = start;
+  while (index < text.length) {
+    if (text.startsWith('/*', index)) {
+      depth += 1;
+      index += 2;
+    } else if (text.startsWith('*/', index)) {
+      depth -= 1;
+      index += 2;
+      if (depth === 0) return index;
+    } else {
+      index += 1;
+    }
+  }
+  return text.length;
+}

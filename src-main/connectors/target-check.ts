@@ -1,0 +1,42 @@
+import { existsSync, statSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import type { ConnectionTarget } from '../contract/connections';
+import { WorkbenchError } from '../contract/errors';
+
+const fileKinds = {
+  sqlite: 'a SQLite file',
+  duckdb: 'a DuckDB database file',
+  csv: 'a CSV file',
+  parquet: 'a Parquet file',
+} as const;
+
+/** An absolute path to an existing regular file, or a clear error naming what was expected. */
+function existingFile(path: string, expected: string): string {
+  const absolute = isAbsolute(path) ? path : resolve(path);
+  if (!existsSync(absolute)) throw new WorkbenchError('not-found', `No file at ${absolute}`);
+  if (!statSync(absolute).isFile()) throw new WorkbenchError('invalid-request', `${absolute} is a folder, not ${expected}`);
+  return absolute;
+}
+
+/**
+ * Checks a target before it is saved or tested, so a typo is reported now rather than at the
+ * first query: files must exist (a Kùzu database is a file since Kùzu 0.11, a folder before);
+ * server URLs were already checked by the contract (scheme, no password).
+ */
+export function normalizeTarget(target: ConnectionTarget): ConnectionTarget {
+  switch (target.engine) {
+    case 'sqlite':
+      return { engine: 'sqlite', path: existingFile(target.path, fileKinds.sqlite) };
+    case 'duckdb':
+      return { engine: 'duckdb', format: target.format, path: existingFile(target.path, fileKinds[target.format]) };
+    case 'kuzu': {
+      const path = isAbsolute(target.path) ? target.path : resolve(target.path);
+      if (!existsSync(path)) throw new WorkbenchError('not-found', `No Kùzu database at ${path}`);
+      return { engine: 'kuzu', path };
+    }
+    case 'postgres':
+    case 'mysql':
+    case 'neo4j':
+      return target;
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * Imports DQA dump files into embedded engines in a scratch folder, so they can be read back
+ * through the same connectors as the analyst's own databases: relational dumps into SQLite
+ * files, graph dumps into Kùzu databases.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { writeSqliteDatabase } from '../importers/sqlite-import';
+import { parseCypherDump } from './cypher-dump';
+import { writeKuzuDatabase } from './kuzu-import';
+import { parseSqlDump } from './sql-dump';
+
+/** A file name for the imported copy of `dumpPath`, unique within one scratch folder. */
+function targetName(dumpPath: string, index: number, extension: string): string {
+  return `${index}-${basename(dumpPath).replace(/[^A-Za-z0-9._-]/g, '_')}${extension}`;
+}
+
+export function importRelationalDump(dumpPath: string, scratchDir: string, index: number): string {
+  const target = join(scratchDir, targetName(dumpPath, index, '.sqlite'));
+  writeSqliteDatabase(parseSqlDump(readFileSync(dumpPath, 'utf8'), dumpPath), target);
+  return target;
+}
+
+export async function importGraphDump(dumpPath: string, scratchDir: string, index: number): Promise<string> {
+  const target = join(scratchDir, targetName(dumpPath, index, '.kuzu'));
+  await writeKuzuDatabase(parseCypherDump(readFileSync(dumpPath, 'utf8'), dumpPath), target, dumpPath);
+  return target;
+}
+
+/**
+ * Whether the Kùzu connector can start its worker process here, and if not why. From source
+ * (tests, tsx) it forks its TypeScript worker; from the electron-vite bundle it needs
+ * `kuzu-worker.js` beside the bundle, which exists only once the bundle has that entry.
+ */
+export function kuzuUnavailableReason(): string | null {
+  try {
+    require.resolve('kuzu');
+  } catch {
+    return 'the kuzu package is not installed';
+  }
+  const runningFromSource = __filename.endsWith('.ts');
+  if (!runningFromSource && !existsSync(join(__dirname, 'kuzu-worker.js'))) {
+    return 'this build has no Kùzu connector worker (kuzu-worker.js is not bundled)';
+  }
+  return null;
+}

@@ -1,0 +1,174 @@
+/**
+ * Where `dwb dqa solve` gets each question's database, loaded once per dump (questions share
+ * dumps):
+ * - without a target, each dump named by the questions is imported into an embedded engine in
+ *   a scratch folder and read back through its connector: relational dumps into SQLite, graph
+ *   dumps into Kùzu. When this build cannot start the Kùzu connector, graph dumps are parsed
+ *   in memory instead, and every result says so (`via`);
+ * - with a target, a connection URI (optionally holding `{dump}`, replaced by the dump's file
+ *   name without extension) names databases the analyst already loaded; they are opened
+ *   read-only through the ordinary connectors.
+ * Scratch folders are removed by `close()`.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, extname, join, resolve } from 'node:path';
+import { WorkbenchError } from '../contract/errors';
+import type { ConnectionTarget } from '../contract/connections';
+import { openConnectionUri, parseConnectionUri } from '../connectors/connection-uri';
+import type { Connector } from '../connectors/connector';
+import { openKuzuConnector } from '../connectors/kuzu';
+import { openSqliteConnector } from '../connectors/sqlite/sqlite-connector';
+import type { DqaScenario } from './dataset';
+import { importGraphDump, importRelationalDump, kuzuUnavailableReason } from './dump-import';
+import { loadBuildingDump, loadLocatingDump } from './load';
+import { loadScenarioFromConnector, prepareScenario, type LoadedScenario } from './prepared-scenario';
+
+export type DbKind = 'rdb' | 'gdb';
+
+export interface LoadedDatabase extends LoadedScenario {
+  /** How the data was read, e.g. `sqlite (imported from db/USA1836.sql)`. */
+  via: string;
+  /** Import (if any) plus reading and indexing. */
+  loadMs: number;
+}
+
+export interface ScenarioDatabases {
+  /** `dump` is a question's `rdb`/`gdb` value, relative to the questions file's folder. */
+  load(dump: string): Promise<LoadedDatabase>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  scenario: DqaScenario;
+  db: DbKind;
+  baseDir: string;
+  /** Progress lines (stderr in the CLI). */
+  progress?: (line: string) => void;
+}
+
+async function withConnector<T>(connector: Connector, work: (connector: Connector) => Promise<T>): Promise<T> {
+  try {
+    return await work(connector);
+  } finally {
+    await connector.close();
+  }
+}
+
+/** Memoizes one load per key, so questions sharing a dump share its promise. */
+function cachedLoader(load: (dump: string) => Promise<LoadedDatabase>, keyOf: (dump: string) => string): (dump: string) => Promise<LoadedDatabase> {
+  const cache = new Map<string, Promise<LoadedDatabase>>();
+  return (dump) => {
+    const key = keyOf(dump);
+    let pending = cache.get(key);
+    if (pending === undefined) {
+      pending = load(dump);
+      cache.set(key, pending);
+    }
+    return pending;
+  };
+}
+
+function dumpPathOf(baseDir: string, dump: string, db: DbKind): string {
+  const path = resolve(baseDir, dump);
+  if (!existsSync(path)) throw new WorkbenchError('not-found', `dump ${dump} not found at ${path}`);
+  const expected = db === 'rdb' ? '.sql' : '.cql';
+  if (extname(path).toLowerCase() !== expected) throw new WorkbenchError('invalid-request', `${dump}: a --db ${db} dump must be a ${expected} file`);
+  return path;
+}
+
+/** Checks every dump up front, so a bad path fails before any work (and with one message). */
+export function requireDumpFiles(baseDir: string, dumps: readonly string[], db: DbKind): void {
+  for (const dump of new Set(dumps)) dumpPathOf(baseDir, dump, db);
+}
+
+export function importingDatabases(options: DatabaseOptions): ScenarioDatabases {
+  const { scenario, db, baseDir } = options;
+  const progress = options.progress ?? ((): void => undefined);
+  const scratch = mkdtempSync(join(tmpdir(), 'dwb-dqa-'));
+  const kuzuMissing = db === 'gdb' ? kuzuUnavailableReason() : null;
+  if (kuzuMissing !== null) progress(`graph dumps: Kùzu unavailable: ${kuzuMissing}; parsing each .cql dump in memory instead of reading it through a graph engine`);
+  let imported = 0;
+
+  const parsedInMemory = (path: string, dump: string): { loaded: LoadedScenario; via: string } => {
+    const text = readFileSync(path, 'utf8');
+    const prepared = scenario === 'locating' ? prepareScenario('locating', loadLocatingDump(text, 'graph', dump)) : prepareScenario('building', loadBuildingDump(text, 'graph', dump));
+    return { loaded: { prepared, ordering: ['file order of the dump'], warnings: [] }, via: `graph dump parsed in memory (${dump})` };
+  };
+
+  const throughKuzu = async (path: string, dump: string, index: number): Promise<{ loaded: LoadedScenario; via: string }> => {
+    const directory = await importGraphDump(path, scratch, index);
+    const connector = await openKuzuConnector({ path: directory, bufferPoolBytes: 128 * 1024 * 1024 });
+    const loaded = await withConnector(connector, (c) => loadScenarioFromConnector(c, scenario, dump));
+    return { loaded, via: `kuzu (imported from ${dump})` };
+  };
+
+  const loadOne = async (dump: string): Promise<LoadedDatabase> => {
+    const path = dumpPathOf(baseDir, dump, db);
+    const started = performance.now();
+    imported += 1;
+    let outcome: { loaded: LoadedScenario; via: string };
+    if (db === 'rdb') {
+      progress(`loading ${dump} into SQLite`);
+      const file = importRelationalDump(path, scratch, imported);
+      const loaded = await withConnector(openSqliteConnector({ path: file }), (connector) => loadScenarioFromConnector(connector, scenario, dump));
+      outcome = { loaded, via: `sqlite (imported from ${dump})` };
+    } else if (kuzuMissing === null) {
+      progress(`loading ${dump} into Kùzu`);
+      try {
+        outcome = await throughKuzu(path, dump, imported);
+      } catch (error) {
+        // Kùzu cannot hold everything a dump may (e.g. empty strings): say so and still decide from the dump itself.
+        progress(`${dump}: reading through Kùzu failed (${error instanceof Error ? error.message : String(error)}); parsing the dump in memory instead`);
+        outcome = parsedInMemory(path, dump);
+      }
+    } else {
+      progress(`parsing ${dump}`);
+      outcome = parsedInMemory(path, dump);
+    }
+    return { ...outcome.loaded, via: outcome.via, loadMs: performance.now() - started };
+  };
+
+  return {
+    load: cachedLoader(loadOne, (dump) => resolve(baseDir, dump)),
+    close: async () => {
+      rmSync(scratch, { recursive: true, force: true });
+    },
+  };
+}
+
+export const DUMP_PLACEHOLDER = '{dump}';
+
+/** `--target URI`: `{dump}` becomes the dump's file name without extension (e.g. `USA1836`). */
+export function targetUriFor(template: string, dump: string): string {
+  const name = basename(dump, extname(dump));
+  return template.replaceAll(DUMP_PLACEHOLDER, name);
+}
+
+/** A target for messages: its file or its URL, which the parser has already stripped of any password. */
+function describeTarget(target: ConnectionTarget): string {
+  return 'path' in target ? `${target.engine}:${target.path}` : target.url;
+}
+
+export function targetDatabases(template: string, options: DatabaseOptions): ScenarioDatabases {
+  const { scenario } = options;
+  const progress = options.progress ?? ((): void => undefined);
+  // Validate the URI once up front so a typo fails before any work.
+  parseConnectionUri(targetUriFor(template, 'check'));
+
+  const loadOne = async (dump: string): Promise<LoadedDatabase> => {
+    const uri = targetUriFor(template, dump);
+    const started = performance.now();
+    const target = parseConnectionUri(uri);
+    const described = describeTarget(target);
+    progress(`reading ${described}`);
+    // The URI's password, if any, is used for this open only and never printed.
+    const loaded = await withConnector(await openConnectionUri(uri), (connector) => loadScenarioFromConnector(connector, scenario, described));
+    return { ...loaded, via: `${target.engine} (${described})`, loadMs: performance.now() - started };
+  };
+
+  return {
+    load: cachedLoader(loadOne, (dump) => targetUriFor(template, dump)),
+    close: async () => undefined,
+  };
+}

@@ -1,0 +1,150 @@
+import { cellSchema, type Cell } from '../contract/notebook';
+import type { QueryResult } from '../contract/data';
+import type { ReportBundle } from './bundle-format';
+import { escapeHtml } from './html-escape';
+import { markdownFence, markdownLiteral, markdownSanitized } from './markdown-text';
+import { formatTime, formatValue, plural } from './report-format';
+import type { DecisionReport } from './report-model';
+
+/** Rows of a result kept in a notebook output; the digest in the output names the full result. */
+const outputRows = 50;
+
+type Source = string[];
+type Output =
+  | { output_type: 'execute_result'; execution_count: number; data: Record<string, Source>; metadata: Record<string, never> }
+  | { output_type: 'error'; ename: string; evalue: string; traceback: string[] };
+type NotebookCell =
+  | { cell_type: 'markdown'; id: string; metadata: Record<string, never>; source: Source }
+  | { cell_type: 'code'; id: string; metadata: Record<string, never>; execution_count: number | null; source: Source; outputs: Output[] };
+
+/**
+ * The run's notebook as a Jupyter notebook (nbformat 4.5): prose cells become Markdown cells
+ * and queries become `%%sql` code cells (jupysql) with their recorded results as outputs, so a
+ * colleague can read it in Jupyter and re-run the queries against the same database.
+ */
+export function renderIpynb(bundle: ReportBundle, report: DecisionReport): string {
+  const cells: NotebookCell[] = [];
+  const ids = new Set<string>();
+  const cellId = (wanted: string): string => {
+    const base = wanted.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 56) || 'cell';
+    let id = base;
+    for (let counter = 2; ids.has(id); counter++) id = `${base}-${counter}`;
+    ids.add(id);
+    return id;
+  };
+  const markdown = (id: string, text: string): void => void cells.push({ cell_type: 'markdown', id: cellId(id), metadata: {}, source: lines(text) });
+  let executionCount = 0;
+
+  markdown(
+    'dwb-summary',
+    [
+      `# ${markdownLiteral(report.title)}`,
+      `Decision Workbench run \`${report.runId}\` (${report.technique.label}, ${markdownLiteral(report.model.name ?? report.model.description)}), ${formatTime(report.startedAt)}.`,
+      `**Decision:** ${report.decision ? markdownLiteral(report.decision.decision) : 'none'} · **Integrity head:** \`${bundle.head}\``,
+      `The queries ran read-only against ${markdownLiteral(report.connection.description)}. To re-run them here, install jupysql (\`pip install jupysql\`) and run the next cell.`,
+    ].join('\n\n'),
+  );
+  cells.push({ cell_type: 'code', id: cellId('dwb-connect'), metadata: {}, execution_count: null, source: lines(connectCell(report)), outputs: [] });
+
+  for (const raw of bundle.notebook.cells) {
+    const parsed = cellSchema.safeParse(raw);
+    if (!parsed.success) continue;
+    const cell = parsed.data;
+    if (cell.kind === 'query') {
+      const digest = report.queries.find((query) => query.id === cell.data['queryId'])?.digest ?? null;
+      const outputs = queryOutputs(cell, ++executionCount, digest);
+      cells.push({ cell_type: 'code', id: cellId(cell.id), metadata: {}, execution_count: outputs.length ? executionCount : null, source: lines(`%%sql\n${cell.source}`), outputs });
+    } else {
+      markdown(cell.id, proseCell(cell));
+    }
+  }
+
+  const notebook = {
+    nbformat: 4,
+    nbformat_minor: 5,
+    metadata: {
+      kernelspec: { name: 'python3', display_name: 'Python 3', language: 'python' },
+      language_info: { name: 'python' },
+      decision_workbench: { runId: report.runId, head: bundle.head, technique: report.technique.id, exportedBy: report.integrity.generator },
+    },
+    cells,
+  };
+  return `${JSON.stringify(notebook, null, 1)}\n`;
+}
+
+function connectCell(report: DecisionReport): string {
+  const description = report.connection.description;
+  const sqlitePath = report.connection.engine === 'sqlite' && description.startsWith('sqlite:') ? description.slice('sqlite:'.length).replace(/^\/\//, '') : null;
+  return sqlitePath
+    ? `%load_ext sql\n%sql sqlite:///${sqlitePath}`
+    : `%load_ext sql\n# Connect to the database the run used (${description.replace(/\n/g, ' ')}):\n# %sql <connection URL>`;
+}
+
+function proseCell(cell: Cell): string {
+  const step = cell.provenance.step === undefined ? '' : ` (step ${cell.provenance.step})`;
+  switch (cell.kind) {
+    case 'question': {
+      const rules = typeof cell.data['businessRules'] === 'string' && cell.data['businessRules'].trim() ? `\n\n**Business rules**\n\n${markdownLiteral(cell.data['businessRules'])}` : '';
+      return `## Question\n\n${markdownLiteral(cell.source)}${rules}`;
+    }
+    case 'plan':
+      return `### Plan${step}\n\n${numbered(cell.data['steps'], cell.source)}`;
+    case 'replan': {
+      const reason = typeof cell.data['reason'] === 'string' ? `\n\n**Why:** ${markdownLiteral(cell.data['reason'])}` : '';
+      return `### Re-plan${step}${reason}\n\n${numbered(cell.data['steps'], cell.source)}`;
+    }
+    case 'thought':
+      return `**Thought${step}:** ${markdownLiteral(cell.source)}`;
+    case 'observation':
+      return `**Observation${step}:**\n\n${markdownFence(cell.source)}`;
+    case 'decision': {
+      const decision = typeof cell.data['decision'] === 'string' ? cell.data['decision'] : cell.source;
+      const rationale = typeof cell.data['rationale'] === 'string' ? cell.data['rationale'] : '';
+      return `## Decision: ${markdownLiteral(decision)}\n\n${markdownSanitized(rationale)}`;
+    }
+    case 'simulation':
+      return `### Simulation${step}\n\n${cell.output?.status === 'simulated' ? `Best: **${markdownLiteral(cell.output.simulation.best)}** on ${markdownLiteral(cell.output.simulation.objective)}` : markdownFence(cell.source)}`;
+    case 'note':
+    case 'query':
+      return markdownSanitized(cell.source);
+  }
+}
+
+function numbered(steps: unknown, fallback: string): string {
+  return Array.isArray(steps) ? steps.map((text, index) => `${index + 1}. ${markdownLiteral(String(text))}`).join('\n') : markdownLiteral(fallback);
+}
+
+function queryOutputs(cell: Cell, executionCount: number, digest: string | null): Output[] {
+  const output = cell.output;
+  if (!output) return [];
+  if (output.status === 'error') return [{ output_type: 'error', ename: output.error.code, evalue: output.error.message, traceback: [] }];
+  if (output.status !== 'ok') return [];
+  return [{ output_type: 'execute_result', execution_count: executionCount, metadata: {}, data: { 'text/plain': lines(plainTable(output.result, digest)), 'text/html': lines(htmlTable(output.result, digest)) } }];
+}
+
+function plainTable(result: QueryResult, digest: string | null): string {
+  const rows = result.rows.slice(0, outputRows).map((row) => row.map(formatValue));
+  const header = result.columns.map((column) => column.name);
+  const widths = header.map((name, index) => Math.min(40, Math.max(name.length, ...rows.map((row) => (row[index] ?? '').length))));
+  const line = (cells: string[]): string => cells.map((text, index) => text.slice(0, 40).padEnd(widths[index] ?? 0)).join(' | ');
+  return [line(header), widths.map((width) => '-'.repeat(width)).join('-+-'), ...rows.map(line), footer(result, digest)].join('\n');
+}
+
+function htmlTable(result: QueryResult, digest: string | null): string {
+  const rows = result.rows.slice(0, outputRows);
+  const head = result.columns.map((column) => `<th>${escapeHtml(column.name)}</th>`).join('');
+  const body = rows.map((row) => `<tr>${row.map((value) => `<td>${escapeHtml(formatValue(value))}</td>`).join('')}</tr>`).join('\n');
+  return `<table>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table>\n<p>${escapeHtml(footer(result, digest))}</p>`;
+}
+
+function footer(result: QueryResult, digest: string | null): string {
+  const shown = Math.min(result.rows.length, outputRows);
+  const count = shown < result.rowCount ? `${shown} of ${plural(result.rowCount, 'row')} shown` : plural(result.rowCount, 'row');
+  return `${count}${result.truncated ? ' (the query hit the row cap)' : ''}${digest ? `; sha256 of the full result ${digest}` : ''}`;
+}
+
+/** Jupyter's source form: lines that keep their newline, the last one without. */
+function lines(text: string): Source {
+  const parts = text.split('\n');
+  return parts.map((part, index) => (index < parts.length - 1 ? `${part}\n` : part)).filter((part) => part !== '');
+}

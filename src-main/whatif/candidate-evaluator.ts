@@ -1,0 +1,82 @@
+/**
+ * Two ways to run the sandbox session, chosen by what this build can start:
+ * - `process`: in a worker process (./worker.ts) over the worker channel the connectors use;
+ *   a candidate that overruns its time limit gets its process killed, so a runaway statement
+ *   cannot hang the caller;
+ * - `in-process`: when the bundle has no `whatif-worker.js` entry; the session runs here and
+ *   the time limit is checked after each candidate (a single runaway statement cannot be
+ *   stopped this way, which the result's `isolation` says).
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { WorkbenchError } from '../contract/errors';
+import { startWorker, WorkerChannel } from '../connectors/worker-host';
+import type { WhatIfRequest } from './protocol';
+import { SandboxSession, type CandidateMeasure } from './sandbox-session';
+import type { Candidate } from './whatif-params';
+
+export interface CandidateEvaluator {
+  readonly isolation: 'process' | 'in-process';
+  evaluate(candidate: Candidate): Promise<CandidateMeasure>;
+  close(): Promise<void>;
+}
+
+export interface EvaluatorOptions {
+  copyPath: string;
+  change: string;
+  objective: string;
+  timeoutMs: number;
+}
+
+const BUNDLED_WORKER = 'whatif-worker.js';
+
+/** From source (tests, tsx) the worker is forked from its TypeScript file; from the bundle it needs its own entry. */
+export function workerAvailable(): boolean {
+  return __filename.endsWith('.ts') || existsSync(join(__dirname, BUNDLED_WORKER));
+}
+
+function timedOut(candidate: Candidate, timeoutMs: number): WorkbenchError {
+  return new WorkbenchError('timeout', `candidate ${String(candidate)}: the change and objective took longer than ${timeoutMs} ms`);
+}
+
+async function processEvaluator(options: EvaluatorOptions): Promise<CandidateEvaluator> {
+  const channel = new WorkerChannel(() => startWorker({ bundledName: BUNDLED_WORKER, sourceFile: join(__dirname, 'worker.ts'), args: [] }));
+  const request = <T>(message: WhatIfRequest, timeoutMs: number): Promise<T> => channel.request<T>(message, { timeoutMs });
+  try {
+    // Opening also validates the statements, so a bad change fails before any candidate.
+    await request<null>({ type: 'open', copyPath: options.copyPath, change: options.change, objective: options.objective }, Math.max(options.timeoutMs, 30_000));
+  } catch (error) {
+    await channel.close();
+    throw error;
+  }
+  return {
+    isolation: 'process',
+    evaluate: async (candidate) => {
+      try {
+        return await request<CandidateMeasure>({ type: 'evaluate', candidate }, options.timeoutMs);
+      } catch (error) {
+        if (error instanceof WorkbenchError && error.code === 'timeout') throw timedOut(candidate, options.timeoutMs);
+        throw error;
+      }
+    },
+    close: () => channel.close(),
+  };
+}
+
+function inProcessEvaluator(options: EvaluatorOptions): CandidateEvaluator {
+  const session = SandboxSession.open(options.copyPath, options.change, options.objective);
+  return {
+    isolation: 'in-process',
+    evaluate: async (candidate) => {
+      const started = performance.now();
+      const measure = session.evaluate(candidate);
+      if (performance.now() - started > options.timeoutMs) throw timedOut(candidate, options.timeoutMs);
+      return measure;
+    },
+    close: async () => session.close(),
+  };
+}
+
+export async function openEvaluator(options: EvaluatorOptions): Promise<CandidateEvaluator> {
+  return workerAvailable() ? processEvaluator(options) : inProcessEvaluator(options);
+}

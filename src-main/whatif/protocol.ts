@@ -1,0 +1,7 @@
+/** Messages the what-if runner sends to its worker process (see ./worker.ts). */
+import type { Candidate } from './whatif-params';
+
+export type WhatIfRequest =
+  /** Opens the copy and validates the statements; repeated after a restart. */
+  | { type: 'open'; copyPath: string; change: string; objective: string }
+  | { type: 'evaluate'; candidate: Candidate };

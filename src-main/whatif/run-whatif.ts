@@ -1,0 +1,77 @@
+/**
+ * What-if sandbox for a SQLite database: on a throwaway copy, never the source, apply a
+ * parametrized change for each candidate, measure an objective before and after, and rank the
+ * candidates. The copy lives in a fresh scratch folder removed in `finally`; the source is
+ * hashed before and after to prove it untouched (it is only ever read as bytes).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+import { WorkbenchError } from '../contract/errors';
+import { openEvaluator } from './candidate-evaluator';
+import { rankCandidates, type Measured } from './rank-candidates';
+import { copySource, digestSource, requireSourceFile } from './source-snapshot';
+import { whatIfParamsSchema, type WhatIfInput, type WhatIfResult } from './whatif-params';
+
+export interface WhatIfOptions {
+  /** Parent folder for the scratch copy (default: the OS temp folder). */
+  scratchRoot?: string;
+}
+
+function validate(input: WhatIfInput): z.output<typeof whatIfParamsSchema> {
+  const parsed = whatIfParamsSchema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue?.path.map(String).join('.') || 'parameters';
+    throw new WorkbenchError('invalid-request', `what-if ${field}: ${issue?.message ?? 'invalid'}`);
+  }
+  const seen = new Set<string>();
+  for (const candidate of parsed.data.candidates) {
+    const key = `${typeof candidate}:${String(candidate)}`;
+    if (seen.has(key)) throw new WorkbenchError('invalid-request', `what-if candidates: ${String(candidate)} is listed twice`);
+    seen.add(key);
+  }
+  return parsed.data;
+}
+
+export async function runWhatIf(input: WhatIfInput, options: WhatIfOptions = {}): Promise<WhatIfResult> {
+  const started = performance.now();
+  const params = validate(input);
+  const source = resolve(params.source);
+  requireSourceFile(source);
+  const sourceDigestBefore = digestSource(source);
+  const scratch = mkdtempSync(join(options.scratchRoot ?? tmpdir(), 'dwb-whatif-'));
+  try {
+    const copyPath = copySource(source, scratch);
+    const evaluator = await openEvaluator({ copyPath, change: params.change, objective: params.objective, timeoutMs: params.timeoutMs });
+    const measured: Measured[] = [];
+    try {
+      for (const candidate of params.candidates) measured.push({ candidate, ...(await evaluator.evaluate(candidate)) });
+    } finally {
+      await evaluator.close();
+    }
+    const sourceDigestAfter = digestSource(source);
+    if (sourceDigestAfter !== sourceDigestBefore) {
+      // Nothing here writes the source, so another program did: the copy may predate its change.
+      throw new WorkbenchError('conflict', `the source ${source} changed while the what-if ran (another writer?); results discarded`);
+    }
+    const ranking = rankCandidates(measured, params.direction, params.tolerance);
+    const notes: string[] = [];
+    const untouched = measured.filter((m) => m.changedRows === 0).map((m) => String(m.candidate));
+    if (untouched.length > 0) notes.push(`the change modified no rows for ${untouched.length} candidate(s): ${untouched.slice(0, 10).join(', ')}${untouched.length > 10 ? ', …' : ''}`);
+    if (ranking.tied.length > 1) notes.push(`${ranking.tied.length} candidates are within relative ${params.tolerance} of the best; ${String(ranking.best)} is the first of them in candidate order`);
+    return {
+      ...ranking,
+      direction: params.direction,
+      tolerance: params.tolerance,
+      sourceDigestBefore,
+      sourceDigestAfter,
+      isolation: evaluator.isolation,
+      notes,
+      elapsedMs: performance.now() - started,
+    };
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * Worker process for the what-if sandbox. It owns the writable handle on the scratch copy, so
+ * a candidate whose change or objective overruns its time limit is stopped by killing this
+ * process (better-sqlite3 cannot interrupt a running statement); see ../connectors/worker-host.ts.
+ */
+import { WorkbenchError } from '../contract/errors';
+import type { WhatIfRequest } from './protocol';
+import { SandboxSession } from './sandbox-session';
+
+if (!process.send) throw new Error('usage: a forked what-if worker');
+const send = process.send.bind(process);
+
+let session: SandboxSession | null = null;
+
+process.on('message', (request: WhatIfRequest & { id: number }) => {
+  try {
+    let value: unknown = null;
+    if (request.type === 'open') {
+      session?.close();
+      session = SandboxSession.open(request.copyPath, request.change, request.objective);
+    } else {
+      if (session === null) throw new WorkbenchError('internal', 'what-if worker: evaluate before open');
+      value = session.evaluate(request.candidate);
+    }
+    send({ id: request.id, ok: true, value });
+  } catch (error) {
+    send({ id: request.id, ok: false, error: WorkbenchError.from(error).toJSON() });
+  }
+});
+// The parent going away (crash, kill -9) closes the channel: leave with it.
+process.on('disconnect', () => process.exit(0));

@@ -1,0 +1,195 @@
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import type { Connection } from 'mysql2';
+import mysql, { type Connection as PromiseConnection } from 'mysql2/promise';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { openMysqlConnector } from '../../../src-main/connectors/mysql';
+import { toWorkbenchError } from '../../../src-main/connectors/mysql/errors';
+import { connectReadOnly, readOnlyConnectionOptions, runInReadOnlyTransaction, type ServerFlavor } from '../../../src-main/connectors/mysql/read-only-session';
+import { startMariadb, whyMariadbUnavailable, type TestServer } from '../../servers';
+import { digestRows, runConnectorContract, type WriteAttempt } from './contract';
+import { relationalFixtureSql } from './fixture-data';
+
+// World-writable, so INTO OUTFILE from the server (running as "mysql") would succeed if allowed.
+const scratch = mkdtempSync(join(tmpdir(), 'dwb-contract-mysql-'));
+chmodSync(scratch, 0o777);
+const outFile = join(scratch, 'out.csv');
+const dumpFile = join(scratch, 'dump.bin');
+const commentFile = join(scratch, 'comment.csv');
+
+const writeAttempts: WriteAttempt[] = [
+  { name: 'INSERT', text: "INSERT INTO nodes VALUES (99, 'Evil', 'x')" },
+  { name: 'UPDATE', text: "UPDATE nodes SET name = 'Evil'" },
+  { name: 'DELETE', text: 'DELETE FROM trades' },
+  { name: 'DROP TABLE', text: 'DROP TABLE trades' },
+  { name: 'CREATE TABLE', text: 'CREATE TABLE evil (id int)' },
+  { name: 'CREATE TEMPORARY TABLE', text: 'CREATE TEMPORARY TABLE evil (id int)' },
+  { name: 'ALTER TABLE', text: 'ALTER TABLE nodes ADD COLUMN evil int' },
+  { name: 'TRUNCATE', text: 'TRUNCATE trades' },
+  { name: 'REPLACE', text: "REPLACE INTO nodes VALUES (1, 'Evil', 'x')" },
+  { name: 'upsert (INSERT … ON DUPLICATE KEY UPDATE)', text: "INSERT INTO nodes VALUES (1, 'Evil', 'x') ON DUPLICATE KEY UPDATE name = 'Evil'" },
+  { name: 'CREATE INDEX', text: 'CREATE INDEX evil_idx ON nodes (name)' },
+  { name: 'RENAME TABLE', text: 'RENAME TABLE nodes TO evil' },
+  { name: 'CREATE USER', text: "CREATE USER 'evil'@'%'" },
+  { name: 'GRANT', text: "GRANT ALL ON *.* TO 'wb'@'127.0.0.1'" },
+  { name: 'LOAD DATA INFILE', text: "LOAD DATA INFILE '/etc/hostname' INTO TABLE nodes" },
+  { name: 'LOAD DATA LOCAL INFILE', text: "LOAD DATA LOCAL INFILE '/etc/hostname' INTO TABLE nodes" },
+  { name: 'SELECT … INTO OUTFILE', text: `SELECT * FROM nodes INTO OUTFILE '${outFile}'` },
+  { name: 'SELECT … INTO DUMPFILE', text: `SELECT name FROM nodes LIMIT 1 INTO DUMPFILE '${dumpFile}'` },
+  { name: 'INTO OUTFILE inside an executable comment', text: `SELECT * FROM nodes /*!50000 INTO OUTFILE '${commentFile}' */` },
+  { name: 'multi-statement', text: 'SELECT 1; DROP TABLE trades' },
+  { name: 'multi-statement after a string', text: "SELECT ';'; DELETE FROM trades" },
+  { name: 'block comment then DROP', text: '/* harmless */ DROP TABLE trades' },
+  { name: 'line comment then DELETE', text: '-- just a comment\nDELETE FROM trades' },
+  { name: 'hash comment then DELETE', text: '# just a comment\nDELETE FROM trades' },
+  { name: 'DROP inside an executable comment', text: '/*!50000 DROP TABLE trades */' },
+  { name: 'CTE-wrapped DELETE', text: 'WITH gone AS (DELETE FROM trades RETURNING *) SELECT * FROM gone', codes: ['read-only', 'syntax'] },
+  { name: 'SELECT NEXTVAL()', text: 'SELECT NEXTVAL(trade_seq)' },
+  { name: 'SELECT SETVAL()', text: 'SELECT SETVAL(trade_seq, 100)' },
+  { name: 'SELECT … FOR UPDATE', text: 'SELECT * FROM nodes FOR UPDATE' },
+  { name: 'SELECT of a function that deletes', text: 'SELECT wipe_trades()' },
+  { name: 'CALL of a procedure that deletes', text: 'CALL wipe_trades_proc()' },
+  { name: 'SET SESSION read-write, then DROP', before: 'SET SESSION tx_read_only = 0', text: 'DROP TABLE trades' },
+  { name: 'SET GLOBAL', text: 'SET GLOBAL max_connections = 99' },
+  { name: 'DO GET_LOCK()', text: "DO GET_LOCK('evil', 1)" },
+  { name: 'SELECT GET_LOCK()', text: "SELECT GET_LOCK('evil', 1)" },
+  { name: 'SELECT LOAD_FILE()', text: "SELECT LOAD_FILE('/etc/hostname')" },
+  { name: 'FLUSH TABLES', text: 'FLUSH TABLES' },
+  { name: 'LOCK TABLES', text: 'LOCK TABLES nodes WRITE' },
+  { name: 'HANDLER', text: 'HANDLER nodes OPEN' },
+  { name: 'PREPARE of a DELETE', text: "PREPARE evil FROM 'DELETE FROM trades'" },
+  { name: 'XA transaction', text: "XA START 'evil'" },
+];
+
+const unavailable = whyMariadbUnavailable();
+let server: TestServer | null = null;
+let admin: PromiseConnection | null = null;
+
+async function fingerprint(): Promise<string> {
+  if (admin === null) throw new Error('no admin connection');
+  try {
+    const snapshot: unknown[] = [];
+    for (const sql of [
+      'SHOW TABLES',
+      "SELECT TABLE_NAME, COLUMN_NAME, COLUMN_TYPE FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'wbtest' ORDER BY 1, ORDINAL_POSITION",
+      "SELECT TABLE_NAME, INDEX_NAME, COLUMN_NAME FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = 'wbtest' ORDER BY 1, 2, 3",
+      'SELECT * FROM nodes ORDER BY id',
+      'SELECT * FROM trades ORDER BY id',
+      'SELECT next_not_cached_value FROM trade_seq',
+      'SELECT user, host FROM mysql.user ORDER BY 1, 2',
+      "SHOW GRANTS FOR 'wb'@'127.0.0.1'",
+      'SELECT @@GLOBAL.max_connections',
+    ]) {
+      const [rows] = await admin.query({ sql, rowsAsArray: true });
+      snapshot.push(rows);
+    }
+    return digestRows(snapshot);
+  } catch (error) {
+    return `fingerprint failed: ${String(error)}`;
+  }
+}
+
+beforeAll(async () => {
+  if (unavailable !== null) return;
+  server = await startMariadb();
+  if (server === null) throw new Error('MariaDB vanished between the check and the start');
+  console.log(`[servers] MariaDB started in ${server.startupMs} ms`);
+  admin = await mysql.createConnection({ uri: server.uri, dateStrings: true });
+  for (const sql of relationalFixtureSql({ decimal: 'DECIMAL(10,2)', date: 'DATE', text: 'VARCHAR(40)' })) await admin.query(sql);
+  await admin.query('CREATE SEQUENCE trade_seq');
+  await admin.query('CREATE FUNCTION wipe_trades() RETURNS INT MODIFIES SQL DATA BEGIN DELETE FROM trades; RETURN 1; END');
+  await admin.query('CREATE PROCEDURE wipe_trades_proc() MODIFIES SQL DATA DELETE FROM trades');
+}, 180_000);
+
+afterAll(async () => {
+  await admin?.end();
+  await server?.stop();
+}, 60_000);
+
+runConnectorContract('MySQL/MariaDB connector', {
+  unavailable,
+  writeAttempts,
+  forbiddenPaths: [outFile, dumpFile, commentFile],
+  async setup() {
+    if (server === null) throw new Error('MariaDB server not started');
+    const connector = await openMysqlConnector({ url: server.uri });
+    return {
+      connector,
+      selectNodes: 'SELECT id, name, region FROM nodes ORDER BY id',
+      nodesInRegion: 'SELECT name FROM nodes WHERE region = $region ORDER BY id',
+      manyRows: 'SELECT seq FROM seq_1_to_100000',
+      slowQuery: 'SELECT SLEEP(60)',
+      syntaxError: { text: 'SELEC id FROM nodes', messageIncludes: 'You have an error in your SQL syntax' },
+      fingerprint,
+      dispose: () => connector.close(),
+    };
+  },
+});
+
+describe.skipIf(unavailable !== null)('MySQL/MariaDB engine layers on their own', () => {
+  let session: { connection: Connection; flavor: ServerFlavor };
+
+  beforeAll(async () => {
+    if (server === null) throw new Error('server not started');
+    session = await connectReadOnly(readOnlyConnectionOptions(server.uri, 5000), () => undefined);
+  }, 60_000);
+
+  afterAll(() => {
+    session?.connection.destroy();
+  });
+
+  const engineOnly = [
+    "INSERT INTO nodes VALUES (98, 'x', 'y')",
+    'DELETE FROM trades',
+    'DROP TABLE trades', // DDL commits implicitly, then meets the session's read-only flag
+    'CREATE TABLE evil (id int)',
+    'TRUNCATE trades',
+    'SELECT NEXTVAL(trade_seq)',
+    'SELECT wipe_trades()',
+    'CALL wipe_trades_proc()',
+    "LOAD DATA INFILE '/etc/hostname' INTO TABLE nodes",
+    'SELECT * FROM nodes FOR UPDATE',
+  ];
+
+  it.each(engineOnly)('read-only transaction refuses %s without the statement guard', async (sql) => {
+    const error = await runInReadOnlyTransaction(session.connection, session.flavor, { text: sql, values: [], rowLimit: 10, timeoutMs: 5000 }).then(
+      () => null,
+      toWorkbenchError,
+    );
+    expect(error?.code).toBe('read-only');
+    expect(error?.message).toMatch(/READ ONLY transaction/);
+  });
+
+  it('the protocol refuses two statements in one query', async () => {
+    const error = await runInReadOnlyTransaction(session.connection, session.flavor, { text: 'SELECT 1; DELETE FROM trades', values: [], rowLimit: 10, timeoutMs: 5000 }).then(
+      () => null,
+      toWorkbenchError,
+    );
+    expect(error?.code).toBe('syntax');
+  });
+
+  it('returns JSON-safe cells for awkward types', async () => {
+    const connector = await openMysqlConnector({ url: server?.uri ?? '' });
+    try {
+      const result = await connector.query(
+        "SELECT CAST(9007199254740993 AS SIGNED) AS big, CAST(42 AS SIGNED) AS small, CAST('123456789012345678.5' AS DECIMAL(30,1)) AS exact, " +
+          "CAST(1.50 AS DECIMAL(10,2)) AS price, TIMESTAMP('2024-01-02 03:04:05.123456') AS at, DATE('2024-01-02') AS day, X'0102' AS bytes, " +
+          "JSON_OBJECT('a', JSON_ARRAY(1, 2)) AS doc, NULL AS nothing",
+        { maxRows: 10, timeoutMs: 5000 },
+      );
+      expect(result.rows[0]).toEqual(['9007199254740993', 42, '123456789012345678.5', 1.5, '2024-01-02T03:04:05.123456', '2024-01-02', '0x0102', '{"a": [1, 2]}', null]);
+    } finally {
+      await connector.close();
+    }
+  });
+
+  it('refuses a URL that is not mysql://', async () => {
+    await expect(openMysqlConnector({ url: 'postgres://x@127.0.0.1/db' })).rejects.toMatchObject({ code: 'invalid-uri' });
+  });
+});
+
+// Scratch files of this file's run; nothing in them is needed afterwards.
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));

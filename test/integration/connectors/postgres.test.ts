@@ -1,0 +1,185 @@
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import pg, { type Client } from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { openPostgresConnector } from '../../../src-main/connectors/postgres';
+import { toWorkbenchError } from '../../../src-main/connectors/postgres/errors';
+import { connectReadOnly, readOnlyClientConfig, runInReadOnlyTransaction } from '../../../src-main/connectors/postgres/read-only-session';
+import { startPostgres, whyPostgresUnavailable, type TestServer } from '../../servers';
+import { digestRows, runConnectorContract, type WriteAttempt } from './contract';
+import { relationalFixtureSql } from './fixture-data';
+
+// Files the attempts aim at live in a world-writable scratch directory, so that a COPY … TO the
+// server (running as "postgres") would really succeed if nothing refused it.
+const scratch = mkdtempSync(join(tmpdir(), 'dwb-contract-pg-'));
+chmodSync(scratch, 0o777);
+const outFile = join(scratch, 'out.csv');
+const programFile = join(scratch, 'program-ran');
+
+const writeAttempts: WriteAttempt[] = [
+  { name: 'INSERT', text: "INSERT INTO nodes VALUES (99, 'Evil', 'x')" },
+  { name: 'UPDATE', text: "UPDATE nodes SET name = 'Evil'" },
+  { name: 'DELETE', text: 'DELETE FROM trades' },
+  { name: 'DROP TABLE', text: 'DROP TABLE trades' },
+  { name: 'CREATE TABLE', text: 'CREATE TABLE evil (id int)' },
+  { name: 'CREATE TEMP TABLE', text: 'CREATE TEMP TABLE evil (id int)' },
+  { name: 'ALTER TABLE', text: 'ALTER TABLE nodes ADD COLUMN evil int' },
+  { name: 'TRUNCATE', text: 'TRUNCATE trades' },
+  { name: 'MERGE', text: "MERGE INTO nodes n USING (SELECT 1 AS id) s ON n.id = s.id WHEN MATCHED THEN UPDATE SET name = 'Evil'" },
+  { name: 'CREATE INDEX', text: 'CREATE INDEX evil_idx ON nodes (name)' },
+  { name: 'CREATE ROLE', text: 'CREATE ROLE evil' },
+  { name: 'GRANT', text: 'GRANT ALL ON nodes TO PUBLIC' },
+  { name: 'COPY … TO file', text: `COPY nodes TO '${outFile}'` },
+  { name: 'COPY … TO PROGRAM', text: `COPY (SELECT 1) TO PROGRAM 'touch ${programFile}'` },
+  { name: 'COPY … FROM file', text: "COPY nodes FROM '/etc/hostname'" },
+  { name: 'multi-statement', text: 'SELECT 1; DROP TABLE trades' },
+  { name: 'multi-statement after a string', text: "SELECT ';'; DELETE FROM trades" },
+  { name: 'block comment then DROP', text: '/* harmless */ DROP TABLE trades' },
+  { name: 'line comment then DELETE', text: '-- just a comment\nDELETE FROM trades' },
+  { name: 'CTE-wrapped DELETE', text: 'WITH gone AS (DELETE FROM trades RETURNING *) SELECT count(*) FROM gone' },
+  { name: 'CTE-wrapped INSERT', text: "WITH added AS (INSERT INTO nodes VALUES (99, 'Evil', 'x') RETURNING *) SELECT * FROM added" },
+  { name: 'EXPLAIN ANALYZE DELETE', text: 'EXPLAIN ANALYZE DELETE FROM trades' },
+  { name: 'SELECT nextval()', text: "SELECT nextval('trade_seq')" },
+  { name: 'SELECT setval()', text: "SELECT setval('trade_seq', 100)" },
+  { name: 'SELECT … FOR UPDATE', text: 'SELECT * FROM nodes FOR UPDATE' },
+  { name: 'SELECT … INTO a new table', text: 'SELECT * INTO evil FROM nodes' },
+  { name: 'SELECT of a function that deletes', text: 'SELECT wipe_trades()' },
+  { name: 'CALL of a procedure that deletes', text: 'CALL wipe_trades_proc()' },
+  { name: 'DO block', text: 'DO $$ BEGIN DELETE FROM trades; END $$' },
+  { name: 'PREPARE of a DELETE', text: 'PREPARE evil AS DELETE FROM trades' },
+  { name: 'LOCK TABLE', text: 'LOCK TABLE nodes IN ACCESS EXCLUSIVE MODE' },
+  { name: 'SET session read-write, then INSERT', before: 'SET default_transaction_read_only = off', text: "INSERT INTO nodes VALUES (99, 'Evil', 'x')" },
+  { name: 'SET TRANSACTION READ WRITE, then INSERT', before: 'SET TRANSACTION READ WRITE', text: "INSERT INTO nodes VALUES (99, 'Evil', 'x')" },
+  { name: 'set_config() read-write', text: "SELECT set_config('default_transaction_read_only', 'off', false)" },
+  { name: 'lo_import() of a server file', text: "SELECT lo_import('/etc/hostname')" },
+  { name: 'lo_export() to a server file', text: `SELECT lo_export(1, '${outFile}')` },
+  { name: 'pg_terminate_backend()', text: 'SELECT pg_terminate_backend(pid) FROM pg_stat_activity' },
+  { name: 'ANALYZE', text: 'ANALYZE nodes' },
+  { name: 'REFRESH/VACUUM-like maintenance (REINDEX)', text: 'REINDEX TABLE nodes' },
+  { name: 'LOAD of a library', text: "LOAD 'auto_explain'" },
+];
+
+const unavailable = whyPostgresUnavailable();
+let server: TestServer | null = null;
+let admin: Client | null = null;
+
+async function fingerprint(): Promise<string> {
+  if (admin === null) throw new Error('no admin connection');
+  try {
+    const { rows } = await admin.query(`
+      SELECT json_build_object(
+        'tables', (SELECT json_agg(table_name ORDER BY table_name) FROM information_schema.tables WHERE table_schema = 'public'),
+        'columns', (SELECT json_agg(table_name || '.' || column_name ORDER BY table_name, ordinal_position) FROM information_schema.columns WHERE table_schema = 'public'),
+        'indexes', (SELECT json_agg(indexname ORDER BY indexname) FROM pg_indexes WHERE schemaname = 'public'),
+        'nodes', (SELECT json_agg(n ORDER BY id) FROM nodes n),
+        'trades', (SELECT json_agg(t ORDER BY id) FROM trades t),
+        'sequence', (SELECT last_value || ':' || is_called FROM trade_seq),
+        'roles', (SELECT json_agg(rolname ORDER BY rolname) FROM pg_roles),
+        'largeObjects', (SELECT count(*) FROM pg_largeobject_metadata),
+        'grants', (SELECT json_agg(relacl::text) FROM pg_class WHERE relname IN ('nodes', 'trades'))) AS snapshot`);
+    return digestRows(rows);
+  } catch (error) {
+    return `fingerprint failed: ${String(error)}`;
+  }
+}
+
+// One server for the whole file: the contract suite and the engine-layer tests below share it.
+beforeAll(async () => {
+  if (unavailable !== null) return;
+  server = await startPostgres();
+  if (server === null) throw new Error('PostgreSQL vanished between the check and the start');
+  console.log(`[servers] PostgreSQL started in ${server.startupMs} ms`);
+  admin = new pg.Client({ connectionString: server.uri });
+  await admin.connect();
+  for (const sql of relationalFixtureSql({ decimal: 'NUMERIC(10,2)', date: 'DATE', text: 'VARCHAR(40)' })) await admin.query(sql);
+  await admin.query('CREATE SEQUENCE trade_seq');
+  await admin.query('CREATE FUNCTION wipe_trades() RETURNS bigint LANGUAGE sql AS $$ WITH gone AS (DELETE FROM trades RETURNING 1) SELECT count(*) FROM gone $$');
+  await admin.query('CREATE PROCEDURE wipe_trades_proc() LANGUAGE sql AS $$ DELETE FROM trades $$');
+}, 180_000);
+
+afterAll(async () => {
+  await admin?.end();
+  await server?.stop();
+}, 60_000);
+
+runConnectorContract('PostgreSQL connector', {
+  unavailable,
+  writeAttempts,
+  forbiddenPaths: [outFile, programFile],
+  async setup() {
+    if (server === null) throw new Error('PostgreSQL server not started');
+    const connector = await openPostgresConnector({ url: server.uri });
+    return {
+      connector,
+      selectNodes: 'SELECT id, name, region FROM nodes ORDER BY id',
+      nodesInRegion: 'SELECT name FROM nodes WHERE region = $region ORDER BY id',
+      manyRows: 'SELECT g FROM generate_series(1, 100000) AS g',
+      slowQuery: 'SELECT pg_sleep(60)',
+      syntaxError: { text: 'SELEC id FROM nodes', messageIncludes: 'syntax error at or near "SELEC"' },
+      fingerprint,
+      dispose: () => connector.close(),
+    };
+  },
+});
+
+describe.skipIf(unavailable !== null)('PostgreSQL engine layers on their own', () => {
+  let client: Client;
+
+  beforeAll(async () => {
+    if (server === null) throw new Error('server not started');
+    client = await connectReadOnly(readOnlyClientConfig(server.uri, 5000), () => undefined);
+  }, 60_000);
+
+  afterAll(async () => {
+    await client?.end();
+  });
+
+  const engineOnly = ['INSERT INTO nodes VALUES (98, $$x$$, $$y$$)', 'DELETE FROM trades', 'DROP TABLE trades', 'CREATE TABLE evil (id int)', 'TRUNCATE trades', "SELECT nextval('trade_seq')", 'SELECT wipe_trades()', "COPY nodes FROM '/etc/hostname'", 'CREATE INDEX evil ON nodes (name)'];
+
+  it.each(engineOnly)('read-only transaction refuses %s without the statement guard', async (sql) => {
+    const error = await runInReadOnlyTransaction(client, { text: sql, values: [], rowLimit: 10, timeoutMs: 5000 }).then(() => null, toWorkbenchError);
+    expect(error?.code).toBe('read-only');
+    expect(error?.message).toMatch(/read-only transaction/);
+  });
+
+  it('the extended protocol refuses two statements in one query', async () => {
+    const error = await runInReadOnlyTransaction(client, { text: 'SELECT 1; DELETE FROM trades', values: [], rowLimit: 10, timeoutMs: 5000 }).then(() => null, toWorkbenchError);
+    expect(error?.message).toMatch(/cannot insert multiple commands into a prepared statement/);
+  });
+
+  it('the session is read-only even outside an explicit transaction', async () => {
+    const error = await client.query('DELETE FROM trades').then(() => null, toWorkbenchError);
+    expect(error?.code).toBe('read-only');
+  });
+
+  it('returns JSON-safe cells for awkward types', async () => {
+    const connector = await openPostgresConnector({ url: server?.uri ?? '' });
+    try {
+      const result = await connector.query(
+        "SELECT 9007199254740993::int8 AS big, 42::int8 AS small, 123456789012345678.5::numeric AS exact, 1.50::numeric AS price, " +
+          "'2024-01-02 03:04:05.123456+02'::timestamptz AS at, '2024-01-02'::date AS day, '\\x0102'::bytea AS bytes, " +
+          "'{\"a\": [1, 2]}'::jsonb AS doc, ARRAY[1, 2] AS list, 'NaN'::float8 AS nan, NULL::text AS nothing, true AS yes",
+        { maxRows: 10, timeoutMs: 5000 },
+      );
+      const [row] = result.rows;
+      expect(row?.slice(0, 4)).toEqual(['9007199254740993', 42, '123456789012345678.5', 1.5]);
+      expect(row?.[4]).toMatch(/^2024-01-0\dT\d\d:04:05\.123456[+-]\d\d:\d\d$/);
+      expect(row?.slice(5)).toEqual(['2024-01-02', '\\x0102', '{"a": [1, 2]}', '{1,2}', 'NaN', null, true]);
+      expect(result.columns.map((column) => column.type)).toEqual([
+        'bigint', 'bigint', 'numeric', 'numeric', 'timestamp with time zone', 'date', 'bytea', 'jsonb', 'integer[]', 'double precision', 'text', 'boolean',
+      ]);
+    } finally {
+      await connector.close();
+    }
+  });
+
+  it('refuses a URL that is not postgres://', async () => {
+    await expect(openPostgresConnector({ url: 'mysql://x@127.0.0.1/db' })).rejects.toMatchObject({ code: 'invalid-uri' });
+  });
+});
+
+// Scratch files of this file's run; nothing in them is needed afterwards.
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));

@@ -1,0 +1,78 @@
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { findChainBreak, type LoggedEvent } from '../../../src-main/audit/hash-chain';
+import { readTranscript } from '../../../src-main/llm/transcript';
+import { startScriptedOpenAiServer } from '../../support/scripted-openai';
+import { connectSocket, startServe, type ServeProcess } from '../../support/serve';
+import { useTempDirs } from '../../support/temp';
+
+const tempDir = useTempDirs();
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function until<T>(read: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('a run interrupted by the app stopping', () => {
+  it('is marked interrupted on the next start and resumes where it stood, chain and transcript intact', async () => {
+    const model = await startScriptedOpenAiServer([
+      { toolCalls: [{ name: 'plan', arguments: { steps: ['Count the nodes'] } }] },
+      { toolCalls: [{ name: 'query', arguments: { query: 'SELECT count(*) AS n FROM trade_node' } }] },
+      // After the restart the unfinished step is asked again, with the same conversation.
+      { expectLastMessageContains: 'Plan recorded', toolCalls: [{ name: 'query', arguments: { query: 'SELECT count(*) AS n FROM trade_node' } }] },
+      { expectToolResultContains: '80', toolCalls: [{ name: 'answer', arguments: { decision: '80', rationale: 'counted' } }] },
+    ]);
+    cleanups.push(() => model.close());
+    const workspace = tempDir();
+    let server: ServeProcess = await startServe(workspace);
+    cleanups.push(() => server.stop());
+    let client = await connectSocket(server);
+    await client.invoke('model/save', { settings: { baseUrl: model.baseUrl, model: 'm', temperature: 0, maxTokens: 100, requestTimeoutMs: 5000, maxRetries: 0, stream: false, toolMode: 'tools' } });
+    const locating = (await client.invoke('connections/list', {})).find((connection) => connection.name.startsWith('DQA Locating'))!;
+    const notebook = await client.invoke('notebooks/create', { title: 'Interrupted' });
+    const { runId } = await client.invoke('runs/start', { notebookId: notebook.id, connectionId: locating.id, question: 'How many nodes?', technique: 'planrag', mode: 'step' });
+    await until(async () => (await client.invoke('runs/active', {}))[0]?.pendingReview ?? undefined);
+
+    await server.stop('SIGKILL');
+    client.socket.terminate();
+
+    server = await startServe(workspace);
+    client = await connectSocket(server);
+    const [interrupted] = await client.invoke('runs/list', { notebookId: notebook.id });
+    expect(interrupted).toMatchObject({ id: runId, status: 'interrupted' });
+    await client.invoke('model/save', { settings: { baseUrl: model.baseUrl, model: 'm', temperature: 0, maxTokens: 100, requestTimeoutMs: 5000, maxRetries: 0, stream: false, toolMode: 'tools' } });
+    await client.invoke('runs/resume', { runId });
+    await until(async () => (await client.invoke('runs/active', {}))[0]?.pendingReview ?? undefined);
+    await client.invoke('runs/set-mode', { runId, mode: 'auto' });
+    const finished = await until(async () => {
+      const [run] = await client.invoke('runs/list', { notebookId: notebook.id });
+      return run && run.status !== 'running' ? run : undefined;
+    });
+    expect(finished).toMatchObject({ status: 'answered', decision: '80' });
+    model.verify();
+    await expect(client.invoke('runs/resume', { runId })).rejects.toMatchObject({ code: 'conflict' });
+    const cells = (await client.invoke('notebooks/get', { id: notebook.id })).cells.map((cell) => cell.kind);
+    expect(cells).toEqual(['question', 'plan', 'note', 'query', 'observation', 'decision']);
+    await server.stop();
+
+    const database = new Database(join(workspace, 'workspace.sqlite'), { readonly: true });
+    const entries = (database.prepare('SELECT * FROM run_events WHERE run_id = ? ORDER BY seq').all(runId) as {
+      run_id: string; seq: number; at: string; event: string; prev_hash: string; hash: string;
+    }[]).map((row): LoggedEvent => ({ runId: row.run_id, seq: row.seq, at: row.at, event: JSON.parse(row.event) as LoggedEvent['event'], prevHash: row.prev_hash, hash: row.hash }));
+    const transcript = readTranscript((database.prepare('SELECT line FROM run_transcripts WHERE run_id = ? ORDER BY seq').pluck().all(runId) as string[]).join(''));
+    database.close();
+    expect(findChainBreak(entries)).toBeNull();
+    expect(entries.map((entry) => entry.event.type)).toContain('run-resume');
+    expect(transcript.exchanges.map((exchange) => exchange.index)).toEqual([0, 1, 2, 3]);
+  }, 90_000);
+});

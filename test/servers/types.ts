@@ -1,0 +1,11 @@
+/** A real database server started for one test file; stop() ends it and deletes its data. */
+export interface TestServer {
+  /** Connection URI with credentials, e.g. `postgres://wb:secret@127.0.0.1:5433/wbtest`. */
+  readonly uri: string;
+  /** Credentials again, for drivers (Neo4j) that take them apart from the URI. */
+  readonly username: string;
+  readonly password: string;
+  /** Wall-clock milliseconds from spawn to accepting queries, reported by the suites. */
+  readonly startupMs: number;
+  stop(): Promise<void>;
+}

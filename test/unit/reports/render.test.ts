@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { exportReport } from '../../../src-main/reports/export-report';
+import { markdownFence, markdownLiteral, markdownSanitized } from '../../../src-main/reports/markdown-text';
+import { diffSteps } from '../../../src-main/reports/plan-diff';
+import { buildReport } from '../../../src-main/reports/report-model';
+import { renderHtmlReport } from '../../../src-main/reports/render-html';
+import { renderMarkdownReport } from '../../../src-main/reports/render-markdown';
+import { sampleBundle } from './bundle-fixture';
+
+const bundle = sampleBundle();
+const report = buildReport(bundle);
+
+describe('the report model', () => {
+  it('reads the run: settings, plans with diffs, queries, reviews, usage, sign-off and integrity', () => {
+    expect(report.title).toBe('Where should SWE place its merchant to maximise profit at baltic_sea?');
+    expect(report.simulations.map((simulation) => simulation.result.best)).toEqual(['krakow']);
+    expect(report.decision?.verification?.agrees).toBe(true);
+    expect(report.technique.label).toBe('PlanRAG');
+    expect(report.model).toMatchObject({ name: 'scripted', endpoint: 'http://127.0.0.1:9/v1', temperature: 0.2, servedAs: ['scripted-served'] });
+    expect(report.connection.fingerprint?.fileBytes).toBe(163840);
+    expect(report.plans.map((plan) => plan.diff?.map((line) => `${line.op}:${line.text}`) ?? null)).toEqual([
+      null,
+      ['same:Home node values', 'removed:Upstream nodes', 'added:SWE power in krakow', 'added:Decide'],
+    ]);
+    expect(report.queries.map((query) => [query.id, query.author, query.evidence, query.error?.code ?? null])).toEqual([
+      ['q1', 'analyst', true, null],
+      ['q2', 'model', false, 'syntax'],
+    ]);
+    expect(report.totals).toMatchObject({ modelCalls: 5, totalTokens: 3950, queries: 2, failedQueries: 1, replans: 1 });
+    expect(report.reviews.map((review) => review.action)).toEqual(['edit', 'note']);
+    expect(report.signOffs).toEqual([{ name: 'Ada Analyst', comment: 'Checked against the ledger.', at: '2026-01-02T10:00:00.000Z', hash: bundle.head }]);
+    expect(report.integrity).toMatchObject({ eventCount: bundle.events.length, head: bundle.head, sealEntries: 2, generator: 'Decision Workbench test' });
+  });
+});
+
+describe('the HTML report', () => {
+  const html = renderHtmlReport(report);
+
+  it('is self-contained: no script, no stylesheet link, no external asset', () => {
+    expect(html).not.toMatch(/<script/i);
+    expect(html).not.toMatch(/<link\b/i);
+    expect(html).not.toMatch(/<[^>]*\bsrc=/i);
+    expect(html).not.toMatch(/url\(/i);
+    expect(html).toContain("default-src 'none'");
+  });
+
+  it('escapes everything from the model and the data, and sanitises Markdown', () => {
+    expect(html).toContain('Check &lt;script&gt;alert(1)&lt;/script&gt; flows.');
+    expect(html).toContain('krakow &lt;img src=x onerror=alert(1)&gt;');
+    expect(html).toContain('Merchants steer trade value &lt;b&gt;toward&lt;/b&gt; the home node.');
+    expect(html).toContain('<strong>krakow</strong>');
+    expect(html).toContain('&lt;script&gt;alert(2)&lt;/script&gt;');
+    expect(html).not.toMatch(/href="javascript:/i);
+    expect(html).toContain('[image: logo]');
+    expect(html).not.toMatch(/<(img|iframe|object|embed)\b/i);
+  });
+
+  it('shows the decision, the sign-off, the re-plan diff, the result table with its digest, and the chain head', () => {
+    expect(html).toContain('Recommended decision');
+    expect(html).toContain('<strong>Ada Analyst</strong>');
+    expect(html).toContain('<li class="added">SWE power in krakow</li>');
+    expect(html).toContain('<li class="removed">Upstream nodes</li>');
+    expect(html).toContain('id="query-q1"');
+    expect(html).toContain('<td class="null">NULL</td>');
+    expect(html).toContain(report.queries[0]?.digest ?? 'missing digest');
+    expect(html).toContain(bundle.head);
+    expect(html).toContain('no such table: missing');
+    expect(html).toContain('Simulator: optimal');
+    expect(html).toContain('id="simulation"');
+    expect(html).toContain('Values in ducats per month.');
+  });
+
+  it('cuts long result tables and says how many rows the digest covers', () => {
+    const short = renderHtmlReport(report, { maxTableRows: 2 });
+    expect(short).toContain('Showing 2 of 3 rows.');
+  });
+});
+
+describe('the Markdown report', () => {
+  const markdown = renderMarkdownReport(report);
+
+  it('escapes text from the run and neutralises raw HTML and script links in the rationale', () => {
+    expect(markdown).toContain('krakow \\<img src=x onerror=alert(1)\\>');
+    expect(markdown).toContain('Check \\<script\\>alert(1)\\</script\\> flows.');
+    expect(markdown).not.toMatch(/(^|[^\\])<script/);
+    expect(markdown).toContain('&lt;script>alert(2)&lt;/script>');
+    expect(markdown).toContain('[click](#blocked-link:alert(3))');
+    expect(markdown).toContain('SWE steers the most value from **krakow**.');
+    expect(markdown).toContain(`\`${bundle.head}\``);
+  });
+
+  it('fences code so that no backtick run inside can close the fence', () => {
+    expect(markdownFence('a ``` b')).toBe('````\na ``` b\n````');
+    expect(markdownLiteral('*a* [b](c) <d> | e')).toBe('\\*a\\* \\[b\\](c) \\<d\\> \\| e');
+    expect(markdownSanitized('[x](vbscript:foo) [y](https://ok.example)')).toBe('[x](#blocked-link:foo) [y](https://ok.example)');
+  });
+});
+
+describe('plan diffs', () => {
+  it('keeps common steps and marks the rest added or removed', () => {
+    expect(diffSteps(['a', 'b', 'c'], ['a', 'c', 'd'])).toEqual([
+      { op: 'same', text: 'a' },
+      { op: 'removed', text: 'b' },
+      { op: 'same', text: 'c' },
+      { op: 'added', text: 'd' },
+    ]);
+    expect(diffSteps([], ['x'])).toEqual([{ op: 'added', text: 'x' }]);
+  });
+});
+
+describe('exports', () => {
+  it('writes the JSON bundle exactly as it verifies, and refuses nothing it can render', async () => {
+    const json = (await exportReport(bundle, 'json')).toString('utf8');
+    expect(JSON.parse(json)).toMatchObject({ format: 'decision-workbench/report-bundle', head: bundle.head });
+    for (const format of ['html', 'md', 'ipynb'] as const) expect((await exportReport(bundle, format)).length).toBeGreaterThan(1000);
+    const printed: string[] = [];
+    const pdf = await exportReport(bundle, 'pdf', { printPdf: async (html) => (printed.push(html), Buffer.from('%PDF-fake')) });
+    expect(pdf.toString()).toBe('%PDF-fake');
+    expect(printed[0]).toContain('Recommended decision');
+  });
+});
