@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { findChainBreak, type LoggedEvent } from '../../../src-main/audit/hash-chain';
-import { fileHash, repoRoot, sqliteFromDqaDump } from '../../support/fixtures';
+import { runDqaImportCommand } from '../../../src-main/cli/dqa-import-command';
+import { dqaRoot, fileHash, repoRoot, sqliteFromDqaDump } from '../../support/fixtures';
 import { startScriptedOpenAiServer, type ScriptedOpenAiServer } from '../../support/scripted-openai';
 import type { ScriptStep } from '../../support/scripted-openai/script';
 import { useSuiteTempDir, useTempDirs } from '../../support/temp';
@@ -121,4 +122,45 @@ describe('dwb run', () => {
     const noQuestion = await dwbRun(['--connection', `sqlite:${database}`, '--question-file', '/nope.txt', '--base-url', 'http://127.0.0.1:9/v1', '--model', 'm', '--out', tempDir()]);
     expect(noQuestion.stderr.trim()).toBe('dwb run: not-found: Cannot read the question file /nope.txt: ENOENT');
   });
+});
+
+describe('dwb run on a graph database (Kùzu, Cypher)', () => {
+  it('drives plan → query → query → replan → query → answer with Cypher and real rows', async () => {
+    const dump = 'locating-1445-b1c118fa';
+    const questions = join(suiteDir(), 'graph-questions.json');
+    writeFileSync(questions, JSON.stringify([{ gdb: join(dqaRoot(), 'locating', 'db', `${dump}.cql`) }]));
+    const imported = await runDqaImportCommand(['--questions', questions, '--target', `kuzu:${join(suiteDir(), 'graphs')}`], { stdout: () => undefined, stderr: () => undefined });
+    expect(imported).toBe(0);
+    const graph = join(suiteDir(), 'graphs', `${dump}.kuzu`);
+
+    const server = await serve([
+      { toolCalls: [{ name: 'plan', arguments: { steps: ['Home node value', 'Upstream nodes'] } }] },
+      { expectTools: ['query', 'replan', 'simulate', 'answer'], toolCalls: [{ name: 'query', arguments: { query: "MATCH (t:Trade_node {name: 'baltic_sea'}) RETURN t.local_value AS local_value" } }] },
+      {
+        expectToolResultContains: ['local_value', '5.665'],
+        toolCalls: [{ name: 'query', arguments: { query: "MATCH (s:Trade_node)-[:source]->(d:Trade_node {name: 'baltic_sea'}) RETURN s.name AS source ORDER BY source" } }],
+      },
+      { expectToolResultContains: 'krakow', toolCalls: [{ name: 'replan', arguments: { steps: ['SWE power in krakow', 'Decide'], reason: 'krakow feeds the home node' } }] },
+      {
+        toolCalls: [
+          { name: 'query', arguments: { query: "MATCH (c:Country {name: 'SWE'})-[r:NodeCountry]->(t:Trade_node {name: 'krakow'}) RETURN r.base_trading_power AS power" } },
+        ],
+      },
+      { expectToolResultContains: 'rows: 1', toolCalls: [{ name: 'answer', arguments: { decision: 'krakow', rationale: 'SWE steers value from krakow.' } }] },
+    ]);
+    const out = tempDir();
+    const result = await dwbRun([
+      '--connection', `kuzu:${graph}`, '--question-file', questionFile, '--technique', 'planrag', '--base-url', server.baseUrl, '--model', 'scripted',
+      '--tool-mode', 'tools', '--simulator', 'compat', '--country', 'SWE', '--home', 'baltic_sea', '--out', out,
+    ]);
+    expect(result.stderr).toContain('re-plan (krakow feeds the home node)');
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim().split('\n').at(-1)).toBe('decision: krakow');
+    expect(result.stderr).toContain('decision: krakow (simulator: optimal)');
+    server.verify();
+    const log = readFileSync(join(out, 'run-log.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as LoggedEvent);
+    expect(findChainBreak(log)).toBeNull();
+    const start = log[0]?.event;
+    expect(start?.type === 'run-start' && start.connection.engine).toBe('kuzu');
+  }, 120_000);
 });
