@@ -19,10 +19,11 @@ import type { ModelProvider } from '../llm/types';
 import { canonicalJson } from '../audit/canonical-json';
 import { runDetails } from '../audit/run-details';
 import { simulatorFor } from '../simulators/run-simulator';
+import { runWhatIfFor } from '../whatif';
 import { positiveInteger, type CommandIo } from './command-io';
 
 export const runUsage =
-  'dwb run --connection URI --question-file F [--rules-file F] --technique singlerag|iterrag|planrag|planrag-norp --base-url URL --model M [--api-key K] [--tool-mode tools|text|auto] [--max-steps N] [--simulator stated|compat|off] [--country C --home N | --goods G] [--replay TRANSCRIPT] --out DIR';
+  'dwb run --connection URI --question-file F [--rules-file F] --technique singlerag|iterrag|planrag|planrag-norp --base-url URL --model M [--api-key K] [--tool-mode tools|text|auto] [--max-steps N] [--simulator stated|compat|off] [--whatif on|off] [--country C --home N | --goods G] [--replay TRANSCRIPT] --out DIR';
 
 /**
  * `dwb run`: one decision run without the app. Writes the notebook, the hash-chained run log
@@ -46,6 +47,7 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
       replay: { type: 'string' },
       out: { type: 'string' },
       simulator: { type: 'string', default: 'stated' },
+      whatif: { type: 'string', default: 'on' },
       country: { type: 'string' },
       home: { type: 'string' },
       goods: { type: 'string' },
@@ -95,12 +97,15 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
 
   const simulatorRules = required('simulator');
   if (!['stated', 'compat', 'off'].includes(simulatorRules)) throw new WorkbenchError('invalid-request', `--simulator must be stated, compat or off, got "${simulatorRules}"`);
+  const whatIfChoice = required('whatif');
+  if (whatIfChoice !== 'on' && whatIfChoice !== 'off') throw new WorkbenchError('invalid-request', `--whatif must be on or off, got "${whatIfChoice}"`);
   const connector = await openConnector(target, password);
   const withDetails = await runDetails({ connector, target, settings: settingsInput });
   const simulator = await simulatorFor(connector, {
     rules: simulatorRules as 'stated' | 'compat' | 'off',
     known: { ...(values.country ? { country: values.country } : {}), ...(values.home ? { home: values.home } : {}), ...(values.goods ? { goods: values.goods } : {}) },
   });
+  const whatIf = runWhatIfFor(target, connector, whatIfChoice === 'on');
   const runId = `run-${new Date().toISOString().replace(/[:.]/g, '-')}`;
   const log = new RunLog(runId);
   const sink = new MemoryCellSink(runId);
@@ -128,6 +133,7 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
       emit: (event) => log.append(withDetails(event)),
       signal: controller.signal,
       ...(simulator ? { simulator } : {}),
+      ...(whatIf ? { whatIf } : {}),
     });
     writeFileSync(
       join(outDir, 'notebook.json'),
@@ -184,6 +190,10 @@ function progressLine(event: RunEvent): string | null {
       }`;
     case 'simulation':
       return `[step ${event.step}] simulated ${event.result.candidates.length} candidates: best ${event.result.best}`;
+    case 'whatif':
+      return event.result
+        ? `[step ${event.step}] what-if on a copy: ${event.result.rows.length} candidates, best ${String(event.result.best)} (source unchanged)`
+        : `[step ${event.step}] what-if failed: ${event.error?.message ?? ''}`;
     case 'run-end':
       return `run ended: ${event.status} after ${event.steps} model calls, ${event.totalTokens} tokens`;
     default:

@@ -1,38 +1,29 @@
 import { parseArgs } from 'node:util';
 import { WorkbenchError } from '../contract/errors';
 import { openConnectionUri, parseConnectionUri } from '../connectors/connection-uri';
-import { runWhatIf, type Candidate, type WhatIfResult } from '../whatif';
+import { candidatesFromQuery, runWhatIf, type Candidate, type WhatIfResult } from '../whatif';
+import { parseCandidateText } from '../contract/whatif';
 import { formatTable } from './format-table';
 import { positiveInteger, type CommandIo } from './command-io';
 
 export const whatifUsage =
   'dwb whatif --connection sqlite:PATH --change SQL --objective SQL (--candidates a,b,c | --candidates-query SQL) [--minimize] [--tolerance X] [--timeout-ms N] [--json]';
 
-const NUMERIC = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
-
 /** Comma-separated candidates; numeric ones become numbers (whole numbers bind as SQL integers). */
 function parseCandidateList(text: string): Candidate[] {
-  const items = text.split(',').map((item) => item.trim());
-  if (items.some((item) => item === '')) throw new WorkbenchError('invalid-request', '--candidates holds an empty item');
-  return items.map((item) => (NUMERIC.test(item) ? Number(item) : item));
+  if (text.split(',').some((item) => item.trim() === '')) throw new WorkbenchError('invalid-request', '--candidates holds an empty item');
+  return parseCandidateText(text.replace(/\n/g, ' '));
 }
 
 /** The first column of a read-only query on the source, through the ordinary (read-only) connector. */
 async function queryCandidates(connection: string, text: string): Promise<Candidate[]> {
   const connector = await openConnectionUri(connection);
   try {
-    const result = await connector.query(text, { maxRows: 10_000, timeoutMs: 30_000 });
-    if (result.truncated) throw new WorkbenchError('invalid-request', '--candidates-query returned more than 10000 rows');
-    return result.rows.map((row, index) => {
-      const value = row[0];
-      if (typeof value === 'string' || typeof value === 'number') return value;
-      throw new WorkbenchError('invalid-request', `--candidates-query row ${index + 1}: expected a text or number candidate, got ${JSON.stringify(value ?? null)}`);
-    });
+    return await candidatesFromQuery(connector, text);
   } finally {
     await connector.close();
   }
 }
-
 
 function printResult(result: WhatIfResult, io: CommandIo): void {
   io.stdout(

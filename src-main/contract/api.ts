@@ -5,6 +5,7 @@ import { reportRequests } from './reports';
 import { connectionReportSchema, modelSettingsViewSchema, providerSettingsSchema } from './model';
 import { reviewDecisionSchema, runProgressSchema, runSummarySchema, techniqueIdSchema } from './run';
 import { scenarioSchema, simulationResultSchema, simulationSpecSchema } from './simulation';
+import { whatIfResultSchema, whatIfSpecSchema } from './whatif';
 import {
   authorSchema,
   cellKindSchema,
@@ -114,6 +115,8 @@ export const api = {
       maxSteps: z.number().int().min(1).max(200).optional(),
       /** Check the decision with a simulator when one fits the data (and offer `simulate`). */
       simulatorRules: z.enum(['stated', 'compat', 'off']).default('stated'),
+      /** Offer the model `whatif` experiments on a throwaway copy of the data (SQLite connections). */
+      whatIf: z.boolean().default(true),
       /** Scenario parameters the question names (e.g. a DQA question's country and home node). */
       known: z.object({ country: z.string().optional(), home: z.string().optional(), goods: z.string().optional() }).default({}),
     }),
@@ -136,6 +139,13 @@ export const api = {
   'simulations/run': {
     params: z.object({ connectionId: z.string(), spec: simulationSpecSchema, cellId: z.string().optional() }),
     result: simulationResultSchema,
+  },
+  /** Whether a what-if experiment can run on the connection (its data must be a copyable database file). */
+  'whatif/support': { params: z.object({ connectionId: z.string() }), result: z.object({ supported: z.boolean(), reason: z.string().nullable() }) },
+  /** Ranks candidate changes on a throwaway copy of the connection's database; with `cellId` the result is saved with that what-if cell. */
+  'whatif/run': {
+    params: z.object({ connectionId: z.string(), spec: whatIfSpecSchema, cellId: z.string().optional() }),
+    result: whatIfResultSchema,
   },
 
   /** Native file picker in the desktop app; browser mode answers `unsupported`. */

@@ -8,3 +8,4 @@ export * from './reports';
 export * from './run';
 export * from './simulation';
 export * from './transport';
+export * from './whatif';

@@ -2,13 +2,14 @@ import { z } from 'zod';
 import { queryResultSchema } from './data';
 import { workbenchErrorSchema } from './errors';
 import { simulationResultSchema } from './simulation';
+import { whatIfResultSchema } from './whatif';
 
 /**
  * Every step of an analysis is a cell. The kinds follow the PlanRAG loop (question → plan →
- * thought → query → observation → re-plan → … → decision), plus simulations and the analyst's
- * own notes.
+ * thought → query → observation → re-plan → … → decision), plus simulations, what-if
+ * experiments and the analyst's own notes.
  */
-export const cellKinds = ['question', 'plan', 'thought', 'query', 'observation', 'replan', 'simulation', 'decision', 'note'] as const;
+export const cellKinds = ['question', 'plan', 'thought', 'query', 'observation', 'replan', 'simulation', 'whatif', 'decision', 'note'] as const;
 export const cellKindSchema = z.enum(cellKinds);
 export type CellKind = z.infer<typeof cellKindSchema>;
 
@@ -43,6 +44,8 @@ export const cellOutputSchema = z.discriminatedUnion('status', [
   z.object({ status: z.literal('error'), error: workbenchErrorSchema, ranAt: z.string(), connectionId: z.string() }),
   /** A simulation cell's last run. */
   z.object({ status: z.literal('simulated'), simulation: simulationResultSchema, ranAt: z.string(), connectionId: z.string() }),
+  /** A what-if cell's last run. */
+  z.object({ status: z.literal('whatif'), whatif: whatIfResultSchema, ranAt: z.string(), connectionId: z.string() }),
 ]);
 export type CellOutput = z.infer<typeof cellOutputSchema>;
 

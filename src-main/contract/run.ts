@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { engineSchema, queryResultSchema } from './data';
 import { workbenchErrorSchema } from './errors';
 import { simulationResultSchema, verificationSchema } from './simulation';
+import { whatIfResultSchema, whatIfSpecSchema } from './whatif';
 
 export const techniqueIdSchema = z.enum(['singlerag', 'iterrag', 'planrag', 'planrag-norp']);
 export type TechniqueIdValue = z.infer<typeof techniqueIdSchema>;
@@ -105,6 +106,8 @@ export const runEventSchema = z.discriminatedUnion('type', [
   }),
   /** A simulator run, asked for by the model (`simulate`) or by the workbench to check a decision. */
   z.object({ type: z.literal('simulation'), step: z.number(), requested: z.array(z.string()).nullable(), result: simulationResultSchema }),
+  /** A what-if experiment the model asked for (`whatif`), run on a throwaway copy of the data; a failed one keeps its error. */
+  z.object({ type: z.literal('whatif'), step: z.number(), spec: whatIfSpecSchema, result: whatIfResultSchema.nullable(), error: workbenchErrorSchema.nullable() }),
   z.object({
     type: z.literal('run-end'),
     status: runStatusSchema,

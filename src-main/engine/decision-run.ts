@@ -10,10 +10,12 @@ import type { ReviewGate } from './review-gate';
 import { summarizeSchema } from './schema-summary';
 import { parseTextReply, textProtocolInstructions } from './text-protocol';
 import { techniques, toolsOffered, type TechniqueId, type ToolName } from './techniques';
-import { toolArguments, toolSpec } from './tool-specs';
+import { toolArguments, toolSpec, type ToolArguments } from './tool-specs';
 import { dialectNotes } from './dialects';
 import type { SimulationResult, SimulationSpec, Scenario } from '../contract/simulation';
 import { formatSimulationForModel, verifyDecision } from '../simulators/run-simulation';
+import { WHATIF_DEFAULT_TIMEOUT_MS, WHATIF_DEFAULT_TOLERANCE, type WhatIfResult, type WhatIfSpec } from '../contract/whatif';
+import { formatWhatIfForModel } from '../whatif/format-for-model';
 
 /** A simulator that fits the run's data: offered to the model as `simulate`, and used to check the decision. */
 export interface RunSimulator {
@@ -22,6 +24,11 @@ export interface RunSimulator {
   /** Parameters known from the question itself (e.g. a DQA question's country and home node). */
   known: { country?: string; home?: string; goods?: string };
   run(spec: SimulationSpec): Promise<SimulationResult>;
+}
+
+/** A what-if sandbox on the run's data: offered to the model as `whatif`. */
+export interface RunWhatIf {
+  run(spec: WhatIfSpec, signal?: AbortSignal): Promise<WhatIfResult>;
 }
 
 export interface RunLimits {
@@ -63,8 +70,11 @@ export interface DecisionRunOptions {
   /** Names the query ids of this run (injected for deterministic tests). */
   newQueryId?: () => string;
   simulator?: RunSimulator;
+  whatIf?: RunWhatIf;
   /** Continue a run that was interrupted: no run-start, and the loop starts from this state. */
   resume?: ResumeState;
+  /** Told where the run stands just before each model call, to be saved for a resume. */
+  onCheckpoint?: (state: ResumeState) => void;
 }
 
 /** Where a run interrupted by an app stop picks up again (see ./resume-state.ts). */
@@ -163,8 +173,18 @@ export async function runDecision(options: DecisionRunOptions): Promise<RunOutco
     const remainingMs = limits.maxDurationMs - (Date.now() - started);
     if (remainingMs <= 0) return finish('time-limit', `Stopped after ${Math.round(limits.maxDurationMs / 1000)} s without a decision`);
 
-    const offered = toolsOffered(technique, { ...state, canSimulate: options.simulator !== undefined });
+    const offered = toolsOffered(technique, { ...state, canSimulate: options.simulator !== undefined, canWhatIf: options.whatIf !== undefined });
     const step = state.steps + 1;
+    options.onCheckpoint?.({
+      messages: structuredClone(messages),
+      planned: state.planned,
+      plan: [...state.plan],
+      queries: state.queries,
+      steps: state.steps,
+      tokens: state.tokens,
+      evidence: [...evidence],
+      queryCount: queryCounter,
+    });
     emit({ type: 'model-request', step, tools: offered, messageCount: messages.length });
     let response: ModelResponse;
     const call = deadlineSignal(remainingMs, signal);
@@ -262,6 +282,8 @@ export async function runDecision(options: DecisionRunOptions): Promise<RunOutco
         const outcome = await simulateCall(options, step, toolArguments.simulate.parse(call.arguments));
         if (outcome.result) lastSimulation = outcome.result;
         answerTool(call.id, outcome.text);
+      } else if (call.name === 'whatif') {
+        answerTool(call.id, await whatIfCall(options, step, toolArguments.whatif.parse(call.arguments)));
       } else {
         const answer = toolArguments.answer.parse(call.arguments);
         const check = lastSimulation ?? (await simulateKnown(options, step));
@@ -336,6 +358,28 @@ async function simulateCall(options: DecisionRunOptions, step: number, args: Sim
     return { text: `${formatSimulationForModel(shown)}${unknown.length ? `\nNot candidates here: ${unknown.join(', ')}` : ''}`, result };
   } catch (error) {
     return { text: `Simulation failed: ${WorkbenchError.from(error).message}`, result: null };
+  }
+}
+
+async function whatIfCall(options: DecisionRunOptions, step: number, args: ToolArguments<'whatif'>): Promise<string> {
+  const sandbox = options.whatIf;
+  if (!sandbox) return 'What-if experiments are not available on this database.';
+  const spec: WhatIfSpec = {
+    change: args.change,
+    objective: args.objective,
+    direction: args.direction,
+    tolerance: WHATIF_DEFAULT_TOLERANCE,
+    timeoutMs: Math.min(WHATIF_DEFAULT_TIMEOUT_MS, options.limits.queryTimeoutMs),
+    ...(args.candidates ? { candidates: args.candidates } : { candidatesQuery: args.candidatesQuery ?? '' }),
+  };
+  try {
+    const result = await sandbox.run(spec, options.signal);
+    options.emit({ type: 'whatif', step, spec, result, error: null });
+    return formatWhatIfForModel(result);
+  } catch (caught) {
+    const error = WorkbenchError.from(caught);
+    options.emit({ type: 'whatif', step, spec, result: null, error: error.toJSON() });
+    return `What-if failed (${error.code}): ${error.message}. Correct the change, the objective or the candidates and try again.`;
   }
 }
 

@@ -1,7 +1,35 @@
+import { z } from 'zod';
 import type { LoggedEvent } from '../audit/hash-chain';
 import type { Transcript } from '../llm/transcript';
 import { copyMessage } from '../llm/transcript';
+import { chatMessageSchema } from '../llm/transcript-schema';
 import type { ResumeState } from './decision-run';
+
+/** What the run saves just before each model call (decision-run's `onCheckpoint`). */
+const checkpointSchema = z.object({
+  messages: z.array(chatMessageSchema),
+  planned: z.boolean(),
+  plan: z.array(z.string()),
+  queries: z.number().int().nonnegative(),
+  steps: z.number().int().nonnegative(),
+  tokens: z.number().nonnegative(),
+  evidence: z.array(z.string()),
+  queryCount: z.number().int().nonnegative(),
+});
+
+/**
+ * Where an interrupted run picks up. The checkpoint saved before the latest model call is
+ * exact: that call is made again with the same conversation, whether the app stopped while the
+ * model was answering or while its reply was being carried out. Runs without a usable
+ * checkpoint fall back to their log and transcript (resumeStateFrom). Tokens always come from
+ * the log, since a call that was answered before the stop was spent even if it is made again.
+ */
+export function resumeStateFor(entries: LoggedEvent[], transcript: Transcript, checkpoint: unknown): ResumeState {
+  const fromRecords = resumeStateFrom(entries, transcript);
+  const saved = checkpointSchema.safeParse(checkpoint);
+  if (!saved.success) return fromRecords;
+  return { ...saved.data, messages: saved.data.messages.map(copyMessage), tokens: fromRecords.tokens };
+}
 
 /**
  * Rebuilds where an interrupted run stood from its own records: the run log says what was

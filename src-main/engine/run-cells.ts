@@ -106,6 +106,13 @@ export function createRunCellWriter(
         sink.saveOutput(cellId, { status: 'simulated', simulation: event.result, ranAt: at, connectionId: context.connectionId ?? '' });
         return;
       }
+      case 'whatif': {
+        const cellId = add(event.step, { kind: 'whatif', author: 'model', source: JSON.stringify(event.spec, null, 2), connectionId: context.connectionId, data: {} });
+        const connectionId = context.connectionId ?? '';
+        if (event.result) sink.saveOutput(cellId, { status: 'whatif', whatif: event.result, ranAt: at, connectionId });
+        else if (event.error) sink.saveOutput(cellId, { status: 'error', error: event.error, ranAt: at, connectionId });
+        return;
+      }
       case 'run-end':
         if (event.status !== 'answered') {
           add(undefined, { kind: 'note', author: 'engine', source: `**Run ended: ${event.status}.** ${event.message ?? ''}`, data: { status: event.status } });

@@ -5,7 +5,7 @@
 export const techniqueIds = ['singlerag', 'iterrag', 'planrag', 'planrag-norp'] as const;
 export type TechniqueId = (typeof techniqueIds)[number];
 
-export type ToolName = 'plan' | 'query' | 'replan' | 'simulate' | 'answer';
+export type ToolName = 'plan' | 'query' | 'replan' | 'simulate' | 'whatif' | 'answer';
 
 export interface Technique {
   id: TechniqueId;
@@ -54,14 +54,19 @@ export const techniques: Record<TechniqueId, Technique> = {
   },
 };
 
-/** Tools on offer at a given point of a run; `simulate` only where a simulator fits the data. */
-export function toolsOffered(technique: Technique, state: { planned: boolean; queries: number; canSimulate?: boolean }): ToolName[] {
+/**
+ * Tools on offer at a given point of a run; `simulate` only where a simulator fits the data,
+ * `whatif` only where the data can be copied into a sandbox. Both are experiments rather than
+ * retrieval, so they stay available when a technique's query budget is spent.
+ */
+export function toolsOffered(technique: Technique, state: { planned: boolean; queries: number; canSimulate?: boolean; canWhatIf?: boolean }): ToolName[] {
   if (technique.plansFirst && !state.planned) return ['plan'];
   const queriesLeft = technique.queryLimit === null || state.queries < technique.queryLimit;
   return [
     ...(queriesLeft ? (['query'] as const) : []),
     ...(technique.replans ? (['replan'] as const) : []),
     ...(state.canSimulate ? (['simulate'] as const) : []),
+    ...(state.canWhatIf ? (['whatif'] as const) : []),
     'answer',
   ];
 }

@@ -25,6 +25,8 @@ export function textProtocolInstructions(tools: ToolName[]): string {
     query: 'Thought: <what you need next and why>\nAction: query\nAction Input:\n<one query>',
     replan: 'Re-plan:\nReason: <why the plan no longer holds>\n1. <new first step>\n2. <next step>',
     answer: 'Final Answer: <the decision only>\nRationale: <the evidence>',
+    whatif:
+      'Action: whatif\nAction Input:\n{"change": "UPDATE … WHERE id = :candidate", "objective": "SELECT <one number> …", "candidates": [1, 2], "direction": "maximize"}  (or "candidatesQuery": "SELECT id FROM …" instead of "candidates")',
     simulate: 'Action: simulate\nAction Input:\n{"candidates": ["<option>", "<option>"], "country": "…", "home": "…"}  (or {"goods": "…"})',
   };
   return [
@@ -56,6 +58,7 @@ export function parseTextReply(text: string): TextStep {
   const input = get('action input');
   if (action?.startsWith('query') && input !== undefined) calls.push({ name: 'query', arguments: { query: stripFences(input) } });
   if (action?.startsWith('simulate') && input !== undefined) calls.push({ name: 'simulate', arguments: parseJsonObject(stripFences(input)) });
+  if (action?.startsWith('whatif') && input !== undefined) calls.push({ name: 'whatif', arguments: parseJsonObject(stripFences(input)) });
   const answer = get('final answer');
   if (answer !== undefined) {
     calls.push({ name: 'answer', arguments: { decision: answer.split('\n')[0]?.trim() ?? '', rationale: (get('rationale') ?? answer).trim() } });

@@ -8,7 +8,7 @@ export const transcriptVersion = 1;
 
 const toolCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
 
-const chatMessageSchema = z.object({
+export const chatMessageSchema = z.object({
   role: z.enum(['system', 'user', 'assistant', 'tool']),
   content: z.string(),
   toolCalls: z.array(toolCallSchema).optional(),

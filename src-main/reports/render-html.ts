@@ -3,7 +3,7 @@ import { html, trusted, type Html, type HtmlPart } from './html-escape';
 import { markdownToHtml } from './markdown-html';
 import { reportCss } from './report-css';
 import { formatBytes, formatCount, formatDuration, formatTime, formatValue, plural, reviewLabels, statusLabel } from './report-format';
-import type { DecisionReport, PlanVersion, QueryRecord, SimulationRecord, StepRecord, TraceItem, VerificationValue } from './report-model';
+import type { DecisionReport, PlanVersion, QueryRecord, SimulationRecord, StepRecord, TraceItem, VerificationValue, WhatIfRecord } from './report-model';
 
 export interface HtmlReportOptions {
   /** Rows of each result table shown; the rest are summarised with the full result's digest. */
@@ -216,6 +216,8 @@ function traceItem(item: TraceItem, report: DecisionReport, options: HtmlReportO
       return html`<div class="item repair"><div class="item-label">Unusable reply</div><div class="prose">${item.problem} — the model was asked again.</div></div>`;
     case 'simulation':
       return html`<div class="item"><div class="item-label">Simulation</div>${simulationSummary(item.simulation)}</div>`;
+    case 'whatif':
+      return html`<div class="item"><div class="item-label">What-if on a copy of the data</div>${whatIfSummary(item.whatif)}</div>`;
     case 'decision':
       return html`<div class="item"><div class="item-label">Decision</div><a href="#decision">${report.decision?.decision ?? ''}</a></div>`;
     case 'other':
@@ -281,6 +283,23 @@ function simulationSummary(simulation: SimulationRecord): Html {
 <table class="data"><thead><tr><th class="num">Rank</th><th>Candidate</th><th class="num">Before</th><th class="num">After</th><th class="num">Change</th></tr></thead>
 <tbody>${top.map((candidate) => html`<tr><td class="num">${candidate.rank}</td><td>${candidate.candidate}</td><td class="num">${formatValue(candidate.before)}</td><td class="num">${formatValue(candidate.after)}</td><td class="num">${formatValue(candidate.delta)}</td></tr>`)}</tbody></table>
 ${result.candidates.length > top.length ? html`<p class="muted small">${result.candidates.length - top.length} more candidates in the bundle.</p>` : null}
+${result.notes.length ? html`<ul class="small">${result.notes.map((note) => html`<li>${note}</li>`)}</ul>` : null}`;
+}
+
+function whatIfSummary(whatif: WhatIfRecord): Html {
+  const statements = html`<pre class="observation">change:    ${whatif.spec.change}
+objective: ${whatif.spec.objective}${
+    whatif.spec.candidatesQuery ? `\ncandidates: ${whatif.spec.candidatesQuery}` : ''
+  }</pre>`;
+  const result = whatif.result;
+  if (!result) return html`${statements}<p class="small"><strong>Failed</strong> (${whatif.error?.code ?? 'error'}): ${whatif.error?.message ?? ''}</p>`;
+  const top = result.rows.slice(0, 10);
+  return html`${statements}<p class="small">${result.direction === 'maximize' ? 'Maximise' : 'Minimise'} the objective: best <strong>${String(result.best)}</strong>${
+    result.margin !== null ? html`, ahead by ${formatValue(result.margin)}` : null
+  }${result.tied.length > 1 ? html` (tied with ${result.tied.filter((candidate) => candidate !== result.best).map(String).join(', ')})` : null}. Source unchanged: <code>${result.sourceDigestAfter}</code>.</p>
+<table class="data"><thead><tr><th class="num">Rank</th><th>Candidate</th><th class="num">Before</th><th class="num">After</th><th class="num">Change</th><th class="num">Rows changed</th></tr></thead>
+<tbody>${top.map((row) => html`<tr><td class="num">${row.rank}</td><td>${String(row.candidate)}</td><td class="num">${formatValue(row.before)}</td><td class="num">${formatValue(row.after)}</td><td class="num">${formatValue(row.delta)}</td><td class="num">${row.changedRows}</td></tr>`)}</tbody></table>
+${result.rows.length > top.length ? html`<p class="muted small">${result.rows.length - top.length} more candidates in the bundle.</p>` : null}
 ${result.notes.length ? html`<ul class="small">${result.notes.map((note) => html`<li>${note}</li>`)}</ul>` : null}`;
 }
 

@@ -104,6 +104,8 @@ function proseCell(cell: Cell): string {
     }
     case 'simulation':
       return `### Simulation${step}\n\n${cell.output?.status === 'simulated' ? `Best: **${markdownLiteral(cell.output.simulation.best)}** on ${markdownLiteral(cell.output.simulation.objective)}` : markdownFence(cell.source)}`;
+    case 'whatif':
+      return `### What-if${step}\n\n${cell.output?.status === 'whatif' ? `Best: **${markdownLiteral(String(cell.output.whatif.best))}** (source unchanged: \`${cell.output.whatif.sourceDigestAfter}\`)\n\n` : ''}${markdownFence(cell.source, 'json')}`;
     case 'note':
     case 'query':
       return markdownSanitized(cell.source);

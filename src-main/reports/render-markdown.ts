@@ -132,6 +132,13 @@ function traceItem(item: TraceItem, options: MarkdownReportOptions): string {
       return `**Unusable reply:** ${markdownLiteral(item.problem)}`;
     case 'simulation':
       return `**Simulation:** best ${markdownLiteral(item.simulation.result.best)} on ${markdownLiteral(item.simulation.result.objective)}`;
+    case 'whatif': {
+      const { spec, result, error } = item.whatif;
+      const statements = markdownFence(`change:    ${spec.change}\nobjective: ${spec.objective}${spec.candidatesQuery ? `\ncandidates: ${spec.candidatesQuery}` : ''}`, 'sql');
+      return result
+        ? `**What-if on a copy of the data:** best ${markdownLiteral(String(result.best))}${result.margin !== null ? `, ahead by ${formatValue(result.margin)}` : ''} (${result.rows.length} candidates; source unchanged: \`${result.sourceDigestAfter}\`)\n\n${statements}`
+        : `**What-if failed** (${markdownLiteral(error?.code ?? 'error')}): ${markdownLiteral(error?.message ?? '')}\n\n${statements}`;
+    }
     case 'decision':
       return '**Decision given** (see section 2).';
     case 'other':

@@ -57,6 +57,15 @@ export interface ReviewRecord {
   note: string | null;
 }
 
+/** A what-if experiment the model ran on a throwaway copy of the data (failed ones keep their error). */
+export interface WhatIfRecord {
+  step: number;
+  at: string;
+  spec: EventOf<'whatif'>['spec'];
+  result: EventOf<'whatif'>['result'];
+  error: { code: string; message: string } | null;
+}
+
 export interface SimulationRecord {
   step: number;
   at: string;
@@ -72,6 +81,7 @@ export type TraceItem =
   | { kind: 'review'; review: ReviewRecord }
   | { kind: 'repair'; problem: string }
   | { kind: 'simulation'; simulation: SimulationRecord }
+  | { kind: 'whatif'; whatif: WhatIfRecord }
   | { kind: 'decision' }
   | { kind: 'other'; type: string; at: string; fields: JsonObject };
 
@@ -322,6 +332,11 @@ class TraceReader {
         const simulation: SimulationRecord = { step: event.step, at, requested: event.requested, result: event.result };
         this.simulations.push(simulation);
         this.stepOf(event.step).items.push({ kind: 'simulation', simulation });
+        return;
+      }
+      case 'whatif': {
+        const error = event.error ? { code: event.error.code, message: event.error.message } : null;
+        this.stepOf(event.step).items.push({ kind: 'whatif', whatif: { step: event.step, at, spec: event.spec, result: event.result, error } });
         return;
       }
       case 'decision':

@@ -3,7 +3,7 @@ import type { EventName, EventPayload } from '../contract/api';
 import type { Cell } from '../contract/notebook';
 import { techniqueIdSchema } from '../contract/run';
 import type { LoggedEvent } from '../audit/hash-chain';
-import { resumeStateFrom } from '../engine/resume-state';
+import { resumeStateFor } from '../engine/resume-state';
 import { runDetails } from '../audit/run-details';
 import type { ConnectionTarget } from '../contract/connections';
 import { readTranscript } from '../llm/transcript';
@@ -15,6 +15,7 @@ import type { ReviewDecision, ReviewGate, ReviewRequest } from '../engine/review
 import { createRunCellWriter } from '../engine/run-cells';
 import { RunLog } from '../engine/run-log';
 import { simulatorFor } from '../simulators/run-simulator';
+import { runWhatIfFor } from '../whatif';
 import { createOpenAiProvider } from '../llm/openai-provider';
 import { recordingProvider, writeTranscriptLine } from '../llm/transcript';
 import type { ModelProvider } from '../llm/types';
@@ -40,6 +41,8 @@ const runStartSchema = z.object({
   mode: z.enum(['auto', 'step']),
   maxSteps: z.number().int().optional(),
   simulatorRules: z.enum(['stated', 'compat', 'off']),
+  /** Absent in runs stored before the what-if tool existed: those offered no `whatif`. */
+  whatIf: z.boolean().default(false),
   known: z.object({ country: z.string().optional(), home: z.string().optional(), goods: z.string().optional() }),
 });
 export type RunStart = z.infer<typeof runStartSchema>;
@@ -126,7 +129,7 @@ export class RunManager {
       notebookCells: notebook.cells,
       startedAt: environment.now(),
       resume: {
-        state: resumeStateFrom(entries, transcript),
+        state: resumeStateFor(entries, transcript, runs.checkpoint(runId)),
         lastEntry: entries.at(-1) ?? null,
         transcriptLines: runs.transcriptLineCount(runId),
         exchanges: transcript.exchanges.length,
@@ -147,6 +150,7 @@ export class RunManager {
     const { runId, request, settings, connector, simulator, startedAt, resume } = context;
     const { notebooks, runs, environment } = this.dependencies;
     const maxSteps = request.maxSteps ?? defaultRunLimits.maxSteps;
+    const whatIf = runWhatIfFor(this.dependencies.connectionTarget(request.connectionId), connector, request.whatIf);
     const run: LiveRun = {
       progress: {
         runId,
@@ -224,7 +228,9 @@ export class RunManager {
       signal: run.controller.signal,
       onToken: (text) => this.dependencies.emit('run-token', { runId, text }),
       ...(simulator ? { simulator } : {}),
+      ...(whatIf ? { whatIf } : {}),
       ...(resume ? { resume: resume.state } : {}),
+      onCheckpoint: (state) => runs.saveCheckpoint(runId, state),
     })
       .then(
         (outcome) => this.end(run, outcome.status, outcome.decision, outcome.message),

@@ -14,6 +14,7 @@ import { ModelSettingsStore } from './model-settings';
 import { RunManager } from './run-manager';
 import { recogniseScenario } from '../simulators/scenario';
 import { runSimulation } from '../simulators/run-simulation';
+import { runWhatIfOnConnection, whatIfSupport } from '../whatif';
 import { RunStore } from '../workspace/run-store';
 import { memorySecretStore, type SecretStore } from '../secrets/secret-store';
 import { testProviderConnection } from '../llm/test-connection';
@@ -198,6 +199,23 @@ export function openWorkbench(options: {
         const simulation = await runSimulation(await pool.get(connectionId), spec);
         if (cellId) notebooks.saveOutput(cellId, { status: 'simulated', simulation, ranAt, connectionId });
         return simulation;
+      } catch (caught) {
+        const error = WorkbenchError.from(caught);
+        if (cellId) notebooks.saveOutput(cellId, { status: 'error', error: error.toJSON(), ranAt, connectionId });
+        throw error;
+      }
+    },
+
+    'whatif/support': ({ connectionId }) => {
+      const support = whatIfSupport(connections.get(connectionId).target);
+      return { supported: support.supported, reason: support.supported ? null : support.reason };
+    },
+    'whatif/run': async ({ connectionId, spec, cellId }) => {
+      const ranAt = environment.now();
+      try {
+        const whatif = await runWhatIfOnConnection(connections.get(connectionId).target, await pool.get(connectionId), spec);
+        if (cellId) notebooks.saveOutput(cellId, { status: 'whatif', whatif, ranAt, connectionId });
+        return whatif;
       } catch (caught) {
         const error = WorkbenchError.from(caught);
         if (cellId) notebooks.saveOutput(cellId, { status: 'error', error: error.toJSON(), ranAt, connectionId });

@@ -13,7 +13,7 @@ import { WorkbenchError } from '../contract/errors';
 import { startWorker, WorkerChannel } from '../connectors/worker-host';
 import type { WhatIfRequest } from './protocol';
 import { SandboxSession, type CandidateMeasure } from './sandbox-session';
-import type { Candidate } from './whatif-params';
+import type { Candidate } from '../contract/whatif';
 
 export interface CandidateEvaluator {
   readonly isolation: 'process' | 'in-process';

@@ -1,16 +1,18 @@
 /** What-if sandbox: public API for cells, the model's tool and the CLI. */
 export { runWhatIf, type WhatIfOptions } from './run-whatif';
+export { runWhatIfOnConnection, runWhatIfFor, candidatesFromQuery, whatIfSupport } from './connection-whatif';
+export { formatWhatIfForModel } from './format-for-model';
 export { rankCandidates, withinRelative, type Measured, type Ranking } from './rank-candidates';
+export { whatIfParamsSchema, type WhatIfInput, type WhatIfParams } from './whatif-params';
 export {
-  whatIfParamsSchema,
   whatIfResultSchema,
   whatIfRowSchema,
-  MAX_CANDIDATES,
-  DEFAULT_TIMEOUT_MS,
-  DEFAULT_TOLERANCE,
+  whatIfSpecSchema,
+  WHATIF_MAX_CANDIDATES,
+  WHATIF_DEFAULT_TIMEOUT_MS,
+  WHATIF_DEFAULT_TOLERANCE,
   type Candidate,
-  type WhatIfInput,
-  type WhatIfParams,
   type WhatIfResult,
   type WhatIfRow,
-} from './whatif-params';
+  type WhatIfSpec,
+} from '../contract/whatif';

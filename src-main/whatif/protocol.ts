@@ -1,5 +1,5 @@
 /** Messages the what-if runner sends to its worker process (see ./worker.ts). */
-import type { Candidate } from './whatif-params';
+import type { Candidate } from '../contract/whatif';
 
 export type WhatIfRequest =
   /** Opens the copy and validates the statements; repeated after a restart. */

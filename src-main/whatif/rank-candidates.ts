@@ -3,7 +3,7 @@
  * obtained. The best is the first candidate (in the caller's order) within the relative
  * tolerance of the optimum, so float noise never picks the winner.
  */
-import type { Candidate, WhatIfRow } from './whatif-params';
+import type { Candidate, WhatIfRow } from '../contract/whatif';
 
 export interface Measured {
   candidate: Candidate;

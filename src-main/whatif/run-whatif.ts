@@ -12,11 +12,14 @@ import { WorkbenchError } from '../contract/errors';
 import { openEvaluator } from './candidate-evaluator';
 import { rankCandidates, type Measured } from './rank-candidates';
 import { copySource, digestSource, requireSourceFile } from './source-snapshot';
-import { whatIfParamsSchema, type WhatIfInput, type WhatIfResult } from './whatif-params';
+import type { WhatIfResult } from '../contract/whatif';
+import { whatIfParamsSchema, type WhatIfInput } from './whatif-params';
 
 export interface WhatIfOptions {
   /** Parent folder for the scratch copy (default: the OS temp folder). */
   scratchRoot?: string;
+  /** Stops between candidates (a candidate already running finishes or meets its time limit). */
+  signal?: AbortSignal;
 }
 
 function validate(input: WhatIfInput): z.output<typeof whatIfParamsSchema> {
@@ -47,7 +50,10 @@ export async function runWhatIf(input: WhatIfInput, options: WhatIfOptions = {})
     const evaluator = await openEvaluator({ copyPath, change: params.change, objective: params.objective, timeoutMs: params.timeoutMs });
     const measured: Measured[] = [];
     try {
-      for (const candidate of params.candidates) measured.push({ candidate, ...(await evaluator.evaluate(candidate)) });
+      for (const candidate of params.candidates) {
+        if (options.signal?.aborted) throw new WorkbenchError('cancelled', `the what-if was stopped after ${measured.length} of ${params.candidates.length} candidates`);
+        measured.push({ candidate, ...(await evaluator.evaluate(candidate)) });
+      }
     } finally {
       await evaluator.close();
     }

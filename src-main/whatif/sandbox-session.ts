@@ -13,7 +13,7 @@
 import type Database from 'better-sqlite3';
 import { WorkbenchError } from '../contract/errors';
 import { openSqliteFile } from '../native/better-sqlite3';
-import type { Candidate } from './whatif-params';
+import type { Candidate } from '../contract/whatif';
 
 export interface CandidateMeasure {
   before: number;

@@ -76,6 +76,8 @@ const migrations: string[] = [
    CREATE TABLE secrets (key TEXT PRIMARY KEY, value BLOB NOT NULL);`,
   // What the run was started with, so a run interrupted by an app stop can be resumed.
   `ALTER TABLE runs ADD COLUMN request TEXT;`,
+  // Where a live run stood just before its latest model call, so a run killed during that call resumes with it.
+  `ALTER TABLE runs ADD COLUMN checkpoint TEXT;`,
 ];
 
 /**

@@ -106,6 +106,24 @@ export function installDemoOnce(context: {
           'FROM goods AS g\nORDER BY g.current_price / g.base_price DESC;',
       });
     }
+    if (buildingQuestion) {
+      add({ kind: 'note', author: 'engine', source: whatIfText });
+      add({
+        kind: 'whatif',
+        author: 'analyst',
+        connectionId: building.id,
+        source: JSON.stringify(
+          {
+            change: 'UPDATE supply\nSET current_output = current_output * (level + 5.0) / level\nWHERE building_id = :candidate AND goods_id = 7',
+            objective: 'SELECT sum(current_output) FROM supply WHERE goods_id = 7',
+            direction: 'maximize',
+            candidatesQuery: 'SELECT building_id FROM supply WHERE goods_id = 7 ORDER BY building_id',
+          },
+          null,
+          2,
+        ),
+      });
+    }
     add({ kind: 'note', author: 'engine', source: nextStepsText });
     database.prepare('INSERT INTO settings (key, value) VALUES (?, ?)').run(demoFlag, context.environment.now());
   })();
@@ -144,8 +162,16 @@ const buildingText = `## A second scenario
 Building asks which building to expand to push a price down. The query below puts the demand
 and supply the business rules talk about side by side.`;
 
+const whatIfText = `## Try a change on a copy
+
+A **what-if** cell applies one change per candidate to a throwaway copy of the database, measures
+an objective before and after, and ranks the candidates. This one asks which building, expanded by
+five levels with output in proportion to level, adds the most grain (goods 7): a first-order
+estimate, not the market simulation above. The demo file itself is never written; the result
+shows its hash before and after. Press **▶ Run what-if**.`;
+
 const nextStepsText = `## Next
 
-- **+ Query** adds a SQL cell; **+ Note** adds Markdown like this one.
+- **+ Query** adds a SQL cell; **+ Note** adds Markdown like this one; **+ What-if** tries changes on a copy of a SQLite database.
 - The schema browser on the left lists each connection's tables, columns, keys and row counts.
 - Add your own SQLite file under *Connections*.`;

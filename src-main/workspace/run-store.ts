@@ -33,6 +33,16 @@ export class RunStore {
     return row.request === null ? null : (JSON.parse(row.request) as unknown);
   }
 
+  /** Overwrites the run's checkpoint (see engine/resume-state.ts); one per run, the latest. */
+  saveCheckpoint(runId: string, checkpoint: unknown): void {
+    this.database.prepare('UPDATE runs SET checkpoint = ? WHERE id = ?').run(JSON.stringify(checkpoint), runId);
+  }
+
+  checkpoint(runId: string): unknown {
+    const row = this.database.prepare('SELECT checkpoint FROM runs WHERE id = ?').get(runId) as { checkpoint: string | null } | undefined;
+    return row?.checkpoint ? (JSON.parse(row.checkpoint) as unknown) : null;
+  }
+
   markResumed(runId: string): void {
     this.database.prepare(`UPDATE runs SET status = 'running', message = NULL, ended_at = NULL WHERE id = ?`).run(runId);
   }

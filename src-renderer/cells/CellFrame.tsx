@@ -10,6 +10,7 @@ const kindLabels: Record<Cell['kind'], string> = {
   observation: 'Observation',
   replan: 'Re-plan',
   simulation: 'Simulation',
+  whatif: 'What-if',
   decision: 'Decision',
   note: 'Note',
 };

@@ -128,9 +128,21 @@ function DecisionContent({ cell }: { cell: Cell }) {
   );
 }
 
+/**
+ * The data a question is about: that of the first query cell after it (the analysis that follows
+ * the question), else of the nearest one before it.
+ */
+function connectionNear(cells: Cell[], cellId: string): string | undefined {
+  const index = cells.findIndex((candidate) => candidate.id === cellId);
+  const withData = (candidate: Cell): boolean => candidate.kind === 'query' && candidate.connectionId !== null;
+  const after = cells.slice(index + 1).find(withData);
+  const before = cells.slice(0, Math.max(0, index)).reverse().find(withData);
+  return (after ?? before)?.connectionId ?? undefined;
+}
+
 function RunQuestionButton({ cell }: { cell: Cell }) {
   const openRunDraft = useWorkbench((state) => state.openRunDraft);
-  const connectionId = useWorkbench((state) => state.cells.find((candidate) => candidate.kind === 'query' && candidate.connectionId)?.connectionId ?? undefined);
+  const connectionId = useWorkbench((state) => cell.connectionId ?? connectionNear(state.cells, cell.id));
   return (
     <button
       className="ghost small"

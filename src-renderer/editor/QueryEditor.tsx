@@ -11,6 +11,10 @@ interface QueryEditorProps {
   onRun(options: { advance: boolean }): void;
   onCancel(): void;
   onFocus(): void;
+  /** Names the editor for tests when a cell holds several (default `query-editor`). */
+  testId?: string;
+  /** Accessible name of the text area. */
+  label?: string;
 }
 
 const lineHeight = 19;
@@ -52,6 +56,7 @@ export function QueryEditor(props: QueryEditorProps) {
       scrollbar: { alwaysConsumeMouseWheel: false },
       fixedOverflowWidgets: true,
       tabSize: 2,
+      ...(latest.current.label ? { ariaLabel: latest.current.label } : {}),
     });
     editorRef.current = editor;
     const resize = (): void => {
@@ -123,5 +128,5 @@ export function QueryEditor(props: QueryEditorProps) {
     if (props.focused) editorRef.current?.focus();
   }, [props.focused]);
 
-  return <div className="query-editor" ref={host} data-testid="query-editor" />;
+  return <div className="query-editor" ref={host} data-testid={props.testId ?? 'query-editor'} />;
 }

@@ -5,6 +5,7 @@ import { NoteCell } from '../cells/NoteCell';
 import { QueryCell } from '../cells/QueryCell';
 import { ReadOnlyCard } from '../cells/ReadOnlyCard';
 import { SimulationCell } from '../cells/SimulationCell';
+import { WhatIfCell } from '../cells/WhatIfCell';
 import { RunBar } from '../runs/RunBar';
 import { RunComposer } from '../runs/RunComposer';
 
@@ -89,6 +90,7 @@ function CellByKind({ cell }: { cell: Cell }) {
   if (cell.kind === 'query') return <QueryCell cell={cell} />;
   if (cell.kind === 'note') return <NoteCell cell={cell} />;
   if (cell.kind === 'simulation') return <SimulationCell cell={cell} />;
+  if (cell.kind === 'whatif') return <WhatIfCell cell={cell} />;
   return <ReadOnlyCard cell={cell} />;
 }
 
@@ -106,6 +108,9 @@ function AddCellBar({ afterCellId }: { afterCellId: string | null }) {
       </button>
       <button className="ghost small" onClick={() => add('simulation')} data-testid="add-simulation">
         + Simulation
+      </button>
+      <button className="ghost small" onClick={() => add('whatif')} data-testid="add-whatif" title="Compare candidate changes on a throwaway copy of a SQLite database">
+        + What-if
       </button>
     </div>
   );

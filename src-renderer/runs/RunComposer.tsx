@@ -89,6 +89,11 @@ export function RunComposer({ draft }: { draft: RunDraft }) {
         </select>
         <span className="muted">When a simulator fits the data, the model may call it and the decision is checked against it.</span>
       </label>
+      <label className="inline-setting">
+        <input type="checkbox" aria-label="Offer what-if experiments" checked={form.whatIf} onChange={(event) => update({ whatIf: event.target.checked })} />
+        What-if experiments
+        <span className="muted">On SQLite data the model may test candidate changes on a throwaway copy (the database itself never changes).</span>
+      </label>
       {!model?.settings && <p className="warning">Set up a model endpoint first (Model › Set up, in the sidebar).</p>}
       {error && (
         <p className="form-error" role="alert">

@@ -4,6 +4,7 @@ import { useWorkbench } from '../app/store-context';
 import { ConnectionDialog } from '../connections/ConnectionDialog';
 import { describeTarget, kindInfo, kindOfTarget } from '../connections/connection-kinds';
 import { SchemaTree } from './SchemaTree';
+import { PencilIcon } from '../app/icons';
 
 /**
  * Saved connections: add or edit one in a dialog (a form per kind), remove with a
@@ -65,7 +66,7 @@ function ConnectionRow({ connection, expanded, onToggle, onEdit }: { connection:
         ) : (
           <>
             <button className="icon" title="Edit connection" aria-label={`Edit ${connection.name}`} onClick={onEdit}>
-              ✎
+              <PencilIcon />
             </button>
             <button
               className="icon"

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useWorkbench } from '../app/store-context';
+import { CopyIcon, PencilIcon, TrashIcon } from '../app/icons';
 
 /** The workspace's notebooks: open, create, rename, duplicate, delete (with undo). */
 export function NotebookList() {
@@ -53,13 +54,13 @@ export function NotebookList() {
             )}
             <span className="row-actions">
               <button className="icon" title="Rename" aria-label={`Rename ${notebook.title}`} onClick={() => setRenaming({ id: notebook.id, title: notebook.title })}>
-                ✎
+                <PencilIcon />
               </button>
               <button className="icon" title="Duplicate" aria-label={`Duplicate ${notebook.title}`} onClick={() => attempt(duplicateNotebook(notebook.id), 'Duplicate failed')}>
-                ⧉
+                <CopyIcon />
               </button>
               <button className="icon" title="Delete (undo from the notice)" aria-label={`Delete ${notebook.title}`} onClick={() => attempt(deleteNotebook(notebook.id), 'Delete failed')}>
-                🗑
+                <TrashIcon />
               </button>
             </span>
           </li>

@@ -147,7 +147,7 @@ export function createNotebookSlice({ client, set, get }: SliceContext): Noteboo
       if (!notebookId) throw new WorkbenchError('invalid-request', 'Open a notebook first');
       const lastQuery = [...get().cells].reverse().find((cell) => cell.kind === 'query' && cell.connectionId);
       const connectionId =
-        kind === 'query' || kind === 'simulation' ? (options.connectionId ?? lastQuery?.connectionId ?? get().connections[0]?.id ?? null) : null;
+        kind === 'query' || kind === 'simulation' || kind === 'whatif' ? (options.connectionId ?? lastQuery?.connectionId ?? get().connections[0]?.id ?? null) : null;
       const cell = await client.invoke('cells/insert', {
         notebookId,
         kind,

@@ -1,4 +1,4 @@
-import { simulationSpecSchema, WorkbenchError, type RunSummary, type ConnectionReport, type ModelSettingsView, type ProviderSettingsInput, type ReviewDecisionInput, type RunProgress, type Scenario, type TechniqueIdValue } from '../../src-main/contract';
+import type { RunSummary, ConnectionReport, ModelSettingsView, ProviderSettingsInput, ReviewDecisionInput, RunProgress, TechniqueIdValue } from '../../src-main/contract';
 import type { SliceContext } from './store';
 
 export type ModelSettingsForm = Omit<Exclude<ProviderSettingsInput, undefined>, 'apiKey'>;
@@ -11,6 +11,8 @@ export interface RunDraft {
   mode: 'auto' | 'step';
   /** Check the decision with a simulator when one fits the data. */
   simulatorRules: 'stated' | 'compat' | 'off';
+  /** Offer the model what-if experiments on a throwaway copy of the data (SQLite connections). */
+  whatIf: boolean;
   /** Scenario parameters the question names (a DQA question's country and home node, or goods). */
   known: { country?: string; home?: string; goods?: string };
 }
@@ -38,9 +40,6 @@ export interface RunsSlice {
   loadInterruptedRuns(notebookId: string): Promise<void>;
   resumeRun(runId: string): Promise<void>;
   loadActiveRuns(): Promise<void>;
-  detectScenario(connectionId: string): Promise<Scenario | null>;
-  /** Runs a simulation cell's specification and saves the result with the cell. */
-  runSimulationCell(cellId: string): Promise<void>;
 }
 
 const streamTail = 600;
@@ -78,7 +77,7 @@ export function createRunsSlice({ client, set, get }: SliceContext): RunsSlice {
 
     openRunDraft: (draft) => {
       const connectionId = draft.connectionId ?? get().connections[0]?.id ?? '';
-      set({ runDraft: { question: '', rules: '', technique: 'planrag', mode: 'auto', simulatorRules: 'stated', known: {}, ...draft, connectionId } });
+      set({ runDraft: { question: '', rules: '', technique: 'planrag', mode: 'auto', simulatorRules: 'stated', whatIf: true, known: {}, ...draft, connectionId } });
     },
     closeRunDraft: () => set({ runDraft: null }),
 
@@ -105,30 +104,6 @@ export function createRunsSlice({ client, set, get }: SliceContext): RunsSlice {
     resumeRun: async (runId) => {
       await client.invoke('runs/resume', { runId });
       set({ interruptedRuns: get().interruptedRuns.filter((run) => run.id !== runId) });
-    },
-    detectScenario: async (connectionId) => (await client.invoke('simulations/detect', { connectionId })).scenario,
-    runSimulationCell: async (cellId) => {
-      await get().flushEdits();
-      const cell = get().cells.find((candidate) => candidate.id === cellId);
-      if (!cell?.connectionId) throw new WorkbenchError('invalid-request', 'Choose the data to simulate first');
-      let raw: unknown;
-      try {
-        raw = JSON.parse(cell.source);
-      } catch {
-        raw = null;
-      }
-      const spec = simulationSpecSchema.safeParse(raw);
-      if (!spec.success) throw new WorkbenchError('invalid-request', 'Fill in the scenario parameters first');
-      const ranAt = new Date().toISOString();
-      const connectionId = cell.connectionId;
-      const update = (output: NonNullable<typeof cell.output>): void =>
-        set({ cells: get().cells.map((existing) => (existing.id === cellId ? { ...existing, output } : existing)) });
-      try {
-        const simulation = await client.invoke('simulations/run', { connectionId, spec: spec.data, cellId });
-        update({ status: 'simulated', simulation, ranAt, connectionId });
-      } catch (error) {
-        update({ status: 'error', error: WorkbenchError.from(error).toJSON(), ranAt, connectionId });
-      }
     },
     loadActiveRuns: async () => {
       const active = await client.invoke('runs/active', {});

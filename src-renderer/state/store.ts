@@ -3,10 +3,11 @@ import type { WorkbenchClient } from '../../src-main/contract';
 import { createConnectionsSlice, type ConnectionsSlice } from './connections-slice';
 import { createNotebookSlice, type NotebookSlice } from './notebook-slice';
 import { createRunsSlice, type RunsSlice } from './runs-slice';
+import { createExperimentsSlice, type ExperimentsSlice } from './experiments-slice';
 import { createReportsSlice, type ReportsSlice } from './reports-slice';
 import { createUiSlice, type UiSlice } from './ui-slice';
 
-export type WorkbenchState = NotebookSlice & ConnectionsSlice & UiSlice & RunsSlice & ReportsSlice;
+export type WorkbenchState = NotebookSlice & ConnectionsSlice & UiSlice & RunsSlice & ExperimentsSlice & ReportsSlice;
 export type WorkbenchStore = StoreApi<WorkbenchState>;
 
 /** Everything a slice needs besides the store itself. */
@@ -25,6 +26,7 @@ export function createWorkbenchStore(client: WorkbenchClient): WorkbenchStore {
       ...createConnectionsSlice(context),
       ...createNotebookSlice(context),
       ...createRunsSlice(context),
+      ...createExperimentsSlice(context),
       ...createReportsSlice(context),
     };
   });

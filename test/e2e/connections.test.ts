@@ -1,13 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { runDqaImportCommand } from '../../src-main/cli/dqa-import-command';
-import { launchChromium, screenshot } from '../support/browser';
+import { screenshot, typeInEditor, useAppInBrowser } from '../support/browser';
 import { dqaRoot } from '../support/fixtures';
-import { startServe, type ServeProcess } from '../support/serve';
 import { useSuiteTempDir } from '../support/temp';
 import { startNeo4j, whyNeo4jUnavailable, type TestServer } from '../servers';
 import { describeOrNotRun } from '../servers/not-run';
@@ -24,12 +23,8 @@ const kuzuName = 'Locating graph (Kùzu)';
 const neo4jName = 'Locating graph (Neo4j)';
 const neo4jUnavailable = whyNeo4jUnavailable();
 
-let server: ServeProcess;
 let neo4j: TestServer | null = null;
-let browser: Browser;
-let page: Page;
 let kuzuPath = '';
-const pageErrors: string[] = [];
 
 /** Imports the one Locating graph dump into a target with the real importer. */
 async function importLocatingGraph(target: string): Promise<void> {
@@ -39,65 +34,61 @@ async function importLocatingGraph(target: string): Promise<void> {
   if (code !== 0) throw new Error(`dwb dqa import into ${target} exited ${code}`);
 }
 
+const app = useAppInBrowser({
+  viewport: { width: 1400, height: 900 },
+  timeoutMs: 240_000,
+  prepare: async () => {
+    await importLocatingGraph(`kuzu:${join(suiteDir(), 'graphs')}`);
+    kuzuPath = join(suiteDir(), 'graphs', `${dump}.kuzu`);
+    if (neo4jUnavailable === null) {
+      neo4j = await startNeo4j();
+      if (neo4j !== null) await importLocatingGraph(neo4j.uri);
+    }
+    return { workspace: join(suiteDir(), 'workspace') };
+  },
+});
+
 beforeAll(async () => {
-  await importLocatingGraph(`kuzu:${join(suiteDir(), 'graphs')}`);
-  kuzuPath = join(suiteDir(), 'graphs', `${dump}.kuzu`);
-  if (neo4jUnavailable === null) {
-    neo4j = await startNeo4j();
-    if (neo4j !== null) await importLocatingGraph(neo4j.uri);
-  }
-  server = await startServe(join(suiteDir(), 'workspace'));
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  await page.goto(server.url);
-  await page.getByTestId('notebook-title').waitFor();
-}, 240_000);
+  await app.page.goto(app.server.url);
+  await app.page.getByTestId('notebook-title').waitFor();
+});
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
   await neo4j?.stop();
 }, 60_000);
 
-const dialog = (): Locator => page.getByTestId('connection-dialog');
-const connectionRow = (name: string): Locator => page.getByTestId('connection').filter({ hasText: name });
+const dialog = (): Locator => app.page.getByTestId('connection-dialog');
+const connectionRow = (name: string): Locator => app.page.getByTestId('connection').filter({ hasText: name });
 
 /** Types into the Monaco editor of a cell, replacing its text. */
-async function typeQuery(cell: Locator, text: string): Promise<void> {
-  await cell.getByTestId('query-editor').click();
-  await page.keyboard.press('ControlOrMeta+A');
-  await page.keyboard.press('Backspace');
-  await page.keyboard.type(text);
-  await page.keyboard.press('Escape');
-}
+const typeQuery = (cell: Locator, text: string): Promise<void> => typeInEditor(app.page, cell.getByTestId('query-editor'), text);
 
 /** A new notebook with one query cell on `connection`. */
 async function queryCellOn(connection: string, title: string): Promise<Locator> {
-  await page.getByTestId('new-notebook').click();
-  await expect.poll(() => page.getByTestId('notebook-title').textContent()).toMatch(/^Untitled/);
-  await page.getByTestId('notebook-title').dblclick();
-  await page.keyboard.press('ControlOrMeta+A');
-  await page.keyboard.type(`${title}\n`);
-  await page.getByTestId('add-query').first().click();
-  const cell = page.getByTestId('cell').first();
+  await app.page.getByTestId('new-notebook').click();
+  await expect.poll(() => app.page.getByTestId('notebook-title').textContent()).toMatch(/^Untitled/);
+  await app.page.getByTestId('notebook-title').dblclick();
+  await app.page.keyboard.press('ControlOrMeta+A');
+  await app.page.keyboard.type(`${title}\n`);
+  await app.page.getByTestId('add-query').first().click();
+  const cell = app.page.getByTestId('cell').first();
   await cell.getByTestId('cell-connection').selectOption({ label: connection });
   return cell;
 }
 
 describe('a Kùzu database made by dwb dqa import', () => {
   it('is added with the form, and Test reports what it holds', async () => {
-    await page.getByTestId('add-connection').click();
+    await app.page.getByTestId('add-connection').click();
     await dialog().getByTestId('kind-kuzu').click();
     await dialog().getByLabel('Path').fill(kuzuPath);
     await dialog().getByLabel('Connection name').fill(kuzuName);
     await dialog().getByTestId('test-connection').click();
     const report = dialog().getByTestId('connection-test-report');
     await expect.poll(() => report.innerText(), { timeout: 30_000 }).toMatch(/Works.*Connected: 3 labels \(746 nodes\), 2 relationship types \(1,639 relationships\)/s);
-    await screenshot(page, 'connections-01-kuzu-form-tested');
+    await screenshot(app.page, 'connections-01-kuzu-form-tested');
     await dialog().getByTestId('save-connection').click();
     await expect.poll(() => dialog().count()).toBe(0);
-    await expect.poll(() => page.getByTestId('connection-list').innerText()).toContain(kuzuName);
+    await expect.poll(() => app.page.getByTestId('connection-list').innerText()).toContain(kuzuName);
   });
 
   it('shows its graph schema: labels, relationship types with endpoints, properties, counts', async () => {
@@ -113,42 +104,42 @@ describe('a Kùzu database made by dwb dqa import', () => {
     expect(text).toMatch(/calculated_trading_power\s+DOUBLE/);
     expect(text).toMatch(/local_value\s+DOUBLE/);
     expect(text).toMatch(/\[:source\]\s+159/);
-    await screenshot(page, 'connections-02-kuzu-graph-schema');
+    await screenshot(app.page, 'connections-02-kuzu-graph-schema');
   });
 
   it('runs a Cypher cell, with labels completed from the schema, and shows the rows', async () => {
     const cell = await queryCellOn(kuzuName, 'Kùzu trade nodes');
     await cell.getByTestId('query-editor').click();
-    await page.keyboard.type('MATCH (t:Trade_n');
-    await page.keyboard.press('Control+Space');
-    await page.locator('.monaco-editor .suggest-widget .monaco-list-row', { hasText: 'Trade_node' }).first().waitFor();
-    await screenshot(page, 'connections-03-cypher-completion');
-    await page.keyboard.press('Enter');
-    await page.keyboard.type(') RETURN t.name AS node, t.local_value AS value ORDER BY value DESC LIMIT 5');
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('Shift+Enter');
+    await app.page.keyboard.type('MATCH (t:Trade_n');
+    await app.page.keyboard.press('Control+Space');
+    await app.page.locator('.monaco-editor .suggest-widget .monaco-list-row', { hasText: 'Trade_node' }).first().waitFor();
+    await screenshot(app.page, 'connections-03-cypher-completion');
+    await app.page.keyboard.press('Enter');
+    await app.page.keyboard.type(') RETURN t.name AS node, t.local_value AS value ORDER BY value DESC LIMIT 5');
+    await app.page.keyboard.press('Escape');
+    await app.page.keyboard.press('Shift+Enter');
     await expect.poll(() => cell.getByTestId('result-summary').textContent(), { timeout: 30_000 }).toMatch(/^5 rows · /);
     const header = await cell.locator('[role=row]').first().innerText();
     expect(header).toMatch(/node[\s\S]*value/);
     // Highlighting: keywords and the label are coloured as Cypher, not plain text.
     expect(await cell.locator('.view-line span[class*="mtk"]').evaluateAll((spans) => new Set(spans.map((span) => span.className)).size)).toBeGreaterThan(2);
-    await screenshot(page, 'connections-04-kuzu-cypher-rows');
+    await screenshot(app.page, 'connections-04-kuzu-cypher-rows');
   });
 
   it('shows the refusal of a write', async () => {
-    const cell = page.getByTestId('cell').first();
+    const cell = app.page.getByTestId('cell').first();
     await typeQuery(cell, 'MATCH (t:Trade_node) DETACH DELETE t');
     await cell.getByTestId('run-query').click();
     const error = cell.getByTestId('query-error');
     await expect.poll(() => error.innerText(), { timeout: 30_000 }).toContain('Refused — read-only connection');
     expect(await error.innerText()).toContain('read-only');
-    await screenshot(page, 'connections-05-kuzu-write-refused');
+    await screenshot(app.page, 'connections-05-kuzu-write-refused');
   });
 });
 
 describe('the server form', () => {
   it('splits a pasted URL into fields, keeps the password apart, and Test reports the exact error', async () => {
-    await page.getByTestId('add-connection').click();
+    await app.page.getByTestId('add-connection').click();
     await dialog().getByTestId('kind-postgres').click();
     await dialog().getByLabel('Host').fill('postgresql://ann:s3cret@127.0.0.1:1/sales?sslmode=disable');
     await dialog().getByLabel('Port').click();
@@ -160,7 +151,7 @@ describe('the server form', () => {
     await dialog().getByTestId('test-connection').click();
     const report = dialog().getByTestId('connection-test-report');
     await expect.poll(() => report.innerText(), { timeout: 30_000 }).toContain('Failed (connection-failed) PostgreSQL: connect ECONNREFUSED 127.0.0.1:1');
-    await screenshot(page, 'connections-12-postgres-form-failed-test');
+    await screenshot(app.page, 'connections-12-postgres-form-failed-test');
     await dialog().getByRole('button', { name: 'Cancel' }).click();
     await expect.poll(() => dialog().count()).toBe(0);
   });
@@ -168,7 +159,7 @@ describe('the server form', () => {
 
 describeOrNotRun('a real Neo4j server loaded by dwb dqa import', neo4jUnavailable, () => {
   it('is added with URL, user and password; browser mode warns that the password stays in memory', async () => {
-    await page.getByTestId('add-connection').click();
+    await app.page.getByTestId('add-connection').click();
     await dialog().getByTestId('kind-neo4j').click();
     await dialog().getByLabel('URL').fill(neo4j?.uri ?? '');
     await dialog().getByLabel('User').fill(neo4j?.username ?? '');
@@ -177,9 +168,9 @@ describeOrNotRun('a real Neo4j server loaded by dwb dqa import', neo4jUnavailabl
     expect(await dialog().getByTestId('secrets-warning').innerText()).toContain('kept in memory only');
     await dialog().getByTestId('test-connection').click();
     await expect.poll(() => dialog().getByTestId('connection-test-report').innerText(), { timeout: 30_000 }).toMatch(/Works.*Connected: 3 labels \(746 nodes\)/s);
-    await screenshot(page, 'connections-06-neo4j-form-tested');
+    await screenshot(app.page, 'connections-06-neo4j-form-tested');
     await dialog().getByTestId('save-connection').click();
-    await expect.poll(() => page.getByTestId('connection-list').innerText()).toContain(neo4jName);
+    await expect.poll(() => app.page.getByTestId('connection-list').innerText()).toContain(neo4jName);
   });
 
   it('shows its graph schema', async () => {
@@ -191,7 +182,7 @@ describeOrNotRun('a real Neo4j server loaded by dwb dqa import', neo4jUnavailabl
     expect(text).toMatch(/:Trade_node\s+80/);
     expect(text).toContain('(:Trade_node)-[:source]->(:Trade_node)');
     expect(text).toMatch(/flow\s+Double/);
-    await screenshot(page, 'connections-07-neo4j-graph-schema');
+    await screenshot(app.page, 'connections-07-neo4j-graph-schema');
   });
 
   it('runs a Cypher cell and shows the rows; a write is refused with its message', async () => {
@@ -203,30 +194,30 @@ describeOrNotRun('a real Neo4j server loaded by dwb dqa import', neo4jUnavailabl
     );
     await cell.getByTestId('run-query').click();
     await expect.poll(() => cell.getByTestId('result-summary').textContent(), { timeout: 30_000 }).toMatch(/^3 rows · /);
-    await screenshot(page, 'connections-08-neo4j-cypher-rows');
+    await screenshot(app.page, 'connections-08-neo4j-cypher-rows');
     await typeQuery(cell, "MATCH (c:Country {name: 'SWE'}) SET c.development = 0");
     await cell.getByTestId('run-query').click();
     const error = cell.getByTestId('query-error');
     await expect.poll(() => error.innerText(), { timeout: 30_000 }).toContain('Refused — read-only connection');
     expect(await error.innerText()).toContain("only read-only queries ('r') run");
-    await screenshot(page, 'connections-09-neo4j-write-refused');
+    await screenshot(app.page, 'connections-09-neo4j-write-refused');
   });
 });
 
 describe('editing and removing connections', () => {
   it('renames a connection in the edit form, then removes it after confirmation', async () => {
     await connectionRow(kuzuName).hover();
-    await page.getByRole('button', { name: `Edit ${kuzuName}` }).click();
+    await app.page.getByRole('button', { name: `Edit ${kuzuName}` }).click();
     expect(await dialog().getByLabel('Path').inputValue()).toBe(kuzuPath);
     await dialog().getByLabel('Connection name').fill('Kùzu, renamed');
-    await screenshot(page, 'connections-10-edit-form');
+    await screenshot(app.page, 'connections-10-edit-form');
     await dialog().getByTestId('save-connection').click();
-    await expect.poll(() => page.getByTestId('connection-list').innerText()).toContain('Kùzu, renamed');
+    await expect.poll(() => app.page.getByTestId('connection-list').innerText()).toContain('Kùzu, renamed');
     await connectionRow('Kùzu, renamed').hover();
-    await page.getByRole('button', { name: 'Remove Kùzu, renamed' }).click();
-    await screenshot(page, 'connections-11-remove-confirmation');
+    await app.page.getByRole('button', { name: 'Remove Kùzu, renamed' }).click();
+    await screenshot(app.page, 'connections-11-remove-confirmation');
     await connectionRow('Kùzu, renamed').getByRole('button', { name: 'Remove', exact: true }).click();
-    await expect.poll(() => page.getByTestId('connection-list').innerText()).not.toContain('Kùzu, renamed');
-    expect(pageErrors).toEqual([]);
+    await expect.poll(() => app.page.getByTestId('connection-list').innerText()).not.toContain('Kùzu, renamed');
+    expect(app.pageErrors).toEqual([]);
   });
 });

@@ -1,62 +1,30 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, screenshot } from '../support/browser';
+import { describe, expect, it } from 'vitest';
+import { editorText as editorTextOf, screenshot, typeInEditor, useAppInBrowser } from '../support/browser';
 import { endlessSqliteQuery } from '../support/fixtures';
-import { startServe, type ServeProcess } from '../support/serve';
-import { useSuiteTempDir } from '../support/temp';
 
-const workspace = useSuiteTempDir();
-let server: ServeProcess;
-let browser: Browser;
-let page: Page;
-const pageErrors: string[] = [];
+const app = useAppInBrowser({ viewport: { width: 1400, height: 900 } });
 
-beforeAll(async () => {
-  server = await startServe(workspace());
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  page.on('dialog', (dialog) => {
-    pageErrors.push(`unexpected dialog: ${dialog.message()}`);
-    void dialog.dismiss();
-  });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-const cells = () => page.getByTestId('cell');
+const cells = () => app.page.getByTestId('cell');
 const lastCell = () => cells().last();
 
-/** The text Monaco shows (it renders spaces as no-break spaces). */
-async function editorText(cell: ReturnType<typeof lastCell>): Promise<string> {
-  const lines = await cell.locator('.view-line').allInnerTexts();
-  return lines.join('\n').replaceAll('\u00a0', ' ');
-}
+/** The text of a cell's query editor. */
+const editorText = (cell: ReturnType<typeof lastCell>): Promise<string> => editorTextOf(cell.getByTestId('query-editor'));
 
-/** Types into the Monaco editor of a cell, replacing its text. */
-async function typeQuery(cell: ReturnType<typeof lastCell>, text: string): Promise<void> {
-  await cell.getByTestId('query-editor').click();
-  await page.keyboard.press('ControlOrMeta+A');
-  await page.keyboard.press('Backspace');
-  await page.keyboard.type(text);
-  await page.keyboard.press('Escape'); // close any suggestion list
-}
+/** Types into the query editor of a cell, replacing its text. */
+const typeQuery = (cell: ReturnType<typeof lastCell>, text: string): Promise<void> => typeInEditor(app.page, cell.getByTestId('query-editor'), text);
 
 describe('a new user in browser mode', () => {
   it('opens the bundled demo notebook with its databases', async () => {
-    await page.goto(server.url);
-    await expect.poll(() => page.getByTestId('notebook-title').textContent()).toBe('Welcome to Decision Workbench');
-    await expect.poll(() => cells().count()).toBe(10);
-    expect(await page.getByTestId('connection-list').innerText()).toContain('DQA Locating 1445 (demo)');
-    expect(await page.locator('.cell-question').first().innerText()).toContain('baltic_sea');
-    await screenshot(page, '01-demo-notebook');
+    await app.page.goto(app.server.url);
+    await expect.poll(() => app.page.getByTestId('notebook-title').textContent()).toBe('Welcome to Decision Workbench');
+    await expect.poll(() => cells().count()).toBe(12);
+    expect(await app.page.getByTestId('connection-list').innerText()).toContain('DQA Locating 1445 (demo)');
+    expect(await app.page.locator('.cell-question').first().innerText()).toContain('baltic_sea');
+    await screenshot(app.page, '01-demo-notebook');
   });
 
   it('runs the demo query and sorts the result by a column', async () => {
-    const demoQuery = page.locator('[data-cell-kind="query"]').first();
+    const demoQuery = app.page.locator('[data-cell-kind="query"]').first();
     await demoQuery.getByTestId('run-query').click();
     await expect.poll(() => demoQuery.getByTestId('result-summary').textContent()).toMatch(/^\d+ rows? · /);
     const header = demoQuery.getByRole('columnheader', { name: /local_value/ });
@@ -67,46 +35,46 @@ describe('a new user in browser mode', () => {
     );
     expect(values.length).toBeGreaterThan(1);
     expect(values).toEqual([...values].sort((a, b) => a - b));
-    await screenshot(page, '02-demo-query-sorted');
+    await screenshot(app.page, '02-demo-query-sorted');
   });
 
   it('browses the schema: tables with row counts, columns with types and keys', async () => {
-    await page.getByRole('button', { name: /DQA Locating 1445/ }).click();
-    const tree = page.getByTestId('schema-tree');
+    await app.page.getByRole('button', { name: /DQA Locating 1445/ }).click();
+    const tree = app.page.getByTestId('schema-tree');
     await expect.poll(() => tree.innerText()).toContain('trade_node');
     await tree.getByRole('button', { name: /node_country/ }).click();
     const text = await tree.innerText();
     expect(text).toMatch(/flow\s+159/);
     expect(text).toContain('base_trading_power');
     expect(text).toContain('PK');
-    await screenshot(page, '03-schema-browser');
+    await screenshot(app.page, '03-schema-browser');
   });
 
   it('creates a notebook, writes SQL with completion, runs it with Shift+Enter and reads the rows', async () => {
-    await page.getByTestId('new-notebook').click();
-    await expect.poll(() => page.getByTestId('notebook-title').textContent()).toBe('Untitled 1');
-    await page.getByTestId('add-query').first().click();
+    await app.page.getByTestId('new-notebook').click();
+    await expect.poll(() => app.page.getByTestId('notebook-title').textContent()).toBe('Untitled 1');
+    await app.page.getByTestId('add-query').first().click();
     await expect.poll(() => cells().count()).toBe(1);
     const cell = cells().first();
     await cell.getByTestId('cell-connection').selectOption({ label: 'DQA Locating 1445 (demo)' });
 
     await cell.getByTestId('query-editor').click();
-    await page.keyboard.type('SELECT trade_node, local_value FROM trade_n');
-    await page.keyboard.press('Control+Space');
-    const suggestion = page.locator('.monaco-editor .suggest-widget .monaco-list-row', { hasText: 'trade_node' }).first();
+    await app.page.keyboard.type('SELECT trade_node, local_value FROM trade_n');
+    await app.page.keyboard.press('Control+Space');
+    const suggestion = app.page.locator('.monaco-editor .suggest-widget .monaco-list-row', { hasText: 'trade_node' }).first();
     await suggestion.waitFor();
-    await screenshot(page, '04-completion');
-    await page.keyboard.press('Enter');
-    await page.keyboard.type(' ORDER BY local_value DESC LIMIT 5');
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('Shift+Enter');
+    await screenshot(app.page, '04-completion');
+    await app.page.keyboard.press('Enter');
+    await app.page.keyboard.type(' ORDER BY local_value DESC LIMIT 5');
+    await app.page.keyboard.press('Escape');
+    await app.page.keyboard.press('Shift+Enter');
 
     await expect.poll(() => cell.getByTestId('result-summary').textContent()).toMatch(/^5 rows · /);
     const firstRow = await cell.locator('[role=row]').nth(1).innerText();
     expect(firstRow).toMatch(/\w+/);
     // Shift+Enter moved on to a new cell below.
     await expect.poll(() => cells().count()).toBe(2);
-    await screenshot(page, '05-query-result');
+    await screenshot(app.page, '05-query-result');
   });
 
   it('shows the database’s own message for broken SQL', async () => {
@@ -116,7 +84,7 @@ describe('a new user in browser mode', () => {
     const error = cell.getByTestId('query-error');
     await expect.poll(() => error.innerText()).toContain('Syntax error');
     expect(await error.innerText()).toContain('incomplete input');
-    await screenshot(page, '06-syntax-error');
+    await screenshot(app.page, '06-syntax-error');
   });
 
   it('refuses a write with a clear message', async () => {
@@ -132,8 +100,8 @@ describe('a new user in browser mode', () => {
     await typeQuery(cell, endlessSqliteQuery);
     await cell.getByTestId('run-query').click();
     await cell.getByTestId('query-running').waitFor();
-    await page.waitForTimeout(600);
-    await screenshot(page, '07-running');
+    await app.page.waitForTimeout(600);
+    await screenshot(app.page, '07-running');
     await cell.getByTestId('cancel-query').click();
     await expect.poll(() => cell.getByTestId('query-error').innerText()).toContain('Cancelled');
     expect(await cell.getByTestId('run-query').isEnabled()).toBe(true);
@@ -146,39 +114,39 @@ describe('a new user in browser mode', () => {
     await cell.getByTestId('run-query').click();
     await expect.poll(() => cell.getByTestId('result-truncated').textContent()).toContain('Truncated at 7 rows');
     expect(await cell.locator('[role=row]').count()).toBe(8);
-    await screenshot(page, '08-truncated');
+    await screenshot(app.page, '08-truncated');
   });
 
   it('renders notes as Markdown and never as raw HTML', async () => {
-    await page.getByTestId('add-note').last().click();
+    await app.page.getByTestId('add-note').last().click();
     const note = lastCell();
     await note.getByTestId('note-editor').fill('## Findings\n\n**Krakow** looks best. <img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>');
-    await page.keyboard.press('Escape');
+    await app.page.keyboard.press('Escape');
     await expect.poll(() => note.locator('.markdown strong').textContent()).toBe('Krakow');
     expect(await note.locator('.markdown img, .markdown script').count()).toBe(0);
-    expect(await page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
-    await screenshot(page, '09-note');
+    expect(await app.page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    await screenshot(app.page, '09-note');
   });
 
   it('finds everything saved after a reload', async () => {
-    await expect.poll(() => page.locator('[data-testid=save-state]').allTextContents()).not.toContain('Editing…');
-    await page.reload();
-    await expect.poll(() => page.getByTestId('notebook-title').textContent()).toBe('Untitled 1');
+    await expect.poll(() => app.page.locator('[data-testid=save-state]').allTextContents()).not.toContain('Editing…');
+    await app.page.reload();
+    await expect.poll(() => app.page.getByTestId('notebook-title').textContent()).toBe('Untitled 1');
     await expect.poll(() => cells().count()).toBe(3);
     expect(await editorText(cells().first())).toBe('DELETE FROM flow');
     expect(await cells().nth(1).getByTestId('result-truncated').textContent()).toContain('Truncated at 7 rows');
     expect(await cells().nth(1).getByLabel('Row cap').inputValue()).toBe('7');
     expect(await cells().nth(2).locator('.markdown strong').textContent()).toBe('Krakow');
-    await screenshot(page, '10-after-reload');
+    await screenshot(app.page, '10-after-reload');
   });
 
   it('deletes a notebook and brings it back with Undo', async () => {
-    await page.getByTestId('notebook-list').getByText('Untitled 1').hover();
-    await page.getByRole('button', { name: 'Delete Untitled 1' }).click();
-    await expect.poll(() => page.getByTestId('notebook-list').innerText()).not.toContain('Untitled 1');
-    await page.getByTestId('toast').getByRole('button', { name: 'Undo' }).click();
-    await expect.poll(() => page.getByTestId('notebook-list').innerText()).toContain('Untitled 1');
-    await expect.poll(() => page.getByTestId('notebook-title').textContent()).toBe('Untitled 1');
-    expect(pageErrors).toEqual([]);
+    await app.page.getByTestId('notebook-list').getByText('Untitled 1').hover();
+    await app.page.getByRole('button', { name: 'Delete Untitled 1' }).click();
+    await expect.poll(() => app.page.getByTestId('notebook-list').innerText()).not.toContain('Untitled 1');
+    await app.page.getByTestId('toast').getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => app.page.getByTestId('notebook-list').innerText()).toContain('Untitled 1');
+    await expect.poll(() => app.page.getByTestId('notebook-title').textContent()).toBe('Untitled 1');
+    expect(app.pageErrors).toEqual([]);
   });
 });

@@ -3,8 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api } from '../../src-main/contract/api';
-import { launchChromium, screenshot, screenshotDir } from '../support/browser';
+import { launchChromium, screenshot, screenshotDir, setModelInApp } from '../support/browser';
 import { startScriptedOpenAiServer, type ScriptedOpenAiServer } from '../support/scripted-openai';
 import { startServe, type ServeProcess } from '../support/serve';
 import { useSuiteTempDir } from '../support/temp';
@@ -100,10 +99,7 @@ describe('the exported report', () => {
   });
 });
 
-// The export dialog runs once its requests are part of the contract (see docs/reports.md › Wiring).
-const wired = Object.hasOwn(api, 'reports/preview');
-
-describe.skipIf(!wired)('the export dialog', () => {
+describe('the export dialog', () => {
   let server: ServeProcess;
   let model: ScriptedOpenAiServer;
   let page: Page;
@@ -128,12 +124,7 @@ describe.skipIf(!wired)('the export dialog', () => {
 
   it('previews, signs off, exports and opens the report of a run made in the app', async () => {
     await page.goto(server.url);
-    await page.getByTestId('open-model-settings').click();
-    const settings = page.getByTestId('model-settings');
-    await settings.getByLabel('Base URL').fill(model.baseUrl);
-    await settings.getByLabel('Model').fill('scripted-model');
-    await settings.getByLabel('Tool calling').selectOption('tools');
-    await settings.getByTestId('save-model').click();
+    await setModelInApp(page, model.baseUrl);
     await page.getByTestId('run-question').first().click();
     await page.getByTestId('run-composer').getByTestId('start-run').click();
     await expect.poll(() => page.getByTestId('run-status').innerText(), { timeout: 20_000 }).toBe('Decided');

@@ -1,30 +1,12 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, screenshot } from '../support/browser';
-import { startServe, type ServeProcess } from '../support/serve';
-import { useSuiteTempDir } from '../support/temp';
+import { describe, expect, it } from 'vitest';
+import { screenshot, useAppInBrowser } from '../support/browser';
 
-const workspace = useSuiteTempDir();
-let server: ServeProcess;
-let browser: Browser;
-let page: Page;
-const pageErrors: string[] = [];
-
-beforeAll(async () => {
-  server = await startServe(workspace());
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const app = useAppInBrowser({ viewport: { width: 1400, height: 1000 } });
 
 describe('a simulation cell on the demo data', () => {
   it('ranks every trade node for SWE and charts the effects, winner and ties marked', async () => {
-    await page.goto(server.url);
+    const { page } = app;
+    await page.goto(app.server.url);
     await page.getByTestId('new-notebook').click();
     await expect.poll(() => page.getByTestId('notebook-title').textContent()).toBe('Untitled 1');
     await page.getByTestId('add-simulation').first().click();
@@ -51,9 +33,10 @@ describe('a simulation cell on the demo data', () => {
   });
 
   it('keeps the simulation result after a reload', async () => {
+    const { page } = app;
     await page.reload();
     const cell = page.locator('[data-cell-kind="simulation"]');
     await expect.poll(() => cell.getByTestId('simulation-winner').innerText()).toContain('Best: krakow');
-    expect(pageErrors).toEqual([]);
+    expect(app.pageErrors).toEqual([]);
   });
 });

@@ -43,7 +43,7 @@ describe('workbench services', () => {
     const [notebook] = await first.invoke('notebooks/list', {});
     expect(notebook?.title).toBe('Welcome to Decision Workbench');
     const cells = (await first.invoke('notebooks/get', { id: notebook!.id })).cells;
-    expect(cells.map((cell) => cell.kind)).toEqual(['note', 'question', 'note', 'query', 'note', 'simulation', 'note', 'question', 'query', 'note']);
+    expect(cells.map((cell) => cell.kind)).toEqual(['note', 'question', 'note', 'query', 'note', 'simulation', 'note', 'question', 'query', 'note', 'whatif', 'note']);
 
     const locating = connections.find((connection) => connection.name.startsWith('DQA Locating'))!;
     const schema = await first.invoke('connections/schema', { id: locating.id });
@@ -52,6 +52,12 @@ describe('workbench services', () => {
     const result = await first.invoke('query/run', { requestId: 'demo', connectionId: query.connectionId!, text: query.source, settings, cellId: query.id });
     expect(result.rowCount).toBeGreaterThan(0);
     expect(result.columns.map((column) => column.name)).toContain('base_trading_power');
+
+    // The demo's what-if cell runs as it ships, on a copy of the demo file.
+    const whatIf = cells.find((cell) => cell.kind === 'whatif')!;
+    const experiment = await first.invoke('whatif/run', { connectionId: whatIf.connectionId!, spec: JSON.parse(whatIf.source) as never, cellId: whatIf.id });
+    expect(experiment.rows.length).toBeGreaterThan(20);
+    expect(experiment.sourceDigestAfter).toBe(experiment.sourceDigestBefore);
 
     await first.invoke('notebooks/delete', { id: notebook!.id });
     await first.close();

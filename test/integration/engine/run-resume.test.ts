@@ -75,4 +75,41 @@ describe('a run interrupted by the app stopping', () => {
     expect(entries.map((entry) => entry.event.type)).toContain('run-resume');
     expect(transcript.exchanges.map((exchange) => exchange.index)).toEqual([0, 1, 2, 3]);
   }, 90_000);
+
+  it('killed while the model is answering, makes that same call again instead of starting over', async () => {
+    const model = await startScriptedOpenAiServer([
+      { toolCalls: [{ name: 'plan', arguments: { steps: ['Count the nodes'] } }] },
+      // The app is killed while this answer is on its way…
+      { delayMs: 5000, toolCalls: [{ name: 'query', arguments: { query: 'SELECT count(*) AS n FROM trade_node' } }] },
+      // …so the resumed run asks again from the very same conversation: the plan is not made twice.
+      { expectLastMessageContains: 'Plan recorded', expectTools: ['query', 'replan', 'whatif', 'answer'], toolCalls: [{ name: 'query', arguments: { query: 'SELECT count(*) AS n FROM trade_node' } }] },
+      { expectToolResultContains: '80', toolCalls: [{ name: 'answer', arguments: { decision: '80', rationale: 'counted' } }] },
+    ]);
+    cleanups.push(() => model.close());
+    const workspace = tempDir();
+    let server: ServeProcess = await startServe(workspace);
+    cleanups.push(() => server.stop());
+    let client = await connectSocket(server);
+    const settings = { baseUrl: model.baseUrl, model: 'm', temperature: 0, maxTokens: 100, requestTimeoutMs: 10_000, maxRetries: 0, stream: false, toolMode: 'tools' as const };
+    await client.invoke('model/save', { settings });
+    const locating = (await client.invoke('connections/list', {})).find((connection) => connection.name.startsWith('DQA Locating'))!;
+    const notebook = await client.invoke('notebooks/create', { title: 'Killed mid-call' });
+    const { runId } = await client.invoke('runs/start', { notebookId: notebook.id, connectionId: locating.id, question: 'How many nodes?', technique: 'planrag', mode: 'auto', simulatorRules: 'off' });
+    // The plan is in; the second model call is under way.
+    await until(async () => ((await client.invoke('runs/active', {}))[0]?.step === 1 && model.requests.length === 2 ? true : undefined));
+
+    await server.stop('SIGKILL');
+    client.socket.terminate();
+    server = await startServe(workspace);
+    client = await connectSocket(server);
+    await client.invoke('runs/resume', { runId });
+    const finished = await until(async () => {
+      const [run] = await client.invoke('runs/list', { notebookId: notebook.id });
+      return run && run.status !== 'running' ? run : undefined;
+    });
+    expect(finished).toMatchObject({ status: 'answered', decision: '80' });
+    model.verify();
+    const cells = (await client.invoke('notebooks/get', { id: notebook.id })).cells.map((cell) => cell.kind);
+    expect(cells).toEqual(['question', 'plan', 'note', 'query', 'observation', 'decision']);
+  }, 90_000);
 });

@@ -5,7 +5,8 @@ import { diffSteps } from '../../../src-main/reports/plan-diff';
 import { buildReport } from '../../../src-main/reports/report-model';
 import { renderHtmlReport } from '../../../src-main/reports/render-html';
 import { renderMarkdownReport } from '../../../src-main/reports/render-markdown';
-import { sampleBundle } from './bundle-fixture';
+import { bundleFromRun } from '../../../src-main/reports/prepare-bundle';
+import { sampleBundle, sampleEvents, sampleMaterials } from './bundle-fixture';
 
 const bundle = sampleBundle();
 const report = buildReport(bundle);
@@ -117,5 +118,56 @@ describe('exports', () => {
     const pdf = await exportReport(bundle, 'pdf', { printPdf: async (html) => (printed.push(html), Buffer.from('%PDF-fake')) });
     expect(pdf.toString()).toBe('%PDF-fake');
     expect(printed[0]).toContain('Recommended decision');
+  });
+});
+
+describe('a what-if experiment in a report', () => {
+  const digest = `sha256:${'c'.repeat(64)}`;
+  const events = sampleEvents();
+  const decisionAt = events.findIndex((event) => event.type === 'model-request' && event.step === 5);
+  events.splice(
+    decisionAt,
+    0,
+    {
+      type: 'whatif',
+      step: 4,
+      spec: { change: "UPDATE node SET power = power * 2 WHERE name = :candidate -- <script>alert(1)</script>", objective: 'SELECT sum(power) FROM node', direction: 'maximize', tolerance: 1e-9, timeoutMs: 10_000, candidates: ['krakow', 'lubeck'] },
+      result: {
+        rows: [
+          { candidate: 'krakow', before: 10, after: 14, delta: 4, rank: 1, changedRows: 1 },
+          { candidate: 'lubeck', before: 10, after: 12, delta: 2, rank: 2, changedRows: 1 },
+        ],
+        best: 'krakow',
+        margin: 2,
+        tied: ['krakow'],
+        direction: 'maximize',
+        tolerance: 1e-9,
+        sourceDigestBefore: digest,
+        sourceDigestAfter: digest,
+        isolation: 'process',
+        notes: [],
+        elapsedMs: 40,
+      },
+      error: null,
+    },
+    { type: 'whatif', step: 4, spec: { change: 'DELETE FROM node', objective: 'SELECT 1', direction: 'minimize', tolerance: 1e-9, timeoutMs: 10_000, candidatesQuery: 'SELECT name FROM node' }, result: null, error: { name: 'WorkbenchError', code: 'invalid-request', message: 'the change must use the :candidate parameter', retryable: false } },
+  );
+  const withWhatIf = buildReport(bundleFromRun(sampleMaterials(events), { at: '2026-01-02T10:00:00.000Z', signOff: null, generator: 'test' }));
+
+  it('shows the statements, the ranking and the source digest in HTML, escaped', () => {
+    const html = renderHtmlReport(withWhatIf);
+    expect(html).toContain('What-if on a copy of the data');
+    expect(html).toContain('-- &lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(html).not.toContain('<script>alert(1)');
+    expect(html).toContain(`Source unchanged: <code>${digest}</code>`);
+    expect(html).toMatch(/<td class="num">1<\/td><td>krakow<\/td>/);
+    expect(html).toContain('<strong>Failed</strong> (invalid-request): the change must use the :candidate parameter');
+  });
+
+  it('and in Markdown', () => {
+    const markdown = renderMarkdownReport(withWhatIf);
+    expect(markdown).toContain(`**What-if on a copy of the data:** best krakow, ahead by 2 (2 candidates; source unchanged: \`${digest}\`)`);
+    expect(markdown).toContain('**What-if failed** (invalid-request): the change must use the :candidate parameter');
+    expect(markdown).toContain('candidates: SELECT name FROM node');
   });
 });

@@ -1,0 +1,83 @@
+import { simulationSpecSchema, whatIfSpecSchema, WorkbenchError, type Cell, type CellOutput, type Scenario } from '../../src-main/contract';
+import { parseJsonObject } from '../cells/json-source';
+import type { SliceContext } from './store';
+
+/**
+ * Experiment cells: simulations of the DQA business rules, and what-if experiments on a
+ * throwaway copy of the analyst's own data. Each runs the cell's specification in the main
+ * process and keeps the result (or the error) with the cell.
+ */
+export interface ExperimentsSlice {
+  detectScenario(connectionId: string): Promise<Scenario | null>;
+  runSimulationCell(cellId: string): Promise<void>;
+  /** Why a connection cannot host what-if experiments, or null when it can. */
+  whatIfBlocker(connectionId: string): Promise<string | null>;
+  runWhatIfCell(cellId: string): Promise<void>;
+  /** An analyst's editable copy of a cell the model or the engine wrote, placed right after it. */
+  copyCellForEditing(cellId: string): Promise<Cell>;
+}
+
+export function createExperimentsSlice({ client, set, get }: SliceContext): ExperimentsSlice {
+  /** Flushes pending edits, then returns the cell and its connection, or says what is missing. */
+  const readyCell = async (cellId: string, missingData: string): Promise<Cell & { connectionId: string }> => {
+    await get().flushEdits();
+    const cell = get().cells.find((candidate) => candidate.id === cellId);
+    if (!cell) throw new WorkbenchError('not-found', 'The cell no longer exists');
+    if (!cell.connectionId) throw new WorkbenchError('invalid-request', missingData);
+    return { ...cell, connectionId: cell.connectionId };
+  };
+  const showOutput = (cellId: string, output: CellOutput): void =>
+    set({ cells: get().cells.map((existing) => (existing.id === cellId ? { ...existing, output } : existing)) });
+  const showError = (cellId: string, connectionId: string, ranAt: string, error: unknown): void =>
+    showOutput(cellId, { status: 'error', error: WorkbenchError.from(error).toJSON(), ranAt, connectionId });
+
+  return {
+    detectScenario: async (connectionId) => (await client.invoke('simulations/detect', { connectionId })).scenario,
+    runSimulationCell: async (cellId) => {
+      const cell = await readyCell(cellId, 'Choose the data to simulate first');
+      const spec = simulationSpecSchema.safeParse(parseJsonObject(cell.source));
+      if (!spec.success) throw new WorkbenchError('invalid-request', 'Fill in the scenario parameters first');
+      const ranAt = new Date().toISOString();
+      try {
+        const simulation = await client.invoke('simulations/run', { connectionId: cell.connectionId, spec: spec.data, cellId });
+        showOutput(cellId, { status: 'simulated', simulation, ranAt, connectionId: cell.connectionId });
+      } catch (error) {
+        showError(cellId, cell.connectionId, ranAt, error);
+      }
+    },
+    whatIfBlocker: async (connectionId) => (await client.invoke('whatif/support', { connectionId })).reason,
+    runWhatIfCell: async (cellId) => {
+      const cell = await readyCell(cellId, 'Choose the database to experiment on first');
+      const spec = whatIfSpecSchema.safeParse(parseJsonObject(cell.source));
+      if (!spec.success) {
+        const issue = spec.error.issues[0];
+        throw new WorkbenchError('invalid-request', `${issue?.path.join('.') || 'The experiment'}: ${issue?.message ?? 'incomplete'}`);
+      }
+      const ranAt = new Date().toISOString();
+      try {
+        const whatif = await client.invoke('whatif/run', { connectionId: cell.connectionId, spec: spec.data, cellId });
+        showOutput(cellId, { status: 'whatif', whatif, ranAt, connectionId: cell.connectionId });
+      } catch (error) {
+        showError(cellId, cell.connectionId, ranAt, error);
+      }
+    },
+    copyCellForEditing: async (cellId) => {
+      const original = get().cells.find((candidate) => candidate.id === cellId);
+      if (!original) throw new WorkbenchError('not-found', 'The cell no longer exists');
+      const copy = await client.invoke('cells/insert', {
+        notebookId: original.notebookId,
+        afterCellId: original.id,
+        kind: original.kind,
+        author: 'analyst',
+        source: original.source,
+        connectionId: original.connectionId,
+        settings: original.settings,
+        provenance: { derivedFrom: original.id },
+      });
+      const cells = [...get().cells];
+      cells.splice(cells.findIndex((cell) => cell.id === original.id) + 1, 0, copy);
+      set({ cells, focusCellId: copy.id });
+      return copy;
+    },
+  };
+}

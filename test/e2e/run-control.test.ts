@@ -1,0 +1,158 @@
+import type { Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { screenshot, setModelInApp, useAppInBrowser } from '../support/browser';
+import { startScriptedOpenAiServer, type ScriptedOpenAiServer } from '../support/scripted-openai';
+import type { ScriptStep } from '../support/scripted-openai/script';
+import { startServe, type ServeProcess } from '../support/serve';
+import { useTempDirs } from '../support/temp';
+
+/**
+ * Controlling a live run from the notebook: pausing an automatic run so that it waits at the
+ * next query, letting it run on, the model's own what-if experiment as a cell the analyst can
+ * copy and re-run, and resuming a run after the app was killed in the middle of it.
+ */
+
+const change = 'UPDATE supply SET current_output = current_output * (level + 5.0) / level WHERE building_id = :candidate AND goods_id = 7';
+const objective = 'SELECT sum(current_output) FROM supply WHERE goods_id = 7';
+const candidatesQuery = 'SELECT building_id FROM supply WHERE goods_id = 7 ORDER BY building_id';
+
+const models: ScriptedOpenAiServer[] = [];
+afterAll(async () => {
+  await Promise.all(models.map((model) => model.close()));
+});
+const tempDir = useTempDirs();
+
+async function scriptedModel(script: ScriptStep[]): Promise<ScriptedOpenAiServer> {
+  const model = await startScriptedOpenAiServer(script, { models: ['scripted-model'] });
+  models.push(model);
+  return model;
+}
+
+/** Points the workspace at the scripted model, as the analyst would. */
+async function useModel(page: Page, model: ScriptedOpenAiServer): Promise<void> {
+  await setModelInApp(page, model.baseUrl);
+  await expect.poll(() => page.getByTestId('model-summary').innerText()).toContain('scripted-model');
+}
+
+/** The run bar's text with what the scripted model found wrong, so a failing poll says why. */
+async function runBarText(page: Page, model: ScriptedOpenAiServer): Promise<string> {
+  const bar = page.getByTestId('run-bar').last();
+  const text = (await bar.count()) ? await bar.innerText() : '(no run bar)';
+  return `${text.replaceAll('\u00a0', ' ')} ${model.failures.join(' ')}`;
+}
+
+const app = useAppInBrowser({ viewport: { width: 1400, height: 1000 } });
+
+describe('pausing a run and the model’s what-if experiment', () => {
+  it('pauses an automatic run at its next query, runs on, and shows the model’s what-if as a cell', async () => {
+    const { page } = app;
+    const model = await scriptedModel([
+      // Slow enough for the analyst to press Pause while the model plans.
+      { delayMs: 2500, expectTools: ['plan'], toolCalls: [{ name: 'plan', arguments: { steps: ['Count the grain producers', 'Try expanding each one on a copy'] } }] },
+      { toolCalls: [{ name: 'query', arguments: { query: 'SELECT count(*) AS producers FROM supply WHERE goods_id = 7' } }] },
+      {
+        expectToolResultContains: 'rows: 1 (complete)',
+        expectTools: ['query', 'replan', 'simulate', 'whatif', 'answer'],
+        toolCalls: [{ name: 'whatif', arguments: { change, objective, candidatesQuery } }],
+      },
+      {
+        expectToolResultContains: ['best: 1458 (tied with 1518, 1588, 1595)', 'database itself is unchanged'],
+        toolCalls: [{ name: 'answer', arguments: { decision: '1458', rationale: 'The what-if ranks 1458 first, tied with three equal buildings.' } }],
+      },
+    ]);
+    await page.goto(app.server.url);
+    await useModel(page, model);
+
+    // The demo's second question is about the Building data.
+    await page.getByTestId('run-question').nth(1).click();
+    const composer = page.getByTestId('run-composer');
+    expect(await composer.getByLabel('Run connection').locator('option:checked').innerText()).toBe('DQA Building USA 1836 (demo)');
+    expect(await composer.getByLabel('Offer what-if experiments').isChecked()).toBe(true);
+    await composer.getByTestId('start-run').click();
+
+    const pause = page.getByTestId('pause-run');
+    await expect.poll(() => pause.innerText()).toBe('❚❚ Pause');
+    await pause.click();
+    await expect.poll(() => pause.innerText()).toBe('▶ Run automatically');
+    expect(await page.getByTestId('run-bar').innerText()).toContain('step-through: will wait at the next query');
+
+    // Paused: the model's query waits for the analyst.
+    const review = page.getByTestId('review-panel');
+    await expect.poll(async () => ((await review.count()) ? review.innerText() : runBarText(page, model)), { timeout: 15_000 }).toContain('The model wants to run this query');
+    await screenshot(page, 'control-01-paused');
+    await pause.click();
+
+    await expect.poll(async () => runBarText(page, model), { timeout: 20_000 }).toMatch(/^Decided/);
+    model.verify();
+    const experiment = page.locator('[data-cell-kind="whatif"]').last();
+    expect(await experiment.locator('.author').innerText()).toBe('model');
+    expect(await experiment.getByTestId('run-whatif').count()).toBe(0); // the model's cell is a record, not a form
+    expect(await experiment.getByTestId('whatif-winner').innerText()).toContain('Best: 1458');
+    expect(await experiment.innerText()).toContain(candidatesQuery);
+    await experiment.scrollIntoViewIfNeeded();
+    await screenshot(page, 'control-02-model-whatif');
+
+    // The analyst re-runs it with a change of their own: an editable copy right below.
+    await experiment.getByTestId('copy-to-edit').click();
+    const copy = page.locator('[data-cell-kind="whatif"]').last();
+    await expect.poll(() => copy.locator('.author').innerText()).toBe('analyst');
+    await copy.getByLabel('Direction').selectOption('minimize');
+    await copy.getByTestId('run-whatif').click();
+    await expect.poll(() => copy.getByTestId('whatif-winner').innerText()).toMatch(/^Best: \d+/);
+    expect(await copy.getByTestId('whatif-winner').innerText()).toContain('objective minimized');
+    expect(app.pageErrors).toEqual([]);
+  });
+});
+
+describe('a run interrupted by the app being killed', () => {
+  let server: ServeProcess | undefined;
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('offers “Resume run” after a restart and finishes the run', async () => {
+    const model = await scriptedModel([
+      { toolCalls: [{ name: 'plan', arguments: { steps: ['Count the nodes'] } }] },
+      // The app is killed while the model is answering this call…
+      { delayMs: 4000, toolCalls: [{ name: 'query', arguments: { query: 'SELECT count(*) AS nodes FROM trade_node' } }] },
+      // …so after the restart the same call is made again, from the same conversation.
+      { expectLastMessageContains: 'Plan recorded', toolCalls: [{ name: 'query', arguments: { query: 'SELECT count(*) AS nodes FROM trade_node' } }] },
+      { expectToolResultContains: 'rows: 1 (complete)', toolCalls: [{ name: 'answer', arguments: { decision: '80', rationale: 'There are 80 trade nodes.' } }] },
+    ]);
+    const workspace = tempDir();
+    server = await startServe(workspace);
+    const page = await app.browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    page.on('pageerror', (error) => app.pageErrors.push(error.message));
+    await page.goto(server.url);
+    await useModel(page, model);
+    await page.getByTestId('new-notebook').click();
+    await expect.poll(() => page.getByTestId('notebook-title').textContent()).toBe('Untitled 1');
+    await page.getByTestId('new-run').click();
+    const composer = page.getByTestId('run-composer');
+    await composer.getByLabel('Decision question').fill('How many trade nodes are there?');
+    await composer.getByLabel('Run connection').selectOption({ label: 'DQA Locating 1445 (demo)' });
+    await composer.getByTestId('start-run').click();
+    await expect.poll(() => page.locator('[data-cell-kind="plan"]').count(), { timeout: 10_000 }).toBe(1);
+
+    await server.stop('SIGKILL');
+    server = await startServe(workspace);
+    await page.goto(server.url);
+    await page.getByText('Untitled 1').click();
+    await expect.poll(() => page.getByTestId('notebook-title').textContent()).toBe('Untitled 1');
+    const banner = page.getByTestId('interrupted-run');
+    await expect.poll(() => banner.count()).toBe(1);
+    expect(await banner.innerText()).toContain('The app stopped during the run “How many trade nodes are there?”');
+    await screenshot(page, 'control-03-interrupted');
+    await banner.getByRole('button', { name: 'Resume run' }).click();
+
+    await expect.poll(async () => runBarText(page, model), { timeout: 20_000 }).toMatch(/^Decided/);
+    expect(await banner.count()).toBe(0);
+    expect(await page.getByTestId('decision').last().locator('.decision-value').innerText()).toBe('80');
+    const kinds = await page.getByTestId('cell').evaluateAll((cells) => cells.map((cell) => cell.getAttribute('data-cell-kind')));
+    expect(kinds).toEqual(['question', 'plan', 'note', 'query', 'observation', 'decision']);
+    expect(await page.locator('[data-cell-kind="note"]').filter({ hasText: 'Run resumed' }).count()).toBe(1);
+    model.verify();
+    await page.close();
+    expect(app.pageErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,90 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openWorkbench, type Workbench } from '../../../src-main/services/workbench';
+import { fileHash, fixedEnvironment, tinySqlite } from '../../support/fixtures';
+import { useTempDirs } from '../../support/temp';
+
+const tempDir = useTempDirs();
+const opened: Workbench[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((workbench) => workbench.close()));
+});
+
+function open(): Workbench {
+  const workbench = openWorkbench({ workspaceDir: tempDir(), platform: { transport: 'websocket' }, environment: fixedEnvironment(), installDemo: false });
+  opened.push(workbench);
+  return workbench;
+}
+
+// Raising one store's revenue by 100 raises its region's total by 100: the ranking follows the regions.
+const change = 'UPDATE store SET revenue = revenue + 100 WHERE id = :candidate';
+const objective = "SELECT sum(revenue) FROM store WHERE region_id = (SELECT id FROM region WHERE name = 'south')";
+
+describe('what-if cells in the workbench (the service behind the notebook)', () => {
+  it('runs a cell on a copy of a SQLite connection, saves the ranking with the cell, and leaves the file byte-identical', async () => {
+    const workbench = open();
+    const path = tinySqlite(tempDir());
+    const before = fileHash(path);
+    const connection = await workbench.invoke('connections/add', { name: 'tiny', target: { engine: 'sqlite', path } });
+    expect(await workbench.invoke('whatif/support', { connectionId: connection.id })).toEqual({ supported: true, reason: null });
+    const notebook = await workbench.invoke('notebooks/create', { title: 'what-if' });
+    const spec = { change, objective, candidatesQuery: 'SELECT id FROM store ORDER BY id' };
+    const cell = await workbench.invoke('cells/insert', { notebookId: notebook.id, kind: 'whatif', source: JSON.stringify(spec), connectionId: connection.id });
+
+    const result = await workbench.invoke('whatif/run', { connectionId: connection.id, spec, cellId: cell.id });
+    // Stores 3 and 4 are in the south: either raises the objective by 100; 1 and 2 leave it as it is.
+    expect(result.best).toBe(3);
+    expect(result.tied).toEqual([3, 4]);
+    expect(result.rows.map((row) => [row.candidate, row.delta, row.rank])).toEqual([
+      [3, 100, 1],
+      [4, 100, 1],
+      [1, 0, 3],
+      [2, 0, 3],
+    ]);
+    expect(result.sourceDigestAfter).toBe(result.sourceDigestBefore);
+    expect(fileHash(path)).toBe(before);
+
+    const saved = (await workbench.invoke('notebooks/get', { id: notebook.id })).cells[0];
+    expect(saved?.output).toMatchObject({ status: 'whatif', connectionId: connection.id, whatif: { best: 3 } });
+  });
+
+  it('keeps a failed experiment with its cell and says what was wrong', async () => {
+    const workbench = open();
+    const path = tinySqlite(tempDir());
+    const before = fileHash(path);
+    const connection = await workbench.invoke('connections/add', { name: 'tiny', target: { engine: 'sqlite', path } });
+    const notebook = await workbench.invoke('notebooks/create', { title: 'what-if' });
+    const cell = await workbench.invoke('cells/insert', { notebookId: notebook.id, kind: 'whatif', source: '{}', connectionId: connection.id });
+
+    const spec = { change: 'DROP TABLE store', objective, candidates: [1] };
+    await expect(workbench.invoke('whatif/run', { connectionId: connection.id, spec, cellId: cell.id })).rejects.toMatchObject({
+      code: 'invalid-request',
+      message: expect.stringContaining(':candidate parameter'),
+    });
+    const saved = (await workbench.invoke('notebooks/get', { id: notebook.id })).cells[0];
+    expect(saved?.output).toMatchObject({ status: 'error', error: { code: 'invalid-request' } });
+
+    // The contract refuses an experiment that lists candidates and also queries them.
+    await expect(workbench.invoke('whatif/run', { connectionId: connection.id, spec: { change, objective, candidates: [1], candidatesQuery: 'SELECT id FROM store' } })).rejects.toMatchObject({
+      code: 'invalid-request',
+    });
+    await expect(workbench.invoke('whatif/run', { connectionId: connection.id, spec: { change, objective, candidatesQuery: 'SELECT id FROM store WHERE 0' } })).rejects.toThrow(
+      'the candidates query returned no rows',
+    );
+    expect(fileHash(path)).toBe(before);
+  });
+
+  it('says plainly that a connection it cannot copy is not supported', async () => {
+    const workbench = open();
+    const csv = join(tempDir(), 'stores.csv');
+    writeFileSync(csv, 'id,revenue\n1,10\n2,20\n');
+    const connection = await workbench.invoke('connections/add', { name: 'csv', target: { engine: 'duckdb', format: 'csv', path: csv } });
+    const support = await workbench.invoke('whatif/support', { connectionId: connection.id });
+    expect(support.supported).toBe(false);
+    expect(support.reason).toMatch(/SQLite database files; this connection is DuckDB/);
+    await expect(workbench.invoke('whatif/run', { connectionId: connection.id, spec: { change: 'UPDATE t SET x = :candidate', objective: 'SELECT 1', candidates: [1] } })).rejects.toMatchObject({
+      code: 'unsupported',
+    });
+  });
+});
