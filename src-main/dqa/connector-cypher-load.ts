@@ -17,6 +17,11 @@
  *   with a warning.
  * Relationship directions follow the dumps: `source` is directed Trade_node -> Trade_node;
  * NodeCountry, Supply and Demand are matched in either direction between their two labels.
+ *
+ * One database may hold several dumps: `dwb dqa import` into Neo4j Community (one user
+ * database) tags every node and relationship with `_dump`. Given a dump name, every MATCH keeps
+ * that dump's elements only; without one, a database holding several dumps is refused rather
+ * than read as one mixed dataset.
  */
 import type { Engine, SchemaInfo } from '../contract/data';
 import type { Connector } from '../connectors/connector';
@@ -25,12 +30,29 @@ import { readAllRows, type CellRow } from './connector-rows';
 import { IMPORT_ORDER_COLUMN, type ConnectorLoad } from './connector-sql-load';
 import { DqaDataError, readBoolean, readInteger, readNumber, readText } from './load-values';
 import type { LocatingData } from './locating-data';
+import { dumpProperty } from './dump-tag';
 
 type GraphSchema = Extract<SchemaInfo, { kind: 'graph' }>;
 type GraphElement = GraphSchema['labels'][number];
 
 function quoteName(name: string): string {
   return `\`${name.replaceAll('`', '``')}\``;
+}
+
+function hasDumpTag(element: GraphElement): boolean {
+  return element.properties.some((p) => p.name === dumpProperty);
+}
+
+/** A database several dumps were imported into must be read one dump at a time. */
+async function refuseMixedDumps(connector: Connector, schema: GraphSchema, source: string): Promise<void> {
+  const label = schema.labels.find((element) => hasDumpTag(element));
+  if (label === undefined) return;
+  const text = `MATCH (n:${quoteName(label.name)}) RETURN DISTINCT n.${quoteName(dumpProperty)} AS dump ORDER BY dump`;
+  const { rows } = await readAllRows(connector, text, `${source}: ${label.name}`);
+  const dumps = rows.map((row) => String(row['dump']));
+  if (dumps.length > 1) {
+    throw new DqaDataError(`${source} holds ${dumps.length} imported DQA dumps (${dumps.slice(0, 5).join(', ')}${dumps.length > 5 ? ', …' : ''}); read one at a time by naming its dump`);
+  }
 }
 
 function sameName(a: string, b: string): boolean {
@@ -66,12 +88,23 @@ class GraphReader {
     private readonly connector: Connector,
     private readonly schema: GraphSchema,
     private readonly source: string,
+    private readonly dump: string | null,
   ) {}
 
-  static async open(connector: Connector, source: string): Promise<GraphReader> {
+  /** With `dump`, reads that dump's elements of a database tagged with `_dump` (untagged databases are read whole). */
+  static async open(connector: Connector, source: string, dump?: string): Promise<GraphReader> {
     const schema = await connector.schema();
     if (schema.kind !== 'graph') throw new DqaDataError(`${source}: expected a graph database, found a ${schema.kind} one`);
-    return new GraphReader(connector, schema, source);
+    const tagged = [...schema.labels, ...schema.relationshipTypes].some((element) => hasDumpTag(element));
+    if (tagged && dump === undefined) await refuseMixedDumps(connector, schema, source);
+    return new GraphReader(connector, schema, source, tagged && dump !== undefined ? dump : null);
+  }
+
+  /** ` WHERE v._dump = $dump AND …` for each bound element that carries the tag, when reading one dump. */
+  scope(...bound: [variable: string, element: GraphElement][]): string {
+    if (this.dump === null) return '';
+    const conditions = bound.filter(([, element]) => hasDumpTag(element)).map(([variable]) => `${variable}.${quoteName(dumpProperty)} = $dump`);
+    return conditions.length ? ` WHERE ${conditions.join(' AND ')}` : '';
   }
 
   label(name: string): GraphElement {
@@ -94,7 +127,11 @@ class GraphReader {
     const returned = columns.map(([expression, alias]) => `${expression} AS ${alias}`);
     if (order.sql !== null) returned.push(`${order.sql} AS row_order`);
     const text = `${match} RETURN ${returned.join(', ')}${order.sql === null ? '' : ' ORDER BY row_order'}`;
-    const { rows } = await readAllRows(this.connector, text, `${this.source}: ${ordered.element.name}`);
+    const what = `${this.source}${this.dump === null ? '' : ` (${dumpProperty} ${this.dump})`}: ${ordered.element.name}`;
+    const { rows } = await readAllRows(this.connector, text, what, this.dump === null ? undefined : { dump: this.dump });
+    if (rows.length === 0 && this.dump !== null && !ordered.isRelationship) {
+      throw new DqaDataError(`${what}: no nodes tagged ${dumpProperty} = '${this.dump}'; import the dump first (dwb dqa import --target …)`);
+    }
     this.ordering.push(order.description);
     if (order.sql === null) {
       this.warnings.push(`${ordered.element.name}: ${this.connector.engine} keeps no insertion order here; ties and float-level sums may differ from the dump's order`);
@@ -114,12 +151,12 @@ async function readLocating(reader: GraphReader): Promise<LocatingData> {
   const nodeCountry = reader.relationship('NodeCountry');
   const [countryLabel, nodeLabel] = [quoteName(country.name), quoteName(tradeNode.name)];
 
-  const countries = await reader.rows(`MATCH (n:${countryLabel})`, { element: country, variable: 'n', isRelationship: false }, [
+  const countries = await reader.rows(`MATCH (n:${countryLabel})${reader.scope(['n', country])}`, { element: country, variable: 'n', isRelationship: false }, [
     [property(country, 'n', 'name'), 'name'],
     [property(country, 'n', 'home_node'), 'home_node'],
     [property(country, 'n', 'development'), 'development'],
   ]);
-  const tradeNodes = await reader.rows(`MATCH (n:${nodeLabel})`, { element: tradeNode, variable: 'n', isRelationship: false }, [
+  const tradeNodes = await reader.rows(`MATCH (n:${nodeLabel})${reader.scope(['n', tradeNode])}`, { element: tradeNode, variable: 'n', isRelationship: false }, [
     [property(tradeNode, 'n', 'name'), 'name'],
     [property(tradeNode, 'n', 'local_value'), 'local_value'],
     [property(tradeNode, 'n', 'is_inland'), 'is_inland'],
@@ -127,13 +164,13 @@ async function readLocating(reader: GraphReader): Promise<LocatingData> {
     [property(tradeNode, 'n', 'outgoing'), 'outgoing'],
     [property(tradeNode, 'n', 'ingoing'), 'ingoing'],
   ]);
-  const flows = await reader.rows(`MATCH (a:${nodeLabel})-[r:${quoteName(flow.name)}]->(b:${nodeLabel})`, { element: flow, variable: 'r', isRelationship: true }, [
+  const flows = await reader.rows(`MATCH (a:${nodeLabel})-[r:${quoteName(flow.name)}]->(b:${nodeLabel})${reader.scope(['r', flow], ['a', tradeNode], ['b', tradeNode])}`, { element: flow, variable: 'r', isRelationship: true }, [
     [property(tradeNode, 'a', 'name'), 'source'],
     [property(tradeNode, 'b', 'name'), 'dest'],
     [property(flow, 'r', 'flow'), 'flow'],
   ]);
   const presences = await reader.rows(
-    `MATCH (c:${countryLabel})-[r:${quoteName(nodeCountry.name)}]-(t:${nodeLabel})`,
+    `MATCH (c:${countryLabel})-[r:${quoteName(nodeCountry.name)}]-(t:${nodeLabel})${reader.scope(['r', nodeCountry], ['c', country], ['t', tradeNode])}`,
     { element: nodeCountry, variable: 'r', isRelationship: true },
     [
       [property(tradeNode, 't', 'name'), 'trade_node'],
@@ -186,26 +223,26 @@ async function readBuilding(reader: GraphReader): Promise<BuildingData> {
   const demand = reader.relationship('Demand');
   const [goodsLabel, buildingLabel] = [quoteName(goods.name), quoteName(building.name)];
 
-  const goodsRows = await reader.rows(`MATCH (n:${goodsLabel})`, { element: goods, variable: 'n', isRelationship: false }, [
+  const goodsRows = await reader.rows(`MATCH (n:${goodsLabel})${reader.scope(['n', goods])}`, { element: goods, variable: 'n', isRelationship: false }, [
     [property(goods, 'n', 'name'), 'name'],
     [property(goods, 'n', 'code'), 'code'],
     [property(goods, 'n', 'base_price'), 'base_price'],
     [property(goods, 'n', 'current_price'), 'current_price'],
     [property(goods, 'n', 'pop_demand'), 'pop_demand'],
   ]);
-  const buildingRows = await reader.rows(`MATCH (n:${buildingLabel})`, { element: building, variable: 'n', isRelationship: false }, [
+  const buildingRows = await reader.rows(`MATCH (n:${buildingLabel})${reader.scope(['n', building])}`, { element: building, variable: 'n', isRelationship: false }, [
     [property(building, 'n', 'id'), 'id'],
     [property(building, 'n', 'name'), 'name'],
     [property(building, 'n', 'level'), 'level'],
   ]);
-  const supplyRows = await reader.rows(`MATCH (b:${buildingLabel})-[r:${quoteName(supply.name)}]-(g:${goodsLabel})`, { element: supply, variable: 'r', isRelationship: true }, [
+  const supplyRows = await reader.rows(`MATCH (b:${buildingLabel})-[r:${quoteName(supply.name)}]-(g:${goodsLabel})${reader.scope(['r', supply], ['b', building], ['g', goods])}`, { element: supply, variable: 'r', isRelationship: true }, [
     [property(goods, 'g', 'code'), 'goods_code'],
     [property(building, 'b', 'id'), 'building_id'],
     [property(supply, 'r', 'max_supply'), 'max_supply'],
     [property(supply, 'r', 'current_output'), 'current_output'],
     [property(supply, 'r', 'level'), 'level'],
   ]);
-  const demandRows = await reader.rows(`MATCH (g:${goodsLabel})-[r:${quoteName(demand.name)}]-(b:${buildingLabel})`, { element: demand, variable: 'r', isRelationship: true }, [
+  const demandRows = await reader.rows(`MATCH (g:${goodsLabel})-[r:${quoteName(demand.name)}]-(b:${buildingLabel})${reader.scope(['r', demand], ['g', goods], ['b', building])}`, { element: demand, variable: 'r', isRelationship: true }, [
     [property(goods, 'g', 'code'), 'goods_code'],
     [property(building, 'b', 'id'), 'building_id'],
     [property(demand, 'r', 'max_demand'), 'max_demand'],
@@ -251,14 +288,14 @@ async function readBuilding(reader: GraphReader): Promise<BuildingData> {
   };
 }
 
-export async function locatingFromCypherConnector(connector: Connector, source = `${connector.engine} database`): Promise<ConnectorLoad<LocatingData>> {
-  const reader = await GraphReader.open(connector, source);
+export async function locatingFromCypherConnector(connector: Connector, source = `${connector.engine} database`, dump?: string): Promise<ConnectorLoad<LocatingData>> {
+  const reader = await GraphReader.open(connector, source, dump);
   const data = await readLocating(reader);
   return { data, ordering: reader.ordering, warnings: reader.warnings };
 }
 
-export async function buildingFromCypherConnector(connector: Connector, source = `${connector.engine} database`): Promise<ConnectorLoad<BuildingData>> {
-  const reader = await GraphReader.open(connector, source);
+export async function buildingFromCypherConnector(connector: Connector, source = `${connector.engine} database`, dump?: string): Promise<ConnectorLoad<BuildingData>> {
+  const reader = await GraphReader.open(connector, source, dump);
   const data = await readBuilding(reader);
   return { data, ordering: reader.ordering, warnings: reader.warnings };
 }

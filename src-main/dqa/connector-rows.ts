@@ -24,8 +24,8 @@ export interface ReadRowsResult {
 }
 
 /** Runs `text` and returns every row; `what` names the read in error messages. */
-export async function readAllRows(connector: Connector, text: string, what: string): Promise<ReadRowsResult> {
-  const result = await connector.query(text, { maxRows: LOADER_MAX_ROWS, timeoutMs: LOADER_TIMEOUT_MS });
+export async function readAllRows(connector: Connector, text: string, what: string, params?: Record<string, unknown>): Promise<ReadRowsResult> {
+  const result = await connector.query(text, { maxRows: LOADER_MAX_ROWS, timeoutMs: LOADER_TIMEOUT_MS, ...(params ? { params } : {}) });
   if (result.truncated) {
     throw new DqaDataError(`${what}: more than ${LOADER_MAX_ROWS} rows; refusing to simulate on a partial read`);
   }

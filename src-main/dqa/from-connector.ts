@@ -14,10 +14,11 @@ import type { LocatingData } from './locating-data';
 export type { ConnectorLoad } from './connector-sql-load';
 export { IMPORT_ORDER_COLUMN } from './connector-sql-load';
 
-export function loadLocatingFromConnector(connector: Connector, source?: string): Promise<ConnectorLoad<LocatingData>> {
-  return connector.dialect === 'sql' ? locatingFromSqlConnector(connector, source) : locatingFromCypherConnector(connector, source);
+/** `dump` picks one dump of a graph database several were imported into (see connector-cypher-load.ts). */
+export function loadLocatingFromConnector(connector: Connector, source?: string, dump?: string): Promise<ConnectorLoad<LocatingData>> {
+  return connector.dialect === 'sql' ? locatingFromSqlConnector(connector, source) : locatingFromCypherConnector(connector, source, dump);
 }
 
-export function loadBuildingFromConnector(connector: Connector, source?: string): Promise<ConnectorLoad<BuildingData>> {
-  return connector.dialect === 'sql' ? buildingFromSqlConnector(connector, source) : buildingFromCypherConnector(connector, source);
+export function loadBuildingFromConnector(connector: Connector, source?: string, dump?: string): Promise<ConnectorLoad<BuildingData>> {
+  return connector.dialect === 'sql' ? buildingFromSqlConnector(connector, source) : buildingFromCypherConnector(connector, source, dump);
 }

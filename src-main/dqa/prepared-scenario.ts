@@ -27,12 +27,12 @@ export function prepareScenario(scenario: DqaScenario, data: LocatingData | Buil
   return scenario === 'locating' ? { scenario, graph: prepareTradeGraph(data as LocatingData) } : { scenario, market: prepareMarket(data as BuildingData) };
 }
 
-export async function loadScenarioFromConnector(connector: Connector, scenario: DqaScenario, source: string): Promise<LoadedScenario> {
+export async function loadScenarioFromConnector(connector: Connector, scenario: DqaScenario, source: string, dump?: string): Promise<LoadedScenario> {
   if (scenario === 'locating') {
-    const { data, ordering, warnings } = await loadLocatingFromConnector(connector, source);
+    const { data, ordering, warnings } = await loadLocatingFromConnector(connector, source, dump);
     return { prepared: prepareScenario('locating', data), ordering, warnings };
   }
-  const { data, ordering, warnings } = await loadBuildingFromConnector(connector, source);
+  const { data, ordering, warnings } = await loadBuildingFromConnector(connector, source, dump);
   return { prepared: prepareScenario('building', data), ordering, warnings };
 }
 

@@ -163,12 +163,15 @@ export function targetDatabases(template: string, options: DatabaseOptions): Sce
     const described = describeTarget(target);
     progress(`reading ${described}`);
     // The URI's password, if any, is used for this open only and never printed.
-    const loaded = await withConnector(await openConnectionUri(uri), (connector) => loadScenarioFromConnector(connector, scenario, described));
+    // The dump's name also picks its elements out of a graph database holding several dumps (Neo4j Community).
+    const name = basename(dump, extname(dump));
+    const loaded = await withConnector(await openConnectionUri(uri), (connector) => loadScenarioFromConnector(connector, scenario, described, name));
     return { ...loaded, via: `${target.engine} (${described})`, loadMs: performance.now() - started };
   };
 
   return {
-    load: cachedLoader(loadOne, (dump) => targetUriFor(template, dump)),
+    // One load per dump: a target without {dump} may still hold several dumps, told apart by their tag.
+    load: cachedLoader(loadOne, (dump) => `${targetUriFor(template, dump)}\n${basename(dump, extname(dump))}`),
     close: async () => undefined,
   };
 }

@@ -5,6 +5,7 @@ import { useWorkbench } from '../app/store-context';
 import { connectionKinds, kindInfo, type ConnectionKind } from './connection-kinds';
 import { defaultName, emptyForm, formFromConnection, formFromUrl, passwordFromForm, targetFromForm, type ConnectionFormState } from './connection-form';
 import './connections.css';
+import { DialogFooter } from '../app/DialogFooter';
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -206,23 +207,17 @@ export function ConnectionDialog({ editing, canBrowse, onClose }: { editing: Con
             <span className="muted"> · {Math.round(report.elapsedMs)} ms</span>
           </div>
         )}
-        {error && (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        )}
-        <footer className="dialog-footer">
-          <button className="ghost" data-testid="test-connection" disabled={busy !== null} onClick={() => void test()}>
-            {busy === 'testing' ? 'Testing…' : 'Test'}
-          </button>
-          <span className="spacer" />
-          <button className="ghost" onClick={onClose}>
-            Cancel
-          </button>
-          <button className="primary" data-testid="save-connection" disabled={busy !== null} onClick={() => void save()}>
-            {busy === 'saving' ? 'Saving…' : editing ? 'Save' : 'Add connection'}
-          </button>
-        </footer>
+        <DialogFooter
+          error={error}
+          busy={busy}
+          testLabel="Test"
+          saveLabel={editing ? 'Save' : 'Add connection'}
+          testId="test-connection"
+          saveId="save-connection"
+          onTest={() => void test()}
+          onSave={() => void save()}
+          onClose={onClose}
+        />
       </div>
     </div>,
     document.body,

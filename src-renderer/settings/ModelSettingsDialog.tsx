@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { ConnectionReport } from '../../src-main/contract';
 import { useWorkbench } from '../app/store-context';
 import type { ModelSettingsForm } from '../state/runs-slice';
+import { DialogFooter } from '../app/DialogFooter';
 
 const blank: ModelSettingsForm = {
   baseUrl: 'http://127.0.0.1:11434/v1',
@@ -130,33 +131,23 @@ export function ModelSettingsDialog({ onClose }: { onClose(): void }) {
             )}
           </div>
         )}
-        {error && (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        )}
-        <footer className="dialog-footer">
-          <button className="ghost" disabled={busy !== null} onClick={() => void attempt('testing', async () => setReport(await testModel(form, apiKey)))}>
-            {busy === 'testing' ? 'Testing…' : 'Test connection'}
-          </button>
-          <span className="spacer" />
-          <button className="ghost" onClick={onClose}>
-            Cancel
-          </button>
-          <button
-            className="primary"
-            data-testid="save-model"
-            disabled={busy !== null || form.model.trim() === ''}
-            onClick={() =>
-              void attempt('saving', async () => {
-                await saveModel(form, apiKey);
-                onClose();
-              })
-            }
-          >
-            {busy === 'saving' ? 'Saving…' : 'Save'}
-          </button>
-        </footer>
+        <DialogFooter
+          error={error}
+          busy={busy}
+          testLabel="Test connection"
+          saveLabel="Save"
+          saveDisabled={form.model.trim() === ''}
+          testId="test-model"
+          saveId="save-model"
+          onTest={() => void attempt('testing', async () => setReport(await testModel(form, apiKey)))}
+          onSave={() =>
+            void attempt('saving', async () => {
+              await saveModel(form, apiKey);
+              onClose();
+            })
+          }
+          onClose={onClose}
+        />
       </div>
     </div>
   );

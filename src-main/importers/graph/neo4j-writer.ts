@@ -1,5 +1,6 @@
 import neo4j, { type Driver, type ManagedTransaction } from 'neo4j-driver';
 import { parseCypherDump } from '../../dqa/cypher-dump';
+import { dumpProperty } from '../../dqa/dump-tag';
 import type { DumpFile, DumpSource } from '../dump-files';
 import type { DumpWriter } from '../dump-writer';
 import type { CreatedPart, ImportRecord } from '../import-outcome';
@@ -7,11 +8,6 @@ import { parseParts } from '../import-outcome';
 import { batches } from '../relational/table-plan';
 import { orderProperty, planGraph, recordLabel, recordProperties, type PropertyType, type PropertyValues } from './graph-plan';
 
-/**
- * Which dump a node or relationship came from. Neo4j Community has one user database, so all
- * imported dumps share it: filter with `{_dump: 'locating-1445-b1c118fa'}` to read one.
- */
-export const dumpProperty = '_dump';
 
 export interface Neo4jTarget {
   url: string;

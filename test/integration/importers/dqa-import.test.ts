@@ -5,7 +5,9 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { runDqaCommand } from '../../../src-main/cli/dqa-command';
 import { runDqaImportCommand } from '../../../src-main/cli/dqa-import-command';
+import { loadLocatingFromConnector } from '../../../src-main/dqa/from-connector';
 import { openConnectionUri } from '../../../src-main/connectors/connection-uri';
 import type { Connector } from '../../../src-main/connectors/connector';
 import { loadBuildingDump, loadLocatingDump } from '../../../src-main/dqa/load';
@@ -178,6 +180,30 @@ for (const engine of engines) {
     }
   });
 }
+
+describeOrNotRun('dwb dqa solve on what was imported into Neo4j (all dumps in one database)', whyNeo4jUnavailable(), () => {
+  it('reads each question\'s own dump by its _dump tag and reaches the compat accuracy', async () => {
+    for (const [scenario, total] of [['locating', 81], ['building', 36]] as const) {
+      const stdout: string[] = [];
+      const code = await runDqaCommand(['solve', '--questions', join(dqaRoot(), scenario, 'questions.json'), '--engine', 'simulator', '--rules', 'compat', '--db', 'gdb', '--target', neo4jUri(servers.neo4j)], {
+        stdout: (line) => stdout.push(line),
+        stderr: () => undefined,
+      });
+      expect(code).toBe(0);
+      expect(stdout.join("\n")).toContain(`accuracy: ${total}/${total}`);
+    }
+  }, 300_000);
+
+  it('refuses to read a database holding several dumps as one dataset', async () => {
+    const connector = await openConnectionUri(neo4jUri(servers.neo4j));
+    try {
+      await expect(loadLocatingFromConnector(connector, 'neo4j')).rejects.toThrow(/neo4j holds \d+ imported DQA dumps \(.*\); read one at a time by naming its dump/);
+      await expect(loadLocatingFromConnector(connector, 'neo4j', 'locating-0000-missing')).rejects.toThrow("no nodes tagged _dump = 'locating-0000-missing'");
+    } finally {
+      await connector.close();
+    }
+  });
+});
 
 describe('dwb dqa import: re-import of a changed dump, and places it did not make', () => {
   /** A one-question scenario over copies of the CHL1836 dumps, named CHL1836-edited. */
