@@ -1,13 +1,13 @@
 import { parseArgs } from 'node:util';
 import { WorkbenchError } from '../contract/errors';
 import { openConnectionUri, parseConnectionUri } from '../connectors/connection-uri';
-import { candidatesFromQuery, runWhatIf, type Candidate, type WhatIfResult } from '../whatif';
+import { candidatesFromQuery, runWhatIf, whatIfSupport, type Candidate, type WhatIfResult } from '../whatif';
 import { parseCandidateText } from '../contract/whatif';
 import { formatTable } from './format-table';
 import { positiveInteger, type CommandIo } from './command-io';
 
 export const whatifUsage =
-  'dwb whatif --connection sqlite:PATH --change SQL --objective SQL (--candidates a,b,c | --candidates-query SQL) [--minimize] [--tolerance X] [--timeout-ms N] [--json]';
+  'dwb whatif --connection sqlite:PATH|duckdb:PATH|csv:PATH|parquet:PATH --change SQL --objective SQL (--candidates a,b,c | --candidates-query SQL) [--minimize] [--tolerance X] [--timeout-ms N] [--json]';
 
 /** Comma-separated candidates; numeric ones become numbers (whole numbers bind as SQL integers). */
 function parseCandidateList(text: string): Candidate[] {
@@ -64,13 +64,15 @@ export async function runWhatifCommand(args: string[], io: CommandIo): Promise<n
   }
   const connection = values.connection as string;
   const target = parseConnectionUri(connection);
-  if (target.engine !== 'sqlite') throw new WorkbenchError('unsupported', `what-if runs on SQLite files only for now, not ${target.engine}`);
+  const support = whatIfSupport(target);
+  if (!support.supported) throw new WorkbenchError('unsupported', support.reason);
   const tolerance = values.tolerance === undefined ? undefined : Number(values.tolerance);
   if (tolerance !== undefined && !Number.isFinite(tolerance)) throw new WorkbenchError('invalid-request', `--tolerance takes a number, got "${values.tolerance ?? ''}"`);
   const candidates = values.candidates !== undefined ? parseCandidateList(values.candidates) : await queryCandidates(connection, values['candidates-query'] as string);
 
   const result = await runWhatIf({
-    source: target.path,
+    source: support.path,
+    kind: support.kind,
     candidates,
     change: values.change as string,
     objective: values.objective as string,

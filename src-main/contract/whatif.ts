@@ -21,7 +21,7 @@ export const whatIfExperimentSchema = z.object({
     .string()
     .trim()
     .min(1)
-    .describe('One SQL statement that applies a candidate decision, using :candidate, e.g. "UPDATE building SET level = level + 5 WHERE id = :candidate".'),
+    .describe('One INSERT, UPDATE or DELETE that applies a candidate decision, naming it :candidate (DuckDB: $candidate), e.g. "UPDATE building SET level = level + 5 WHERE id = :candidate".'),
   objective: z
     .string()
     .trim()
@@ -114,4 +114,9 @@ export function parseCandidateText(text: string): Candidate[] {
 export function candidateText(candidates: readonly Candidate[]): string {
   const hasComma = candidates.some((candidate) => typeof candidate === 'string' && candidate.includes(','));
   return hasComma ? `${candidates.map(String).join('\n')}\n` : candidates.map(String).join(', ');
+}
+
+/** How a change names the candidate in each engine's SQL (DuckDB's named parameters are `$name`). */
+export function candidateParameterFor(engine: string): string {
+  return engine === 'duckdb' ? '$candidate' : ':candidate';
 }

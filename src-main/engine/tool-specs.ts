@@ -38,7 +38,7 @@ const descriptions: Record<ToolName, string> = {
   replan: 'Replace the current plan when an observation shows it no longer holds. Give the new steps and the reason.',
   answer: 'Give the final decision (just the chosen option, e.g. a name or an id) and the rationale citing the evidence.',
   whatif:
-    'Run a what-if experiment on a throwaway copy of the database (the database itself never changes): for each candidate decision, apply one SQL change that uses :candidate, measure the objective query before and after, and get the candidates ranked with the best, its margin and ties. Use it to compare the effect of decisions the data can express directly.',
+    'Run a what-if experiment on a throwaway copy of the database (the database itself never changes): for each candidate decision, apply one SQL change (INSERT, UPDATE or DELETE) that names the candidate as :candidate (in DuckDB: $candidate), measure the objective query before and after, and get the candidates ranked with the best, its margin and ties. Use it to compare the effect of decisions the data can express directly.',
   simulate:
     'Simulate the business rules exactly for candidate decisions and get each one\'s objective before and after, ranked, with the best, its margin and ties. Give the candidates to compare (all when omitted) and the scenario parameters: country and home node for trade-node (Locating) questions, goods for building (Building) questions.',
 };

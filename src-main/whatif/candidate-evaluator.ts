@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { WorkbenchError } from '../contract/errors';
 import { startWorker, WorkerChannel } from '../connectors/worker-host';
 import type { WhatIfRequest } from './protocol';
-import { SandboxSession, type CandidateMeasure } from './sandbox-session';
+import type { CandidateMeasure } from './sandbox-session';
+import { openSession, type SandboxKind } from './sandbox-kind';
 import type { Candidate } from '../contract/whatif';
 
 export interface CandidateEvaluator {
@@ -22,6 +23,7 @@ export interface CandidateEvaluator {
 }
 
 export interface EvaluatorOptions {
+  kind: SandboxKind;
   copyPath: string;
   change: string;
   objective: string;
@@ -44,7 +46,7 @@ async function processEvaluator(options: EvaluatorOptions): Promise<CandidateEva
   const request = <T>(message: WhatIfRequest, timeoutMs: number): Promise<T> => channel.request<T>(message, { timeoutMs });
   try {
     // Opening also validates the statements, so a bad change fails before any candidate.
-    await request<null>({ type: 'open', copyPath: options.copyPath, change: options.change, objective: options.objective }, Math.max(options.timeoutMs, 30_000));
+    await request<null>({ type: 'open', kind: options.kind, copyPath: options.copyPath, change: options.change, objective: options.objective }, Math.max(options.timeoutMs, 30_000));
   } catch (error) {
     await channel.close();
     throw error;
@@ -63,13 +65,13 @@ async function processEvaluator(options: EvaluatorOptions): Promise<CandidateEva
   };
 }
 
-function inProcessEvaluator(options: EvaluatorOptions): CandidateEvaluator {
-  const session = SandboxSession.open(options.copyPath, options.change, options.objective);
+async function inProcessEvaluator(options: EvaluatorOptions): Promise<CandidateEvaluator> {
+  const session = await openSession(options.kind, options.copyPath, options.change, options.objective);
   return {
     isolation: 'in-process',
     evaluate: async (candidate) => {
       const started = performance.now();
-      const measure = session.evaluate(candidate);
+      const measure = await session.evaluate(candidate);
       if (performance.now() - started > options.timeoutMs) throw timedOut(candidate, options.timeoutMs);
       return measure;
     },

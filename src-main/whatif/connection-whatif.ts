@@ -9,15 +9,20 @@ import { WHATIF_MAX_CANDIDATES, type Candidate, type WhatIfResult, type WhatIfSp
 import type { Connector } from '../connectors/connector';
 import type { RunWhatIf } from '../engine/decision-run';
 import { runWhatIf, type WhatIfOptions } from './run-whatif';
+import type { SandboxKind } from './sandbox-kind';
 
-export type WhatIfSupport = { supported: true; path: string } | { supported: false; reason: string };
+export type WhatIfSupport = { supported: true; path: string; kind: SandboxKind } | { supported: false; reason: string };
 
-/** Whether the sandbox can copy this connection's data; only whole database files can be copied safely. */
+const serverNames: Record<string, string> = { postgres: 'PostgreSQL', mysql: 'MySQL/MariaDB', neo4j: 'Neo4j', kuzu: 'Kùzu' };
+
+/** Whether the sandbox can copy this connection's data: files it can copy byte for byte (SQLite, DuckDB, CSV, Parquet). */
 export function whatIfSupport(target: ConnectionTarget): WhatIfSupport {
-  if (target.engine === 'sqlite') return { supported: true, path: target.path };
+  if (target.engine === 'sqlite') return { supported: true, path: target.path, kind: { engine: 'sqlite' } };
+  if (target.engine === 'duckdb') return { supported: true, path: target.path, kind: { engine: 'duckdb', format: target.format } };
+  const name = serverNames[target.engine] ?? target.engine;
   return {
     supported: false,
-    reason: `what-if experiments run on SQLite database files; this connection is ${target.engine === 'duckdb' ? 'DuckDB' : target.engine}, whose data the sandbox cannot copy yet`,
+    reason: `what-if experiments run on a throwaway copy of SQLite or DuckDB files (CSV and Parquet too); this connection is ${name}, whose data the sandbox cannot copy`,
   };
 }
 
@@ -49,7 +54,7 @@ export async function runWhatIfOnConnection(
   if (!support.supported) throw new WorkbenchError('unsupported', support.reason);
   const candidates = spec.candidates ?? (await candidatesFromQuery(connector, spec.candidatesQuery ?? '', options.signal ? { signal: options.signal } : {}));
   return runWhatIf(
-    { source: support.path, candidates, change: spec.change, objective: spec.objective, direction: spec.direction, tolerance: spec.tolerance, timeoutMs: spec.timeoutMs },
+    { source: support.path, kind: support.kind, candidates, change: spec.change, objective: spec.objective, direction: spec.direction, tolerance: spec.tolerance, timeoutMs: spec.timeoutMs },
     options,
   );
 }

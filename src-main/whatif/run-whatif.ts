@@ -1,5 +1,5 @@
 /**
- * What-if sandbox for a SQLite database: on a throwaway copy, never the source, apply a
+ * What-if sandbox for a database file (SQLite, or DuckDB data): on a throwaway copy, never the source, apply a
  * parametrized change for each candidate, measure an objective before and after, and rank the
  * candidates. The copy lives in a fresh scratch folder removed in `finally`; the source is
  * hashed before and after to prove it untouched (it is only ever read as bytes).
@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { WorkbenchError } from '../contract/errors';
 import { openEvaluator } from './candidate-evaluator';
 import { rankCandidates, type Measured } from './rank-candidates';
+import { companionSuffixes } from './sandbox-kind';
 import { copySource, digestSource, requireSourceFile } from './source-snapshot';
 import type { WhatIfResult } from '../contract/whatif';
 import { whatIfParamsSchema, type WhatIfInput } from './whatif-params';
@@ -43,11 +44,12 @@ export async function runWhatIf(input: WhatIfInput, options: WhatIfOptions = {})
   const params = validate(input);
   const source = resolve(params.source);
   requireSourceFile(source);
-  const sourceDigestBefore = digestSource(source);
+  const companions = companionSuffixes(params.kind);
+  const sourceDigestBefore = digestSource(source, companions);
   const scratch = mkdtempSync(join(options.scratchRoot ?? tmpdir(), 'dwb-whatif-'));
   try {
-    const copyPath = copySource(source, scratch);
-    const evaluator = await openEvaluator({ copyPath, change: params.change, objective: params.objective, timeoutMs: params.timeoutMs });
+    const copyPath = copySource(source, scratch, companions);
+    const evaluator = await openEvaluator({ kind: params.kind, copyPath, change: params.change, objective: params.objective, timeoutMs: params.timeoutMs });
     const measured: Measured[] = [];
     try {
       for (const candidate of params.candidates) {
@@ -57,7 +59,7 @@ export async function runWhatIf(input: WhatIfInput, options: WhatIfOptions = {})
     } finally {
       await evaluator.close();
     }
-    const sourceDigestAfter = digestSource(source);
+    const sourceDigestAfter = digestSource(source, companions);
     if (sourceDigestAfter !== sourceDigestBefore) {
       // Nothing here writes the source, so another program did: the copy may predate its change.
       throw new WorkbenchError('conflict', `the source ${source} changed while the what-if ran (another writer?); results discarded`);

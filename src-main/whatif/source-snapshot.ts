@@ -1,15 +1,12 @@
 /**
  * The source database is only ever read as bytes: hashed before and after a run, and copied
- * into a scratch folder where the experiments happen. SQLite never opens the source, so
+ * into a scratch folder where the experiments happen. No engine ever opens the source, so
  * nothing (not even a -shm file or a checkpoint) can change it.
  */
 import { closeSync, copyFileSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { basename, join } from 'node:path';
 import { WorkbenchError } from '../contract/errors';
-
-/** Files SQLite keeps beside a database whose content belongs to it (a WAL, or a hot rollback journal). */
-const COMPANION_SUFFIXES = ['-wal', '-journal'] as const;
 
 const CHUNK_BYTES = 1 << 20;
 
@@ -39,10 +36,10 @@ export function requireSourceFile(path: string): void {
 }
 
 /** sha256 over the database file and, in order, any companion file (each prefixed by its suffix). */
-export function digestSource(path: string): string {
+export function digestSource(path: string, companions: readonly string[]): string {
   const hash = createHash('sha256');
   hashFileInto(hash, path);
-  for (const suffix of COMPANION_SUFFIXES) {
+  for (const suffix of companions) {
     if (!existsSync(`${path}${suffix}`)) continue;
     hash.update(`\u0000${suffix}\u0000`);
     hashFileInto(hash, `${path}${suffix}`);
@@ -51,10 +48,10 @@ export function digestSource(path: string): string {
 }
 
 /** Copies the database and its companions into `directory`; returns the copy's path. */
-export function copySource(path: string, directory: string): string {
+export function copySource(path: string, directory: string, companions: readonly string[]): string {
   const copy = join(directory, basename(path));
   copyFileSync(path, copy);
-  for (const suffix of COMPANION_SUFFIXES) {
+  for (const suffix of companions) {
     if (existsSync(`${path}${suffix}`)) copyFileSync(`${path}${suffix}`, `${copy}${suffix}`);
   }
   return copy;

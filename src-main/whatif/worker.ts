@@ -5,27 +5,30 @@
  */
 import { WorkbenchError } from '../contract/errors';
 import type { WhatIfRequest } from './protocol';
-import { SandboxSession } from './sandbox-session';
+import { openSession, type ExperimentSession } from './sandbox-kind';
 
 if (!process.send) throw new Error('usage: a forked what-if worker');
 const send = process.send.bind(process);
 
-let session: SandboxSession | null = null;
+let session: ExperimentSession | null = null;
 
-process.on('message', (request: WhatIfRequest & { id: number }) => {
+process.on('message', (request: WhatIfRequest & { id: number }) => void answer(request));
+
+async function answer(request: WhatIfRequest & { id: number }): Promise<void> {
   try {
     let value: unknown = null;
     if (request.type === 'open') {
       session?.close();
-      session = SandboxSession.open(request.copyPath, request.change, request.objective);
+      session = null;
+      session = await openSession(request.kind, request.copyPath, request.change, request.objective);
     } else {
       if (session === null) throw new WorkbenchError('internal', 'what-if worker: evaluate before open');
-      value = session.evaluate(request.candidate);
+      value = await session.evaluate(request.candidate);
     }
     send({ id: request.id, ok: true, value });
   } catch (error) {
     send({ id: request.id, ok: false, error: WorkbenchError.from(error).toJSON() });
   }
-});
+}
 // The parent going away (crash, kill -9) closes the channel: leave with it.
 process.on('disconnect', () => process.exit(0));

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { Candidate, Cell, SchemaInfo, WhatIfResult } from '../../src-main/contract';
-import { WHATIF_DEFAULT_TIMEOUT_MS, candidateText, parseCandidateText, whatIfSpecSchema } from '../../src-main/contract';
+import { WHATIF_DEFAULT_TIMEOUT_MS, candidateParameterFor, candidateText, parseCandidateText, whatIfSpecSchema } from '../../src-main/contract';
 import { useWorkbench } from '../app/store-context';
 import { QueryEditor } from '../editor/QueryEditor';
 import { ResultGrid } from '../grid/ResultGrid';
@@ -11,7 +11,8 @@ import { formatNumber } from './format-number';
 import { parseJsonObject } from './json-source';
 
 /**
- * A what-if cell: on a throwaway copy of a SQLite database, one change per candidate decision,
+ * A what-if cell: on a throwaway copy of a SQLite or DuckDB database (or a CSV or Parquet
+ * file), one change per candidate decision,
  * an objective measured before and after, and the candidates ranked. The source database is
  * never opened for writing; the result carries its hash before and after as proof.
  *
@@ -21,6 +22,7 @@ import { parseJsonObject } from './json-source';
 export function WhatIfCell({ cell }: { cell: Cell }) {
   const schemaState = useWorkbench((state) => (cell.connectionId ? state.schemas[cell.connectionId] : undefined));
   const focused = useWorkbench((state) => state.focusCellId === cell.id);
+  const connections = useWorkbench((state) => state.connections);
   const editCell = useWorkbench((state) => state.editCell);
   const loadSchema = useWorkbench((state) => state.loadSchema);
   const setFocusCell = useWorkbench((state) => state.setFocusCell);
@@ -57,6 +59,7 @@ export function WhatIfCell({ cell }: { cell: Cell }) {
     editCell(cell.id, { source: JSON.stringify(next, null, 2) });
   };
   const schema = schemaState?.status === 'ready' ? schemaState.schema : undefined;
+  const engine = connections.find((connection) => connection.id === cell.connectionId)?.engine;
   /** One of the experiment's SQL texts, edited in its own Monaco editor; Ctrl+Enter runs the experiment. */
   const sqlField = (field: 'change' | 'objective' | 'candidatesQuery', label: string): SqlFieldProps => ({
     testId: `whatif-${field === 'candidatesQuery' ? 'candidates-query' : field}`,
@@ -96,7 +99,7 @@ export function WhatIfCell({ cell }: { cell: Cell }) {
         )}
         {editable ? (
           <>
-            <FieldLabel title="Change" hint="one SQL statement applied for each candidate, which it names as :candidate" />
+            <FieldLabel title="Change" hint={`one INSERT, UPDATE or DELETE applied for each candidate, which it names as ${candidateParameterFor(engine ?? 'sqlite')}`} />
             <SqlField {...sqlField('change', 'Change')} focused={focused} />
             <FieldLabel title="Objective" hint="a read-only SELECT returning one number, measured before and after the change">
               <select aria-label="Direction" value={draft['direction'] === 'minimize' ? 'minimize' : 'maximize'} onChange={(event) => save({ direction: event.target.value })}>

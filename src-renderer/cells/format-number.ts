@@ -1,5 +1,5 @@
-/** Numbers as a chart axis or a summary line shows them: grouped when large, four significant digits when small. */
+/** Numbers as a chart axis or a summary line shows them: grouped when large, at most four significant digits when small (5, not 5.000). */
 export function formatNumber(value: number): string {
   if (!Number.isFinite(value)) return String(value);
-  return Math.abs(value) >= 1000 || value === 0 ? value.toLocaleString(undefined, { maximumFractionDigits: 2 }) : value.toPrecision(4);
+  return Math.abs(value) >= 1000 || value === 0 ? value.toLocaleString(undefined, { maximumFractionDigits: 2 }) : String(Number(value.toPrecision(4)));
 }

@@ -109,7 +109,7 @@ function AddCellBar({ afterCellId }: { afterCellId: string | null }) {
       <button className="ghost small" onClick={() => add('simulation')} data-testid="add-simulation">
         + Simulation
       </button>
-      <button className="ghost small" onClick={() => add('whatif')} data-testid="add-whatif" title="Compare candidate changes on a throwaway copy of a SQLite database">
+      <button className="ghost small" onClick={() => add('whatif')} data-testid="add-whatif" title="Compare candidate changes on a throwaway copy of a SQLite or DuckDB database">
         + What-if
       </button>
     </div>

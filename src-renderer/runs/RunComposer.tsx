@@ -92,7 +92,7 @@ export function RunComposer({ draft }: { draft: RunDraft }) {
       <label className="inline-setting">
         <input type="checkbox" aria-label="Offer what-if experiments" checked={form.whatIf} onChange={(event) => update({ whatIf: event.target.checked })} />
         What-if experiments
-        <span className="muted">On SQLite data the model may test candidate changes on a throwaway copy (the database itself never changes).</span>
+        <span className="muted">On SQLite and DuckDB data (CSV, Parquet) the model may test candidate changes on a throwaway copy (the data itself never changes).</span>
       </label>
       {!model?.settings && <p className="warning">Set up a model endpoint first (Model › Set up, in the sidebar).</p>}
       {error && (

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { editorText, screenshot, typeInEditor, useAppInBrowser } from '../support/browser';
@@ -97,6 +98,35 @@ describe('a what-if cell on the demo data', () => {
     await expect.poll(() => reloaded.getByTestId('whatif-error').innerText()).toContain('must be a statement that modifies data');
     expect(oneLine(await editorText(reloaded.getByTestId('whatif-change')))).toBe('SELECT building_id FROM supply WHERE building_id = :candidate');
     expect(await reloaded.getByTestId('whatif-candidates').inputValue()).toMatch(/^\d+(, \d+)*$/);
+    expect(app.pageErrors).toEqual([]);
+  });
+
+  it('runs on a CSV file added as a connection, naming the candidate $candidate as DuckDB does', async () => {
+    const { page } = app;
+    const csv = join(app.workspaceDir, 'stores.csv');
+    writeFileSync(csv, 'id,region,revenue\n1,north,10.5\n2,north,20\n3,south,7.25\n4,south,1000\n');
+    const before = fileHash(csv);
+    await page.getByTestId('add-connection').click();
+    const dialog = page.getByTestId('connection-dialog');
+    await dialog.getByTestId('kind-csv').click();
+    await dialog.getByLabel('Path').fill(csv);
+    await dialog.getByLabel('Connection name').fill('Stores (CSV)');
+    await dialog.getByTestId('save-connection').click();
+    await expect.poll(() => dialog.count()).toBe(0);
+
+    await page.getByTestId('add-whatif').first().click();
+    const cell = page.locator('[data-cell-kind="whatif"]').first();
+    await cell.getByLabel('What-if database').selectOption({ label: 'Stores (CSV)' });
+    await expect.poll(async () => `${await cell.locator('.field-label').first().innerText()} / ${await cell.getByLabel('What-if database').inputValue()}`, { timeout: 10_000 }).toContain('names as $candidate'); // the connection list refreshes after the dialog closes
+    await typeInEditor(page, cell.getByTestId('whatif-change'), 'UPDATE stores SET revenue = revenue * 2 WHERE id = $candidate');
+    await typeInEditor(page, cell.getByTestId('whatif-objective'), "SELECT sum(revenue) FROM stores WHERE region = 'north'");
+    await cell.getByTestId('whatif-candidates').fill('1, 2, 3, 4');
+    await cell.getByTestId('run-whatif').click();
+    await expect.poll(() => cell.getByTestId('whatif-winner').innerText(), { timeout: 20_000 }).toMatch(/^Best: 2\b/);
+    expect(await cell.getByTestId('whatif-proof').innerText()).toContain('✓ Source unchanged');
+    await cell.scrollIntoViewIfNeeded();
+    await screenshot(page, 'whatif-04-csv');
+    expect(fileHash(csv)).toBe(before);
     expect(app.pageErrors).toEqual([]);
   });
 });

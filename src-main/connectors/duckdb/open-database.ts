@@ -5,13 +5,13 @@ import { basename, extname, join, resolve } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 
 /**
- * Instance options that stay fixed for the instance's life: READ_ONLY refuses every change to
- * the catalog and data; external access off refuses reading or writing any other file
- * (COPY, ATTACH, read_csv on a path, INSTALL); extensions are never downloaded or loaded;
- * the configuration is locked so no SET can undo any of this.
+ * Instance options that stay fixed for the instance's life: external access off refuses
+ * reading or writing any other file (COPY, ATTACH, read_csv on a path, INSTALL); extensions
+ * are never downloaded or loaded; the configuration is locked so no SET can undo any of this.
+ * The what-if sandbox opens its writable copies with these; connectors add READ_ONLY, which
+ * refuses every change to the catalog and data.
  */
-const lockedReadOnlyOptions: Record<string, string> = {
-  access_mode: 'READ_ONLY',
+export const lockedDownOptions: Record<string, string> = {
   enable_external_access: 'false',
   autoinstall_known_extensions: 'false',
   autoload_known_extensions: 'false',
@@ -19,6 +19,8 @@ const lockedReadOnlyOptions: Record<string, string> = {
   allow_unsigned_extensions: 'false',
   lock_configuration: 'true',
 };
+
+const lockedReadOnlyOptions: Record<string, string> = { access_mode: 'READ_ONLY', ...lockedDownOptions };
 
 export interface OpenedDatabase {
   instance: DuckDBInstance;

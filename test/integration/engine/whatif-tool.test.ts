@@ -12,7 +12,7 @@ import { bundleFromRun } from '../../../src-main/reports/prepare-bundle';
 import { buildReport } from '../../../src-main/reports/report-model';
 import { markdownLiteral } from '../../../src-main/reports/markdown-text';
 import { renderMarkdownReport } from '../../../src-main/reports/render-markdown';
-import { runWhatIfFor } from '../../../src-main/whatif';
+import { runWhatIfFor, whatIfSupport } from '../../../src-main/whatif';
 import { startScriptedOpenAiServer } from '../../support/scripted-openai';
 import type { ScriptStep } from '../../support/scripted-openai/script';
 import { fileHash, sqliteFromDqaDump } from '../../support/fixtures';
@@ -143,11 +143,21 @@ describe('the whatif tool in a decision run (real openai SDK, scripted server, D
     expect(off.outcome.status).toBe('answered');
   });
 
-  it('is offered only where the data is a copyable SQLite file', () => {
+  it('is offered only where the data is a file the sandbox can copy (SQLite, DuckDB, CSV, Parquet)', () => {
     const connector = openSqliteConnector({ path: locatingPath });
     cleanups.push(() => connector.close());
     expect(runWhatIfFor({ engine: 'sqlite', path: locatingPath }, connector, true)).not.toBeNull();
-    expect(runWhatIfFor({ engine: 'postgres', url: 'postgres://analyst@127.0.0.1:5432/sales' }, connector, true)).toBeNull();
-    expect(runWhatIfFor({ engine: 'duckdb', format: 'duckdb', path: '/tmp/x.duckdb' }, connector, true)).toBeNull();
+    expect(runWhatIfFor({ engine: 'duckdb', format: 'parquet', path: '/data/x.parquet' }, connector, true)).not.toBeNull();
+    expect(runWhatIfFor({ engine: 'sqlite', path: locatingPath }, connector, false)).toBeNull();
+    for (const target of [
+      { engine: 'postgres', url: 'postgres://analyst@127.0.0.1:5432/sales' },
+      { engine: 'mysql', url: 'mysql://analyst@127.0.0.1:3306/sales' },
+      { engine: 'neo4j', url: 'neo4j://127.0.0.1:7687' },
+      { engine: 'kuzu', path: '/data/graph.kuzu' },
+    ] as const) {
+      expect(runWhatIfFor(target, connector, true)).toBeNull();
+      const support = whatIfSupport(target);
+      expect(support.supported === false && support.reason).toMatch(/whose data the sandbox cannot copy$/);
+    }
   });
 });

@@ -1,4 +1,5 @@
 /** `dwb whatif` end to end through the built CLI (bin/dwb.js). */
+import { DuckDBInstance } from '@duckdb/node-api';
 import Database from 'better-sqlite3';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
@@ -73,5 +74,27 @@ describe('dwb whatif', () => {
     expect(both.code).toBe(2);
     expect(both.stderr.trim()).toMatch(/^dwb whatif: invalid-request: give exactly one of --candidates and --candidates-query/);
     expect(fileHash(path)).toBe(hash);
+  });
+
+  it('runs on a Parquet file through DuckDB in the bundled worker, the file untouched', async () => {
+    const directory = tempDir();
+    const parquet = join(directory, 'stores.parquet');
+    const instance = await DuckDBInstance.create(':memory:');
+    const connection = await instance.connect();
+    await connection.run(`COPY (SELECT * FROM (VALUES (1, 'n', 10.0), (2, 'n', 20.0), (3, 's', 30.0)) AS t(id, region, revenue)) TO '${parquet}' (FORMAT parquet)`);
+    connection.closeSync();
+    instance.closeSync();
+    const hash = fileHash(parquet);
+    const result = await cli('whatif', '--json', '--connection', `parquet:${parquet}`, '--change', 'UPDATE stores SET revenue = revenue * 2 WHERE id = $candidate', '--objective', "SELECT sum(revenue) FROM stores WHERE region = 'n'", '--candidates', '1,2,3');
+    expect(result.code, result.stderr).toBe(0);
+    const parsed = JSON.parse(result.stdout) as { best: number; isolation: string; rows: { candidate: number; delta: number }[] };
+    expect(parsed.best).toBe(2);
+    expect(parsed.isolation).toBe('process');
+    expect(parsed.rows.map((row) => [row.candidate, row.delta])).toEqual([
+      [2, 20],
+      [1, 10],
+      [3, 0],
+    ]);
+    expect(fileHash(parquet)).toBe(hash);
   });
 });

@@ -75,16 +75,20 @@ describe('what-if cells in the workbench (the service behind the notebook)', () 
     expect(fileHash(path)).toBe(before);
   });
 
-  it('says plainly that a connection it cannot copy is not supported', async () => {
+  it('runs on a CSV connection (DuckDB) too, its candidates read through the connector, the file untouched', async () => {
     const workbench = open();
     const csv = join(tempDir(), 'stores.csv');
-    writeFileSync(csv, 'id,revenue\n1,10\n2,20\n');
+    writeFileSync(csv, 'id,revenue\n1,10\n2,20\n3,5\n');
+    const before = fileHash(csv);
     const connection = await workbench.invoke('connections/add', { name: 'csv', target: { engine: 'duckdb', format: 'csv', path: csv } });
-    const support = await workbench.invoke('whatif/support', { connectionId: connection.id });
-    expect(support.supported).toBe(false);
-    expect(support.reason).toMatch(/SQLite database files; this connection is DuckDB/);
-    await expect(workbench.invoke('whatif/run', { connectionId: connection.id, spec: { change: 'UPDATE t SET x = :candidate', objective: 'SELECT 1', candidates: [1] } })).rejects.toMatchObject({
-      code: 'unsupported',
+    expect(await workbench.invoke('whatif/support', { connectionId: connection.id })).toEqual({ supported: true, reason: null });
+    const result = await workbench.invoke('whatif/run', {
+      connectionId: connection.id,
+      spec: { change: 'DELETE FROM stores WHERE id = $candidate', objective: 'SELECT sum(revenue) FROM stores', direction: 'maximize', candidatesQuery: 'SELECT id FROM stores ORDER BY id' },
     });
+    // Closing the smallest store keeps the most revenue.
+    expect(result.best).toBe(3);
+    expect(result.rows.map((row) => row.after)).toEqual([30, 25, 15]);
+    expect(fileHash(csv)).toBe(before);
   });
 });
