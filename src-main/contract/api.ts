@@ -142,11 +142,16 @@ export const api = {
   },
   /** Whether a what-if experiment can run on the connection (its data must be a copyable database file). */
   'whatif/support': { params: z.object({ connectionId: z.string() }), result: z.object({ supported: z.boolean(), reason: z.string().nullable() }) },
-  /** Ranks candidate changes on a throwaway copy of the connection's database; with `cellId` the result is saved with that what-if cell. */
+  /**
+   * Ranks candidate changes on a throwaway copy of the connection's database; with `cellId` the
+   * result is saved with that what-if cell. With `requestId` it reports `whatif-progress` and can
+   * be stopped by `whatif/cancel` (between candidates; the one running finishes or meets its limit).
+   */
   'whatif/run': {
-    params: z.object({ connectionId: z.string(), spec: whatIfSpecSchema, cellId: z.string().optional() }),
+    params: z.object({ connectionId: z.string(), spec: whatIfSpecSchema, cellId: z.string().optional(), requestId: z.string().optional() }),
     result: whatIfResultSchema,
   },
+  'whatif/cancel': { params: z.object({ requestId: z.string() }), result: z.object({ cancelled: z.boolean() }) },
 
   /** Native file picker in the desktop app; browser mode answers `unsupported`. */
   'dialog/open-file': {
@@ -177,6 +182,8 @@ export const events = {
   /** Model text as it streams in, for the live view. */
   'run-token': z.object({ runId: z.string(), text: z.string() }),
   'connections-change': z.object({}),
+  /** Candidates done so far in a what-if run started with a `requestId` (a few updates a second at most). */
+  'whatif-progress': z.object({ requestId: z.string(), done: z.number().int(), total: z.number().int() }),
 } as const;
 export type Events = typeof events;
 export type EventName = keyof Events;

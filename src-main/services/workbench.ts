@@ -61,6 +61,8 @@ export function openWorkbench(options: {
   const pool = new ConnectionPool((id) => openConnector(connections.get(id).target, connections.password(id)));
   const bus = new EventBus();
   const running = new Map<string, AbortController>();
+  /** What-if runs that can be cancelled, by request id. */
+  const experiments = new Map<string, AbortController>();
   const runStore = new RunStore(database);
   runStore.markInterrupted(environment.now());
   const modelSettings = new ModelSettingsStore(database, secrets);
@@ -210,17 +212,33 @@ export function openWorkbench(options: {
       const support = whatIfSupport(connections.get(connectionId).target);
       return { supported: support.supported, reason: support.supported ? null : support.reason };
     },
-    'whatif/run': async ({ connectionId, spec, cellId }) => {
+    'whatif/run': async ({ connectionId, spec, cellId, requestId }) => {
       const ranAt = environment.now();
+      const controller = new AbortController();
+      if (requestId) experiments.set(requestId, controller);
+      let reportedAt = 0;
+      const onProgress = (done: number, total: number): void => {
+        // Thousands of fast candidates would flood the clients: a few updates a second, and the last.
+        if (!requestId || (done < total && Date.now() - reportedAt < 200)) return;
+        reportedAt = Date.now();
+        bus.emit('whatif-progress', { requestId, done, total });
+      };
       try {
-        const whatif = await runWhatIfOnConnection(connections.get(connectionId).target, await pool.get(connectionId), spec);
+        const whatif = await runWhatIfOnConnection(connections.get(connectionId).target, await pool.get(connectionId), spec, { signal: controller.signal, onProgress });
         if (cellId) notebooks.saveOutput(cellId, { status: 'whatif', whatif, ranAt, connectionId });
         return whatif;
       } catch (caught) {
         const error = WorkbenchError.from(caught);
         if (cellId) notebooks.saveOutput(cellId, { status: 'error', error: error.toJSON(), ranAt, connectionId });
         throw error;
+      } finally {
+        if (requestId) experiments.delete(requestId);
       }
+    },
+    'whatif/cancel': ({ requestId }) => {
+      const controller = experiments.get(requestId);
+      controller?.abort();
+      return { cancelled: controller !== undefined };
     },
 
     'dialog/open-file': async ({ title, extensions }) => {

@@ -21,6 +21,8 @@ export interface WhatIfOptions {
   scratchRoot?: string;
   /** Stops between candidates (a candidate already running finishes or meets its time limit). */
   signal?: AbortSignal;
+  /** Told after each candidate how many are done. */
+  onProgress?: (done: number, total: number) => void;
 }
 
 function validate(input: WhatIfInput): z.output<typeof whatIfParamsSchema> {
@@ -51,12 +53,22 @@ export async function runWhatIf(input: WhatIfInput, options: WhatIfOptions = {})
     const copyPath = copySource(source, scratch, companions);
     const evaluator = await openEvaluator({ kind: params.kind, copyPath, change: params.change, objective: params.objective, timeoutMs: params.timeoutMs });
     const measured: Measured[] = [];
+    const stopped = (): WorkbenchError => new WorkbenchError('cancelled', `the what-if was stopped after ${measured.length} of ${params.candidates.length} candidates`);
+    // A worker process can be stopped in the middle of a candidate: closing it ends the wait at once.
+    const stopWorker = (): void => void evaluator.close();
+    if (evaluator.isolation === 'process') options.signal?.addEventListener('abort', stopWorker, { once: true });
     try {
       for (const candidate of params.candidates) {
-        if (options.signal?.aborted) throw new WorkbenchError('cancelled', `the what-if was stopped after ${measured.length} of ${params.candidates.length} candidates`);
-        measured.push({ candidate, ...(await evaluator.evaluate(candidate)) });
+        if (options.signal?.aborted) throw stopped();
+        try {
+          measured.push({ candidate, ...(await evaluator.evaluate(candidate)) });
+        } catch (error) {
+          throw options.signal?.aborted ? stopped() : error;
+        }
+        options.onProgress?.(measured.length, params.candidates.length);
       }
     } finally {
+      options.signal?.removeEventListener('abort', stopWorker);
       await evaluator.close();
     }
     const sourceDigestAfter = digestSource(source, companions);

@@ -29,6 +29,8 @@ export function WhatIfCell({ cell }: { cell: Cell }) {
   const whatIfBlocker = useWorkbench((state) => state.whatIfBlocker);
   const runWhatIfCell = useWorkbench((state) => state.runWhatIfCell);
   const copyCellForEditing = useWorkbench((state) => state.copyCellForEditing);
+  const cancelWhatIfCell = useWorkbench((state) => state.cancelWhatIfCell);
+  const progress = useWorkbench((state) => state.whatIfRuns[cell.id]);
   const reportError = useWorkbench((state) => state.reportError);
   const [blocker, setBlocker] = useState<string | null>(null);
   const { running, run } = useExclusiveRun(useCallback(() => runWhatIfCell(cell.id), [runWhatIfCell, cell.id]), 'What-if not run');
@@ -59,6 +61,7 @@ export function WhatIfCell({ cell }: { cell: Cell }) {
     editCell(cell.id, { source: JSON.stringify(next, null, 2) });
   };
   const schema = schemaState?.status === 'ready' ? schemaState.schema : undefined;
+  const cancel = (): void => void cancelWhatIfCell(cell.id).catch((error: unknown) => reportError(error, 'Cancel failed'));
   const engine = connections.find((connection) => connection.id === cell.connectionId)?.engine;
   /** One of the experiment's SQL texts, edited in its own Monaco editor; Ctrl+Enter runs the experiment. */
   const sqlField = (field: 'change' | 'objective' | 'candidatesQuery', label: string): SqlFieldProps => ({
@@ -68,6 +71,7 @@ export function WhatIfCell({ cell }: { cell: Cell }) {
     schema,
     onChange: (text) => save({ [field]: text }),
     onRun: run,
+    onCancel: cancel,
     onFocus: () => setFocusCell(cell.id),
   });
   const ready = checked.success && cell.connectionId !== null && blocker === null;
@@ -81,9 +85,19 @@ export function WhatIfCell({ cell }: { cell: Cell }) {
           Copy to edit
         </button>
       )}
-      {editable && (
-        <button className="primary" data-testid="run-whatif" disabled={!ready || running} onClick={run} title={problem ?? 'Run every candidate on a copy of the data (Ctrl+Enter)'}>
-          {running ? 'Running…' : '▶ Run what-if'}
+      {editable && running && (
+        <>
+          <span className="muted" data-testid="whatif-progress">
+            {progress?.done != null && progress.total != null ? `${progress.done.toLocaleString()} of ${progress.total.toLocaleString()} candidates` : 'Copying the data…'}
+          </span>
+          <button className="danger" data-testid="cancel-whatif" onClick={cancel} title="Stop (Ctrl+.)">
+            Cancel
+          </button>
+        </>
+      )}
+      {editable && !running && (
+        <button className="primary" data-testid="run-whatif" disabled={!ready} onClick={run} title={problem ?? 'Run every candidate on a copy of the data (Ctrl+Enter)'}>
+          ▶ Run what-if
         </button>
       )}
     </span>
@@ -138,6 +152,9 @@ export function WhatIfCell({ cell }: { cell: Cell }) {
                   if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
                     event.preventDefault();
                     run();
+                  } else if (event.key === '.' && (event.ctrlKey || event.metaKey)) {
+                    event.preventDefault();
+                    cancel();
                   }
                 }}
               />
@@ -184,11 +201,12 @@ interface SqlFieldProps {
   focused?: boolean;
   onChange(text: string): void;
   onRun(): void;
+  onCancel(): void;
   onFocus(): void;
 }
 
 function SqlField(props: SqlFieldProps) {
-  return <QueryEditor {...props} language="sql" focused={props.focused ?? false} onRun={() => props.onRun()} onCancel={() => undefined} />;
+  return <QueryEditor {...props} language="sql" focused={props.focused ?? false} onRun={() => props.onRun()} />;
 }
 
 function FieldLabel({ title, hint, children }: { title: string; hint: string; children?: React.ReactNode }) {

@@ -7,17 +7,40 @@ import type { SliceContext } from './store';
  * throwaway copy of the analyst's own data. Each runs the cell's specification in the main
  * process and keeps the result (or the error) with the cell.
  */
+export interface WhatIfProgress {
+  requestId: string;
+  /** Candidates done and in all; null until the first report. */
+  done: number | null;
+  total: number | null;
+}
+
 export interface ExperimentsSlice {
+  /** What-if cells running now, by cell id. */
+  whatIfRuns: Record<string, WhatIfProgress>;
   detectScenario(connectionId: string): Promise<Scenario | null>;
   runSimulationCell(cellId: string): Promise<void>;
   /** Why a connection cannot host what-if experiments, or null when it can. */
   whatIfBlocker(connectionId: string): Promise<string | null>;
   runWhatIfCell(cellId: string): Promise<void>;
+  /** Stops a running what-if cell after the candidate under way (its result is not kept). */
+  cancelWhatIfCell(cellId: string): Promise<void>;
   /** An analyst's editable copy of a cell the model or the engine wrote, placed right after it. */
   copyCellForEditing(cellId: string): Promise<Cell>;
 }
 
 export function createExperimentsSlice({ client, set, get }: SliceContext): ExperimentsSlice {
+  let requestCounter = 0;
+  const setRun = (cellId: string, progress: WhatIfProgress | null): void => {
+    const runs = { ...get().whatIfRuns };
+    if (progress === null) delete runs[cellId];
+    else runs[cellId] = progress;
+    set({ whatIfRuns: runs });
+  };
+  client.on('whatif-progress', ({ requestId, done, total }) => {
+    const entry = Object.entries(get().whatIfRuns).find(([, progress]) => progress.requestId === requestId);
+    if (entry) setRun(entry[0], { requestId, done, total });
+  });
+
   /** Flushes pending edits, then returns the cell and its connection, or says what is missing. */
   const readyCell = async (cellId: string, missingData: string): Promise<Cell & { connectionId: string }> => {
     await get().flushEdits();
@@ -32,6 +55,7 @@ export function createExperimentsSlice({ client, set, get }: SliceContext): Expe
     showOutput(cellId, { status: 'error', error: WorkbenchError.from(error).toJSON(), ranAt, connectionId });
 
   return {
+    whatIfRuns: {},
     detectScenario: async (connectionId) => (await client.invoke('simulations/detect', { connectionId })).scenario,
     runSimulationCell: async (cellId) => {
       const cell = await readyCell(cellId, 'Choose the data to simulate first');
@@ -54,12 +78,20 @@ export function createExperimentsSlice({ client, set, get }: SliceContext): Expe
         throw new WorkbenchError('invalid-request', `${issue?.path.join('.') || 'The experiment'}: ${issue?.message ?? 'incomplete'}`);
       }
       const ranAt = new Date().toISOString();
+      const requestId = `whatif-${Date.now()}-${++requestCounter}`;
+      setRun(cellId, { requestId, done: null, total: null });
       try {
-        const whatif = await client.invoke('whatif/run', { connectionId: cell.connectionId, spec: spec.data, cellId });
+        const whatif = await client.invoke('whatif/run', { connectionId: cell.connectionId, spec: spec.data, cellId, requestId });
         showOutput(cellId, { status: 'whatif', whatif, ranAt, connectionId: cell.connectionId });
       } catch (error) {
         showError(cellId, cell.connectionId, ranAt, error);
+      } finally {
+        setRun(cellId, null);
       }
+    },
+    cancelWhatIfCell: async (cellId) => {
+      const running = get().whatIfRuns[cellId];
+      if (running) await client.invoke('whatif/cancel', { requestId: running.requestId });
     },
     copyCellForEditing: async (cellId) => {
       const original = get().cells.find((candidate) => candidate.id === cellId);

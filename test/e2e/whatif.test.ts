@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import type { Locator, Page } from 'playwright-core';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -29,6 +30,15 @@ function expectedRanking(): { best: number; tied: number[]; gain: number; buildi
   } finally {
     database.close();
   }
+}
+
+/** Adds a what-if cell at the top of the notebook and waits for it, so no older cell is taken for it. */
+async function addWhatIfCellOnTop(page: Page): Promise<Locator> {
+  const cells = page.locator('[data-cell-kind="whatif"]');
+  const before = await cells.count();
+  await page.getByTestId('add-whatif').first().click();
+  await expect.poll(() => cells.count()).toBe(before + 1);
+  return cells.first();
 }
 
 describe('a what-if cell on the demo data', () => {
@@ -114,8 +124,7 @@ describe('a what-if cell on the demo data', () => {
     await dialog.getByTestId('save-connection').click();
     await expect.poll(() => dialog.count()).toBe(0);
 
-    await page.getByTestId('add-whatif').first().click();
-    const cell = page.locator('[data-cell-kind="whatif"]').first();
+    const cell = await addWhatIfCellOnTop(page);
     await cell.getByLabel('What-if database').selectOption({ label: 'Stores (CSV)' });
     await expect.poll(async () => `${await cell.locator('.field-label').first().innerText()} / ${await cell.getByLabel('What-if database').inputValue()}`, { timeout: 10_000 }).toContain('names as $candidate'); // the connection list refreshes after the dialog closes
     await typeInEditor(page, cell.getByTestId('whatif-change'), 'UPDATE stores SET revenue = revenue * 2 WHERE id = $candidate');
@@ -127,6 +136,24 @@ describe('a what-if cell on the demo data', () => {
     await cell.scrollIntoViewIfNeeded();
     await screenshot(page, 'whatif-04-csv');
     expect(fileHash(csv)).toBe(before);
+    expect(app.pageErrors).toEqual([]);
+  });
+
+  it('shows progress on a long experiment and stops it with Cancel', async () => {
+    const { page } = app;
+    const cell = await addWhatIfCellOnTop(page);
+    await cell.getByLabel('What-if database').selectOption({ label: 'DQA Building USA 1836 (demo)' });
+    await typeInEditor(page, cell.getByTestId('whatif-change'), 'UPDATE building SET level = level + 5 WHERE id = :candidate');
+    // Counting to ten million per measurement: each candidate takes seconds.
+    await typeInEditor(page, cell.getByTestId('whatif-objective'), 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 10000000) SELECT count(*) + (SELECT sum(level) FROM building) FROM c');
+    await cell.getByTestId('whatif-candidates').fill('1430, 1431, 1432, 1433, 1434, 1435');
+    await cell.getByLabel('Timeout per candidate in seconds').fill('120'); // slow machines must not hit the limit first
+    await cell.getByTestId('run-whatif').click();
+    await expect.poll(() => cell.getByTestId('whatif-progress').innerText(), { timeout: 30_000 }).toMatch(/^\d of 6 candidates$/);
+    await screenshot(page, 'whatif-05-progress');
+    await cell.getByTestId('cancel-whatif').click();
+    await expect.poll(() => cell.getByTestId('whatif-error').innerText(), { timeout: 10_000 }).toMatch(/the what-if was stopped after \d of 6 candidates/);
+    expect(await cell.getByTestId('run-whatif').isEnabled()).toBe(true);
     expect(app.pageErrors).toEqual([]);
   });
 });

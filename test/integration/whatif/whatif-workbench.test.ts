@@ -91,4 +91,37 @@ describe('what-if cells in the workbench (the service behind the notebook)', () 
     expect(result.rows.map((row) => row.after)).toEqual([30, 25, 15]);
     expect(fileHash(csv)).toBe(before);
   });
+
+  it('reports progress while it runs and stops at once when cancelled, keeping the cancellation with the cell', async () => {
+    const workbench = open();
+    const path = tinySqlite(tempDir());
+    const before = fileHash(path);
+    const connection = await workbench.invoke('connections/add', { name: 'tiny', target: { engine: 'sqlite', path } });
+    const notebook = await workbench.invoke('notebooks/create', { title: 'what-if' });
+    const cell = await workbench.invoke('cells/insert', { notebookId: notebook.id, kind: 'whatif', source: '{}', connectionId: connection.id });
+    const progress: { done: number; total: number }[] = [];
+    workbench.subscribe((event, payload) => {
+      if (event === 'whatif-progress') progress.push(payload as { done: number; total: number });
+    });
+    // Each measurement counts to ten million: a candidate takes seconds, so the cancellation below
+    // lands in the middle of the second one.
+    const slowObjective = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 10000000) SELECT count(*) + (SELECT sum(revenue) FROM store) FROM c';
+    const candidates = Array.from({ length: 200 }, (_, index) => (index % 4) + 1);
+    const running = workbench.invoke('whatif/run', {
+      connectionId: connection.id,
+      spec: { change: 'UPDATE store SET revenue = revenue + 1 WHERE id = :candidate', objective: slowObjective, candidates: candidates.map((value, index) => `${value}-${index}`), timeoutMs: 120_000 },
+      cellId: cell.id,
+      requestId: 'slow-whatif',
+    });
+    const started = Date.now();
+    while (progress.length === 0 && Date.now() - started < 30_000) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(progress[0]).toEqual({ requestId: 'slow-whatif', done: 1, total: 200 });
+    expect(await workbench.invoke('whatif/cancel', { requestId: 'slow-whatif' })).toEqual({ cancelled: true });
+    // The worker is stopped in the middle of the second candidate, which is not waited for.
+    await expect(running).rejects.toMatchObject({ code: 'cancelled', message: 'the what-if was stopped after 1 of 200 candidates' });
+    expect(await workbench.invoke('whatif/cancel', { requestId: 'slow-whatif' })).toEqual({ cancelled: false });
+    const saved = (await workbench.invoke('notebooks/get', { id: notebook.id })).cells[0];
+    expect(saved?.output).toMatchObject({ status: 'error', error: { code: 'cancelled' } });
+    expect(fileHash(path)).toBe(before);
+  }, 60_000);
 });
