@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { TechniqueIdValue } from '../../src-main/contract';
 import { useWorkbench } from '../app/store-context';
 import type { RunDraft } from '../state/runs-slice';
@@ -20,6 +20,21 @@ export function RunComposer({ draft }: { draft: RunDraft }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const update = (change: Partial<RunDraft>): void => setForm({ ...form, ...change });
+  const whatIfBlocker = useWorkbench((state) => state.whatIfBlocker);
+  /** Why the chosen data cannot host what-if experiments (the tool is then not offered), or null. */
+  const [whatIfUnavailable, setWhatIfUnavailable] = useState<string | null>(null);
+  useEffect(() => {
+    let current = true;
+    setWhatIfUnavailable(null);
+    if (form.connectionId) {
+      whatIfBlocker(form.connectionId)
+        .then((reason) => current && setWhatIfUnavailable(reason))
+        .catch(() => undefined);
+    }
+    return () => {
+      current = false;
+    };
+  }, [form.connectionId, whatIfBlocker]);
 
   const start = async (): Promise<void> => {
     setBusy(true);
@@ -90,9 +105,19 @@ export function RunComposer({ draft }: { draft: RunDraft }) {
         <span className="muted">When a simulator fits the data, the model may call it and the decision is checked against it.</span>
       </label>
       <label className="inline-setting">
-        <input type="checkbox" aria-label="Offer what-if experiments" checked={form.whatIf} onChange={(event) => update({ whatIf: event.target.checked })} />
+        <input
+          type="checkbox"
+          aria-label="Offer what-if experiments"
+          checked={form.whatIf && whatIfUnavailable === null}
+          disabled={whatIfUnavailable !== null}
+          onChange={(event) => update({ whatIf: event.target.checked })}
+        />
         What-if experiments
-        <span className="muted">On SQLite and DuckDB data (CSV, Parquet) the model may test candidate changes on a throwaway copy (the data itself never changes).</span>
+        <span className="muted" data-testid="whatif-offer-note">
+          {whatIfUnavailable === null
+            ? 'The model may test candidate changes on a throwaway copy of the data (the data itself never changes).'
+            : `Not offered: ${whatIfUnavailable}.`}
+        </span>
       </label>
       {!model?.settings && <p className="warning">Set up a model endpoint first (Model › Set up, in the sidebar).</p>}
       {error && (

@@ -135,6 +135,20 @@ describe('a Kùzu database made by dwb dqa import', () => {
     expect(await error.innerText()).toContain('read-only');
     await screenshot(app.page, 'connections-05-kuzu-write-refused');
   });
+
+  it('is not offered what-if experiments in a decision run, and the run composer says why', async () => {
+    await app.page.getByTestId('new-run').click();
+    const composer = app.page.getByTestId('run-composer');
+    await composer.getByLabel('Run connection').selectOption({ label: kuzuName });
+    const offer = composer.getByLabel('Offer what-if experiments');
+    await expect.poll(() => offer.isDisabled()).toBe(true);
+    expect(await offer.isChecked()).toBe(false);
+    expect(await composer.getByTestId('whatif-offer-note').innerText()).toMatch(/^Not offered: .*this connection is Kùzu, whose data the sandbox cannot copy\.$/);
+    await composer.getByLabel('Run connection').selectOption({ label: 'DQA Locating 1445 (demo)' });
+    await expect.poll(() => offer.isEnabled()).toBe(true);
+    expect(await offer.isChecked()).toBe(true);
+    await composer.getByRole('button', { name: 'Close' }).click();
+  });
 });
 
 describe('the server form', () => {

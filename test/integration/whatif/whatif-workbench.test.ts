@@ -21,6 +21,17 @@ function open(): Workbench {
 const change = 'UPDATE store SET revenue = revenue + 100 WHERE id = :candidate';
 const objective = "SELECT sum(revenue) FROM store WHERE region_id = (SELECT id FROM region WHERE name = 'south')";
 
+/** A workspace with the tiny SQLite database as a connection and one empty what-if cell on it. */
+async function emptyWhatIfCell() {
+  const workbench = open();
+  const path = tinySqlite(tempDir());
+  const before = fileHash(path);
+  const connection = await workbench.invoke('connections/add', { name: 'tiny', target: { engine: 'sqlite', path } });
+  const notebook = await workbench.invoke('notebooks/create', { title: 'what-if' });
+  const cell = await workbench.invoke('cells/insert', { notebookId: notebook.id, kind: 'whatif', source: '{}', connectionId: connection.id });
+  return { workbench, path, before, connection, notebook, cell };
+}
+
 describe('what-if cells in the workbench (the service behind the notebook)', () => {
   it('runs a cell on a copy of a SQLite connection, saves the ranking with the cell, and leaves the file byte-identical', async () => {
     const workbench = open();
@@ -50,12 +61,7 @@ describe('what-if cells in the workbench (the service behind the notebook)', () 
   });
 
   it('keeps a failed experiment with its cell and says what was wrong', async () => {
-    const workbench = open();
-    const path = tinySqlite(tempDir());
-    const before = fileHash(path);
-    const connection = await workbench.invoke('connections/add', { name: 'tiny', target: { engine: 'sqlite', path } });
-    const notebook = await workbench.invoke('notebooks/create', { title: 'what-if' });
-    const cell = await workbench.invoke('cells/insert', { notebookId: notebook.id, kind: 'whatif', source: '{}', connectionId: connection.id });
+    const { workbench, path, before, connection, notebook, cell } = await emptyWhatIfCell();
 
     const spec = { change: 'DROP TABLE store', objective, candidates: [1] };
     await expect(workbench.invoke('whatif/run', { connectionId: connection.id, spec, cellId: cell.id })).rejects.toMatchObject({
@@ -93,12 +99,7 @@ describe('what-if cells in the workbench (the service behind the notebook)', () 
   });
 
   it('reports progress while it runs and stops at once when cancelled, keeping the cancellation with the cell', async () => {
-    const workbench = open();
-    const path = tinySqlite(tempDir());
-    const before = fileHash(path);
-    const connection = await workbench.invoke('connections/add', { name: 'tiny', target: { engine: 'sqlite', path } });
-    const notebook = await workbench.invoke('notebooks/create', { title: 'what-if' });
-    const cell = await workbench.invoke('cells/insert', { notebookId: notebook.id, kind: 'whatif', source: '{}', connectionId: connection.id });
+    const { workbench, path, before, connection, notebook, cell } = await emptyWhatIfCell();
     const progress: { done: number; total: number }[] = [];
     workbench.subscribe((event, payload) => {
       if (event === 'whatif-progress') progress.push(payload as { done: number; total: number });
