@@ -1,26 +1,14 @@
-import { execFile } from 'node:child_process';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { endlessSqliteQuery, fileHash, repoRoot, sqliteFromDqaDump } from '../support/fixtures';
+import { endlessSqliteQuery, fileHash, sqliteFromDqaDump } from '../support/fixtures';
 import { useSuiteTempDir, useTempDirs } from '../support/temp';
+import { runDwb } from '../support/cli';
 
-const run = promisify(execFile);
 const tempDir = useTempDirs();
 const suiteDir = useSuiteTempDir();
-const dwb = join(repoRoot, 'bin', 'dwb.js');
+const cli = (...args: string[]) => runDwb(args, { timeoutMs: 30_000 });
 
-/** Runs the real CLI as a user would (needs `electron-vite build`, which `npm test` does). */
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [dwb, ...args], { timeout: 30_000 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
 
 let locating = '';
 beforeAll(() => {

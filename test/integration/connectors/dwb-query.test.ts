@@ -1,34 +1,22 @@
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { endlessSqliteQuery, repoRoot } from '../../support/fixtures';
+import { endlessSqliteQuery } from '../../support/fixtures';
 import { useSuiteTempDir } from '../../support/temp';
 import { startMariadb, startNeo4j, startPostgres, whyMariadbUnavailable, whyNeo4jUnavailable, whyPostgresUnavailable, type TestServer } from '../../servers';
 import { describeOrNotRun } from '../../servers/not-run';
 import { tradeNodes } from './fixture-data';
 import { loadMysqlFixture, loadNeo4jFixture, loadPostgresFixture, writeFileFixtures } from './fixture-loaders';
+import { runDwb } from '../../support/cli';
 
 /**
  * `dwb query` on every kind of URI, through the real CLI (bin/dwb.js, built by
  * `electron-vite build`) against real files and real servers from test/servers.
  */
 
-const run = promisify(execFile);
-const dwb = join(repoRoot, 'bin', 'dwb.js');
 const suiteDir = useSuiteTempDir();
+const cli = (...args: string[]) => runDwb(args);
 
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [dwb, ...args], { timeout: 60_000 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
 
 const sql = {
   names: 'SELECT name FROM nodes ORDER BY id',

@@ -3,35 +3,20 @@
  * DQA dev subset, both scenarios, both database kinds, both rule sets; each combination is
  * solved once (in parallel) and shared by the assertions.
  */
-import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseCypherDump } from '../../../src-main/dqa/cypher-dump';
 import { writeKuzuDatabase } from '../../../src-main/dqa/kuzu-import';
-import { dqaRoot, repoRoot, sqliteFromDqaDump } from '../../support/fixtures';
+import { dqaRoot, sqliteFromDqaDump } from '../../support/fixtures';
 import { useSuiteTempDir } from '../../support/temp';
+import { runDwb, type CliResult } from '../../support/cli';
 
-const run = promisify(execFile);
 const suiteDir = useSuiteTempDir();
-const dwb = join(repoRoot, 'bin', 'dwb.js');
+/** Solving the whole dev subset prints thousands of lines: a larger buffer and more time. */
+const cli = (...args: string[]): Promise<CliResult> => runDwb(args, { timeoutMs: 240_000, maxBuffer: 32 * 1024 * 1024 });
 
-interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
-async function cli(...args: string[]): Promise<CliResult> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [dwb, ...args], { timeout: 240_000, maxBuffer: 32 * 1024 * 1024 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
 
 const questions = (scenario: string): string => join(dqaRoot(), scenario, 'questions.json');
 type Combo = `${'locating' | 'building'}/${'rdb' | 'gdb'}/${'compat' | 'stated'}`;

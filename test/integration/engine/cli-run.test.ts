@@ -1,16 +1,14 @@
-import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { findChainBreak, type LoggedEvent } from '../../../src-main/audit/hash-chain';
 import { runDqaImportCommand } from '../../../src-main/cli/dqa-import-command';
-import { dqaRoot, fileHash, repoRoot, sqliteFromDqaDump } from '../../support/fixtures';
+import { dqaRoot, fileHash, sqliteFromDqaDump } from '../../support/fixtures';
 import { startScriptedOpenAiServer, type ScriptedOpenAiServer } from '../../support/scripted-openai';
 import type { ScriptStep } from '../../support/scripted-openai/script';
 import { useSuiteTempDir, useTempDirs } from '../../support/temp';
+import { runDwb } from '../../support/cli';
 
-const execute = promisify(execFile);
 const suiteDir = useSuiteTempDir();
 const tempDir = useTempDirs();
 let database = '';
@@ -22,20 +20,13 @@ beforeAll(() => {
   writeFileSync(questionFile, 'Where should SWE place its merchant to maximise profit at baltic_sea?');
 });
 
+const dwbRun = (args: string[]) => runDwb(['run', ...args]);
+
 const servers: ScriptedOpenAiServer[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
-async function dwbRun(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await execute(process.execPath, [join(repoRoot, 'bin', 'dwb.js'), 'run', ...args], { timeout: 60_000 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
 
 async function serve(script: ScriptStep[]): Promise<ScriptedOpenAiServer> {
   const server = await startScriptedOpenAiServer(script);

@@ -1,28 +1,15 @@
-import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { repoRoot, sqliteFromDqaDump } from '../../support/fixtures';
+import { runDwb, type CliResult } from '../../support/cli';
+import { sqliteFromDqaDump } from '../../support/fixtures';
 import { startScriptedOpenAiServer } from '../../support/scripted-openai';
 
-const execute = promisify(execFile);
+export type { CliResult };
+/** The built CLI with a default time limit of a minute. */
+export const dwb = (args: string[], timeoutMs = 60_000): Promise<CliResult> => runDwb(args, { timeoutMs });
 
-export interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
-/** Runs the built CLI (`bin/dwb.js`) and collects its exit code and output. */
-export async function dwb(args: string[], timeout = 60_000): Promise<CliResult> {
-  try {
-    const { stdout, stderr } = await execute(process.execPath, [join(repoRoot, 'bin', 'dwb.js'), ...args], { timeout });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+
 
 /**
  * A real `dwb run --out DIR` against a DQA database and the scripted model: plan, two queries,

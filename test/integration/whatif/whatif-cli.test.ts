@@ -1,26 +1,15 @@
 /** `dwb whatif` end to end through the built CLI (bin/dwb.js). */
 import { DuckDBInstance } from '@duckdb/node-api';
 import Database from 'better-sqlite3';
-import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { fileHash, repoRoot } from '../../support/fixtures';
+import { runDwb } from '../../support/cli';
+import { fileHash } from '../../support/fixtures';
 import { useTempDirs } from '../../support/temp';
 
-const run = promisify(execFile);
 const tempDir = useTempDirs();
-const dwb = join(repoRoot, 'bin', 'dwb.js');
+const cli = (...args: string[]) => runDwb(args);
 
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [dwb, ...args], { timeout: 60_000 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
 
 function storeDatabase(): string {
   const path = join(tempDir(), 'store.sqlite');
