@@ -12,9 +12,9 @@ import { parseJsonObject } from './json-source';
 
 /**
  * A what-if cell: on a throwaway copy of a SQLite or DuckDB database (or a CSV or Parquet
- * file), one change per candidate decision,
- * an objective measured before and after, and the candidates ranked. The source database is
- * never opened for writing; the result carries its hash before and after as proof.
+ * file), one change per candidate decision, an objective measured before and after, and the
+ * candidates ranked. The source is never opened by a database engine; the result carries its
+ * hash before and after as proof.
  *
  * The cell's source is the experiment as JSON (the contract's what-if spec), so the analyst's
  * cells, the model's tool calls and `dwb whatif` describe experiments the same way.
