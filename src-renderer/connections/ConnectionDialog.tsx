@@ -5,11 +5,7 @@ import { useWorkbench } from '../app/store-context';
 import { connectionKinds, kindInfo, type ConnectionKind } from './connection-kinds';
 import { defaultName, emptyForm, formFromConnection, formFromUrl, passwordFromForm, targetFromForm, type ConnectionFormState } from './connection-form';
 import './connections.css';
-import { DialogFooter } from '../app/DialogFooter';
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
+import { DialogFooter, useDialogAction } from '../app/DialogFooter';
 
 /**
  * Adds or edits a connection: a form per kind of source (a file path, with Browse… in the
@@ -26,8 +22,7 @@ export function ConnectionDialog({ editing, canBrowse, onClose }: { editing: Con
   const loadSecretsInfo = useWorkbench((state) => state.loadSecretsInfo);
   const [form, setForm] = useState<ConnectionFormState>(() => (editing ? formFromConnection(editing) : emptyForm('sqlite')));
   const [report, setReport] = useState<ConnectionTestReport | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState<'testing' | 'saving' | null>(null);
+  const { busy, error, setError, attempt } = useDialogAction();
   const info = kindInfo(form.kind);
 
   useEffect(() => {
@@ -50,17 +45,6 @@ export function ConnectionDialog({ editing, canBrowse, onClose }: { editing: Con
     setForm({ ...emptyForm(kind), name: form.name });
     setReport(null);
     setError(null);
-  };
-  const attempt = async (kind: 'testing' | 'saving', work: () => Promise<void>): Promise<void> => {
-    setBusy(kind);
-    setError(null);
-    try {
-      await work();
-    } catch (caught) {
-      setError(messageOf(caught));
-    } finally {
-      setBusy(null);
-    }
   };
   const test = (): Promise<void> =>
     attempt('testing', async () => {

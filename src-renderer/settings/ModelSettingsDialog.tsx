@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { ConnectionReport } from '../../src-main/contract';
 import { useWorkbench } from '../app/store-context';
 import type { ModelSettingsForm } from '../state/runs-slice';
-import { DialogFooter } from '../app/DialogFooter';
+import { DialogFooter, useDialogAction } from '../app/DialogFooter';
 
 const blank: ModelSettingsForm = {
   baseUrl: 'http://127.0.0.1:11434/v1',
@@ -23,21 +23,9 @@ export function ModelSettingsDialog({ onClose }: { onClose(): void }) {
   const [form, setForm] = useState<ModelSettingsForm>(model?.settings ?? blank);
   const [apiKey, setApiKey] = useState<string | undefined>(undefined);
   const [report, setReport] = useState<ConnectionReport | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState<'testing' | 'saving' | null>(null);
+  const { busy, error, attempt } = useDialogAction();
 
   const update = (change: Partial<ModelSettingsForm>): void => setForm({ ...form, ...change });
-  const attempt = async (kind: 'testing' | 'saving', work: () => Promise<void>): Promise<void> => {
-    setBusy(kind);
-    setError(null);
-    try {
-      await work();
-    } catch (caught) {
-      setError(caught instanceof Error ? caught.message : String(caught));
-    } finally {
-      setBusy(null);
-    }
-  };
 
   return (
     <div className="dialog-backdrop" role="presentation" onMouseDown={(event) => event.target === event.currentTarget && onClose()}>

@@ -23,6 +23,29 @@ async function until<T>(read: () => Promise<T | undefined>, timeoutMs = 20_000):
   }
 }
 
+type Client = Awaited<ReturnType<typeof connectSocket>>;
+
+async function useModel(client: Client, baseUrl: string): Promise<void> {
+  await client.invoke('model/save', { settings: { baseUrl, model: 'm', temperature: 0, maxTokens: 100, requestTimeoutMs: 10_000, maxRetries: 0, stream: false, toolMode: 'tools' } });
+}
+
+/** Points the workspace at the scripted model and starts "How many nodes?" on the demo's Locating data in a new notebook. */
+async function startDemoRun(client: Client, baseUrl: string, title: string, options: { mode: 'auto' | 'step'; simulatorRules?: 'off' }) {
+  await useModel(client, baseUrl);
+  const locating = (await client.invoke('connections/list', {})).find((connection) => connection.name.startsWith('DQA Locating'))!;
+  const notebook = await client.invoke('notebooks/create', { title });
+  const { runId } = await client.invoke('runs/start', { notebookId: notebook.id, connectionId: locating.id, question: 'How many nodes?', technique: 'planrag', ...options });
+  return { notebook, runId };
+}
+
+/** The notebook's run once it has ended. */
+function untilEnded(client: Client, notebookId: string) {
+  return until(async () => {
+    const [run] = await client.invoke('runs/list', { notebookId });
+    return run && run.status !== 'running' ? run : undefined;
+  });
+}
+
 describe('a run interrupted by the app stopping', () => {
   it('is marked interrupted on the next start and resumes where it stood, chain and transcript intact', async () => {
     const model = await startScriptedOpenAiServer([
@@ -37,10 +60,7 @@ describe('a run interrupted by the app stopping', () => {
     let server: ServeProcess = await startServe(workspace);
     cleanups.push(() => server.stop());
     let client = await connectSocket(server);
-    await client.invoke('model/save', { settings: { baseUrl: model.baseUrl, model: 'm', temperature: 0, maxTokens: 100, requestTimeoutMs: 5000, maxRetries: 0, stream: false, toolMode: 'tools' } });
-    const locating = (await client.invoke('connections/list', {})).find((connection) => connection.name.startsWith('DQA Locating'))!;
-    const notebook = await client.invoke('notebooks/create', { title: 'Interrupted' });
-    const { runId } = await client.invoke('runs/start', { notebookId: notebook.id, connectionId: locating.id, question: 'How many nodes?', technique: 'planrag', mode: 'step' });
+    const { notebook, runId } = await startDemoRun(client, model.baseUrl, 'Interrupted', { mode: 'step' });
     await until(async () => (await client.invoke('runs/active', {}))[0]?.pendingReview ?? undefined);
 
     await server.stop('SIGKILL');
@@ -50,15 +70,11 @@ describe('a run interrupted by the app stopping', () => {
     client = await connectSocket(server);
     const [interrupted] = await client.invoke('runs/list', { notebookId: notebook.id });
     expect(interrupted).toMatchObject({ id: runId, status: 'interrupted' });
-    await client.invoke('model/save', { settings: { baseUrl: model.baseUrl, model: 'm', temperature: 0, maxTokens: 100, requestTimeoutMs: 5000, maxRetries: 0, stream: false, toolMode: 'tools' } });
+    await useModel(client, model.baseUrl);
     await client.invoke('runs/resume', { runId });
     await until(async () => (await client.invoke('runs/active', {}))[0]?.pendingReview ?? undefined);
     await client.invoke('runs/set-mode', { runId, mode: 'auto' });
-    const finished = await until(async () => {
-      const [run] = await client.invoke('runs/list', { notebookId: notebook.id });
-      return run && run.status !== 'running' ? run : undefined;
-    });
-    expect(finished).toMatchObject({ status: 'answered', decision: '80' });
+    expect(await untilEnded(client, notebook.id)).toMatchObject({ status: 'answered', decision: '80' });
     model.verify();
     await expect(client.invoke('runs/resume', { runId })).rejects.toMatchObject({ code: 'conflict' });
     const cells = (await client.invoke('notebooks/get', { id: notebook.id })).cells.map((cell) => cell.kind);
@@ -90,11 +106,7 @@ describe('a run interrupted by the app stopping', () => {
     let server: ServeProcess = await startServe(workspace);
     cleanups.push(() => server.stop());
     let client = await connectSocket(server);
-    const settings = { baseUrl: model.baseUrl, model: 'm', temperature: 0, maxTokens: 100, requestTimeoutMs: 10_000, maxRetries: 0, stream: false, toolMode: 'tools' as const };
-    await client.invoke('model/save', { settings });
-    const locating = (await client.invoke('connections/list', {})).find((connection) => connection.name.startsWith('DQA Locating'))!;
-    const notebook = await client.invoke('notebooks/create', { title: 'Killed mid-call' });
-    const { runId } = await client.invoke('runs/start', { notebookId: notebook.id, connectionId: locating.id, question: 'How many nodes?', technique: 'planrag', mode: 'auto', simulatorRules: 'off' });
+    const { notebook, runId } = await startDemoRun(client, model.baseUrl, 'Killed mid-call', { mode: 'auto', simulatorRules: 'off' });
     // The plan is in; the second model call is under way.
     await until(async () => ((await client.invoke('runs/active', {}))[0]?.step === 1 && model.requests.length === 2 ? true : undefined));
 
@@ -103,11 +115,7 @@ describe('a run interrupted by the app stopping', () => {
     server = await startServe(workspace);
     client = await connectSocket(server);
     await client.invoke('runs/resume', { runId });
-    const finished = await until(async () => {
-      const [run] = await client.invoke('runs/list', { notebookId: notebook.id });
-      return run && run.status !== 'running' ? run : undefined;
-    });
-    expect(finished).toMatchObject({ status: 'answered', decision: '80' });
+    expect(await untilEnded(client, notebook.id)).toMatchObject({ status: 'answered', decision: '80' });
     model.verify();
     const cells = (await client.invoke('notebooks/get', { id: notebook.id })).cells.map((cell) => cell.kind);
     expect(cells).toEqual(['question', 'plan', 'note', 'query', 'observation', 'decision']);
