@@ -137,7 +137,7 @@ describe('a run interrupted by the app being killed', () => {
     await server.stop('SIGKILL');
     server = await startServe(workspace);
     await page.goto(server.url);
-    await page.getByText('Untitled 1').click();
+    await page.getByTestId('notebook-list').getByText('Untitled 1').click();
     await expect.poll(() => page.getByTestId('notebook-title').textContent()).toBe('Untitled 1');
     const banner = page.getByTestId('interrupted-run');
     await expect.poll(() => banner.count()).toBe(1);

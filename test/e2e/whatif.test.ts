@@ -81,7 +81,7 @@ describe('a what-if cell on the demo data', () => {
   it("runs the demo notebook's own what-if, whose candidates come from a query", async () => {
     const { page } = app;
     const expected = expectedRanking();
-    await page.getByText('Welcome to Decision Workbench').click();
+    await page.getByTestId('notebook-list').getByText('Welcome to Decision Workbench').click();
     await expect.poll(() => page.getByTestId('notebook-title').textContent()).toBe('Welcome to Decision Workbench');
     const cell = page.locator('[data-cell-kind="whatif"]');
     expect(await cell.getByRole('radio', { name: 'query' }).isChecked()).toBe(true);
@@ -91,7 +91,7 @@ describe('a what-if cell on the demo data', () => {
     expect(await cell.getByTestId('whatif-proof').innerText()).toContain(`${expected.buildings.length} candidates`);
     await cell.scrollIntoViewIfNeeded();
     await screenshot(page, 'whatif-02-demo');
-    await page.getByText('Untitled 1').click();
+    await page.getByTestId('notebook-list').getByText('Untitled 1').click();
     await expect.poll(() => page.getByTestId('notebook-title').textContent()).toBe('Untitled 1');
   });
 
