@@ -1,28 +1,18 @@
 import { parseArgs } from 'node:util';
 import { WorkbenchError } from '../contract/errors';
 import { openConnectionUri, parseConnectionUri } from '../connectors/connection-uri';
-import { candidatesFromQuery, runWhatIf, whatIfSupport, type Candidate, type WhatIfResult } from '../whatif';
-import { parseCandidateText } from '../contract/whatif';
+import { runWhatIfOnConnection, whatIfSupport, type Candidate, type WhatIfResult } from '../whatif';
+import { parseCandidateText, whatIfSpecSchema } from '../contract/whatif';
 import { formatTable } from './format-table';
 import { positiveInteger, type CommandIo } from './command-io';
 
 export const whatifUsage =
-  'dwb whatif --connection sqlite:PATH|duckdb:PATH|csv:PATH|parquet:PATH --change SQL --objective SQL (--candidates a,b,c | --candidates-query SQL) [--minimize] [--tolerance X] [--timeout-ms N] [--json]';
+  'dwb whatif --connection sqlite:PATH|duckdb:PATH|csv:PATH|parquet:PATH|postgres://…|mysql://… --change SQL --objective SQL (--candidates a,b,c | --candidates-query SQL) [--minimize] [--tolerance X] [--timeout-ms N] [--json]';
 
 /** Comma-separated candidates; numeric ones become numbers (whole numbers bind as SQL integers). */
 function parseCandidateList(text: string): Candidate[] {
   if (text.split(',').some((item) => item.trim() === '')) throw new WorkbenchError('invalid-request', '--candidates holds an empty item');
   return parseCandidateText(text.replace(/\n/g, ' '));
-}
-
-/** The first column of a read-only query on the source, through the ordinary (read-only) connector. */
-async function queryCandidates(connection: string, text: string): Promise<Candidate[]> {
-  const connector = await openConnectionUri(connection);
-  try {
-    return await candidatesFromQuery(connector, text);
-  } finally {
-    await connector.close();
-  }
 }
 
 function printResult(result: WhatIfResult, io: CommandIo): void {
@@ -35,10 +25,11 @@ function printResult(result: WhatIfResult, io: CommandIo): void {
   io.stdout(`best: ${String(result.best)} (${result.direction}; margin ${result.margin === null ? 'n/a, single candidate' : String(result.margin)})`);
   if (result.tied.length > 1) io.stdout(`tied: ${result.tied.map(String).join(', ')}`);
   for (const note of result.notes) io.stderr(`note: ${note}`);
-  io.stderr(`source unchanged: ${result.sourceDigestAfter} (isolation: ${result.isolation})`);
+  if (result.copiedTables) io.stderr(`copied from the server into a local DuckDB sandbox: ${result.copiedTables.map((table) => `${table.name} (${table.rows} rows)`).join(', ')}`);
+  io.stderr(`source unchanged: ${result.sourceDigestAfter}${result.copiedTables ? ' (rows read from the server)' : ''} (isolation: ${result.isolation})`);
 }
 
-/** `dwb whatif`: ranks candidate changes on a throwaway copy of a SQLite database. */
+/** `dwb whatif`: ranks candidate changes on a throwaway copy of the data behind a connection URI. */
 export async function runWhatifCommand(args: string[], io: CommandIo): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
@@ -68,18 +59,26 @@ export async function runWhatifCommand(args: string[], io: CommandIo): Promise<n
   if (!support.supported) throw new WorkbenchError('unsupported', support.reason);
   const tolerance = values.tolerance === undefined ? undefined : Number(values.tolerance);
   if (tolerance !== undefined && !Number.isFinite(tolerance)) throw new WorkbenchError('invalid-request', `--tolerance takes a number, got "${values.tolerance ?? ''}"`);
-  const candidates = values.candidates !== undefined ? parseCandidateList(values.candidates) : await queryCandidates(connection, values['candidates-query'] as string);
-
-  const result = await runWhatIf({
-    source: support.path,
-    kind: support.kind,
-    candidates,
+  const spec = {
+    ...(values.candidates !== undefined ? { candidates: parseCandidateList(values.candidates) } : { candidatesQuery: values['candidates-query'] as string }),
     change: values.change as string,
     objective: values.objective as string,
-    direction: values.minimize ? 'minimize' : 'maximize',
+    direction: values.minimize ? ('minimize' as const) : ('maximize' as const),
     ...(tolerance !== undefined ? { tolerance } : {}),
     ...(values['timeout-ms'] !== undefined ? { timeoutMs: positiveInteger(values['timeout-ms'], '--timeout-ms') } : {}),
-  });
+  };
+  const parsed = whatIfSpecSchema.safeParse(spec);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new WorkbenchError('invalid-request', `what-if ${issue?.path.map(String).join('.') || 'parameters'}: ${issue?.message ?? 'invalid'}`);
+  }
+  const connector = await openConnectionUri(connection);
+  let result: WhatIfResult;
+  try {
+    result = await runWhatIfOnConnection(target, connector, parsed.data);
+  } finally {
+    await connector.close();
+  }
   if (values.json) io.stdout(JSON.stringify(result));
   else printResult(result, io);
   return 0;

@@ -141,7 +141,11 @@ export const api = {
     result: simulationResultSchema,
   },
   /** Whether a what-if experiment can run on the connection (its data must be a copyable database file). */
-  'whatif/support': { params: z.object({ connectionId: z.string() }), result: z.object({ supported: z.boolean(), reason: z.string().nullable() }) },
+  'whatif/support': {
+    params: z.object({ connectionId: z.string() }),
+    /** `reason`: why experiments cannot run here; `note`: where they run when not on the data itself. */
+    result: z.object({ supported: z.boolean(), reason: z.string().nullable(), note: z.string().nullable() }),
+  },
   /**
    * Ranks candidate changes on a throwaway copy of the connection's database; with `cellId` the
    * result is saved with that what-if cell. With `requestId` it reports `whatif-progress` and can

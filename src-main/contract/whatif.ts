@@ -21,7 +21,7 @@ export const whatIfExperimentSchema = z.object({
     .string()
     .trim()
     .min(1)
-    .describe('One INSERT, UPDATE or DELETE that applies a candidate decision, naming it :candidate (DuckDB: $candidate), e.g. "UPDATE building SET level = level + 5 WHERE id = :candidate".'),
+    .describe('One INSERT, UPDATE or DELETE that applies a candidate decision, naming it :candidate (on DuckDB data, and on PostgreSQL or MySQL whose tables are copied into DuckDB: $candidate), e.g. "UPDATE building SET level = level + 5 WHERE id = :candidate".'),
   objective: z
     .string()
     .trim()
@@ -77,6 +77,9 @@ export const whatIfRowSchema = z.object({
 });
 export type WhatIfRow = z.infer<typeof whatIfRowSchema>;
 
+export const copiedTableSchema = z.object({ name: z.string(), rows: z.number().int() });
+export type CopiedTable = z.infer<typeof copiedTableSchema>;
+
 export const whatIfResultSchema = z.object({
   /** Best first, then by rank; equal ranks keep candidate order. */
   rows: z.array(whatIfRowSchema),
@@ -87,9 +90,14 @@ export const whatIfResultSchema = z.object({
   tied: z.array(whatIfCandidateSchema),
   direction: z.enum(['maximize', 'minimize']),
   tolerance: z.number(),
-  /** sha256 of the source file (and its -wal/-journal, if any) before and after the run: equal by construction. */
+  /**
+   * sha256 of the source before and after the run, equal by construction: of a file's bytes
+   * (with its -wal/-journal, if any), or of the rows of the tables copied from a server.
+   */
   sourceDigestBefore: z.string(),
   sourceDigestAfter: z.string(),
+  /** Set when the experiment ran in DuckDB on a local copy of these server tables. */
+  copiedTables: z.array(copiedTableSchema).optional(),
   /** `process`: each candidate runs in a worker process that is killed at its time limit; `in-process`: limits are checked between candidates. */
   isolation: z.enum(['process', 'in-process']),
   notes: z.array(z.string()),
@@ -116,7 +124,10 @@ export function candidateText(candidates: readonly Candidate[]): string {
   return hasComma ? `${candidates.map(String).join('\n')}\n` : candidates.map(String).join(', ');
 }
 
-/** How a change names the candidate in each engine's SQL (DuckDB's named parameters are `$name`). */
+/**
+ * How a change names the candidate on each engine's data: DuckDB's named parameters are
+ * `$name`, and experiments on a server's tables run in DuckDB on a local copy.
+ */
 export function candidateParameterFor(engine: string): string {
-  return engine === 'duckdb' ? '$candidate' : ':candidate';
+  return engine === 'duckdb' || engine === 'postgres' || engine === 'mysql' ? '$candidate' : ':candidate';
 }

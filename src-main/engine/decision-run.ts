@@ -28,6 +28,8 @@ export interface RunSimulator {
 
 /** A what-if sandbox on the run's data: offered to the model as `whatif`. */
 export interface RunWhatIf {
+  /** Where the experiment runs when that is not the database itself, for the system prompt. */
+  note: string | null;
   run(spec: WhatIfSpec, signal?: AbortSignal): Promise<WhatIfResult>;
 }
 
@@ -156,7 +158,7 @@ export async function runDecision(options: DecisionRunOptions): Promise<RunOutco
     } catch (error) {
       return finish('failed', `Could not read the database schema: ${WorkbenchError.from(error).message}`);
     }
-    const context = { technique, engine, schemaSummary, question: options.question, rules: options.rules };
+    const context = { technique, engine, schemaSummary, question: options.question, rules: options.rules, whatIfNote: options.whatIf?.note ?? null };
     messages = [
       { role: 'system', content: systemPrompt(context) },
       { role: 'user', content: taskMessage(context) },

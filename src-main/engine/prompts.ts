@@ -8,6 +8,8 @@ export interface PromptContext {
   schemaSummary: string;
   question: string;
   rules: string;
+  /** How the `whatif` tool differs from querying this database, when it is offered and does. */
+  whatIfNote?: string | null;
 }
 
 /**
@@ -21,6 +23,7 @@ export function systemPrompt(context: PromptContext): string {
     'You are a careful decision analyst. You answer a business decision question by querying a database and reasoning over the results. Never guess a number you can query.',
     techniqueInstructions(context.technique),
     `# Database\nEngine: ${dialect.label}. The connection is read-only: queries that would change data are refused.\n${dialect.notes}\n\n${context.schemaSummary}`,
+    ...(context.whatIfNote ? [`# What-if experiments\n${context.whatIfNote}`] : []),
     '# Answer\nThe decision is the chosen option exactly as the data names it (e.g. a node name or a building id), with a rationale that cites the numbers you observed.',
   ].join('\n\n');
 }

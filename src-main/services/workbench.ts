@@ -210,7 +210,7 @@ export function openWorkbench(options: {
 
     'whatif/support': ({ connectionId }) => {
       const support = whatIfSupport(connections.get(connectionId).target);
-      return { supported: support.supported, reason: support.supported ? null : support.reason };
+      return support.supported ? { supported: true, reason: null, note: support.note } : { supported: false, reason: support.reason, note: null };
     },
     'whatif/run': async ({ connectionId, spec, cellId, requestId }) => {
       const ranAt = environment.now();

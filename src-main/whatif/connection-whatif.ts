@@ -1,29 +1,50 @@
 /**
- * What-if on a workbench connection (a notebook cell, the model's tool): finds the database
- * file behind the connection, reads the candidates through the ordinary read-only connector
- * when the spec gives a query, and runs the sandbox on a copy of the file.
+ * What-if on a workbench connection (a notebook cell, the model's tool, `dwb whatif`): reads
+ * the candidates through the ordinary read-only connector when the spec gives a query, and runs
+ * the sandbox on a copy of the data: of the database file, or of the server tables the
+ * experiment names (./server-snapshot.ts).
  */
 import type { ConnectionTarget } from '../contract/connections';
 import { WorkbenchError } from '../contract/errors';
 import { WHATIF_MAX_CANDIDATES, type Candidate, type WhatIfResult, type WhatIfSpec } from '../contract/whatif';
 import type { Connector } from '../connectors/connector';
 import type { RunWhatIf } from '../engine/decision-run';
-import { runWhatIf, type WhatIfOptions } from './run-whatif';
+import { runWhatIfOnSource, type WhatIfOptions } from './run-whatif';
 import type { SandboxKind } from './sandbox-kind';
+import { fileSource } from './sandbox-source';
+import { serverTablesSource } from './server-snapshot';
 
-export type WhatIfSupport = { supported: true; path: string; kind: SandboxKind } | { supported: false; reason: string };
+export type WhatIfSupport =
+  | { supported: true; copies: 'file'; path: string; kind: SandboxKind; note: null }
+  | { supported: true; copies: 'server-tables'; engine: 'postgres' | 'mysql'; note: string }
+  | { supported: false; reason: string };
 
-const serverNames: Record<string, string> = { postgres: 'PostgreSQL', mysql: 'MySQL/MariaDB', neo4j: 'Neo4j', kuzu: 'Kùzu' };
+const serverNames = { postgres: 'PostgreSQL', mysql: 'MySQL/MariaDB' } as const;
 
-/** Whether the sandbox can copy this connection's data: files it can copy byte for byte (SQLite, DuckDB, CSV, Parquet). */
+/**
+ * Whether the sandbox can copy this connection's data: files byte for byte (SQLite, DuckDB, CSV,
+ * Parquet), or the named tables of a SQL server. Graphs have no SQL change to apply.
+ */
 export function whatIfSupport(target: ConnectionTarget): WhatIfSupport {
-  if (target.engine === 'sqlite') return { supported: true, path: target.path, kind: { engine: 'sqlite' } };
-  if (target.engine === 'duckdb') return { supported: true, path: target.path, kind: { engine: 'duckdb', format: target.format } };
-  const name = serverNames[target.engine] ?? target.engine;
-  return {
-    supported: false,
-    reason: `what-if experiments run on a throwaway copy of SQLite or DuckDB files (CSV and Parquet too); this connection is ${name}, whose data the sandbox cannot copy`,
-  };
+  switch (target.engine) {
+    case 'sqlite':
+      return { supported: true, copies: 'file', path: target.path, kind: { engine: 'sqlite' }, note: null };
+    case 'duckdb':
+      return { supported: true, copies: 'file', path: target.path, kind: { engine: 'duckdb', format: target.format }, note: null };
+    case 'postgres':
+    case 'mysql':
+      return {
+        supported: true,
+        copies: 'server-tables',
+        engine: target.engine,
+        note: `The experiment runs in DuckDB on a local copy of the tables the change and objective name (the ${serverNames[target.engine]} server is only read): write both in DuckDB SQL, which is close to PostgreSQL, naming the candidate $candidate. A candidates query runs on the server.`,
+      };
+    default:
+      return {
+        supported: false,
+        reason: `what-if experiments apply a SQL change to a copy of the data, and this connection is a ${target.engine === 'neo4j' ? 'Neo4j' : 'Kùzu'} graph, queried in Cypher`,
+      };
+  }
 }
 
 /** The first column of a read-only query: text or numbers, at most WHATIF_MAX_CANDIDATES of them. */
@@ -53,14 +74,14 @@ export async function runWhatIfOnConnection(
   const support = whatIfSupport(target);
   if (!support.supported) throw new WorkbenchError('unsupported', support.reason);
   const candidates = spec.candidates ?? (await candidatesFromQuery(connector, spec.candidatesQuery ?? '', options.signal ? { signal: options.signal } : {}));
-  return runWhatIf(
-    { source: support.path, kind: support.kind, candidates, change: spec.change, objective: spec.objective, direction: spec.direction, tolerance: spec.tolerance, timeoutMs: spec.timeoutMs },
-    options,
-  );
+  const source = support.copies === 'file' ? fileSource(support.path, support.kind) : await serverTablesSource(support.engine, connector, [spec.change, spec.objective]);
+  const trial = { candidates, change: spec.change, objective: spec.objective, direction: spec.direction, tolerance: spec.tolerance, timeoutMs: spec.timeoutMs };
+  return runWhatIfOnSource(source, trial, options);
 }
 
 /** The sandbox a decision run offers the model as `whatif`: null when turned off or when the data cannot be copied. */
 export function runWhatIfFor(target: ConnectionTarget, connector: Connector, enabled: boolean): RunWhatIf | null {
-  if (!enabled || !whatIfSupport(target).supported) return null;
-  return { run: (spec, signal) => runWhatIfOnConnection(target, connector, spec, signal ? { signal } : {}) };
+  const support = whatIfSupport(target);
+  if (!enabled || !support.supported) return null;
+  return { note: support.note, run: (spec, signal) => runWhatIfOnConnection(target, connector, spec, signal ? { signal } : {}) };
 }

@@ -1,20 +1,19 @@
 /**
- * What-if sandbox for a database file (SQLite, or DuckDB data): on a throwaway copy, never the source, apply a
- * parametrized change for each candidate, measure an objective before and after, and rank the
- * candidates. The copy lives in a fresh scratch folder removed in `finally`; the source is
- * hashed before and after to prove it untouched (it is only ever read as bytes).
+ * What-if sandbox: on a throwaway copy, never the source, apply a parametrized change for each
+ * candidate, measure an objective before and after, and rank the candidates. The copy lives in
+ * a fresh scratch folder removed in `finally`; the source is digested before and after to prove
+ * it untouched (./sandbox-source.ts says how each kind of source is read and copied).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { WorkbenchError } from '../contract/errors';
 import { openEvaluator } from './candidate-evaluator';
 import { rankCandidates, type Measured } from './rank-candidates';
-import { companionSuffixes } from './sandbox-kind';
-import { copySource, digestSource, requireSourceFile } from './source-snapshot';
+import { fileSource, type SandboxSource } from './sandbox-source';
 import type { WhatIfResult } from '../contract/whatif';
-import { whatIfParamsSchema, type WhatIfInput } from './whatif-params';
+import { whatIfParamsSchema, whatIfTrialSchema, type WhatIfInput, type WhatIfTrial } from './whatif-params';
 
 export interface WhatIfOptions {
   /** Parent folder for the scratch copy (default: the OS temp folder). */
@@ -25,8 +24,8 @@ export interface WhatIfOptions {
   onProgress?: (done: number, total: number) => void;
 }
 
-function validate(input: WhatIfInput): z.output<typeof whatIfParamsSchema> {
-  const parsed = whatIfParamsSchema.safeParse(input);
+function validate<S extends typeof whatIfParamsSchema | typeof whatIfTrialSchema>(schema: S, input: unknown): z.output<S> {
+  const parsed = schema.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue?.path.map(String).join('.') || 'parameters';
@@ -38,20 +37,23 @@ function validate(input: WhatIfInput): z.output<typeof whatIfParamsSchema> {
     if (seen.has(key)) throw new WorkbenchError('invalid-request', `what-if candidates: ${String(candidate)} is listed twice`);
     seen.add(key);
   }
-  return parsed.data;
+  return parsed.data as z.output<S>;
 }
 
+/** A what-if on a database file (SQLite, DuckDB, CSV, Parquet). */
 export async function runWhatIf(input: WhatIfInput, options: WhatIfOptions = {}): Promise<WhatIfResult> {
+  const params = validate(whatIfParamsSchema, input);
+  return runWhatIfOnSource(fileSource(params.source, params.kind), params, options);
+}
+
+/** A what-if on any source: a file, or tables copied from a server. */
+export async function runWhatIfOnSource(source: SandboxSource, trial: z.input<typeof whatIfTrialSchema>, options: WhatIfOptions = {}): Promise<WhatIfResult> {
   const started = performance.now();
-  const params = validate(input);
-  const source = resolve(params.source);
-  requireSourceFile(source);
-  const companions = companionSuffixes(params.kind);
-  const sourceDigestBefore = digestSource(source, companions);
+  const params: WhatIfTrial = validate(whatIfTrialSchema, trial);
   const scratch = mkdtempSync(join(options.scratchRoot ?? tmpdir(), 'dwb-whatif-'));
   try {
-    const copyPath = copySource(source, scratch, companions);
-    const evaluator = await openEvaluator({ kind: params.kind, copyPath, change: params.change, objective: params.objective, timeoutMs: params.timeoutMs });
+    const snapshot = await source.snapshot(scratch, options.signal);
+    const evaluator = await openEvaluator({ kind: snapshot.kind, copyPath: snapshot.copyPath, change: params.change, objective: params.objective, timeoutMs: params.timeoutMs });
     const measured: Measured[] = [];
     const stopped = (): WorkbenchError => new WorkbenchError('cancelled', `the what-if was stopped after ${measured.length} of ${params.candidates.length} candidates`);
     // A worker process can be stopped in the middle of a candidate: closing it ends the wait at once.
@@ -71,10 +73,10 @@ export async function runWhatIf(input: WhatIfInput, options: WhatIfOptions = {})
       options.signal?.removeEventListener('abort', stopWorker);
       await evaluator.close();
     }
-    const sourceDigestAfter = digestSource(source, companions);
-    if (sourceDigestAfter !== sourceDigestBefore) {
+    const sourceDigestAfter = await source.digest(options.signal);
+    if (sourceDigestAfter !== snapshot.digest) {
       // Nothing here writes the source, so another program did: the copy may predate its change.
-      throw new WorkbenchError('conflict', `the source ${source} changed while the what-if ran (another writer?); results discarded`);
+      throw new WorkbenchError('conflict', `${source.description} changed while the what-if ran (another writer?); results discarded`);
     }
     const ranking = rankCandidates(measured, params.direction, params.tolerance);
     const notes: string[] = [];
@@ -85,8 +87,9 @@ export async function runWhatIf(input: WhatIfInput, options: WhatIfOptions = {})
       ...ranking,
       direction: params.direction,
       tolerance: params.tolerance,
-      sourceDigestBefore,
+      sourceDigestBefore: snapshot.digest,
       sourceDigestAfter,
+      ...(snapshot.copiedTables ? { copiedTables: snapshot.copiedTables } : {}),
       isolation: evaluator.isolation,
       notes,
       elapsedMs: performance.now() - started,

@@ -6,13 +6,16 @@
 import { z } from 'zod';
 import { whatIfCandidateListSchema, whatIfExperimentSchema } from '../contract/whatif';
 
-export const whatIfParamsSchema = whatIfExperimentSchema.extend({
+/** One experiment with its candidates listed, whatever the source. */
+export const whatIfTrialSchema = whatIfExperimentSchema.extend({ candidates: whatIfCandidateListSchema });
+export type WhatIfTrial = z.output<typeof whatIfTrialSchema>;
+
+export const whatIfParamsSchema = whatIfTrialSchema.extend({
   source: z.string().min(1).describe('Path of the database file to experiment on. It is never modified: every change runs on a throwaway copy.'),
   kind: z
     .discriminatedUnion('engine', [z.object({ engine: z.literal('sqlite') }), z.object({ engine: z.literal('duckdb'), format: z.enum(['duckdb', 'csv', 'parquet']) })])
     .default({ engine: 'sqlite' })
     .describe('What the file is: a SQLite database (the default), or DuckDB data: a DuckDB database, a CSV or a Parquet file.'),
-  candidates: whatIfCandidateListSchema,
 });
 
 /** What callers pass (defaults optional). */

@@ -11,10 +11,10 @@ import { formatNumber } from './format-number';
 import { parseJsonObject } from './json-source';
 
 /**
- * A what-if cell: on a throwaway copy of a SQLite or DuckDB database (or a CSV or Parquet
- * file), one change per candidate decision, an objective measured before and after, and the
- * candidates ranked. The source is never opened by a database engine; the result carries its
- * hash before and after as proof.
+ * A what-if cell: on a throwaway copy of the data (a SQLite or DuckDB database, a CSV or
+ * Parquet file, or the named tables of a PostgreSQL or MySQL server copied into DuckDB), one
+ * change per candidate decision, an objective measured before and after, and the candidates
+ * ranked. The result carries the source's digest before and after as proof it is unchanged.
  *
  * The cell's source is the experiment as JSON (the contract's what-if spec), so the analyst's
  * cells, the model's tool calls and `dwb whatif` describe experiments the same way.
@@ -26,13 +26,15 @@ export function WhatIfCell({ cell }: { cell: Cell }) {
   const editCell = useWorkbench((state) => state.editCell);
   const loadSchema = useWorkbench((state) => state.loadSchema);
   const setFocusCell = useWorkbench((state) => state.setFocusCell);
-  const whatIfBlocker = useWorkbench((state) => state.whatIfBlocker);
+  const whatIfSupport = useWorkbench((state) => state.whatIfSupport);
   const runWhatIfCell = useWorkbench((state) => state.runWhatIfCell);
   const copyCellForEditing = useWorkbench((state) => state.copyCellForEditing);
   const cancelWhatIfCell = useWorkbench((state) => state.cancelWhatIfCell);
   const progress = useWorkbench((state) => state.whatIfRuns[cell.id]);
   const reportError = useWorkbench((state) => state.reportError);
   const [blocker, setBlocker] = useState<string | null>(null);
+  /** Where the experiment runs when not on the data itself (a server's tables are copied into DuckDB). */
+  const [whereNote, setWhereNote] = useState<string | null>(null);
   const { running, run } = useExclusiveRun(useCallback(() => runWhatIfCell(cell.id), [runWhatIfCell, cell.id]), 'What-if not run');
 
   const draft = parseJsonObject(cell.source);
@@ -47,13 +49,17 @@ export function WhatIfCell({ cell }: { cell: Cell }) {
     if (!cell.connectionId) return;
     void loadSchema(cell.connectionId);
     let current = true;
-    whatIfBlocker(cell.connectionId)
-      .then((reason) => current && setBlocker(reason))
+    whatIfSupport(cell.connectionId)
+      .then(({ reason, note }) => {
+        if (!current) return;
+        setBlocker(reason);
+        setWhereNote(note);
+      })
       .catch((error: unknown) => current && setBlocker(error instanceof Error ? error.message : String(error)));
     return () => {
       current = false;
     };
-  }, [cell.connectionId, loadSchema, whatIfBlocker]);
+  }, [cell.connectionId, loadSchema, whatIfSupport]);
 
   const save = (fields: Record<string, unknown>): void => {
     const next: Record<string, unknown> = { ...draft, ...fields };
@@ -109,6 +115,11 @@ export function WhatIfCell({ cell }: { cell: Cell }) {
         {blocker && (
           <p className="warning" data-testid="whatif-blocked">
             {blocker}
+          </p>
+        )}
+        {editable && whereNote && (
+          <p className="muted" data-testid="whatif-where">
+            {whereNote}
           </p>
         )}
         {editable ? (
@@ -257,8 +268,9 @@ export function WhatIfView({ result }: { result: WhatIfResult }) {
       </p>
       <DeltaChart bars={result.rows.map((row) => ({ candidate: String(row.candidate), delta: row.delta, tied: result.tied.includes(row.candidate) }))} label="Change in the objective for each candidate" />
       <p className="whatif-proof" data-testid="whatif-proof" title={`before ${result.sourceDigestBefore}\nafter  ${result.sourceDigestAfter}`}>
-        {result.sourceDigestBefore === result.sourceDigestAfter ? '✓ Source unchanged' : '✗ Source changed'} — {shortDigest(result.sourceDigestAfter)} before and after ·{' '}
-        {plural(result.rows.length, 'candidate')} in {Math.round(result.elapsedMs)} ms on a throwaway copy ·{' '}
+        {result.sourceDigestBefore === result.sourceDigestAfter ? '✓ Source unchanged' : '✗ Source changed'} — {shortDigest(result.sourceDigestAfter)}
+        {result.copiedTables ? ' of the rows read from the server' : ''} before and after · {plural(result.rows.length, 'candidate')} in {Math.round(result.elapsedMs)} ms on{' '}
+        {result.copiedTables ? `a local DuckDB copy of ${result.copiedTables.map((table) => `${table.name} (${plural(table.rows, 'row')})`).join(', ')}` : 'a throwaway copy'} ·{' '}
         {result.isolation === 'process' ? 'each candidate in a worker process stopped at its time limit' : 'time limits checked between candidates'}
       </p>
       <Notes notes={result.notes} />

@@ -20,21 +20,21 @@ export function RunComposer({ draft }: { draft: RunDraft }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const update = (change: Partial<RunDraft>): void => setForm({ ...form, ...change });
-  const whatIfBlocker = useWorkbench((state) => state.whatIfBlocker);
+  const whatIfSupport = useWorkbench((state) => state.whatIfSupport);
   /** Why the chosen data cannot host what-if experiments (the tool is then not offered), or null. */
   const [whatIfUnavailable, setWhatIfUnavailable] = useState<string | null>(null);
   useEffect(() => {
     let current = true;
     setWhatIfUnavailable(null);
     if (form.connectionId) {
-      whatIfBlocker(form.connectionId)
-        .then((reason) => current && setWhatIfUnavailable(reason))
+      whatIfSupport(form.connectionId)
+        .then(({ reason }) => current && setWhatIfUnavailable(reason))
         .catch(() => undefined);
     }
     return () => {
       current = false;
     };
-  }, [form.connectionId, whatIfBlocker]);
+  }, [form.connectionId, whatIfSupport]);
 
   const start = async (): Promise<void> => {
     setBusy(true);

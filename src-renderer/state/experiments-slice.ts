@@ -19,8 +19,8 @@ export interface ExperimentsSlice {
   whatIfRuns: Record<string, WhatIfProgress>;
   detectScenario(connectionId: string): Promise<Scenario | null>;
   runSimulationCell(cellId: string): Promise<void>;
-  /** Why a connection cannot host what-if experiments, or null when it can. */
-  whatIfBlocker(connectionId: string): Promise<string | null>;
+  /** Why a connection cannot host what-if experiments (`reason`), or where they run when it can (`note`, null when on the data itself). */
+  whatIfSupport(connectionId: string): Promise<{ reason: string | null; note: string | null }>;
   runWhatIfCell(cellId: string): Promise<void>;
   /** Stops a running what-if cell after the candidate under way (its result is not kept). */
   cancelWhatIfCell(cellId: string): Promise<void>;
@@ -69,7 +69,10 @@ export function createExperimentsSlice({ client, set, get }: SliceContext): Expe
         showError(cellId, cell.connectionId, ranAt, error);
       }
     },
-    whatIfBlocker: async (connectionId) => (await client.invoke('whatif/support', { connectionId })).reason,
+    whatIfSupport: async (connectionId) => {
+      const { reason, note } = await client.invoke('whatif/support', { connectionId });
+      return { reason, note };
+    },
     runWhatIfCell: async (cellId) => {
       const cell = await readyCell(cellId, 'Choose the database to experiment on first');
       const spec = whatIfSpecSchema.safeParse(parseJsonObject(cell.source));

@@ -143,7 +143,7 @@ describe('a Kùzu database made by dwb dqa import', () => {
     const offer = composer.getByLabel('Offer what-if experiments');
     await expect.poll(() => offer.isDisabled()).toBe(true);
     expect(await offer.isChecked()).toBe(false);
-    expect(await composer.getByTestId('whatif-offer-note').innerText()).toMatch(/^Not offered: .*this connection is Kùzu, whose data the sandbox cannot copy\.$/);
+    expect(await composer.getByTestId('whatif-offer-note').innerText()).toMatch(/^Not offered: .*this connection is a Kùzu graph, queried in Cypher\.$/);
     await composer.getByLabel('Run connection').selectOption({ label: 'DQA Locating 1445 (demo)' });
     await expect.poll(() => offer.isEnabled()).toBe(true);
     expect(await offer.isChecked()).toBe(true);

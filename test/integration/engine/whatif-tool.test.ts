@@ -143,21 +143,25 @@ describe('the whatif tool in a decision run (real openai SDK, scripted server, D
     expect(off.outcome.status).toBe('answered');
   });
 
-  it('is offered only where the data is a file the sandbox can copy (SQLite, DuckDB, CSV, Parquet)', () => {
+  it('is offered on SQL data: files copied byte for byte, server tables copied into DuckDB; not on graphs', () => {
     const connector = openSqliteConnector({ path: locatingPath });
     cleanups.push(() => connector.close());
-    expect(runWhatIfFor({ engine: 'sqlite', path: locatingPath }, connector, true)).not.toBeNull();
-    expect(runWhatIfFor({ engine: 'duckdb', format: 'parquet', path: '/data/x.parquet' }, connector, true)).not.toBeNull();
+    expect(runWhatIfFor({ engine: 'sqlite', path: locatingPath }, connector, true)?.note).toBeNull();
+    expect(runWhatIfFor({ engine: 'duckdb', format: 'parquet', path: '/data/x.parquet' }, connector, true)?.note).toBeNull();
     expect(runWhatIfFor({ engine: 'sqlite', path: locatingPath }, connector, false)).toBeNull();
     for (const target of [
       { engine: 'postgres', url: 'postgres://analyst@127.0.0.1:5432/sales' },
       { engine: 'mysql', url: 'mysql://analyst@127.0.0.1:3306/sales' },
+    ] as const) {
+      expect(runWhatIfFor(target, connector, true)?.note).toMatch(/^The experiment runs in DuckDB on a local copy of the tables .* naming the candidate \$candidate\./);
+    }
+    for (const target of [
       { engine: 'neo4j', url: 'neo4j://127.0.0.1:7687' },
       { engine: 'kuzu', path: '/data/graph.kuzu' },
     ] as const) {
       expect(runWhatIfFor(target, connector, true)).toBeNull();
       const support = whatIfSupport(target);
-      expect(support.supported === false && support.reason).toMatch(/whose data the sandbox cannot copy$/);
+      expect(support.supported === false && support.reason).toMatch(/graph, queried in Cypher$/);
     }
   });
 });

@@ -38,7 +38,7 @@ describe('what-if cells in the workbench (the service behind the notebook)', () 
     const path = tinySqlite(tempDir());
     const before = fileHash(path);
     const connection = await workbench.invoke('connections/add', { name: 'tiny', target: { engine: 'sqlite', path } });
-    expect(await workbench.invoke('whatif/support', { connectionId: connection.id })).toEqual({ supported: true, reason: null });
+    expect(await workbench.invoke('whatif/support', { connectionId: connection.id })).toEqual({ supported: true, reason: null, note: null });
     const notebook = await workbench.invoke('notebooks/create', { title: 'what-if' });
     const spec = { change, objective, candidatesQuery: 'SELECT id FROM store ORDER BY id' };
     const cell = await workbench.invoke('cells/insert', { notebookId: notebook.id, kind: 'whatif', source: JSON.stringify(spec), connectionId: connection.id });
@@ -87,7 +87,7 @@ describe('what-if cells in the workbench (the service behind the notebook)', () 
     writeFileSync(csv, 'id,revenue\n1,10\n2,20\n3,5\n');
     const before = fileHash(csv);
     const connection = await workbench.invoke('connections/add', { name: 'csv', target: { engine: 'duckdb', format: 'csv', path: csv } });
-    expect(await workbench.invoke('whatif/support', { connectionId: connection.id })).toEqual({ supported: true, reason: null });
+    expect(await workbench.invoke('whatif/support', { connectionId: connection.id })).toEqual({ supported: true, reason: null, note: null });
     const result = await workbench.invoke('whatif/run', {
       connectionId: connection.id,
       spec: { change: 'DELETE FROM stores WHERE id = $candidate', objective: 'SELECT sum(revenue) FROM stores', direction: 'maximize', candidatesQuery: 'SELECT id FROM stores ORDER BY id' },
