@@ -46,9 +46,11 @@ const app = useAppInBrowser({ viewport: { width: 1400, height: 1000 } });
 describe('pausing a run and the model’s what-if experiment', () => {
   it('pauses an automatic run at its next query, runs on, and shows the model’s what-if as a cell', async () => {
     const { page } = app;
+    // The model plans only once the analyst has pressed Pause, however slow the machine.
+    let pressedPause = (): void => undefined;
+    const pausePressed = new Promise<void>((resolve) => (pressedPause = resolve));
     const model = await scriptedModel([
-      // Slow enough for the analyst to press Pause while the model plans.
-      { delayMs: 2500, expectTools: ['plan'], toolCalls: [{ name: 'plan', arguments: { steps: ['Count the grain producers', 'Try expanding each one on a copy'] } }] },
+      { holdUntil: pausePressed, expectTools: ['plan'], toolCalls: [{ name: 'plan', arguments: { steps: ['Count the grain producers', 'Try expanding each one on a copy'] } }] },
       { toolCalls: [{ name: 'query', arguments: { query: 'SELECT count(*) AS producers FROM supply WHERE goods_id = 7' } }] },
       {
         expectToolResultContains: 'rows: 1 (complete)',
@@ -75,6 +77,7 @@ describe('pausing a run and the model’s what-if experiment', () => {
     await pause.click();
     await expect.poll(() => pause.innerText()).toBe('▶ Run automatically');
     expect(await page.getByTestId('run-bar').innerText()).toContain('step-through: will wait at the next query');
+    pressedPause();
 
     // Paused: the model's query waits for the analyst.
     const review = page.getByTestId('review-panel');
@@ -113,8 +116,9 @@ describe('a run interrupted by the app being killed', () => {
   it('offers “Resume run” after a restart and finishes the run', async () => {
     const model = await scriptedModel([
       { toolCalls: [{ name: 'plan', arguments: { steps: ['Count the nodes'] } }] },
-      // The app is killed while the model is answering this call…
-      { delayMs: 4000, toolCalls: [{ name: 'query', arguments: { query: 'SELECT count(*) AS nodes FROM trade_node' } }] },
+      // The app is killed while the model is answering this call (it never answers: the kill
+      // closes the socket, which ends the wait)…
+      { delayMs: Number.POSITIVE_INFINITY, toolCalls: [{ name: 'query', arguments: { query: 'SELECT count(*) AS nodes FROM trade_node' } }] },
       // …so after the restart the same call is made again, from the same conversation.
       { expectLastMessageContains: 'Plan recorded', toolCalls: [{ name: 'query', arguments: { query: 'SELECT count(*) AS nodes FROM trade_node' } }] },
       { expectToolResultContains: 'rows: 1 (complete)', toolCalls: [{ name: 'answer', arguments: { decision: '80', rationale: 'There are 80 trade nodes.' } }] },

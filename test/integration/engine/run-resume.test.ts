@@ -95,8 +95,8 @@ describe('a run interrupted by the app stopping', () => {
   it('killed while the model is answering, makes that same call again instead of starting over', async () => {
     const model = await startScriptedOpenAiServer([
       { toolCalls: [{ name: 'plan', arguments: { steps: ['Count the nodes'] } }] },
-      // The app is killed while this answer is on its way…
-      { delayMs: 5000, toolCalls: [{ name: 'query', arguments: { query: 'SELECT count(*) AS n FROM trade_node' } }] },
+      // The app is killed while this answer is on its way (it never comes: the kill closes the socket)…
+      { delayMs: Number.POSITIVE_INFINITY, toolCalls: [{ name: 'query', arguments: { query: 'SELECT count(*) AS n FROM trade_node' } }] },
       // …so the resumed run asks again from the very same conversation: the plan is not made twice.
       { expectLastMessageContains: 'Plan recorded', expectTools: ['query', 'replan', 'whatif', 'answer'], toolCalls: [{ name: 'query', arguments: { query: 'SELECT count(*) AS n FROM trade_node' } }] },
       { expectToolResultContains: '80', toolCalls: [{ name: 'answer', arguments: { decision: '80', rationale: 'counted' } }] },

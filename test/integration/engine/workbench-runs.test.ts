@@ -96,14 +96,18 @@ describe('decision runs in the workspace', () => {
   });
 
   it('pauses an automatic run at the next query and resumes it', async () => {
+    // The model plans only once the run is paused, however slow the machine.
+    let paused = (): void => undefined;
+    const pausedPromise = new Promise<void>((resolve) => (paused = resolve));
     const { workbench, server, events, locating, notebook } = await setup([
-      { delayMs: 600, toolCalls: [{ name: 'plan', arguments: { steps: ['a'] } }] },
+      { holdUntil: pausedPromise, toolCalls: [{ name: 'plan', arguments: { steps: ['a'] } }] },
       { toolCalls: [{ name: 'query', arguments: { query: 'SELECT 7 AS seven' } }] },
       { expectToolResultContains: '7', toolCalls: [{ name: 'answer', arguments: { decision: 'seven', rationale: 'r' } }] },
     ]);
     await workbench.invoke('model/save', { settings: { baseUrl: server.baseUrl, model: 'm', temperature: 0, maxTokens: 100, requestTimeoutMs: 5000, maxRetries: 0, stream: false, toolMode: 'tools' } });
     const { runId } = await workbench.invoke('runs/start', { notebookId: notebook.id, connectionId: locating.id, question: 'q', technique: 'planrag', mode: 'auto' });
     await workbench.invoke('runs/set-mode', { runId, mode: 'step' });
+    paused();
     const pending = await until(() => lastProgress(events)?.pendingReview ?? undefined);
     expect(pending).toMatchObject({ subject: 'query', query: 'SELECT 7 AS seven' });
     expect(lastProgress(events)?.mode).toBe('step');

@@ -63,6 +63,8 @@ export interface ScriptedTurn {
   // --- Timing ---
   /** Wait this long before answering (to trigger client timeouts). */
   delayMs?: number;
+  /** Answer only once this settles (after `delayMs`), e.g. when the test has pressed a button. */
+  holdUntil?: Promise<unknown>;
   /** Wait this long between streamed chunks. */
   chunkDelayMs?: number;
   /** Send this many chunks (or, unstreamed, the headers), then go silent without closing. */

@@ -126,6 +126,7 @@ export async function startScriptedOpenAiServer(script: ScriptStep[], options: S
   async function answerTurn(turn: ScriptedTurn, turnIndex: number, request: ReceivedChatRequest, res: ServerResponse, signal: AbortSignal): Promise<void> {
     const record = request;
     if (turn.delayMs) await sleep(turn.delayMs, signal);
+    if (turn.holdUntil) await Promise.race([turn.holdUntil, sleep(Number.POSITIVE_INFINITY, signal)]);
     if (signal.aborted) return;
     if (turn.dropConnection === 'before-response') {
       res.socket?.destroy();
