@@ -80,6 +80,8 @@ export function duckdbTypeFor(declared: string): string {
 
 interface ReadTable {
   table: TableInfo;
+  /** As `SELECT *` returned them, which is the order of the values in each row. */
+  columns: string[];
   rows: CellValue[][];
 }
 
@@ -118,7 +120,7 @@ async function readTables(engine: ServerEngine, connector: Connector, tables: re
     }
     if (result.truncated) throw tooMany();
     budget -= result.rows.length;
-    read.push({ table, rows: result.rows });
+    read.push({ table, columns: result.columns.map((column) => column.name), rows: result.rows });
   }
   return read;
 }
@@ -130,12 +132,13 @@ async function buildDatabase(read: readonly ReadTable[], directory: string): Pro
   try {
     const connection = await builder.connect();
     try {
-      for (const [index, { table, rows }] of read.entries()) {
+      for (const [index, { table, columns, rows }] of read.entries()) {
         const { schema, name } = parts(table.name);
         if (schema !== null) await connection.run(`CREATE SCHEMA IF NOT EXISTS ${quoteDuckdb(schema)}`);
         const qualified = schema === null ? quoteDuckdb(name) : `${quoteDuckdb(schema)}.${quoteDuckdb(name)}`;
-        const types = table.columns.map((column) => duckdbTypeFor(column.type));
-        await connection.run(`CREATE TABLE ${qualified} (${table.columns.map((column, i) => `${quoteDuckdb(column.name)} ${types[i] ?? 'VARCHAR'}`).join(', ')})`);
+        const declared = new Map(table.columns.map((column) => [column.name, column.type]));
+        const types = columns.map((name) => duckdbTypeFor(declared.get(name) ?? ''));
+        await connection.run(`CREATE TABLE ${qualified} (${columns.map((name, i) => `${quoteDuckdb(name)} ${types[i] ?? 'VARCHAR'}`).join(', ')})`);
         if (rows.length === 0) continue;
         // One JSON array per row, read back by DuckDB's JSON reader and cast column by column.
         const staging = join(directory, `rows-${index}.ndjson`);

@@ -5,9 +5,11 @@ import 'monaco-editor/esm/vs/basic-languages/sql/sql.contribution';
 import EditorWorker from 'monaco-editor/esm/vs/editor/editor.worker?worker';
 import type { SchemaInfo } from '../../src-main/contract';
 import { registerCypher } from './cypher-language';
+import { silenceMonacoCancellations } from './monaco-cancellations';
 
 // Monaco's language services run in a web worker bundled with the app: nothing is fetched.
 self.MonacoEnvironment = { getWorker: () => new EditorWorker() };
+silenceMonacoCancellations(window);
 
 monaco.editor.defineTheme('workbench', {
   base: 'vs',

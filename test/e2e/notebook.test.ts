@@ -150,3 +150,24 @@ describe('a new user in browser mode', () => {
     expect(app.pageErrors).toEqual([]);
   });
 });
+
+describe('errors the page reports', () => {
+  it('does not report Monaco’s cancellation of its own pending work at teardown, but reports any other unhandled rejection', async () => {
+    const page = await app.browser.newPage();
+    const reported: string[] = [];
+    page.on('pageerror', (error) => reported.push(error.message));
+    await page.goto(app.server.url);
+    await page.getByTestId('notebook-title').waitFor();
+    await page.evaluate(() => {
+      // What Monaco's Delayer rejects with when an editor is disposed mid-delay (errors.ts: canceled()).
+      const cancellation = new Error('Canceled');
+      cancellation.name = 'Canceled';
+      void Promise.reject(cancellation);
+      void Promise.reject(new Error('a real failure'));
+    });
+    await expect.poll(() => reported.length).toBeGreaterThan(0);
+    await page.waitForTimeout(200); // both rejections are reported in the same task; nothing else is pending
+    expect(reported).toEqual(['a real failure']);
+    await page.close();
+  });
+});

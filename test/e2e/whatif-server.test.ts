@@ -1,13 +1,10 @@
 import pg from 'pg';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { importDump } from '../../src-main/importers/dump-writer';
-import { readDump } from '../../src-main/importers/dump-files';
-import { parseImportTarget } from '../../src-main/importers/import-target';
-import { databaseNameFor } from '../../src-main/importers/relational/table-plan';
 import { screenshot, typeInEditor, useAppInBrowser } from '../support/browser';
 import { repoRoot } from '../support/fixtures';
 import { startPostgres, whyPostgresUnavailable, type TestServer } from '../servers';
+import { importRelationalDump } from '../servers/import-dump';
 import { describeOrNotRun } from '../servers/not-run';
 
 /**
@@ -18,7 +15,6 @@ import { describeOrNotRun } from '../servers/not-run';
 const unavailable = whyPostgresUnavailable();
 let postgres: TestServer | null = null;
 let databaseUri = '';
-const dump = readDump({ name: 'building-USA1836', kind: 'relational', path: join(repoRoot, 'resources', 'demo', 'building-USA1836.sql'), reference: 'building-USA1836.sql' });
 
 const app = useAppInBrowser({
   viewport: { width: 1400, height: 1100 },
@@ -27,15 +23,7 @@ const app = useAppInBrowser({
     if (unavailable !== null) return;
     postgres = await startPostgres();
     if (!postgres) throw new Error('PostgreSQL did not start');
-    const writer = parseImportTarget(postgres.uri).open();
-    try {
-      await importDump(writer, dump);
-    } finally {
-      await writer.close();
-    }
-    const url = new URL(postgres.uri);
-    url.pathname = `/${databaseNameFor(dump.name)}`;
-    databaseUri = url.toString();
+    databaseUri = await importRelationalDump(postgres.uri, join(repoRoot, 'resources', 'demo', 'building-USA1836.sql'));
   },
 });
 

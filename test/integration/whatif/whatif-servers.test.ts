@@ -2,10 +2,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openConnectionUri, parseConnectionUri } from '../../../src-main/connectors/connection-uri';
 import type { Connector } from '../../../src-main/connectors/connector';
-import { importDump } from '../../../src-main/importers/dump-writer';
-import { readDump } from '../../../src-main/importers/dump-files';
-import { parseImportTarget } from '../../../src-main/importers/import-target';
-import { databaseNameFor } from '../../../src-main/importers/relational/table-plan';
 import { runWhatIf, runWhatIfOnConnection, type WhatIfSpec } from '../../../src-main/whatif';
 import { serverTablesSource } from '../../../src-main/whatif/server-snapshot';
 import { runWhatIfOnSource } from '../../../src-main/whatif/run-whatif';
@@ -19,6 +15,7 @@ import { fileHash, repoRoot, sqliteFromDqaDump } from '../../support/fixtures';
 import { runDwb } from '../../support/cli';
 import { useSuiteTempDir } from '../../support/temp';
 import { startMariadb, startPostgres, whyMariadbUnavailable, whyPostgresUnavailable, type TestServer } from '../../servers';
+import { importRelationalDump } from '../../servers/import-dump';
 import { describeOrNotRun } from '../../servers/not-run';
 
 /**
@@ -120,14 +117,7 @@ for (const server of servers) {
     beforeAll(async () => {
       running = await server.start();
       if (!running) throw new Error(`${server.name} did not start`);
-      const dump = readDump({ name: 'building-USA1836', kind: 'relational', path: demoDump, reference: 'building-USA1836.sql' });
-      const writer = parseImportTarget(running.uri).open();
-      try {
-        await importDump(writer, dump);
-      } finally {
-        await writer.close();
-      }
-      buildingUri = withDatabase(running.uri, databaseNameFor(dump.name));
+      buildingUri = await importRelationalDump(running.uri, demoDump);
       await server.admin(running.uri, ['CREATE DATABASE whatif_ledger']);
       ledgerUri = withDatabase(running.uri, 'whatif_ledger');
       const values = ledgerRows.map((row) => `(${row.map(literal).join(', ')})`).join(', ');
