@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { WorkbenchError } from '../contract/errors';
 import { openConnectionUri, parseConnectionUri } from '../connectors/connection-uri';
 import { runWhatIfOnConnection, whatIfSupport, type Candidate, type WhatIfResult } from '../whatif';
-import { parseCandidateText, whatIfSpecSchema } from '../contract/whatif';
+import { describeCopiedTables, parseCandidateText, whatIfSpecSchema } from '../contract/whatif';
 import { formatTable } from './format-table';
 import { positiveInteger, type CommandIo } from './command-io';
 
@@ -25,7 +25,7 @@ function printResult(result: WhatIfResult, io: CommandIo): void {
   io.stdout(`best: ${String(result.best)} (${result.direction}; margin ${result.margin === null ? 'n/a, single candidate' : String(result.margin)})`);
   if (result.tied.length > 1) io.stdout(`tied: ${result.tied.map(String).join(', ')}`);
   for (const note of result.notes) io.stderr(`note: ${note}`);
-  if (result.copiedTables) io.stderr(`copied from the server into a local DuckDB sandbox: ${result.copiedTables.map((table) => `${table.name} (${table.rows} rows)`).join(', ')}`);
+  if (result.copiedTables) io.stderr(`copied from the server into a local DuckDB sandbox: ${describeCopiedTables(result.copiedTables)}`);
   io.stderr(`source unchanged: ${result.sourceDigestAfter}${result.copiedTables ? ' (rows read from the server)' : ''} (isolation: ${result.isolation})`);
 }
 

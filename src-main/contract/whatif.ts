@@ -80,6 +80,16 @@ export type WhatIfRow = z.infer<typeof whatIfRowSchema>;
 export const copiedTableSchema = z.object({ name: z.string(), rows: z.number().int() });
 export type CopiedTable = z.infer<typeof copiedTableSchema>;
 
+/** E.g. `supply (445 rows), demand (1 row)`: what a what-if copied from a server, for people. */
+export function describeCopiedTables(tables: readonly CopiedTable[]): string {
+  return tables.map((table) => `${table.name} (${table.rows.toLocaleString('en-US')} row${table.rows === 1 ? '' : 's'})`).join(', ');
+}
+
+/** How a report says where a what-if's digest comes from, after the digest itself; empty for a file. */
+export function copiedTablesNote(result: { copiedTables?: readonly CopiedTable[] | undefined }): string {
+  return result.copiedTables ? ` (the rows of ${describeCopiedTables(result.copiedTables)}, copied from the server into a local DuckDB sandbox)` : '';
+}
+
 export const whatIfResultSchema = z.object({
   /** Best first, then by rank; equal ranks keep candidate order. */
   rows: z.array(whatIfRowSchema),

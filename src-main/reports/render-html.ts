@@ -1,4 +1,5 @@
 import type { QueryResult } from '../contract/data';
+import { copiedTablesNote } from '../contract/whatif';
 import { html, trusted, type Html, type HtmlPart } from './html-escape';
 import { markdownToHtml } from './markdown-html';
 import { reportCss } from './report-css';
@@ -296,7 +297,7 @@ objective: ${whatif.spec.objective}${
   const top = result.rows.slice(0, 10);
   return html`${statements}<p class="small">${result.direction === 'maximize' ? 'Maximise' : 'Minimise'} the objective: best <strong>${String(result.best)}</strong>${
     result.margin !== null ? html`, ahead by ${formatValue(result.margin)}` : null
-  }${result.tied.length > 1 ? html` (tied with ${result.tied.filter((candidate) => candidate !== result.best).map(String).join(', ')})` : null}. Source unchanged: <code>${result.sourceDigestAfter}</code>.</p>
+  }${result.tied.length > 1 ? html` (tied with ${result.tied.filter((candidate) => candidate !== result.best).map(String).join(', ')})` : null}. Source unchanged: <code>${result.sourceDigestAfter}</code>${copiedTablesNote(result)}.</p>
 <table class="data"><thead><tr><th class="num">Rank</th><th>Candidate</th><th class="num">Before</th><th class="num">After</th><th class="num">Change</th><th class="num">Rows changed</th></tr></thead>
 <tbody>${top.map((row) => html`<tr><td class="num">${row.rank}</td><td>${String(row.candidate)}</td><td class="num">${formatValue(row.before)}</td><td class="num">${formatValue(row.after)}</td><td class="num">${formatValue(row.delta)}</td><td class="num">${row.changedRows}</td></tr>`)}</tbody></table>
 ${result.rows.length > top.length ? html`<p class="muted small">${result.rows.length - top.length} more candidates in the bundle.</p>` : null}

@@ -1,5 +1,6 @@
 import { cellSchema, type Cell } from '../contract/notebook';
 import type { QueryResult } from '../contract/data';
+import { copiedTablesNote } from '../contract/whatif';
 import type { ReportBundle } from './bundle-format';
 import { escapeHtml } from './html-escape';
 import { markdownFence, markdownLiteral, markdownSanitized } from './markdown-text';
@@ -105,7 +106,7 @@ function proseCell(cell: Cell): string {
     case 'simulation':
       return `### Simulation${step}\n\n${cell.output?.status === 'simulated' ? `Best: **${markdownLiteral(cell.output.simulation.best)}** on ${markdownLiteral(cell.output.simulation.objective)}` : markdownFence(cell.source)}`;
     case 'whatif':
-      return `### What-if${step}\n\n${cell.output?.status === 'whatif' ? `Best: **${markdownLiteral(String(cell.output.whatif.best))}** (source unchanged: \`${cell.output.whatif.sourceDigestAfter}\`)\n\n` : ''}${markdownFence(cell.source, 'json')}`;
+      return `### What-if${step}\n\n${cell.output?.status === 'whatif' ? `Best: **${markdownLiteral(String(cell.output.whatif.best))}** (source unchanged: \`${cell.output.whatif.sourceDigestAfter}\`${markdownLiteral(copiedTablesNote(cell.output.whatif))})\n\n` : ''}${markdownFence(cell.source, 'json')}`;
     case 'note':
     case 'query':
       return markdownSanitized(cell.source);

@@ -1,4 +1,5 @@
 import type { QueryResult } from '../contract/data';
+import { copiedTablesNote } from '../contract/whatif';
 import { markdownCell, markdownFence, markdownLiteral, markdownSanitized } from './markdown-text';
 import { formatBytes, formatCount, formatDuration, formatTime, formatValue, plural, reviewLabels, statusLabel } from './report-format';
 import type { DecisionReport, PlanVersion, QueryRecord, StepRecord, TraceItem } from './report-model';
@@ -136,7 +137,7 @@ function traceItem(item: TraceItem, options: MarkdownReportOptions): string {
       const { spec, result, error } = item.whatif;
       const statements = markdownFence(`change:    ${spec.change}\nobjective: ${spec.objective}${spec.candidatesQuery ? `\ncandidates: ${spec.candidatesQuery}` : ''}`, 'sql');
       return result
-        ? `**What-if on a copy of the data:** best ${markdownLiteral(String(result.best))}${result.margin !== null ? `, ahead by ${formatValue(result.margin)}` : ''} (${result.rows.length} candidates; source unchanged: \`${result.sourceDigestAfter}\`)\n\n${statements}`
+        ? `**What-if on a copy of the data:** best ${markdownLiteral(String(result.best))}${result.margin !== null ? `, ahead by ${formatValue(result.margin)}` : ''} (${result.rows.length} candidate${result.rows.length === 1 ? '' : 's'}; source unchanged: \`${result.sourceDigestAfter}\`${markdownLiteral(copiedTablesNote(result))})\n\n${statements}`
         : `**What-if failed** (${markdownLiteral(error?.code ?? 'error')}): ${markdownLiteral(error?.message ?? '')}\n\n${statements}`;
     }
     case 'decision':

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { Candidate, Cell, SchemaInfo, WhatIfResult } from '../../src-main/contract';
-import { WHATIF_DEFAULT_TIMEOUT_MS, candidateParameterFor, candidateText, parseCandidateText, whatIfSpecSchema } from '../../src-main/contract';
+import { WHATIF_DEFAULT_TIMEOUT_MS, candidateParameterFor, candidateText, describeCopiedTables, parseCandidateText, whatIfSpecSchema } from '../../src-main/contract';
 import { useWorkbench } from '../app/store-context';
 import { QueryEditor } from '../editor/QueryEditor';
 import { ResultGrid } from '../grid/ResultGrid';
@@ -270,7 +270,7 @@ export function WhatIfView({ result }: { result: WhatIfResult }) {
       <p className="whatif-proof" data-testid="whatif-proof" title={`before ${result.sourceDigestBefore}\nafter  ${result.sourceDigestAfter}`}>
         {result.sourceDigestBefore === result.sourceDigestAfter ? '✓ Source unchanged' : '✗ Source changed'} — {shortDigest(result.sourceDigestAfter)}
         {result.copiedTables ? ' of the rows read from the server' : ''} before and after · {plural(result.rows.length, 'candidate')} in {Math.round(result.elapsedMs)} ms on{' '}
-        {result.copiedTables ? `a local DuckDB copy of ${result.copiedTables.map((table) => `${table.name} (${plural(table.rows, 'row')})`).join(', ')}` : 'a throwaway copy'} ·{' '}
+        {result.copiedTables ? `a local DuckDB copy of ${describeCopiedTables(result.copiedTables)}` : 'a throwaway copy'} ·{' '}
         {result.isolation === 'process' ? 'each candidate in a worker process stopped at its time limit' : 'time limits checked between candidates'}
       </p>
       <Notes notes={result.notes} />

@@ -150,6 +150,26 @@ describe('a what-if experiment in a report', () => {
       },
       error: null,
     },
+    {
+      type: 'whatif',
+      step: 4,
+      spec: { change: 'UPDATE node SET power = power * 2 WHERE name = $candidate', objective: 'SELECT sum(power) FROM node', direction: 'maximize', tolerance: 1e-9, timeoutMs: 10_000, candidates: ['krakow'] },
+      result: {
+        rows: [{ candidate: 'krakow', before: 10, after: 14, delta: 4, rank: 1, changedRows: 1 }],
+        best: 'krakow',
+        margin: null,
+        tied: ['krakow'],
+        direction: 'maximize',
+        tolerance: 1e-9,
+        sourceDigestBefore: digest,
+        sourceDigestAfter: digest,
+        copiedTables: [{ name: 'node', rows: 1234 }],
+        isolation: 'process',
+        notes: [],
+        elapsedMs: 55,
+      },
+      error: null,
+    },
     { type: 'whatif', step: 4, spec: { change: 'DELETE FROM node', objective: 'SELECT 1', direction: 'minimize', tolerance: 1e-9, timeoutMs: 10_000, candidatesQuery: 'SELECT name FROM node' }, result: null, error: { name: 'WorkbenchError', code: 'invalid-request', message: 'the change must use the :candidate parameter', retryable: false } },
   );
   const withWhatIf = buildReport(bundleFromRun(sampleMaterials(events), { at: '2026-01-02T10:00:00.000Z', signOff: null, generator: 'test' }));
@@ -159,7 +179,8 @@ describe('a what-if experiment in a report', () => {
     expect(html).toContain('What-if on a copy of the data');
     expect(html).toContain('-- &lt;script&gt;alert(1)&lt;/script&gt;');
     expect(html).not.toContain('<script>alert(1)');
-    expect(html).toContain(`Source unchanged: <code>${digest}</code>`);
+    expect(html).toContain(`Source unchanged: <code>${digest}</code>.`);
+    expect(html).toContain(`Source unchanged: <code>${digest}</code> (the rows of node (1,234 rows), copied from the server into a local DuckDB sandbox).`);
     expect(html).toMatch(/<td class="num">1<\/td><td>krakow<\/td>/);
     expect(html).toContain('<strong>Failed</strong> (invalid-request): the change must use the :candidate parameter');
   });
@@ -167,6 +188,7 @@ describe('a what-if experiment in a report', () => {
   it('and in Markdown', () => {
     const markdown = renderMarkdownReport(withWhatIf);
     expect(markdown).toContain(`**What-if on a copy of the data:** best krakow, ahead by 2 (2 candidates; source unchanged: \`${digest}\`)`);
+    expect(markdown).toContain(`(1 candidate; source unchanged: \`${digest}\` (the rows of node (1,234 rows), copied from the server into a local DuckDB sandbox))`);
     expect(markdown).toContain('**What-if failed** (invalid-request): the change must use the :candidate parameter');
     expect(markdown).toContain('candidates: SELECT name FROM node');
   });
