@@ -23,12 +23,19 @@ export function RunComposer({ draft }: { draft: RunDraft }) {
   const whatIfSupport = useWorkbench((state) => state.whatIfSupport);
   /** Why the chosen data cannot host what-if experiments (the tool is then not offered), or null. */
   const [whatIfUnavailable, setWhatIfUnavailable] = useState<string | null>(null);
+  /** Whether experiments run on a local copy of a server's tables rather than a copy of a file. */
+  const [whatIfOnServerCopy, setWhatIfOnServerCopy] = useState(false);
   useEffect(() => {
     let current = true;
     setWhatIfUnavailable(null);
+    setWhatIfOnServerCopy(false);
     if (form.connectionId) {
       whatIfSupport(form.connectionId)
-        .then(({ reason }) => current && setWhatIfUnavailable(reason))
+        .then(({ reason, note }) => {
+          if (!current) return;
+          setWhatIfUnavailable(reason);
+          setWhatIfOnServerCopy(note !== null);
+        })
         .catch(() => undefined);
     }
     return () => {
@@ -114,9 +121,11 @@ export function RunComposer({ draft }: { draft: RunDraft }) {
         />
         What-if experiments
         <span className="muted" data-testid="whatif-offer-note">
-          {whatIfUnavailable === null
-            ? 'The model may test candidate changes on a throwaway copy of the data (the data itself never changes).'
-            : `Not offered: ${whatIfUnavailable}.`}
+          {whatIfUnavailable !== null
+            ? `Not offered: ${whatIfUnavailable}.`
+            : whatIfOnServerCopy
+              ? 'The model may test candidate changes on a local DuckDB copy of the tables it names (the server is only read).'
+              : 'The model may test candidate changes on a throwaway copy of the data (the data itself never changes).'}
         </span>
       </label>
       {!model?.settings && <p className="warning">Set up a model endpoint first (Model › Set up, in the sidebar).</p>}

@@ -77,6 +77,16 @@ describeOrNotRun('a what-if cell on a PostgreSQL connection', unavailable, () =>
     await screenshot(page, 'whatif-05-postgres');
 
     expect(await grainOnServer()).toEqual(before);
+
+    // A decision run on this connection offers the model the same experiments, and says where they run.
+    await page.getByTestId('new-run').click();
+    const composer = page.getByTestId('run-composer');
+    await composer.getByLabel('Run connection').selectOption({ label: 'Building on PostgreSQL' });
+    await expect.poll(() => composer.getByTestId('whatif-offer-note').innerText()).toBe(
+      'The model may test candidate changes on a local DuckDB copy of the tables it names (the server is only read).',
+    );
+    expect(await composer.getByLabel('Offer what-if experiments').isChecked()).toBe(true);
+    await composer.getByRole('button', { name: 'Close' }).click();
     expect(app.pageErrors).toEqual([]);
   });
 });
