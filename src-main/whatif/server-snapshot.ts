@@ -95,17 +95,13 @@ function digestOf(read: readonly ReadTable[]): string {
   return `sha256:${hash.digest('hex')}`;
 }
 
-function describeCount(count: number): string {
-  return count.toLocaleString('en-US');
-}
-
 async function readTables(engine: ServerEngine, connector: Connector, tables: readonly TableInfo[], maxRows: number, signal?: AbortSignal): Promise<ReadTable[]> {
   const read: ReadTable[] = [];
   let budget = maxRows;
   const tooMany = (): WorkbenchError =>
     new WorkbenchError(
       'invalid-request',
-      `the tables the experiment names (${tables.map((table) => table.name).join(', ')}) hold more than ${describeCount(maxRows)} rows, more than a what-if copies from a server; name only the tables the change and objective need`,
+      `the tables the experiment names (${tables.map((table) => table.name).join(', ')}) hold more than ${maxRows.toLocaleString('en-US')} rows, more than a what-if copies from a server; name only the tables the change and objective need`,
     );
   const known = tables.reduce((sum, table) => sum + (table.rowCount ?? 0), 0);
   if (known > maxRows) throw tooMany();

@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../../src-main/contract/run';
 import type { Connector } from '../../../src-main/connectors/connector';
 import { openSqliteConnector } from '../../../src-main/connectors/sqlite/sqlite-connector';
@@ -9,24 +9,16 @@ import { createOpenAiProvider } from '../../../src-main/llm/openai-provider';
 import { simulatorFor } from '../../../src-main/simulators/run-simulator';
 import { startScriptedOpenAiServer } from '../../support/scripted-openai';
 import type { ScriptStep } from '../../support/scripted-openai/script';
-import { sqliteFromDqaDump } from '../../support/fixtures';
-import { useSuiteTempDir } from '../../support/temp';
+import { useCleanups, useSqliteFromDqaDump } from '../../support/lifecycle';
 
-const suiteDir = useSuiteTempDir();
-let locatingPath = '';
-beforeAll(() => {
-  locatingPath = sqliteFromDqaDump('locating/db/locating-1445-15b6e0aa.sql', suiteDir());
-});
+const locatingPath = useSqliteFromDqaDump('locating/db/locating-1445-15b6e0aa.sql');
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const onCleanup = useCleanups();
 
 async function setup(script: ScriptStep[], options: { toolMode?: 'tools' | 'text'; rejectTools?: boolean } = {}) {
   const server = await startScriptedOpenAiServer(script, options.rejectTools ? { rejectTools: true } : {});
-  const connector = openSqliteConnector({ path: locatingPath });
-  cleanups.push(() => server.close(), () => connector.close());
+  const connector = openSqliteConnector({ path: locatingPath() });
+  onCleanup(() => server.close(), () => connector.close());
   const provider = createOpenAiProvider({ baseUrl: server.baseUrl, model: 'scripted', requestTimeoutMs: 5000, maxRetries: 0, toolMode: options.toolMode ?? 'tools' });
   return { server, connector, provider };
 }

@@ -1,17 +1,15 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { findChainBreak, type LoggedEvent } from '../../../src-main/audit/hash-chain';
 import { readTranscript } from '../../../src-main/llm/transcript';
 import { startScriptedOpenAiServer } from '../../support/scripted-openai';
 import { connectSocket, startServe, type ServeProcess } from '../../support/serve';
 import { useTempDirs } from '../../support/temp';
+import { useCleanups } from '../../support/lifecycle';
 
 const tempDir = useTempDirs();
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const onCleanup = useCleanups();
 
 async function until<T>(read: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
   const started = Date.now();
@@ -46,6 +44,28 @@ function untilEnded(client: Client, notebookId: string) {
   });
 }
 
+/**
+ * `dwb serve` on a fresh workspace with a connected client; `killAndRestart()` ends it with
+ * SIGKILL, as a crash would, and starts it again on the same workspace.
+ */
+async function launchApp() {
+  const workspace = tempDir();
+  let server: ServeProcess = await startServe(workspace);
+  onCleanup(() => server.stop());
+  let client = await connectSocket(server);
+  return {
+    workspace,
+    client: (): Client => client,
+    stop: (): Promise<void> => server.stop(),
+    killAndRestart: async (): Promise<void> => {
+      await server.stop('SIGKILL');
+      client.socket.terminate();
+      server = await startServe(workspace);
+      client = await connectSocket(server);
+    },
+  };
+}
+
 describe('a run interrupted by the app stopping', () => {
   it('is marked interrupted on the next start and resumes where it stood, chain and transcript intact', async () => {
     const model = await startScriptedOpenAiServer([
@@ -55,19 +75,13 @@ describe('a run interrupted by the app stopping', () => {
       { expectLastMessageContains: 'Plan recorded', toolCalls: [{ name: 'query', arguments: { query: 'SELECT count(*) AS n FROM trade_node' } }] },
       { expectToolResultContains: '80', toolCalls: [{ name: 'answer', arguments: { decision: '80', rationale: 'counted' } }] },
     ]);
-    cleanups.push(() => model.close());
-    const workspace = tempDir();
-    let server: ServeProcess = await startServe(workspace);
-    cleanups.push(() => server.stop());
-    let client = await connectSocket(server);
-    const { notebook, runId } = await startDemoRun(client, model.baseUrl, 'Interrupted', { mode: 'step' });
-    await until(async () => (await client.invoke('runs/active', {}))[0]?.pendingReview ?? undefined);
+    onCleanup(() => model.close());
+    const app = await launchApp();
+    const { notebook, runId } = await startDemoRun(app.client(), model.baseUrl, 'Interrupted', { mode: 'step' });
+    await until(async () => (await app.client().invoke('runs/active', {}))[0]?.pendingReview ?? undefined);
 
-    await server.stop('SIGKILL');
-    client.socket.terminate();
-
-    server = await startServe(workspace);
-    client = await connectSocket(server);
+    await app.killAndRestart();
+    const client = app.client();
     const [interrupted] = await client.invoke('runs/list', { notebookId: notebook.id });
     expect(interrupted).toMatchObject({ id: runId, status: 'interrupted' });
     await useModel(client, model.baseUrl);
@@ -79,9 +93,9 @@ describe('a run interrupted by the app stopping', () => {
     await expect(client.invoke('runs/resume', { runId })).rejects.toMatchObject({ code: 'conflict' });
     const cells = (await client.invoke('notebooks/get', { id: notebook.id })).cells.map((cell) => cell.kind);
     expect(cells).toEqual(['question', 'plan', 'note', 'query', 'observation', 'decision']);
-    await server.stop();
+    await app.stop();
 
-    const database = new Database(join(workspace, 'workspace.sqlite'), { readonly: true });
+    const database = new Database(join(app.workspace, 'workspace.sqlite'), { readonly: true });
     const entries = (database.prepare('SELECT * FROM run_events WHERE run_id = ? ORDER BY seq').all(runId) as {
       run_id: string; seq: number; at: string; event: string; prev_hash: string; hash: string;
     }[]).map((row): LoggedEvent => ({ runId: row.run_id, seq: row.seq, at: row.at, event: JSON.parse(row.event) as LoggedEvent['event'], prevHash: row.prev_hash, hash: row.hash }));
@@ -101,19 +115,14 @@ describe('a run interrupted by the app stopping', () => {
       { expectLastMessageContains: 'Plan recorded', expectTools: ['query', 'replan', 'whatif', 'answer'], toolCalls: [{ name: 'query', arguments: { query: 'SELECT count(*) AS n FROM trade_node' } }] },
       { expectToolResultContains: '80', toolCalls: [{ name: 'answer', arguments: { decision: '80', rationale: 'counted' } }] },
     ]);
-    cleanups.push(() => model.close());
-    const workspace = tempDir();
-    let server: ServeProcess = await startServe(workspace);
-    cleanups.push(() => server.stop());
-    let client = await connectSocket(server);
-    const { notebook, runId } = await startDemoRun(client, model.baseUrl, 'Killed mid-call', { mode: 'auto', simulatorRules: 'off' });
+    onCleanup(() => model.close());
+    const app = await launchApp();
+    const { notebook, runId } = await startDemoRun(app.client(), model.baseUrl, 'Killed mid-call', { mode: 'auto', simulatorRules: 'off' });
     // The plan is in; the second model call is under way.
-    await until(async () => ((await client.invoke('runs/active', {}))[0]?.step === 1 && model.requests.length === 2 ? true : undefined));
+    await until(async () => ((await app.client().invoke('runs/active', {}))[0]?.step === 1 && model.requests.length === 2 ? true : undefined));
 
-    await server.stop('SIGKILL');
-    client.socket.terminate();
-    server = await startServe(workspace);
-    client = await connectSocket(server);
+    await app.killAndRestart();
+    const client = app.client();
     await client.invoke('runs/resume', { runId });
     expect(await untilEnded(client, notebook.id)).toMatchObject({ status: 'answered', decision: '80' });
     model.verify();

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../../src-main/contract/run';
 import { openSqliteConnector } from '../../../src-main/connectors/sqlite/sqlite-connector';
 import { defaultRunLimits, runDecision } from '../../../src-main/engine/decision-run';
@@ -15,20 +15,13 @@ import { renderMarkdownReport } from '../../../src-main/reports/render-markdown'
 import { runWhatIfFor, whatIfSupport } from '../../../src-main/whatif';
 import { startScriptedOpenAiServer } from '../../support/scripted-openai';
 import type { ScriptStep } from '../../support/scripted-openai/script';
-import { fileHash, sqliteFromDqaDump } from '../../support/fixtures';
+import { fileHash } from '../../support/fixtures';
 import { sampleMaterials } from '../../unit/reports/bundle-fixture';
-import { useSuiteTempDir } from '../../support/temp';
+import { useCleanups, useSqliteFromDqaDump } from '../../support/lifecycle';
 
-const suiteDir = useSuiteTempDir();
-let locatingPath = '';
-beforeAll(() => {
-  locatingPath = sqliteFromDqaDump('locating/db/locating-1445-15b6e0aa.sql', suiteDir());
-});
+const locatingPath = useSqliteFromDqaDump('locating/db/locating-1445-15b6e0aa.sql');
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const onCleanup = useCleanups();
 
 // Doubling SWE's power at one node raises its total by exactly its power there.
 const change = "UPDATE node_country SET calculated_trading_power = calculated_trading_power * 2 WHERE country_name = 'SWE' AND trade_node = :candidate";
@@ -37,7 +30,7 @@ const candidatesQuery = "SELECT trade_node FROM node_country WHERE country_name 
 
 /** SWE's strongest node, read straight from the data: what the experiment must find. */
 function strongestSweNode(): { node: string; power: number; nodes: number } {
-  const database = new Database(locatingPath, { readonly: true });
+  const database = new Database(locatingPath(), { readonly: true });
   try {
     const rows = database.prepare("SELECT trade_node AS node, calculated_trading_power AS power FROM node_country WHERE country_name = 'SWE' ORDER BY power DESC").all() as { node: string; power: number }[];
     const top = rows[0];
@@ -50,10 +43,10 @@ function strongestSweNode(): { node: string; power: number; nodes: number } {
 
 async function runScript(script: ScriptStep[], options: { toolMode: 'tools' | 'text'; whatIf: boolean }) {
   const server = await startScriptedOpenAiServer(script);
-  const connector = openSqliteConnector({ path: locatingPath });
-  cleanups.push(() => server.close(), () => connector.close());
+  const connector = openSqliteConnector({ path: locatingPath() });
+  onCleanup(() => server.close(), () => connector.close());
   const provider = createOpenAiProvider({ baseUrl: server.baseUrl, model: 'scripted', requestTimeoutMs: 5000, maxRetries: 0, toolMode: options.toolMode });
-  const whatIf = runWhatIfFor({ engine: 'sqlite', path: locatingPath }, connector, options.whatIf);
+  const whatIf = runWhatIfFor({ engine: 'sqlite', path: locatingPath() }, connector, options.whatIf);
   const log = new RunLog('run-whatif');
   const sink = new MemoryCellSink('run-whatif');
   log.onEntry(createRunCellWriter(sink, { runId: 'run-whatif', connectionId: 'conn-1', afterCellId: null }));
@@ -80,7 +73,7 @@ async function runScript(script: ScriptStep[], options: { toolMode: 'tools' | 't
 describe('the whatif tool in a decision run (real openai SDK, scripted server, DQA SQLite file)', () => {
   it('ranks candidates on a copy, reports a bad experiment back to the model, and leaves the file untouched', async () => {
     const expected = strongestSweNode();
-    const before = fileHash(locatingPath);
+    const before = fileHash(locatingPath());
     const { outcome, events, cells } = await runScript(
       [
         {
@@ -109,7 +102,7 @@ describe('the whatif tool in a decision run (real openai SDK, scripted server, D
     expect(ranked?.result?.sourceDigestBefore).toBe(ranked?.result?.sourceDigestAfter);
     expect(failed?.result).toBeNull();
     expect(failed?.error?.code).toBe('invalid-request');
-    expect(fileHash(locatingPath)).toBe(before);
+    expect(fileHash(locatingPath())).toBe(before);
 
     // Both experiments are cells of the notebook, with their outcome.
     const whatIfCells = cells.filter((cell) => cell.kind === 'whatif');
@@ -144,11 +137,11 @@ describe('the whatif tool in a decision run (real openai SDK, scripted server, D
   });
 
   it('is offered on SQL data: files copied byte for byte, server tables copied into DuckDB; not on graphs', () => {
-    const connector = openSqliteConnector({ path: locatingPath });
-    cleanups.push(() => connector.close());
-    expect(runWhatIfFor({ engine: 'sqlite', path: locatingPath }, connector, true)?.note).toBeNull();
+    const connector = openSqliteConnector({ path: locatingPath() });
+    onCleanup(() => connector.close());
+    expect(runWhatIfFor({ engine: 'sqlite', path: locatingPath() }, connector, true)?.note).toBeNull();
     expect(runWhatIfFor({ engine: 'duckdb', format: 'parquet', path: '/data/x.parquet' }, connector, true)?.note).toBeNull();
-    expect(runWhatIfFor({ engine: 'sqlite', path: locatingPath }, connector, false)).toBeNull();
+    expect(runWhatIfFor({ engine: 'sqlite', path: locatingPath() }, connector, false)).toBeNull();
     for (const target of [
       { engine: 'postgres', url: 'postgres://analyst@127.0.0.1:5432/sales' },
       { engine: 'mysql', url: 'mysql://analyst@127.0.0.1:3306/sales' },

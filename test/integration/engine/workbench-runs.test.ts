@@ -1,20 +1,18 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EventName, EventPayload } from '../../../src-main/contract/api';
 import { openWorkbench, type Workbench } from '../../../src-main/services/workbench';
 import { startScriptedOpenAiServer, type ScriptedOpenAiServer } from '../../support/scripted-openai';
 import type { ScriptStep } from '../../support/scripted-openai/script';
 import { useTempDirs } from '../../support/temp';
+import { useCleanups } from '../../support/lifecycle';
 
 const tempDir = useTempDirs();
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const onCleanup = useCleanups();
 
 async function setup(script: ScriptStep[]) {
   const server: ScriptedOpenAiServer = await startScriptedOpenAiServer(script);
   const workbench: Workbench = openWorkbench({ workspaceDir: tempDir(), platform: { transport: 'websocket' } });
-  cleanups.push(() => server.close(), () => workbench.close());
+  onCleanup(() => server.close(), () => workbench.close());
   const events: { event: EventName; payload: unknown }[] = [];
   workbench.subscribe((event, payload) => events.push({ event, payload }));
   const connections = await workbench.invoke('connections/list', {});

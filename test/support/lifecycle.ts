@@ -1,0 +1,22 @@
+import { afterEach, beforeAll } from 'vitest';
+import { sqliteFromDqaDump } from './fixtures';
+import { useSuiteTempDir } from './temp';
+
+/** Cleanups a test registers as it opens things; run after it, last opened first. */
+export function useCleanups(): (...cleanup: (() => Promise<void>)[]) => void {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+  return (...cleanup) => void cleanups.push(...cleanup);
+}
+
+/** A SQLite file converted once per test file from a DQA relational dump; the getter gives its path. */
+export function useSqliteFromDqaDump(relativeDump: string): () => string {
+  const suiteDir = useSuiteTempDir();
+  let path = '';
+  beforeAll(() => {
+    path = sqliteFromDqaDump(relativeDump, suiteDir());
+  });
+  return () => path;
+}
