@@ -137,6 +137,8 @@ describe('a run interrupted by the app being killed', () => {
     await composer.getByLabel('Run connection').selectOption({ label: 'DQA Locating 1445 (demo)' });
     await composer.getByTestId('start-run').click();
     await expect.poll(() => page.locator('[data-cell-kind="plan"]').count(), { timeout: 10_000 }).toBe(1);
+    // The kill must come while the second model call is under way, not before it was made.
+    await expect.poll(() => model.chatRequests().length, { timeout: 10_000 }).toBe(2);
 
     await server.stop('SIGKILL');
     server = await startServe(workspace);

@@ -119,7 +119,7 @@ describe('a run interrupted by the app stopping', () => {
     const app = await launchApp();
     const { notebook, runId } = await startDemoRun(app.client(), model.baseUrl, 'Killed mid-call', { mode: 'auto', simulatorRules: 'off' });
     // The plan is in; the second model call is under way.
-    await until(async () => ((await app.client().invoke('runs/active', {}))[0]?.step === 1 && model.requests.length === 2 ? true : undefined));
+    await until(async () => ((await app.client().invoke('runs/active', {}))[0]?.step === 1 && model.chatRequests().length === 2 ? true : undefined));
 
     await app.killAndRestart();
     const client = app.client();
