@@ -1,9 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Two projects: `node` (unit and integration tests against real database files and servers)
- * and `e2e` (the built app served in browser mode, driven in Debian's Chromium). E2E needs
- * `electron-vite build` first, which `npm test` does.
+ * Three projects: `node` (unit and integration tests against real database files and servers),
+ * `security` (the attack suite the project keeps) and `e2e` (the built app served in browser
+ * mode, driven in Debian's Chromium). E2E needs `electron-vite build` first, which `npm test`
+ * does.
  */
 export default defineConfig({
   test: {
@@ -15,6 +16,18 @@ export default defineConfig({
           include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
           environment: 'node',
           testTimeout: 30_000,
+          hookTimeout: 180_000,
+        },
+      },
+      {
+        // Attacks the project keeps (`npm run test:security`): generated write and escape
+        // attempts per engine, planted instructions, server fuzz, report tampering. Each file
+        // prints its figures; they also run in `npm test`.
+        test: {
+          name: 'security',
+          include: ['test/security/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
           hookTimeout: 180_000,
         },
       },
