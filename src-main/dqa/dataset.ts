@@ -50,10 +50,13 @@ export function findRepoRoot(start: string = process.cwd()): string {
   }
 }
 
-/** The DQA data folder: env `DQA_DIR`, else `../shared/dqa` relative to the repository root. */
+/**
+ * The DQA data folder: env `DQA_DIR`, else the development subset the repository carries in
+ * `fixtures/dqa` (so a clone with nothing beside it can run its tests and benchmarks).
+ */
 export function dqaRoot(): string {
   const fromEnv = process.env['DQA_DIR'];
-  const root = fromEnv !== undefined && fromEnv !== '' ? resolve(fromEnv) : resolve(findRepoRoot(), '..', 'shared', 'dqa');
+  const root = fromEnv !== undefined && fromEnv !== '' ? resolve(fromEnv) : resolve(findRepoRoot(), 'fixtures', 'dqa');
   if (!existsSync(join(root, 'README.md'))) {
     throw new Error(`DQA data not found at ${root} (set DQA_DIR to the folder holding locating/ and building/)`);
   }

@@ -2,7 +2,7 @@
  * Reads a DQA `questions.json` named by the user (`dwb dqa solve --questions PATH`), tells its
  * scenario from its fields (Locating questions name a `home` trade node, Building questions a
  * `goods`) and validates every question, failing with one line that names the question and
- * field. Dump paths (`rdb`, `gdb`) are relative to the file's folder, as in ../shared/dqa.
+ * field. Dump paths (`rdb`, `gdb`) are relative to the file's folder, as in fixtures/dqa.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';

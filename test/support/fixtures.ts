@@ -2,16 +2,15 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
+import { dqaRoot } from '../../src-main/dqa/dataset';
 import { parseSqlDump } from '../../src-main/dqa/sql-dump';
 import { writeSqliteDatabase } from '../../src-main/importers/sqlite-import';
 import type { Environment } from '../../src-main/workspace/clock';
 
 export const repoRoot = resolve(__dirname, '..', '..');
 
-/** The shared DQA folder (tests may read it; the app never does). */
-export function dqaRoot(): string {
-  return process.env['DQA_DIR'] ?? resolve(repoRoot, '..', 'shared', 'dqa');
-}
+/** The DQA development subset the tests read (`fixtures/dqa`, or env `DQA_DIR`). */
+export { dqaRoot };
 
 /** A SQLite file converted from a DQA relational dump, e.g. `locating/db/locating-1445-15b6e0aa.sql`. */
 export function sqliteFromDqaDump(relativeDump: string, directory: string): string {

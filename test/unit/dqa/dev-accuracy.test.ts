@@ -1,5 +1,5 @@
 /**
- * Solves every question of the DQA development subset (DQA_DIR, default ../shared/dqa) from
+ * Solves every question of the DQA development subset (DQA_DIR, default fixtures/dqa) from
  * both dump kinds. compat must reproduce every annotated answer; stated's accuracy is pinned
  * to the figures explained in src-main/dqa/RULES.md so that any change to it is noticed.
  */
