@@ -136,6 +136,7 @@ async function httpBatch(rng: Rng, context: PathContext): Promise<void> {
     else bump(figures.httpStatuses, outcome.status);
     const line = request.bytes.subarray(0, 120).toString('latin1').split('\r\n')[0];
     expect(outcome.hung, `no answer within 5 s to ${line}`).toBe(false);
+    expect(outcome.status, `connection closed without an answer to ${line}`).not.toBeNull();
     expect(outcome.status ?? 0, `server error for ${line}`).toBeLessThan(500);
     for (const leak of leaks) expect(outcome.body, `leaked a file outside the renderer for ${line}`).not.toContain(leak);
   });
