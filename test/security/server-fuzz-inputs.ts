@@ -102,6 +102,15 @@ export function rawHttpRequest(rng: Rng, context: PathContext): { bytes: Buffer;
     ])();
     return { bytes, garbage: true };
   }
+  if (rng.chance(0.05)) {
+    // Several GETs pipelined on one kept-alive connection; the last one closes it.
+    const count = 2 + rng.int(4);
+    const requests = Array.from(
+      { length: count },
+      (_, index) => `GET ${requestTarget(rng, context)} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: ${index === count - 1 ? 'close' : 'keep-alive'}\r\n\r\n`,
+    );
+    return { bytes: Buffer.from(requests.join(''), 'latin1'), garbage: false };
+  }
   const method = rng.chance(0.05) ? rng.token(1 + rng.int(10), 'ABCDEFGHIJKLMNOPQRSTUVWXYZ') : rng.pick(methods);
   const version = rng.chance(0.95) ? 'HTTP/1.1' : rng.pick(['HTTP/1.0', 'HTTP/2.0', 'HTTP/9.9']);
   const headers: string[] = [];
