@@ -112,35 +112,41 @@ function upgradeRefusal(request: IncomingMessage, token: string, origins: Set<st
 function serveClient(client: WebSocket, workbench: Workbench, log: ServerLog): void {
   // ws closes the socket itself (1009 too big, 1007 bad UTF-8, 1002 bad frame); this only records it.
   client.on('error', (error) => log(`dwb serve: closed a WebSocket client: ${describe(error)}`));
-  const unsubscribe = workbench.subscribe((event, payload) => {
-    const message: EventMessage = { event, payload };
-    send(client, message);
-  });
+  const send = (message: ResponseMessage | EventMessage): void => {
+    if (client.readyState !== client.OPEN) return;
+    let text: string;
+    try {
+      text = JSON.stringify(message);
+    } catch (error) {
+      // A value JSON cannot carry (a BigInt, a cycle): the caller still gets an answer.
+      log(`dwb serve: could not serialize a message: ${describe(error)}`);
+      if (!('id' in message)) return;
+      text = JSON.stringify({ id: message.id, ok: false, error: new WorkbenchError('internal', 'The result could not be sent over the WebSocket').toJSON() });
+    }
+    client.send(text);
+  };
+  const unsubscribe = workbench.subscribe((event, payload) => send({ event, payload }));
   client.on('close', unsubscribe);
   client.on('message', (data, isBinary) => {
     try {
       const frame = readRequestFrame(data, isBinary);
       if (!frame.ok) {
-        send(client, { id: frame.id, ok: false, error: new WorkbenchError('invalid-request', frame.message).toJSON() });
+        send({ id: frame.id, ok: false, error: new WorkbenchError('invalid-request', frame.message).toJSON() });
         return;
       }
       const { id, method, params } = frame.request;
       Promise.resolve()
         .then(() => workbench.call(method, params))
         .then(
-          (result) => send(client, { id, ok: true, result }),
-          (error: unknown) => send(client, { id, ok: false, error: WorkbenchError.from(error).toJSON() }),
+          (result) => send({ id, ok: true, result }),
+          (error: unknown) => send({ id, ok: false, error: WorkbenchError.from(error).toJSON() }),
         )
         .catch((error: unknown) => log(`dwb serve: reply to ${method} failed: ${describe(error)}`));
     } catch (error) {
       log(`dwb serve: WebSocket message failed: ${describe(error)}`);
-      send(client, { id: -1, ok: false, error: WorkbenchError.from(error).toJSON() });
+      send({ id: -1, ok: false, error: WorkbenchError.from(error).toJSON() });
     }
   });
-}
-
-function send(client: WebSocket, message: ResponseMessage | EventMessage): void {
-  if (client.readyState === client.OPEN) client.send(JSON.stringify(message));
 }
 
 function describe(error: unknown): string {
