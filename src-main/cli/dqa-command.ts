@@ -66,6 +66,7 @@ export async function runDqaCommand(args: string[], io: CommandIo): Promise<numb
   if (!(engines as readonly string[]).includes(values.engine)) {
     throw new WorkbenchError('unsupported', `--engine ${values.engine} is not available: only "simulator" is (LLM decision engines run with dwb run)`);
   }
+  if (values['password-file'] !== undefined && values.target === undefined) throw new WorkbenchError('invalid-request', `--password-file goes with --target: ${dqaSolveUsage}`);
   const rules = oneOf(values.rules, ruleSets, '--rules');
   const db = oneOf(values.db, dbKinds, '--db');
   const set = readQuestionSet(values.questions);

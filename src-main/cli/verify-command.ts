@@ -25,6 +25,7 @@ export async function runVerifyCommand(args: string[], io: CommandIo): Promise<n
   if (positionals.length !== 1) throw new WorkbenchError('invalid-request', `name one bundle file: ${verifyUsage}`);
   if (values.replay && !values.connection) throw new WorkbenchError('invalid-request', `--replay needs --connection URI: ${verifyUsage}`);
   if (!values.replay && values.connection) throw new WorkbenchError('invalid-request', `--connection goes with --replay: ${verifyUsage}`);
+  if (!values.connection && values['password-file'] !== undefined) throw new WorkbenchError('invalid-request', `--password-file goes with --replay --connection: ${verifyUsage}`);
   const path = resolve(positionals[0] as string);
   let text: string;
   try {
