@@ -97,6 +97,24 @@ describe('dwb run takes the API key without argv', () => {
   });
 });
 
+describe('--password-file where nothing takes a password', () => {
+  it('is refused, not ignored', async () => {
+    const passwordFile = join(tempDir(), 'pw');
+    writeFileSync(passwordFile, 'secret\n', { mode: 0o600 });
+    const cases: [string[], RegExp][] = [
+      [['query', '--connection', `sqlite:${database}`, '--password-file', passwordFile, 'SELECT 1'], /--password-file goes with a server connection/],
+      [['verify', '--password-file', passwordFile, join(tempDir(), 'bundle.json')], /--password-file goes with --replay --connection/],
+      [['dqa', 'solve', '--questions', join(tempDir(), 'questions.json'), '--engine', 'simulator', '--password-file', passwordFile], /--password-file goes with --target/],
+    ];
+    for (const [args, message] of cases) {
+      const result = await runDwb(args);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr).toMatch(message);
+      expect(result.stderr).not.toContain('secret');
+    }
+  });
+});
+
 let postgres: TestServer | null = null;
 describeOrNotRun('dwb query takes the database password without argv', whyPostgresUnavailable(), () => {
   beforeAll(async () => {
