@@ -8,10 +8,11 @@ import { accuracyLines, verdictLine, verdictRecord } from '../dqa/solve-report';
 import { plainQuestions, solveQuestionSet } from '../dqa/solve-questions';
 import type { RuleSet } from '../dqa/simulation';
 import type { CommandIo } from './command-io';
+import { passwordFileOption, uriTemplateWithPassword } from './secret-args';
 import { dqaImportUsage, runDqaImportCommand } from './dqa-import-command';
 
 export const dqaSolveUsage =
-  'dwb dqa solve --questions PATH/questions.json --engine simulator [--rules compat|stated] [--db rdb|gdb] [--target URI] [--out results.jsonl]';
+  'dwb dqa solve --questions PATH/questions.json --engine simulator [--rules compat|stated] [--db rdb|gdb] [--target URI [--password-file F]] [--out results.jsonl]';
 export const dqaUsage = `${dqaSolveUsage}\n  ${dqaImportUsage}`;
 
 const engines = ['simulator'] as const;
@@ -56,6 +57,7 @@ export async function runDqaCommand(args: string[], io: CommandIo): Promise<numb
       db: { type: 'string', default: 'rdb' },
       target: { type: 'string' },
       out: { type: 'string' },
+      ...passwordFileOption,
     },
   });
   if (positionals.length > 0) throw new WorkbenchError('invalid-request', `unexpected argument "${positionals[0] ?? ''}": ${dqaSolveUsage}`);
@@ -64,6 +66,7 @@ export async function runDqaCommand(args: string[], io: CommandIo): Promise<numb
   if (!(engines as readonly string[]).includes(values.engine)) {
     throw new WorkbenchError('unsupported', `--engine ${values.engine} is not available: only "simulator" is (LLM decision engines run with dwb run)`);
   }
+  if (values['password-file'] !== undefined && values.target === undefined) throw new WorkbenchError('invalid-request', `--password-file goes with --target: ${dqaSolveUsage}`);
   const rules = oneOf(values.rules, ruleSets, '--rules');
   const db = oneOf(values.db, dbKinds, '--db');
   const set = readQuestionSet(values.questions);
@@ -72,7 +75,7 @@ export async function runDqaCommand(args: string[], io: CommandIo): Promise<numb
   const out = openOut(values.out);
   let databases: ScenarioDatabases | null = null;
   try {
-    databases = values.target !== undefined ? targetDatabases(values.target, options) : importingDatabases(options);
+    databases = values.target !== undefined ? targetDatabases(uriTemplateWithPassword(values.target, values['password-file']), options) : importingDatabases(options);
     io.stderr(`solving ${set.questions.length} ${set.scenario} questions from ${set.path} with ${rules} rules on --db ${db}`);
     const run = await solveQuestionSet(set, {
       rules,

@@ -4,8 +4,9 @@ import { importDqaDumps } from '../importers/dqa-import';
 import { formatOutcome, formatTotals } from '../importers/import-outcome';
 import { parseImportTarget, targetUsage } from '../importers/import-target';
 import type { CommandIo } from './command-io';
+import { passwordFileOption, uriTemplateWithPassword } from './secret-args';
 
-export const dqaImportUsage = 'dwb dqa import --questions PATH/questions.json [--questions …] --target TARGET';
+export const dqaImportUsage = 'dwb dqa import --questions PATH/questions.json [--questions …] --target TARGET [--password-file F]';
 
 /**
  * `dwb dqa import`: loads every dump the questions reference into TARGET (relational dumps
@@ -21,6 +22,7 @@ export async function runDqaImportCommand(args: string[], io: CommandIo): Promis
     options: {
       questions: { type: 'string', multiple: true },
       target: { type: 'string' },
+      ...passwordFileOption,
     },
   });
   if (positionals.length > 0) throw new WorkbenchError('invalid-request', `unexpected argument "${positionals[0] ?? ''}": ${dqaImportUsage}`);
@@ -28,7 +30,7 @@ export async function runDqaImportCommand(args: string[], io: CommandIo): Promis
   if (questions.length === 0) throw new WorkbenchError('invalid-request', `--questions is required: ${dqaImportUsage}`);
   if (values.target === undefined || values.target === '') throw new WorkbenchError('invalid-request', `--target is required (${targetUsage}): ${dqaImportUsage}`);
 
-  const target = parseImportTarget(values.target);
+  const target = parseImportTarget(uriTemplateWithPassword(values.target, values['password-file']));
   io.stderr(`Importing the ${target.accepts} dumps of ${questions.join(', ')} into ${target.description}`);
   const { outcomes, skipped } = await importDqaDumps(questions, target, (outcome) => io.stdout(formatOutcome(outcome)));
   if (skipped.length > 0) {

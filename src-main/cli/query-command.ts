@@ -1,11 +1,12 @@
 import { parseArgs } from 'node:util';
 import { WorkbenchError } from '../contract/errors';
-import { openConnectionUri } from '../connectors/connection-uri';
+import { openConnector } from '../connectors/open-connector';
 import { defaultQuerySettings } from '../contract/notebook';
 import { formatTable } from './format-table';
 import { positiveInteger, type CommandIo } from './command-io';
+import { passwordFileOption, resolveDatabasePassword } from './secret-args';
 
-export const queryUsage = 'dwb query --connection URI [--json] [--max-rows N] [--timeout-ms N] "QUERY"';
+export const queryUsage = 'dwb query --connection URI [--password-file F] [--json] [--max-rows N] [--timeout-ms N] "QUERY"';
 
 /** `dwb query`: one read-only query, rows on stdout, one line on stderr on failure. */
 export async function runQueryCommand(args: string[], io: CommandIo): Promise<number> {
@@ -17,6 +18,7 @@ export async function runQueryCommand(args: string[], io: CommandIo): Promise<nu
       json: { type: 'boolean', default: false },
       'max-rows': { type: 'string' },
       'timeout-ms': { type: 'string' },
+      ...passwordFileOption,
     },
   });
   if (!values.connection) throw new WorkbenchError('invalid-request', `--connection is required: ${queryUsage}`);
@@ -24,8 +26,9 @@ export async function runQueryCommand(args: string[], io: CommandIo): Promise<nu
   const maxRows = positiveInteger(values['max-rows'], '--max-rows') ?? defaultQuerySettings.maxRows;
   const timeoutMs = positiveInteger(values['timeout-ms'], '--timeout-ms') ?? defaultQuerySettings.timeoutMs;
 
-  // A password in the URI is used for this process only.
-  const connector = await openConnectionUri(values.connection).catch(firstLineOnly);
+  // The password (file, URI or DWB_DB_PASSWORD) is used for this process only.
+  const { target, password } = resolveDatabasePassword(values.connection, values['password-file']);
+  const connector = await openConnector(target, password).catch(firstLineOnly);
   try {
     const result = await connector.query(positionals[0] as string, { maxRows, timeoutMs }).catch(firstLineOnly);
     if (values.json) {

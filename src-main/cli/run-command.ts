@@ -3,7 +3,6 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { WorkbenchError } from '../contract/errors';
 import type { RunEvent } from '../contract/run';
-import { parseConnectionUriWithPassword } from '../connectors/connection-uri';
 import { openConnector } from '../connectors/open-connector';
 import { defaultRunLimits, runDecision } from '../engine/decision-run';
 import { MemoryCellSink } from '../engine/memory-cell-sink';
@@ -21,9 +20,10 @@ import { runDetails } from '../audit/run-details';
 import { simulatorFor } from '../simulators/run-simulator';
 import { runWhatIfFor } from '../whatif';
 import { positiveInteger, type CommandIo } from './command-io';
+import { apiKeyOptions, passwordFileOption, resolveApiKey, resolveDatabasePassword } from './secret-args';
 
 export const runUsage =
-  'dwb run --connection URI --question-file F [--rules-file F] --technique singlerag|iterrag|planrag|planrag-norp --base-url URL --model M [--api-key K] [--tool-mode tools|text|auto] [--max-steps N] [--simulator stated|compat|off] [--whatif on|off] [--country C --home N | --goods G] [--replay TRANSCRIPT] --out DIR';
+  'dwb run --connection URI --question-file F [--rules-file F] --technique singlerag|iterrag|planrag|planrag-norp --base-url URL --model M [--api-key-file F] [--password-file F] [--tool-mode tools|text|auto] [--max-steps N] [--simulator stated|compat|off] [--whatif on|off] [--country C --home N | --goods G] [--replay TRANSCRIPT] --out DIR';
 
 /**
  * `dwb run`: one decision run without the app. Writes the notebook, the hash-chained run log
@@ -40,7 +40,8 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
       technique: { type: 'string', default: 'planrag' },
       'base-url': { type: 'string' },
       model: { type: 'string' },
-      'api-key': { type: 'string' },
+      ...apiKeyOptions,
+      ...passwordFileOption,
       'tool-mode': { type: 'string', default: 'auto' },
       'max-steps': { type: 'string' },
       'timeout-ms': { type: 'string' },
@@ -67,8 +68,8 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
   const outDir = resolve(required('out'));
   const question = readText(required('question-file'), 'question');
   const rules = values['rules-file'] ? readText(values['rules-file'], 'rules') : '';
-  // A password in the URI is used for this run only, never written to the run's records.
-  const { target, password } = parseConnectionUriWithPassword(required('connection'));
+  // The password (file, URI or DWB_DB_PASSWORD) is used for this run only, never written to the run's records.
+  const { target, password } = resolveDatabasePassword(required('connection'), values['password-file']);
   const maxSteps = positiveInteger(values['max-steps'], '--max-steps') ?? defaultRunLimits.maxSteps;
   const requestTimeoutMs = positiveInteger(values['timeout-ms'], '--timeout-ms');
 
@@ -79,13 +80,14 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
   writeFileSync(logPath, '');
 
   let provider: ModelProvider;
+  const apiKey = values.replay ? undefined : resolveApiKey(values, io, 'run');
   const settingsInput = values.replay
     ? null
     : parseProviderSettings({
         baseUrl: required('base-url'),
         model: required('model'),
         toolMode,
-        ...(values['api-key'] ? { apiKey: values['api-key'] } : {}),
+        ...(apiKey ? { apiKey } : {}),
         ...(requestTimeoutMs ? { requestTimeoutMs } : {}),
       });
   if (values.replay) {

@@ -29,7 +29,7 @@ export async function runServeCommand(args: string[], io: CommandIo): Promise<nu
   const workbench = openWorkbench({ workspaceDir, platform: { transport: 'websocket' } });
   let server;
   try {
-    server = await startBrowserServer({ workbench, rendererDir, ...(port === undefined ? {} : { port }) });
+    server = await startBrowserServer({ workbench, rendererDir, log: io.stderr, ...(port === undefined ? {} : { port }) });
   } catch (error) {
     await workbench.close();
     const code = (error as NodeJS.ErrnoException).code;

@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { parseConnectionUriWithPassword } from '../connectors/connection-uri';
 import { openConnector } from '../connectors/open-connector';
 import { WorkbenchError } from '../contract/errors';
 import { replayBundle } from '../reports/replay';
 import { describeFailure, verifyBundleText } from '../reports/verify-bundle';
 import type { CommandIo } from './command-io';
+import { passwordFileOption, resolveDatabasePassword } from './secret-args';
 
-export const verifyUsage = 'dwb verify [--head HASH] BUNDLE.json | dwb verify --replay BUNDLE.json --connection URI';
+export const verifyUsage = 'dwb verify [--head HASH] BUNDLE.json | dwb verify --replay BUNDLE.json --connection URI [--password-file F]';
 
 /**
  * `dwb verify BUNDLE.json` prints exactly `verified` (exit 0), or `not verified: ` and the
@@ -20,11 +20,12 @@ export async function runVerifyCommand(args: string[], io: CommandIo): Promise<n
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { replay: { type: 'boolean', default: false }, connection: { type: 'string' }, head: { type: 'string' } },
+    options: { replay: { type: 'boolean', default: false }, connection: { type: 'string' }, head: { type: 'string' }, ...passwordFileOption },
   });
   if (positionals.length !== 1) throw new WorkbenchError('invalid-request', `name one bundle file: ${verifyUsage}`);
   if (values.replay && !values.connection) throw new WorkbenchError('invalid-request', `--replay needs --connection URI: ${verifyUsage}`);
   if (!values.replay && values.connection) throw new WorkbenchError('invalid-request', `--connection goes with --replay: ${verifyUsage}`);
+  if (!values.connection && values['password-file'] !== undefined) throw new WorkbenchError('invalid-request', `--password-file goes with --replay --connection: ${verifyUsage}`);
   const path = resolve(positionals[0] as string);
   let text: string;
   try {
@@ -41,7 +42,7 @@ export async function runVerifyCommand(args: string[], io: CommandIo): Promise<n
   io.stdout('verified');
   if (!values.replay) return 0;
 
-  const { target, password } = parseConnectionUriWithPassword(values.connection as string);
+  const { target, password } = resolveDatabasePassword(values.connection as string, values['password-file']);
   const connector = await openConnector(target, password);
   try {
     const outcome = await replayBundle(verdict.bundle, connector, target);

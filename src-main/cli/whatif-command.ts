@@ -1,13 +1,14 @@
 import { parseArgs } from 'node:util';
 import { WorkbenchError } from '../contract/errors';
-import { openConnectionUri, parseConnectionUri } from '../connectors/connection-uri';
+import { openConnector } from '../connectors/open-connector';
 import { runWhatIfOnConnection, whatIfSupport, type Candidate, type WhatIfResult } from '../whatif';
 import { describeCopiedTables, parseCandidateText, whatIfSpecSchema } from '../contract/whatif';
 import { formatTable } from './format-table';
 import { positiveInteger, type CommandIo } from './command-io';
+import { passwordFileOption, resolveDatabasePassword } from './secret-args';
 
 export const whatifUsage =
-  'dwb whatif --connection sqlite:PATH|duckdb:PATH|csv:PATH|parquet:PATH|postgres://…|mysql://… --change SQL --objective SQL (--candidates a,b,c | --candidates-query SQL) [--minimize] [--tolerance X] [--timeout-ms N] [--json]';
+  'dwb whatif --connection sqlite:PATH|duckdb:PATH|csv:PATH|parquet:PATH|postgres://…|mysql://… [--password-file F] --change SQL --objective SQL (--candidates a,b,c | --candidates-query SQL) [--minimize] [--tolerance X] [--timeout-ms N] [--json]';
 
 /** Comma-separated candidates; numeric ones become numbers (whole numbers bind as SQL integers). */
 function parseCandidateList(text: string): Candidate[] {
@@ -44,6 +45,7 @@ export async function runWhatifCommand(args: string[], io: CommandIo): Promise<n
       tolerance: { type: 'string' },
       'timeout-ms': { type: 'string' },
       json: { type: 'boolean', default: false },
+      ...passwordFileOption,
     },
   });
   if (positionals.length > 0) throw new WorkbenchError('invalid-request', `unexpected argument "${positionals[0] ?? ''}": ${whatifUsage}`);
@@ -54,7 +56,7 @@ export async function runWhatifCommand(args: string[], io: CommandIo): Promise<n
     throw new WorkbenchError('invalid-request', `give exactly one of --candidates and --candidates-query: ${whatifUsage}`);
   }
   const connection = values.connection as string;
-  const target = parseConnectionUri(connection);
+  const { target, password } = resolveDatabasePassword(connection, values['password-file']);
   const support = whatIfSupport(target);
   if (!support.supported) throw new WorkbenchError('unsupported', support.reason);
   const tolerance = values.tolerance === undefined ? undefined : Number(values.tolerance);
@@ -72,7 +74,7 @@ export async function runWhatifCommand(args: string[], io: CommandIo): Promise<n
     const issue = parsed.error.issues[0];
     throw new WorkbenchError('invalid-request', `what-if ${issue?.path.map(String).join('.') || 'parameters'}: ${issue?.message ?? 'invalid'}`);
   }
-  const connector = await openConnectionUri(connection);
+  const connector = await openConnector(target, password);
   let result: WhatIfResult;
   try {
     result = await runWhatIfOnConnection(target, connector, parsed.data);

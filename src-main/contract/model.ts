@@ -12,10 +12,29 @@ export const toolModes = ['tools', 'text', 'auto'] as const;
 /** One of `toolModes`. */
 export type ToolMode = (typeof toolModes)[number];
 
+/** True when a URL carries a user name or password (`http://user:secret@host/`). */
+export function urlHasCredentials(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    return parsed.username !== '' || parsed.password !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** Said when a base URL carries credentials; never quotes the URL, which holds the secret. */
+export const credentialsInUrlMessage =
+  'baseUrl must not contain a user name or password (user:secret@): remove them and give the key as the API key, which is kept in the secret store';
+
 /** Settings of one OpenAI-compatible model server, as stored and as edited in settings. */
 export const providerSettingsSchema = z.object({
-  /** API root, e.g. `http://127.0.0.1:11434/v1` (the part before `/chat/completions`). */
-  baseUrl: z.url({ protocol: /^https?$/, error: 'baseUrl must be an http(s) URL such as http://127.0.0.1:11434/v1' }),
+  /**
+   * API root, e.g. `http://127.0.0.1:11434/v1` (the part before `/chat/completions`). Never with
+   * credentials: the URL is stored and shown in plain text, and fetch refuses such URLs anyway.
+   */
+  baseUrl: z
+    .url({ protocol: /^https?$/, error: 'baseUrl must be an http(s) URL such as http://127.0.0.1:11434/v1' })
+    .refine((url) => !urlHasCredentials(url), { error: credentialsInUrlMessage, abort: true }),
   model: z.string().trim().min(1, 'model must name the model to use'),
   /** Local servers need none; hosted ones do. Never written to transcripts or logs. */
   apiKey: z.string().optional(),

@@ -2,10 +2,11 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocket, WebSocketServer } from 'ws';
 import { WorkbenchError } from '../contract/errors';
-import type { EventMessage, RequestMessage, ResponseMessage } from '../contract/transport';
+import type { EventMessage, ResponseMessage } from '../contract/transport';
 import type { Workbench } from '../services/workbench';
+import { closeReasons, maxRequestBytes, readRequestFrame } from './socket-frames';
 import { serveStatic } from './static-files';
 
 export interface BrowserServer {
@@ -14,46 +15,71 @@ export interface BrowserServer {
   close(): Promise<void>;
 }
 
-/** Requests are small; results can be large, but those go the other way. */
-const maxRequestBytes = 8 * 1024 * 1024;
+/** One line per failure, on stderr unless the caller says otherwise. */
+export type ServerLog = (line: string) => void;
+
+/**
+ * `ws` closes a socket that sent an oversized or invalid frame with the bare status code; this
+ * adds the reason, so the client can tell what it did wrong.
+ */
+class ExplainingWebSocket extends WebSocket {
+  override close(code?: number, data?: string | Buffer): void {
+    super.close(code, data ?? (code === undefined ? undefined : closeReasons.get(code)));
+  }
+}
 
 /**
  * Browser mode: the built renderer over HTTP and the contract over a WebSocket, on the
  * loopback interface only. A random token minted per launch must accompany the WebSocket
  * upgrade, and the Origin must be this server, so neither another local user's page nor a
  * website the analyst visits can reach the workspace.
+ *
+ * Nothing a client sends may end the process: every handler runs under a guard that answers
+ * (500, a refused upgrade, an error reply) and logs one line, and every socket has an error
+ * listener.
  */
-export async function startBrowserServer(options: { workbench: Workbench; rendererDir: string; port?: number }): Promise<BrowserServer> {
+export async function startBrowserServer(options: { workbench: Workbench; rendererDir: string; port?: number; log?: ServerLog }): Promise<BrowserServer> {
+  const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const token = randomBytes(24).toString('base64url');
   const server = createServer();
-  const sockets = new WebSocketServer({ noServer: true, maxPayload: maxRequestBytes });
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: maxRequestBytes, WebSocket: ExplainingWebSocket });
   let origins: Set<string> = new Set();
   let connectSrc = '';
 
   server.on('request', (request, response) => {
-    serveStatic(options.rendererDir, request, response, securityHeaders(connectSrc));
+    try {
+      serveStatic(options.rendererDir, request, response, securityHeaders(connectSrc));
+    } catch (error) {
+      log(`dwb serve: ${request.method ?? '?'} request failed: ${describe(error)}`);
+      if (response.headersSent) response.destroy();
+      else response.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Internal error');
+    }
   });
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-    const refusal =
-      url.pathname !== '/api'
-        ? '404 Not Found'
-        : !sameToken(url.searchParams.get('token') ?? '', token)
-          ? '401 Unauthorized'
-          : !origins.has(request.headers.origin ?? '')
-            ? '403 Forbidden'
-            : null;
-    if (refusal) {
-      socket.end(`HTTP/1.1 ${refusal}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-      return;
+    // Node removes its own error listener from upgraded sockets; a reset must not be uncaught.
+    const onSocketError = (error: Error): void => log(`dwb serve: upgrade socket: ${describe(error)}`);
+    socket.on('error', onSocketError);
+    try {
+      const refusal = upgradeRefusal(request, token, origins);
+      if (refusal) {
+        socket.end(`HTTP/1.1 ${refusal}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+        return;
+      }
+      sockets.handleUpgrade(request, socket, head, (client) => {
+        socket.removeListener('error', onSocketError);
+        serveClient(client, options.workbench, log);
+      });
+    } catch (error) {
+      log(`dwb serve: upgrade failed: ${describe(error)}`);
+      socket.destroy();
     }
-    sockets.handleUpgrade(request, socket, head, (client) => serveClient(client, options.workbench));
   });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
+  server.on('error', (error) => log(`dwb serve: server error: ${describe(error)}`));
   const port = (server.address() as AddressInfo).port;
   origins = new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
   connectSrc = `ws://127.0.0.1:${port} ws://localhost:${port}`;
@@ -69,30 +95,63 @@ export async function startBrowserServer(options: { workbench: Workbench; render
   };
 }
 
-function serveClient(client: WebSocket, workbench: Workbench): void {
-  const unsubscribe = workbench.subscribe((event, payload) => {
-    const message: EventMessage = { event, payload };
-    client.send(JSON.stringify(message));
-  });
-  client.on('close', unsubscribe);
-  client.on('message', (data) => {
-    let request: RequestMessage;
+/** Why an upgrade is refused (as a status line), or null to accept it. */
+function upgradeRefusal(request: IncomingMessage, token: string, origins: Set<string>): string | null {
+  let url: URL;
+  try {
+    url = new URL(request.url ?? '/', 'http://127.0.0.1');
+  } catch {
+    return '400 Bad Request';
+  }
+  if (url.pathname !== '/api') return '404 Not Found';
+  if (!sameToken(url.searchParams.get('token') ?? '', token)) return '401 Unauthorized';
+  if (!origins.has(request.headers.origin ?? '')) return '403 Forbidden';
+  return null;
+}
+
+function serveClient(client: WebSocket, workbench: Workbench, log: ServerLog): void {
+  // ws closes the socket itself (1009 too big, 1007 bad UTF-8, 1002 bad frame); this only records it.
+  client.on('error', (error) => log(`dwb serve: closed a WebSocket client: ${describe(error)}`));
+  const send = (message: ResponseMessage | EventMessage): void => {
+    if (client.readyState !== client.OPEN) return;
+    let text: string;
     try {
-      request = JSON.parse(data.toString()) as RequestMessage;
-      if (typeof request.id !== 'number' || typeof request.method !== 'string') throw new Error('not a request');
-    } catch {
-      client.send(JSON.stringify({ id: -1, ok: false, error: new WorkbenchError('invalid-request', 'Malformed message').toJSON() }));
-      return;
+      text = JSON.stringify(message);
+    } catch (error) {
+      // A value JSON cannot carry (a BigInt, a cycle): the caller still gets an answer.
+      log(`dwb serve: could not serialize a message: ${describe(error)}`);
+      if (!('id' in message)) return;
+      text = JSON.stringify({ id: message.id, ok: false, error: new WorkbenchError('internal', 'The result could not be sent over the WebSocket').toJSON() });
     }
-    workbench.call(request.method, request.params).then(
-      (result) => reply(client, { id: request.id, ok: true, result }),
-      (error: unknown) => reply(client, { id: request.id, ok: false, error: WorkbenchError.from(error).toJSON() }),
-    );
+    client.send(text);
+  };
+  const unsubscribe = workbench.subscribe((event, payload) => send({ event, payload }));
+  client.on('close', unsubscribe);
+  client.on('message', (data, isBinary) => {
+    try {
+      const frame = readRequestFrame(data, isBinary);
+      if (!frame.ok) {
+        send({ id: frame.id, ok: false, error: new WorkbenchError('invalid-request', frame.message).toJSON() });
+        return;
+      }
+      const { id, method, params } = frame.request;
+      Promise.resolve()
+        .then(() => workbench.call(method, params))
+        .then(
+          (result) => send({ id, ok: true, result }),
+          (error: unknown) => send({ id, ok: false, error: WorkbenchError.from(error).toJSON() }),
+        )
+        .catch((error: unknown) => log(`dwb serve: reply to ${method} failed: ${describe(error)}`));
+    } catch (error) {
+      log(`dwb serve: WebSocket message failed: ${describe(error)}`);
+      send({ id: -1, ok: false, error: WorkbenchError.from(error).toJSON() });
+    }
   });
 }
 
-function reply(client: WebSocket, message: ResponseMessage): void {
-  if (client.readyState === client.OPEN) client.send(JSON.stringify(message));
+function describe(error: unknown): string {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return text.replace(/\s+/g, ' ').slice(0, 300);
 }
 
 function sameToken(given: string, expected: string): boolean {

@@ -1,4 +1,4 @@
-import type { ModelSettingsView, ProviderSettings } from '../contract/model';
+import { urlHasCredentials, type ModelSettingsView, type ProviderSettings } from '../contract/model';
 import { providerPresets } from '../llm/presets';
 import { parseProviderSettings } from '../llm/settings';
 import type { SecretStore } from '../secrets/secret-store';
@@ -7,12 +7,49 @@ import type { AppDatabase } from '../workspace/app-database';
 const settingsKey = 'model-settings';
 const apiKeySecret = 'model-api-key';
 
-/** The model endpoint of the workspace: settings in the database, the API key in the secret store. */
+/**
+ * The model endpoint of the workspace: settings in the database, the API key in the secret store.
+ * A base URL never holds credentials (the contract refuses them); one stored by an older version
+ * is cleaned when the workspace opens.
+ */
 export class ModelSettingsStore {
   constructor(
     private readonly database: AppDatabase,
     private readonly secrets: SecretStore,
-  ) {}
+  ) {
+    this.moveUrlCredentialsToSecrets();
+  }
+
+  /**
+   * Older versions stored `http://user:secret@host/v1` as typed. The credential moves into the
+   * secret store as the API key (unless a key is already there) and the settings keep the bare
+   * URL; the old row is overwritten with zeros and the write-ahead log emptied, so the secret
+   * leaves the file.
+   */
+  private moveUrlCredentialsToSecrets(): void {
+    const stored = this.database.prepare('SELECT value FROM settings WHERE key = ?').pluck().get(settingsKey) as string | undefined;
+    if (stored === undefined) return;
+    let settings: Record<string, unknown>;
+    try {
+      settings = JSON.parse(stored) as Record<string, unknown>;
+    } catch {
+      return;
+    }
+    if (typeof settings.baseUrl !== 'string' || !urlHasCredentials(settings.baseUrl)) return;
+    const url = new URL(settings.baseUrl);
+    const credential = decodeURIComponent(url.password || url.username);
+    url.username = '';
+    url.password = '';
+    if (this.secrets.get(apiKeySecret) === null) this.secrets.set(apiKeySecret, credential);
+    const secureDelete = this.database.pragma('secure_delete', { simple: true }) as number;
+    this.database.pragma('secure_delete = ON');
+    try {
+      this.database.prepare('UPDATE settings SET value = ? WHERE key = ?').run(JSON.stringify({ ...settings, baseUrl: url.toString() }), settingsKey);
+    } finally {
+      this.database.pragma(`secure_delete = ${secureDelete}`);
+    }
+    this.database.pragma('wal_checkpoint(TRUNCATE)');
+  }
 
   view(): ModelSettingsView {
     const stored = this.database.prepare('SELECT value FROM settings WHERE key = ?').pluck().get(settingsKey) as string | undefined;

@@ -29,8 +29,13 @@ describe('presets and settings', () => {
     expect(() => settingsFromPreset('openai', { model: '' })).toThrow('Invalid model settings: model: model must name the model to use');
   });
 
-  it('never shows the key or URL credentials', () => {
-    const shown = publicSettings(settingsFromPreset('openai', { model: 'm', apiKey: 'sk-1', baseUrl: 'https://user:pw@proxy.example/v1' }));
+  it('never shows the key or URL credentials, and refuses credentials in the URL', () => {
+    expect(() => settingsFromPreset('openai', { model: 'm', apiKey: 'sk-1', baseUrl: 'https://user:pw@proxy.example/v1' })).toThrow(
+      'Invalid model settings: baseUrl: baseUrl must not contain a user name or password',
+    );
+    // Settings that skipped validation still show neither.
+    const unchecked = { ...settingsFromPreset('openai', { model: 'm', apiKey: 'sk-1' }), baseUrl: 'https://user:pw@proxy.example/v1' };
+    const shown = publicSettings(unchecked);
     expect(shown).not.toHaveProperty('apiKey');
     expect(shown.baseUrl).toBe('https://proxy.example/v1');
   });

@@ -1,0 +1,97 @@
+import { readFileSync } from 'node:fs';
+import { parseConnectionUriWithPassword, type ParsedConnectionUri } from '../connectors/connection-uri';
+import { WorkbenchError } from '../contract/errors';
+import type { CommandIo } from './command-io';
+
+/**
+ * Secrets the CLI needs without ever taking them in argv, where any user of the machine sees
+ * them (`ps`, /proc, shell history): the model API key from `--api-key-file PATH` or
+ * `DWB_API_KEY`, a database password from `--password-file PATH` or `DWB_DB_PASSWORD` (as
+ * `PGPASSWORD` does for psql). `--api-key` still works, with a warning on stderr; a password
+ * inside `--connection` still works silently (scripts read the one-line stderr of `dwb query`),
+ * and the README points to the alternatives.
+ */
+export const apiKeyEnv = 'DWB_API_KEY';
+export const passwordEnv = 'DWB_DB_PASSWORD';
+
+/** parseArgs options every command that opens a server connection accepts. */
+export const passwordFileOption = { 'password-file': { type: 'string' } } as const;
+/** parseArgs options of commands that call a model. */
+export const apiKeyOptions = { 'api-key': { type: 'string' }, 'api-key-file': { type: 'string' } } as const;
+
+type Environment = Readonly<Record<string, string | undefined>>;
+
+/** A secret kept in a file: the whole file, without the line break editors and `echo` add. */
+function readSecretFile(path: string, flag: string): string {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new WorkbenchError('not-found', `Cannot read ${flag} ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  const secret = text.replace(/\r?\n$/, '');
+  if (secret === '') throw new WorkbenchError('invalid-request', `${flag} ${path} is empty`);
+  if (/[\r\n]/.test(secret)) throw new WorkbenchError('invalid-request', `${flag} ${path} holds more than one line; it must hold the secret alone`);
+  return secret;
+}
+
+/** The model API key: `--api-key-file`, else `--api-key` (warned about), else `DWB_API_KEY`, else none. */
+export function resolveApiKey(
+  values: { 'api-key'?: string | undefined; 'api-key-file'?: string | undefined },
+  io: CommandIo,
+  command: string,
+  env: Environment = process.env,
+): string | undefined {
+  const inline = values['api-key'];
+  const file = values['api-key-file'];
+  if (inline !== undefined && file !== undefined) throw new WorkbenchError('invalid-request', 'give the API key one way: --api-key-file PATH or --api-key, not both');
+  if (file !== undefined) return readSecretFile(file, '--api-key-file');
+  if (inline !== undefined) {
+    io.stderr(`dwb ${command}: warning: --api-key is visible to other users of this machine (ps, shell history); use --api-key-file PATH or the ${apiKeyEnv} environment variable`);
+    return inline === '' ? undefined : inline;
+  }
+  const fromEnv = env[apiKeyEnv];
+  return fromEnv === undefined || fromEnv === '' ? undefined : fromEnv;
+}
+
+/**
+ * The database password for a connection URI: `--password-file`, else the one in the URI, else
+ * `DWB_DB_PASSWORD`. Only server URIs take one.
+ */
+export function resolveDatabasePassword(uri: string, passwordFile: string | undefined, env: Environment = process.env): ParsedConnectionUri {
+  const parsed = parseConnectionUriWithPassword(uri);
+  const isServer = !('path' in parsed.target);
+  if (passwordFile !== undefined) {
+    if (!isServer) throw new WorkbenchError('invalid-request', `--password-file goes with a server connection (postgres://, mysql://, neo4j://); ${parsed.target.engine} files take no password`);
+    if (parsed.password !== null) throw new WorkbenchError('invalid-request', 'give the password one way: --password-file PATH or inside --connection, not both');
+    return { ...parsed, password: readSecretFile(passwordFile, '--password-file') };
+  }
+  if (parsed.password !== null) return parsed;
+  const fromEnv = env[passwordEnv];
+  return isServer && fromEnv !== undefined && fromEnv !== '' ? { ...parsed, password: fromEnv } : parsed;
+}
+
+/**
+ * A server URI with the resolved password written in, for code that takes a URI (template)
+ * rather than a target and a password. The result lives in this process only: never print it.
+ */
+export function uriWithPassword(uri: string, password: string | null): string {
+  if (password === null) return uri;
+  const match = /^([a-z][a-z0-9+.-]*:\/\/)(?:([^@/?#]*)@)?/i.exec(uri.trim());
+  if (!match) return uri;
+  const [prefix, scheme, userinfo] = match as unknown as [string, string, string | undefined];
+  const user = (userinfo ?? '').split(':')[0] ?? '';
+  return `${scheme}${user}:${encodeURIComponent(password)}@${uri.trim().slice(prefix.length)}`;
+}
+
+/**
+ * For commands that hand a URI (or a `{dump}` template) on: the URI with the password from
+ * `--password-file` or `DWB_DB_PASSWORD` written in. A URI that already holds one, or any URI
+ * when neither is given, is returned as it is.
+ */
+export function uriTemplateWithPassword(template: string, passwordFile: string | undefined, env: Environment = process.env): string {
+  if (passwordFile === undefined && !env[passwordEnv]) return template;
+  const probe = template.replaceAll('{dump}', 'dump');
+  const resolved = resolveDatabasePassword(probe, passwordFile, env);
+  return parseConnectionUriWithPassword(probe).password === null ? uriWithPassword(template, resolved.password) : template;
+}

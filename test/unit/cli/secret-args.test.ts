@@ -1,0 +1,86 @@
+import { chmodSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseConnectionUriWithPassword } from '../../../src-main/connectors/connection-uri';
+import { resolveApiKey, resolveDatabasePassword, uriTemplateWithPassword, uriWithPassword } from '../../../src-main/cli/secret-args';
+import { useTempDirs } from '../../support/temp';
+
+const tempDir = useTempDirs();
+
+function secretFile(text: string): string {
+  const path = join(tempDir(), 'secret');
+  writeFileSync(path, text);
+  chmodSync(path, 0o600);
+  return path;
+}
+
+function recordingIo(): { io: { stdout(line: string): void; stderr(line: string): void }; errors: string[] } {
+  const errors: string[] = [];
+  return { io: { stdout: () => undefined, stderr: (line) => void errors.push(line) }, errors };
+}
+
+describe('the API key never has to be in argv', () => {
+  it('reads --api-key-file (one line break tolerated), else DWB_API_KEY, silently', () => {
+    const { io, errors } = recordingIo();
+    expect(resolveApiKey({ 'api-key-file': secretFile('sk-from-file\n') }, io, 'run', {})).toBe('sk-from-file');
+    expect(resolveApiKey({ 'api-key-file': secretFile('sk-crlf\r\n') }, io, 'run', { DWB_API_KEY: 'ignored' })).toBe('sk-crlf');
+    expect(resolveApiKey({}, io, 'run', { DWB_API_KEY: 'sk-from-env' })).toBe('sk-from-env');
+    expect(resolveApiKey({}, io, 'run', { DWB_API_KEY: '' })).toBeUndefined();
+    expect(resolveApiKey({}, io, 'run', {})).toBeUndefined();
+    expect(errors).toEqual([]);
+  });
+
+  it('still takes --api-key, with a warning that other users can see it', () => {
+    const { io, errors } = recordingIo();
+    expect(resolveApiKey({ 'api-key': 'sk-inline' }, io, 'run', { DWB_API_KEY: 'sk-env' })).toBe('sk-inline');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/^dwb run: warning: --api-key is visible to other users .* --api-key-file PATH or the DWB_API_KEY environment variable$/);
+    expect(errors[0]).not.toContain('sk-inline');
+  });
+
+  it('refuses both flags, a missing, empty or multi-line file, naming the file but never its content', () => {
+    const { io } = recordingIo();
+    expect(() => resolveApiKey({ 'api-key': 'a', 'api-key-file': secretFile('b') }, io, 'run', {})).toThrow(/one way/);
+    const missing = join(tempDir(), 'nope');
+    expect(() => resolveApiKey({ 'api-key-file': missing }, io, 'run', {})).toThrow(`Cannot read --api-key-file ${missing}: ENOENT`);
+    expect(() => resolveApiKey({ 'api-key-file': secretFile('\n') }, io, 'run', {})).toThrow(/is empty/);
+    let message = '';
+    try {
+      resolveApiKey({ 'api-key-file': secretFile('sk-line-one\nsk-line-two\n') }, io, 'run', {});
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/more than one line/);
+    expect(message).not.toContain('sk-line');
+  });
+});
+
+describe('database passwords never have to be in argv', () => {
+  it('takes the password from --password-file, else the URI, else DWB_DB_PASSWORD', () => {
+    const file = secretFile('p@ss:w/rd %41\n');
+    expect(resolveDatabasePassword('postgres://wb@127.0.0.1:5432/db', file, {})).toEqual({ target: { engine: 'postgres', url: 'postgres://wb@127.0.0.1:5432/db' }, password: 'p@ss:w/rd %41' });
+    expect(resolveDatabasePassword('mysql://wb:in-uri@127.0.0.1/db', undefined, { DWB_DB_PASSWORD: 'env' }).password).toBe('in-uri');
+    expect(resolveDatabasePassword('mysql://wb@127.0.0.1/db', undefined, { DWB_DB_PASSWORD: 'env' }).password).toBe('env');
+    expect(resolveDatabasePassword('neo4j://neo4j@127.0.0.1:7687', undefined, { DWB_DB_PASSWORD: 'env' })).toMatchObject({ target: { username: 'neo4j' }, password: 'env' });
+    expect(resolveDatabasePassword('postgres://wb@127.0.0.1/db', undefined, {}).password).toBeNull();
+  });
+
+  it('gives files no password and refuses a password given twice', () => {
+    expect(resolveDatabasePassword('sqlite:/tmp/x.db', undefined, { DWB_DB_PASSWORD: 'env' }).password).toBeNull();
+    expect(() => resolveDatabasePassword('sqlite:/tmp/x.db', secretFile('pw'), {})).toThrow(/--password-file goes with a server connection/);
+    expect(() => resolveDatabasePassword('postgres://wb:one@h/db', secretFile('two'), {})).toThrow(/one way/);
+  });
+
+  it('writes a password into a URI or a {dump} template so that the parser reads it back unchanged', () => {
+    const password = 'p@ss:w/rd {dump} %41 é';
+    for (const uri of ['postgres://wb@127.0.0.1:5432/db', 'postgres://127.0.0.1/db', 'mysql://wb:old@h/db', 'bolt://neo4j@h:7687']) {
+      expect(parseConnectionUriWithPassword(uriWithPassword(uri, password)).password, uri).toBe(password);
+    }
+    const template = uriTemplateWithPassword('postgres://wb@127.0.0.1/{dump}', undefined, { DWB_DB_PASSWORD: password });
+    expect(template.endsWith('/{dump}')).toBe(true);
+    expect(parseConnectionUriWithPassword(template.replace('{dump}', 'USA1836'))).toEqual({ target: { engine: 'postgres', url: 'postgres://wb@127.0.0.1/USA1836' }, password });
+    // Nothing to add: the text is handed on untouched, whatever it is.
+    expect(uriTemplateWithPassword('not a uri', undefined, {})).toBe('not a uri');
+    expect(uriTemplateWithPassword('postgres://wb:keep@h/{dump}', undefined, { DWB_DB_PASSWORD: 'env' })).toBe('postgres://wb:keep@h/{dump}');
+  });
+});
