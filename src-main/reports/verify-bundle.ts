@@ -41,11 +41,15 @@ const sealEnvelopeSchema = z.strictObject({
   hash: z.string(),
 });
 
-/** Verifies a bundle file's text (see `verifyBundle`). */
+/**
+ * Verifies a bundle file's text (see `verifyBundle`). A leading UTF-8 byte-order mark, which
+ * some editors and Windows tools add on save, is not part of the JSON and is ignored; any other
+ * change still fails.
+ */
 export function verifyBundleText(text: string, options: { expectedHead?: string } = {}): Verdict {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
   } catch (error) {
     return fail('bundle', null, null, `not valid JSON, so it was cut short or edited by hand (${error instanceof Error ? error.message : String(error)})`);
   }

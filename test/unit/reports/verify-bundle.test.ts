@@ -112,6 +112,13 @@ describe('bundle verification', () => {
     );
   });
 
+  it('verifies a bundle that only gained a UTF-8 byte-order mark, and nothing else', () => {
+    expect(verifyBundleText(`\uFEFF${originalText}`).ok).toBe(true);
+    expect(verifyBundleText(`\uFEFF\uFEFF${originalText}`).ok).toBe(false);
+    const edited = verifyBundleText(`\uFEFF${originalText.replace('krakow', 'krakov')}`);
+    expect(edited.ok ? 'verified' : describeFailure(edited.failure)).toMatch(/^event \d+ \(.*\): its content does not match its hash/);
+  });
+
   it('catches a bundle cut short anywhere', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: originalText.trimEnd().length - 1 }), (length) => {
