@@ -3,7 +3,7 @@ import type { QueryResult } from '../contract/data';
 import { copiedTablesNote } from '../contract/whatif';
 import type { ReportBundle } from './bundle-format';
 import { escapeHtml } from './html-escape';
-import { markdownFence, markdownLiteral, markdownSanitized } from './markdown-text';
+import { markdownCode, markdownFence, markdownLiteral, markdownSanitized } from './markdown-text';
 import { formatTime, formatValue, plural } from './report-format';
 import type { DecisionReport } from './report-model';
 
@@ -45,8 +45,8 @@ export function renderIpynb(bundle: ReportBundle, report: DecisionReport): strin
     'dwb-summary',
     [
       `# ${markdownLiteral(report.title)}`,
-      `Decision Workbench run \`${report.runId}\` (${report.technique.label}, ${markdownLiteral(report.model.name ?? report.model.description)}), ${formatTime(report.startedAt)}.`,
-      `**Decision:** ${report.decision ? markdownLiteral(report.decision.decision) : 'none'} · **Integrity head:** \`${bundle.head}\``,
+      `Decision Workbench run ${markdownCode(report.runId)} (${report.technique.label}, ${markdownLiteral(report.model.name ?? report.model.description)}), ${markdownLiteral(formatTime(report.startedAt))}.`,
+      `**Decision:** ${report.decision ? markdownLiteral(report.decision.decision) : 'none'} · **Integrity head:** ${markdownCode(bundle.head)}`,
       `The queries ran read-only against ${markdownLiteral(report.connection.description)}. To re-run them here, install jupysql (\`pip install jupysql\`) and run the next cell, which connects read-only. Only queries that succeeded are code; refused and failed ones are quoted as text.`,
     ].join('\n\n'),
   );
@@ -158,7 +158,7 @@ function proseCell(cell: Cell): string {
     case 'simulation':
       return `### Simulation${step}\n\n${cell.output?.status === 'simulated' ? `Best: **${markdownLiteral(cell.output.simulation.best)}** on ${markdownLiteral(cell.output.simulation.objective)}` : markdownFence(cell.source)}`;
     case 'whatif':
-      return `### What-if${step}\n\n${cell.output?.status === 'whatif' ? `Best: **${markdownLiteral(String(cell.output.whatif.best))}** (source unchanged: \`${cell.output.whatif.sourceDigestAfter}\`${markdownLiteral(copiedTablesNote(cell.output.whatif))})\n\n` : ''}${markdownFence(cell.source, 'json')}`;
+      return `### What-if${step}\n\n${cell.output?.status === 'whatif' ? `Best: **${markdownLiteral(String(cell.output.whatif.best))}** (source unchanged: ${markdownCode(cell.output.whatif.sourceDigestAfter)}${markdownLiteral(copiedTablesNote(cell.output.whatif))})\n\n` : ''}${markdownFence(cell.source, 'json')}`;
     case 'note':
     case 'query':
       return markdownSanitized(cell.source);

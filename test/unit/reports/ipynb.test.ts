@@ -63,8 +63,8 @@ describe('the Jupyter export', () => {
 
   it('never lets model text become markup in a Markdown cell', () => {
     const markdown = notebook.cells.filter((cell) => cell.cell_type === 'markdown').map((cell) => cell.source.join('')).join('\n');
-    expect(markdown).not.toMatch(/(^|[^\\])<(script|img)/i);
-    expect(markdown).toContain('## Decision: krakow \\<img src=x onerror=alert(1)\\>');
+    expect(markdown).not.toMatch(/<(script|img)/i);
+    expect(markdown).toContain('## Decision: krakow &lt;img src=x onerror=alert(1)&gt;');
   });
 
   it('connects read-only and keeps refused, failed, unfinished and templated queries out of the code', () => {

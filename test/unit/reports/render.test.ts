@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { exportReport } from '../../../src-main/reports/export-report';
-import { markdownFence, markdownLiteral, markdownSanitized } from '../../../src-main/reports/markdown-text';
+import { markdownCode, markdownFence, markdownLiteral, markdownSanitized } from '../../../src-main/reports/markdown-text';
 import { diffSteps } from '../../../src-main/reports/plan-diff';
 import { buildReport } from '../../../src-main/reports/report-model';
 import { renderHtmlReport } from '../../../src-main/reports/render-html';
@@ -81,19 +81,23 @@ describe('the Markdown report', () => {
   const markdown = renderMarkdownReport(report);
 
   it('escapes text from the run and neutralises raw HTML and script links in the rationale', () => {
-    expect(markdown).toContain('krakow \\<img src=x onerror=alert(1)\\>');
-    expect(markdown).toContain('Check \\<script\\>alert(1)\\</script\\> flows.');
-    expect(markdown).not.toMatch(/(^|[^\\])<script/);
+    expect(markdown).toContain('krakow &lt;img src=x onerror=alert(1)&gt;');
+    expect(markdown).toContain('Check &lt;script&gt;alert(1)&lt;/script&gt; flows.');
+    expect(markdown).not.toMatch(/<(script|img)/);
     expect(markdown).toContain('&lt;script>alert(2)&lt;/script>');
-    expect(markdown).toContain('[click](#blocked-link:alert(3))');
+    expect(markdown).toContain('\\[click\\](javascript:alert(3))');
+    expect(markdown).toContain('!\\[logo\\](https://example.com/logo.png)');
     expect(markdown).toContain('SWE steers the most value from **krakow**.');
     expect(markdown).toContain(`\`${bundle.head}\``);
   });
 
   it('fences code so that no backtick run inside can close the fence', () => {
     expect(markdownFence('a ``` b')).toBe('````\na ``` b\n````');
-    expect(markdownLiteral('*a* [b](c) <d> | e')).toBe('\\*a\\* \\[b\\](c) \\<d\\> \\| e');
-    expect(markdownSanitized('[x](vbscript:foo) [y](https://ok.example)')).toBe('[x](#blocked-link:foo) [y](https://ok.example)');
+    expect(markdownLiteral('*a* [b](c) <d> | e & f')).toBe('\\*a\\* \\[b\\](c) &lt;d&gt; \\| e &amp; f');
+    expect(markdownSanitized('[x](vbscript:foo) **b** \\<c> &#60;')).toBe('\\[x\\](vbscript:foo) **b** \\\\&lt;c> &amp;#60;');
+    expect(markdownCode('a ` b')).toBe('``a ` b``');
+    expect(markdownCode('`x')).toBe('`` `x ``');
+    expect(markdownCode('a\nb')).toBe('`a b`');
   });
 });
 
