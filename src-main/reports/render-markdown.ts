@@ -20,7 +20,7 @@ export function renderMarkdownReport(report: DecisionReport, options: MarkdownRe
     [
       `**Decision:** ${report.decision ? markdownLiteral(report.decision.decision) : `none — ${markdownLiteral(report.statusMessage ?? statusLabel(report.status))}`}  `,
       `**Status:** ${statusLabel(report.status)}${report.decision?.verification ? ` · simulator: ${report.decision.verification.agrees ? 'optimal' : `best is ${markdownLiteral(report.decision.verification.best)}`}` : ''}  `,
-      `**Signed off:** ${latest ? `${markdownLiteral(latest.name)}, ${markdownLiteral(formatTime(latest.at))}${latest.comment ? ` — “${markdownLiteral(latest.comment)}”` : ''}` : 'not signed off'}  `,
+      `**Signed off:** ${latest ? `${markdownLiteral(latest.name)}, ${markdownLiteral(formatTime(latest.at))}${latest.comment ? ` — “${markdownLiteral(latest.comment)}”` : ''}${keyNote(latest.fingerprint)}` : 'not signed off'}  `,
       `**Integrity head:** ${markdownCode(report.integrity.head)}`,
     ].join('\n'),
   );
@@ -189,9 +189,13 @@ function signOffSection(report: DecisionReport): string {
       : 'The run was automatic: no step was reviewed while it ran.';
   const notes = report.notes.length ? `\n\n### Analyst notes\n\n${report.notes.map((note) => markdownSanitized(note)).join('\n\n')}` : '';
   const signOffs = report.signOffs.length
-    ? report.signOffs.map((signOff) => `- **${markdownLiteral(signOff.name)}**, ${markdownLiteral(formatTime(signOff.at))}${signOff.comment ? `: ${markdownLiteral(signOff.comment)}` : ''} (seal entry ${markdownCode(signOff.hash)})`).join('\n')
+    ? report.signOffs.map((signOff) => `- **${markdownLiteral(signOff.name)}**, ${markdownLiteral(formatTime(signOff.at))}${signOff.comment ? `: ${markdownLiteral(signOff.comment)}` : ''}${keyNote(signOff.fingerprint)} (seal entry ${markdownCode(signOff.hash)})`).join('\n')
     : 'Not signed off.';
   return `### Reviews during the run\n\n${reviews}${notes}\n\n### Sign-off\n\n${signOffs}`;
+}
+
+function keyNote(fingerprint: string | null): string {
+  return fingerprint ? `, key ${markdownCode(fingerprint)}` : ', unsigned';
 }
 
 function usageSection(report: DecisionReport): string {
@@ -220,6 +224,7 @@ function integritySection(report: DecisionReport): string {
       ['Transcript lines sealed', String(integrity.transcriptLines)],
       ['Notebook cells sealed', String(integrity.notebookCells)],
       ['Sealed', `${formatTime(integrity.sealedAt)} by ${integrity.generator}`],
+      ['Signed by', integrity.signer ? `${integrity.signer.name}, Ed25519 key ${integrity.signer.fingerprint}` : 'nobody: the seal is unsigned'],
     ],
   )}\n\nVerify the JSON bundle with \`npx dwb verify BUNDLE.json\` (add ${markdownCode(`--head ${integrity.head}`)} to pin this very bundle).`;
 }

@@ -1,12 +1,13 @@
 import MarkdownIt from 'markdown-it';
 import type Token from 'markdown-it/lib/token.mjs';
 import { describe, expect, it } from 'vitest';
+import { signerFromPem } from '../../../src-main/audit/signing';
 import type { RunEvent } from '../../../src-main/contract/run';
 import { bundleFromRun } from '../../../src-main/reports/prepare-bundle';
 import { renderIpynb } from '../../../src-main/reports/render-ipynb';
 import { renderMarkdownReport } from '../../../src-main/reports/render-markdown';
 import { buildReport } from '../../../src-main/reports/report-model';
-import { sampleEvents, sampleMaterials } from './bundle-fixture';
+import { analystKeyPem, sampleEvents, sampleMaterials } from './bundle-fixture';
 
 /**
  * Link and markup payloads, each placed in every field of a run that a Markdown report or a
@@ -177,10 +178,12 @@ describe('Markdown and Jupyter exports against link and markup payloads', () => 
     const totals: Findings = { liveLinks: [], rawHtml: [], rawDefinitions: [], swallowable: [] };
     let documents = 0;
     for (const payload of payloads) {
+      const signerName = payload.replace(/^\s+/, 'x').trim();
       const bundle = bundleFromRun(sampleMaterials(hostileEvents(payload)), {
         at: '2026-01-02T10:00:00.000Z',
         generator: 'test',
-        signOff: { name: payload.replace(/^\s+/, 'x'), comment: payload },
+        signOff: { name: signerName, comment: payload },
+        signer: signerFromPem(signerName, analystKeyPem),
       });
       const report = buildReport(bundle);
       const notebook = JSON.parse(renderIpynb(bundle, report)) as { cells: { cell_type: string; source: string[] }[] };
