@@ -7,7 +7,7 @@ import { bundleFromRun } from '../../../src-main/reports/prepare-bundle';
 import { renderIpynb, sqliteReadOnlyUri } from '../../../src-main/reports/render-ipynb';
 import { buildReport } from '../../../src-main/reports/report-model';
 import { useTempDirs } from '../../support/temp';
-import { sampleBundle, sampleEvents, sampleMaterials } from './bundle-fixture';
+import { analystSigner, sampleBundle, sampleEvents, sampleMaterials } from './bundle-fixture';
 import { nbformatValidator } from './nbformat-schema';
 
 type NotebookJson = {
@@ -59,6 +59,7 @@ describe('the Jupyter export', () => {
     expect(code[1]?.outputs?.[0]?.data?.['text/html']?.join('')).toContain('<td>krakow</td>');
     expect(new Set(notebook.cells.map((cell) => cell.id)).size).toBe(notebook.cells.length);
     expect(notebook.metadata.decision_workbench.head).toBe(bundle.head);
+    expect(notebook.cells[0]?.source.join('')).toContain(`**Sealed by:** Ada Analyst, key \`${analystSigner.fingerprint}\``);
   });
 
   it('never lets model text become markup in a Markdown cell', () => {
