@@ -14,6 +14,15 @@ export interface SealEntry<R extends { type: string } = { type: string }> {
   /** The hash of the entry before: the run log's last hash for entry 0. */
   prevHash: string;
   hash: string;
+  /** The analyst's Ed25519 signature of `hash` (see audit/signing.ts); outside the hash, which it covers. */
+  signature?: SealSignature;
+}
+
+export interface SealSignature {
+  /** The signing key, base64 DER; its fingerprint is the one the entry's record declares. */
+  publicKey: string;
+  /** base64 Ed25519 signature. */
+  value: string;
 }
 
 /** sha256 of the previous hash, a newline and the canonical JSON of the entry's own fields. */

@@ -1,6 +1,7 @@
 import { WorkbenchError } from '../contract/errors';
 import type { CommandIo } from './command-io';
 import { dqaUsage, runDqaCommand } from './dqa-command';
+import { keysUsage, runKeysCommand } from './keys-command';
 import { queryUsage, runQueryCommand } from './query-command';
 import { reportUsage, runReportCommand } from './report-command';
 import { runRunCommand, runUsage } from './run-command';
@@ -8,7 +9,7 @@ import { runServeCommand, serveUsage } from './serve-command';
 import { runVerifyCommand, verifyUsage } from './verify-command';
 import { runWhatifCommand, whatifUsage } from './whatif-command';
 
-const usage = ['Decision Workbench command line', '', `  ${serveUsage}`, `  ${queryUsage}`, `  ${runUsage}`, `  ${reportUsage}`, `  ${verifyUsage}`, `  ${dqaUsage}`, `  ${whatifUsage}`].join('\n');
+const usage = ['Decision Workbench command line', '', `  ${serveUsage}`, `  ${queryUsage}`, `  ${runUsage}`, `  ${reportUsage}`, `  ${verifyUsage}`, `  ${keysUsage}`, `  ${dqaUsage}`, `  ${whatifUsage}`].join('\n');
 
 const commands: Record<string, (args: string[], io: CommandIo) => Promise<number>> = {
   serve: runServeCommand,
@@ -16,6 +17,7 @@ const commands: Record<string, (args: string[], io: CommandIo) => Promise<number
   run: runRunCommand,
   report: runReportCommand,
   verify: runVerifyCommand,
+  keys: runKeysCommand,
   dqa: runDqaCommand,
   whatif: runWhatifCommand,
 };

@@ -8,14 +8,17 @@ import { bundleFromFile, bundleFromRun } from '../reports/prepare-bundle';
 import { formatBytes } from '../reports/report-format';
 import { readRunDirectory } from '../reports/run-directory';
 import { positiveInteger, type CommandIo } from './command-io';
+import { cliKeyStore } from './keys-command';
 
 export const reportUsage =
   'dwb report (--run DIR | --bundle BUNDLE.json) --format html|pdf|md|json|ipynb --out FILE [--signed-by NAME [--comment TEXT]] [--max-rows N]';
 
 /**
  * `dwb report`: a report of one run, from the folder `dwb run --out` wrote or from a JSON
- * bundle (which must verify first). A sign-off is sealed into the bundle before rendering, so
- * every format shows it and the JSON bundle proves it. Prints where the file went and its head.
+ * bundle (which must verify first). With the analyst's key (`dwb keys create`) the seal is
+ * signed; a sign-off is signed with it too, and must be in the name registered with the key.
+ * The sign-off is sealed into the bundle before rendering, so every format shows it and the
+ * JSON bundle proves it. Prints where the file went and its head.
  */
 export async function runReportCommand(args: string[], io: CommandIo): Promise<number> {
   const { values } = parseArgs({
@@ -40,10 +43,11 @@ export async function runReportCommand(args: string[], io: CommandIo): Promise<n
   const maxTableRows = positiveInteger(values['max-rows'], '--max-rows') ?? 15;
   const signOff = values['signed-by'] !== undefined ? { name: values['signed-by'], comment: values.comment ?? '' } : null;
   const at = new Date().toISOString();
+  const signer = cliKeyStore().load();
 
   const bundle: ReportBundle = values.run
-    ? bundleFromRun(readRunDirectory(resolve(values.run)), { at, signOff })
-    : bundleFromFile(readBundle(resolve(values.bundle as string)), { at, signOff });
+    ? bundleFromRun(readRunDirectory(resolve(values.run)), { at, signOff, signer })
+    : bundleFromFile(readBundle(resolve(values.bundle as string)), { at, signOff, signer });
   const data = await exportReport(bundle, format as ReportFormat, { maxTableRows });
   const out = resolve(values.out);
   mkdirSync(dirname(out), { recursive: true });

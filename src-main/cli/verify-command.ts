@@ -1,26 +1,42 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openConnector } from '../connectors/open-connector';
 import { WorkbenchError } from '../contract/errors';
+import { assessSignatures, describeEntryTrust, type TrustedKey } from '../reports/bundle-signatures';
 import { replayBundle } from '../reports/replay';
+import { readTrustedKeys } from '../reports/trusted-keys';
 import { describeFailure, verifyBundleText } from '../reports/verify-bundle';
 import type { CommandIo } from './command-io';
+import { cliKeyStore, defaultTrustedKeysDir } from './keys-command';
 import { passwordFileOption, resolveDatabasePassword } from './secret-args';
 
-export const verifyUsage = 'dwb verify [--head HASH] BUNDLE.json | dwb verify --replay BUNDLE.json --connection URI [--password-file F]';
+export const verifyUsage =
+  'dwb verify [--head HASH] [--trusted-keys DIR|FILE]... [--require-signature] BUNDLE.json | dwb verify --replay BUNDLE.json --connection URI [--password-file F]';
 
 /**
- * `dwb verify BUNDLE.json` prints exactly `verified` (exit 0), or `not verified: ` and the
- * first event or section that fails, with its index, type and why (exit 1). With `--replay` a
- * verified bundle's queries are run again on `--connection` and each result is listed as
- * unchanged or changed since the run; any change (data drift) exits 1.
+ * `dwb verify BUNDLE.json` prints `verified` when every hash and every signature in the bundle
+ * holds, or `not verified: ` and the first event, section or signature that fails, with its
+ * index, type and why (exit 1). Then one line per seal entry says who signed it: `signed by
+ * NAME (FINGERPRINT)` for a key the user trusts (their own key, the keys in the config folder's
+ * `trusted-keys/`, and `--trusted-keys`) registered to that name; `not trusted: …` for any other
+ * key (exit 1); `unsigned: …` for an entry without a signature (exit 0, as bundles from before
+ * signatures, unless `--require-signature`). With `--replay` a trusted bundle's queries are run
+ * again on `--connection` and each result is listed as unchanged or changed since the run; any
+ * change (data drift) exits 1.
  */
 export async function runVerifyCommand(args: string[], io: CommandIo): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { replay: { type: 'boolean', default: false }, connection: { type: 'string' }, head: { type: 'string' }, ...passwordFileOption },
+    options: {
+      replay: { type: 'boolean', default: false },
+      connection: { type: 'string' },
+      head: { type: 'string' },
+      'trusted-keys': { type: 'string', multiple: true },
+      'require-signature': { type: 'boolean', default: false },
+      ...passwordFileOption,
+    },
   });
   if (positionals.length !== 1) throw new WorkbenchError('invalid-request', `name one bundle file: ${verifyUsage}`);
   if (values.replay && !values.connection) throw new WorkbenchError('invalid-request', `--replay needs --connection URI: ${verifyUsage}`);
@@ -40,6 +56,15 @@ export async function runVerifyCommand(args: string[], io: CommandIo): Promise<n
     return 1;
   }
   io.stdout('verified');
+  const judged = assessSignatures(verdict.bundle, trustedKeys(values['trusted-keys'] ?? [], io));
+  for (const entry of judged) io.stdout(describeEntryTrust(entry));
+  const untrusted = judged.some((entry) => entry.status === 'unknown-key' || entry.status === 'name-mismatch');
+  const unsigned = judged.some((entry) => entry.status === 'unsigned');
+  if (untrusted) return 1;
+  if (unsigned && values['require-signature']) {
+    io.stdout('not verified: --require-signature, and the bundle has unsigned seal entries');
+    return 1;
+  }
   if (!values.replay) return 0;
 
   const { target, password } = resolveDatabasePassword(values.connection as string, values['password-file']);
@@ -56,4 +81,19 @@ export async function runVerifyCommand(args: string[], io: CommandIo): Promise<n
   } finally {
     await connector.close();
   }
+}
+
+/** The keys to trust: the user's own, those in the config folder's trusted-keys/, and those named. */
+function trustedKeys(paths: string[], io: CommandIo): TrustedKey[] {
+  const keys: TrustedKey[] = [];
+  try {
+    const own = cliKeyStore().load();
+    if (own) keys.push({ name: own.name, fingerprint: own.fingerprint, source: 'your own key' });
+  } catch (error) {
+    io.stderr(`dwb verify: your own signing key is not used: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const folder = defaultTrustedKeysDir();
+  if (existsSync(folder)) keys.push(...readTrustedKeys(folder));
+  for (const path of paths) keys.push(...readTrustedKeys(resolve(path)));
+  return keys;
 }

@@ -7,7 +7,9 @@ import type { SealEntry } from '../audit/seal';
  * in one file. Described for readers in docs/reports.md.
  */
 export const bundleFormat = 'decision-workbench/report-bundle';
-export const bundleVersion = 1;
+/** 2 adds optional Ed25519 signatures to seal entries; version 1 bundles (unsigned) are still read. */
+export const bundleVersion = 2;
+export const readableBundleVersions = [1, 2] as const;
 export const notebookFormat = 'decision-workbench/notebook';
 
 /** A JSON object whose fields are not trusted yet. */
@@ -25,7 +27,7 @@ export interface RunNotebook extends JsonObject {
 export const bundleRecordSchema = z.strictObject({
   type: z.literal('bundle'),
   format: z.literal(bundleFormat),
-  version: z.literal(bundleVersion),
+  version: z.union([z.literal(1), z.literal(2)]),
   runId: z.string(),
   /** The workbench that made the bundle, e.g. `Decision Workbench 0.1.0`. */
   generator: z.string(),
@@ -35,14 +37,20 @@ export const bundleRecordSchema = z.strictObject({
   transcript: z.array(z.string()),
   /** sha256 of the notebook without its cells, and of each cell in order. */
   notebook: z.strictObject({ header: z.string(), cells: z.array(z.string()) }),
+  /** Who sealed the bundle, when a key signed it: the name registered with the key and its fingerprint. */
+  signer: z.strictObject({ name: z.string().trim().min(1), fingerprint: z.string() }).optional(),
 });
 export type BundleRecord = z.infer<typeof bundleRecordSchema>;
 
-/** An analyst's sign-off: who, and what they said; the entry's `at` says when. */
+/**
+ * An analyst's sign-off: who, and what they said; the entry's `at` says when. A signed sign-off
+ * names the fingerprint of the key that signed it, whose registered name must be `name`.
+ */
 export const signOffRecordSchema = z.strictObject({
   type: z.literal('sign-off'),
   name: z.string().trim().min(1),
   comment: z.string(),
+  fingerprint: z.string().optional(),
 });
 export type SignOffRecord = z.infer<typeof signOffRecordSchema>;
 
@@ -56,7 +64,7 @@ export interface SignOffInput {
 
 export interface ReportBundle {
   format: typeof bundleFormat;
-  version: typeof bundleVersion;
+  version: (typeof readableBundleVersions)[number];
   /** The hash of the last seal entry: the one value that pins the whole bundle. */
   head: string;
   /** The run log exactly as logged, hash-chained. */

@@ -1,24 +1,48 @@
 /**
- * Text made safe for a Markdown document. Markdown viewers render inline HTML, so nothing from
- * the model or the data may reach a Markdown report unescaped.
+ * Text made safe for a Markdown document. Markdown viewers render inline HTML and follow links,
+ * so no text from the model, the data or a bundle may form a link, an autolink, a reference
+ * definition, an HTML tag or an image in a Markdown report.
+ *
+ * `<`, `>` and `&` become character references rather than backslash escapes: a GFM autolink
+ * literal (`http://x/\<img …>` in marked or micromark) swallows the backslash into its URL and
+ * frees the `<` after it, while a character reference is always plain text and never markup.
+ * Brackets, which every link, image, footnote and reference definition needs, are escaped.
  */
 
-/** Plain text (a thought, a value, a reason) shown literally: every Markdown and HTML character is escaped. */
-export function markdownLiteral(text: string): string {
-  return text.replace(/[\\`*_[\]<>#|~&!]/g, '\\$&');
+const references: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+
+function withReferences(text: string, characters: RegExp): string {
+  return text.replace(characters, (character) => references[character] ?? character);
 }
 
-/** Plain text in a table cell: literal, on one line. */
+/** Plain text (a thought, a value, a reason) shown literally: every Markdown and HTML character is neutralised. */
+export function markdownLiteral(text: string): string {
+  return withReferences(text, /[&<>]/g).replace(/[\\`*_[\]#|~!]/g, '\\$&');
+}
+
+/** Plain text in a table cell: literal, on one line (a lone carriage return ends a line too). */
 export function markdownCell(text: string): string {
-  return markdownLiteral(text).replace(/\r?\n/g, ' ');
+  return markdownLiteral(text).replace(/\r\n?|\n/g, ' ');
 }
 
 /**
- * Markdown written by the model (a rationale) kept as Markdown, but with raw HTML made inert
- * and link targets other than http(s), mailto and in-page anchors disabled.
+ * Markdown written by the model (a rationale) or an analyst (a note), kept as Markdown for its
+ * emphasis, lists and code, but unable to link or embed: `<` and `&` become character
+ * references (no HTML, no autolink, no entity trickery), and brackets and backslashes are
+ * escaped (no link, image, footnote or reference definition, and no escape of ours undone).
  */
 export function markdownSanitized(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/\]\(\s*<?(?!https?:|mailto:|#)[a-z][\w+.-]*:/gi, '](#blocked-link:');
+  return withReferences(text, /[&<]/g).replace(/[\\[\]]/g, '\\$&');
+}
+
+/** Text as an inline code span that no backtick in it can close, on one line. */
+export function markdownCode(text: string): string {
+  const line = text.replace(/\r\n?|\n/g, ' ');
+  if (line === '') return '';
+  const ticks = '`'.repeat(Math.max(0, ...[...line.matchAll(/`+/g)].map((match) => match[0].length)) + 1);
+  // CommonMark strips one space on each side when both have one: pad text that touches a backtick.
+  const pad = line.startsWith('`') || line.endsWith('`') || (line.startsWith(' ') && line.endsWith(' ')) ? ' ' : '';
+  return `${ticks}${pad}${line}${pad}${ticks}`;
 }
 
 /** A fenced code block whose fence no backtick run in the text can close. */

@@ -1,3 +1,4 @@
+import type { Signer } from '../audit/signing';
 import { WorkbenchError } from '../contract/errors';
 import { appVersion } from '../services/version';
 import type { ReportBundle, SignOffInput } from './bundle-format';
@@ -10,19 +11,20 @@ export function generatorName(): string {
 }
 
 /**
- * A run's materials sealed into a bundle and read back through the verifier, so that a report
- * is only ever made from a bundle that verifies exactly as `dwb verify` will check it later.
+ * A run's materials sealed into a bundle — signed when the analyst has a key — and read back
+ * through the verifier, so that a report is only ever made from a bundle that verifies exactly
+ * as `dwb verify` will check it later.
  */
-export function bundleFromRun(materials: RunMaterials, options: { at: string; signOff?: SignOffInput | null; generator?: string }): ReportBundle {
-  const sealed = sealBundle(materials, { at: options.at, generator: options.generator ?? generatorName(), signOff: options.signOff ?? null });
+export function bundleFromRun(materials: RunMaterials, options: { at: string; signOff?: SignOffInput | null; generator?: string; signer?: Signer | null }): ReportBundle {
+  const sealed = sealBundle(materials, { at: options.at, generator: options.generator ?? generatorName(), signOff: options.signOff ?? null, signer: options.signer ?? null });
   return reverify(serializeBundle(sealed));
 }
 
-/** A bundle file, verified, with one more sign-off when given. A bundle that fails is refused, naming where. */
-export function bundleFromFile(text: string, options: { at: string; signOff?: SignOffInput | null; expectedHead?: string }): ReportBundle {
+/** A bundle file, verified, with one more (signed) sign-off when given. A bundle that fails is refused, naming where. */
+export function bundleFromFile(text: string, options: { at: string; signOff?: SignOffInput | null; expectedHead?: string; signer?: Signer | null }): ReportBundle {
   const verdict = verifyBundleText(text, options.expectedHead === undefined ? {} : { expectedHead: options.expectedHead });
   if (!verdict.ok) throw new WorkbenchError('invalid-request', `The bundle does not verify: ${describeFailure(verdict.failure)}`);
-  return options.signOff ? reverify(serializeBundle(addSignOff(verdict.bundle, options.signOff, options.at))) : verdict.bundle;
+  return options.signOff ? reverify(serializeBundle(addSignOff(verdict.bundle, options.signOff, options.at, options.signer ?? null))) : verdict.bundle;
 }
 
 function reverify(text: string): ReportBundle {

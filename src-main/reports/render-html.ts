@@ -98,7 +98,7 @@ function cover(report: DecisionReport): Html {
 <dl class="facts">${facts.map(([label, value]) => html`<div><dt>${label}</dt><dd>${value}</dd></div>`)}</dl>
 ${
   latest
-    ? html`<div class="strip signed"><span class="strip-label">Signed off</span><span><strong>${latest.name}</strong> · ${formatTime(latest.at)}${latest.comment ? html` — “${latest.comment}”` : null}</span></div>`
+    ? html`<div class="strip signed"><span class="strip-label">Signed off</span><span><strong>${latest.name}</strong> · ${formatTime(latest.at)}${latest.comment ? html` — “${latest.comment}”` : null} · ${latest.fingerprint ? html`key <span class="hash">${latest.fingerprint}</span>` : 'unsigned'}</span></div>`
     : html`<div class="strip"><span class="strip-label">Sign-off</span><span class="muted">Not signed off</span></div>`
 }
 <div class="strip"><span class="strip-label">Integrity</span><span>${plural(report.integrity.eventCount, 'event')} hash-chained and sealed · head <span class="hash">${report.integrity.head}</span></span></div>
@@ -316,7 +316,7 @@ ${report.notes.length ? html`<h3>Analyst notes</h3>${report.notes.map((note) => 
 <h3>Sign-off</h3>${
     report.signOffs.length
       ? report.signOffs.map(
-          (signOff) => html`<div class="card"><div><strong>${signOff.name}</strong> <span class="muted">signed off on ${formatTime(signOff.at)}</span></div>${signOff.comment ? html`<div class="prose" style="margin-top:6px">${signOff.comment}</div>` : null}<div class="muted small" style="margin-top:6px">Seal entry <span class="hash">${signOff.hash}</span></div></div>`,
+          (signOff) => html`<div class="card"><div><strong>${signOff.name}</strong> <span class="muted">signed off on ${formatTime(signOff.at)}</span></div>${signOff.comment ? html`<div class="prose" style="margin-top:6px">${signOff.comment}</div>` : null}<div class="muted small" style="margin-top:6px">${signOff.fingerprint ? html`Signed with key <span class="hash">${signOff.fingerprint}</span> · ` : 'Not signed with a key · '}seal entry <span class="hash">${signOff.hash}</span></div></div>`,
         )
       : html`<p class="muted">Not signed off. A sign-off is added at export (<span class="mono">dwb report --signed-by NAME</span> or the export dialog) and sealed into the bundle.</p>`
   }`;
@@ -346,9 +346,10 @@ function integritySection(report: DecisionReport): Html {
 <tr><th>Transcript lines sealed</th><td>${formatCount(integrity.transcriptLines)}</td></tr>
 <tr><th>Notebook cells sealed</th><td>${formatCount(integrity.notebookCells)}</td></tr>
 <tr><th>Sealed</th><td>${formatTime(integrity.sealedAt)} by ${integrity.generator}</td></tr>
+<tr><th>Signed by</th><td>${integrity.signer ? html`${integrity.signer.name}, Ed25519 key <span class="hash">${integrity.signer.fingerprint}</span>` : 'nobody: the seal is unsigned'}</td></tr>
 <tr><th>Algorithm</th><td>sha256 over canonical JSON (keys sorted)</td></tr>
 </table>
 <h3>How to verify</h3>
-<p>The JSON bundle exported with this report holds the run log, the model transcript, the notebook and the seal. Run <span class="mono">npx dwb verify BUNDLE.json</span>: it prints <span class="mono">verified</span>, or names the first event or section that fails. Add <span class="mono">--head ${integrity.head.slice(0, 16)}…</span> (the full head above) to check that it is this very bundle, and <span class="mono">--replay --connection URI</span> to re-run every recorded query and list the results that changed since.</p>
+<p>The JSON bundle exported with this report holds the run log, the model transcript, the notebook and the seal. Run <span class="mono">npx dwb verify BUNDLE.json</span>: it prints <span class="mono">verified</span> and who signed each seal entry (<span class="mono">signed by NAME (FINGERPRINT)</span> for a key you trust, see <span class="mono">--trusted-keys</span>), or names the first event, section or signature that fails. Add <span class="mono">--head ${integrity.head.slice(0, 16)}…</span> (the full head above) to check that it is this very bundle, and <span class="mono">--replay --connection URI</span> to re-run every recorded query and list the results that changed since.</p>
 ${report.unknownEvents ? html`<p class="muted small">${plural(report.unknownEvents, 'event')} of a type this workbench does not know ${report.unknownEvents === 1 ? 'is' : 'are'} shown as recorded.</p>` : null}`;
 }

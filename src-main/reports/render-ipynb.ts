@@ -3,7 +3,7 @@ import type { QueryResult } from '../contract/data';
 import { copiedTablesNote } from '../contract/whatif';
 import type { ReportBundle } from './bundle-format';
 import { escapeHtml } from './html-escape';
-import { markdownFence, markdownLiteral, markdownSanitized } from './markdown-text';
+import { markdownCode, markdownFence, markdownLiteral, markdownSanitized } from './markdown-text';
 import { formatTime, formatValue, plural } from './report-format';
 import type { DecisionReport } from './report-model';
 
@@ -11,9 +11,7 @@ import type { DecisionReport } from './report-model';
 const outputRows = 50;
 
 type Source = string[];
-type Output =
-  | { output_type: 'execute_result'; execution_count: number; data: Record<string, Source>; metadata: Record<string, never> }
-  | { output_type: 'error'; ename: string; evalue: string; traceback: string[] };
+type Output = { output_type: 'execute_result'; execution_count: number; data: Record<string, Source>; metadata: Record<string, never> };
 type NotebookCell =
   | { cell_type: 'markdown'; id: string; metadata: Record<string, never>; source: Source }
   | { cell_type: 'code'; id: string; metadata: Record<string, never>; execution_count: number | null; source: Source; outputs: Output[] };
@@ -22,6 +20,13 @@ type NotebookCell =
  * The run's notebook as a Jupyter notebook (nbformat 4.5): prose cells become Markdown cells
  * and queries become `%%sql` code cells (jupysql) with their recorded results as outputs, so a
  * colleague can read it in Jupyter and re-run the queries against the same database.
+ *
+ * "Run All" must not be able to change that database: the connection cell opens it read-only
+ * (SQLite's `mode=ro`; other engines are left for the reader to connect, with a role that can
+ * only read), and only queries that ran successfully on the run's read-only connection become
+ * code. A query that was refused or failed is quoted as text in a Markdown cell with its
+ * error, and so is one holding text jupysql would expand (`{…}`, `$…`), which would otherwise
+ * let the model's text run as Python in the reader's kernel.
  */
 export function renderIpynb(bundle: ReportBundle, report: DecisionReport): string {
   const cells: NotebookCell[] = [];
@@ -40,9 +45,9 @@ export function renderIpynb(bundle: ReportBundle, report: DecisionReport): strin
     'dwb-summary',
     [
       `# ${markdownLiteral(report.title)}`,
-      `Decision Workbench run \`${report.runId}\` (${report.technique.label}, ${markdownLiteral(report.model.name ?? report.model.description)}), ${formatTime(report.startedAt)}.`,
-      `**Decision:** ${report.decision ? markdownLiteral(report.decision.decision) : 'none'} · **Integrity head:** \`${bundle.head}\``,
-      `The queries ran read-only against ${markdownLiteral(report.connection.description)}. To re-run them here, install jupysql (\`pip install jupysql\`) and run the next cell.`,
+      `Decision Workbench run ${markdownCode(report.runId)} (${report.technique.label}, ${markdownLiteral(report.model.name ?? report.model.description)}), ${markdownLiteral(formatTime(report.startedAt))}.`,
+      `**Decision:** ${report.decision ? markdownLiteral(report.decision.decision) : 'none'} · **Integrity head:** ${markdownCode(bundle.head)} · **Sealed by:** ${report.integrity.signer ? `${markdownLiteral(report.integrity.signer.name)}, key ${markdownCode(report.integrity.signer.fingerprint)}` : 'unsigned'}`,
+      `The queries ran read-only against ${markdownLiteral(report.connection.description)}. To re-run them here, install jupysql (\`pip install jupysql\`) and run the next cell, which connects read-only. Only queries that succeeded are code; refused and failed ones are quoted as text.`,
     ].join('\n\n'),
   );
   cells.push({ cell_type: 'code', id: cellId('dwb-connect'), metadata: {}, execution_count: null, source: lines(connectCell(report)), outputs: [] });
@@ -52,6 +57,11 @@ export function renderIpynb(bundle: ReportBundle, report: DecisionReport): strin
     if (!parsed.success) continue;
     const cell = parsed.data;
     if (cell.kind === 'query') {
+      const withheld = withheldReason(cell);
+      if (withheld !== null) {
+        markdown(cell.id, `${withheld}\n\n${markdownFence(cell.source, 'sql')}`);
+        continue;
+      }
       const digest = report.queries.find((query) => query.id === cell.data['queryId'])?.digest ?? null;
       const outputs = queryOutputs(cell, ++executionCount, digest);
       cells.push({ cell_type: 'code', id: cellId(cell.id), metadata: {}, execution_count: outputs.length ? executionCount : null, source: lines(`%%sql\n${cell.source}`), outputs });
@@ -76,9 +86,51 @@ export function renderIpynb(bundle: ReportBundle, report: DecisionReport): strin
 function connectCell(report: DecisionReport): string {
   const description = report.connection.description;
   const sqlitePath = report.connection.engine === 'sqlite' && description.startsWith('sqlite:') ? description.slice('sqlite:'.length).replace(/^\/\//, '') : null;
-  return sqlitePath
-    ? `%load_ext sql\n%sql sqlite:///${sqlitePath}`
-    : `%load_ext sql\n# Connect to the database the run used (${description.replace(/\n/g, ' ')}):\n# %sql <connection URL>`;
+  if (sqlitePath) {
+    return `%load_ext sql\n# Read-only: SQLite opens the file with mode=ro, so no cell here can change it.\n%sql sqlite:///${sqliteReadOnlyUri(sqlitePath)}`;
+  }
+  return [
+    '%load_ext sql',
+    `# Connect to the database the run used (${description.replace(/[\r\n]+/g, ' ')}) READ-ONLY:`,
+    `# ${readOnlyAdvice[report.connection.engine] ?? 'with an account that can only read'}.`,
+    '# %sql <connection URL>',
+  ].join('\n');
+}
+
+/** How to connect each engine so that the notebook cannot write, for the reader to follow. */
+const readOnlyAdvice: Record<string, string> = {
+  sqlite: 'for a SQLite file, sqlite:///file:<path>?mode=ro&uri=true',
+  duckdb: 'for DuckDB, open the file with read_only=True (duckdb_engine: connect_args={"read_only": True})',
+  postgres: 'for PostgreSQL, log in as a role granted SELECT only (never a superuser)',
+  mysql: 'for MySQL/MariaDB, log in as a user granted SELECT only',
+};
+
+/**
+ * A SQLite URI filename opening `path` read-only, for SQLAlchemy's `uri=true`. The characters
+ * that would end the path early (`?`, `#`) or start an escape (`%`) are percent-encoded;
+ * Windows paths become `/C:/…` as SQLite's URI form wants.
+ */
+export function sqliteReadOnlyUri(path: string): string {
+  const slashed = path.replace(/\\/g, '/');
+  const rooted = /^[A-Za-z]:\//.test(slashed) ? `/${slashed}` : slashed;
+  return `file:${rooted.replace(/[%?#]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`)}?mode=ro&uri=true`;
+}
+
+/**
+ * Why a query cell is quoted as text instead of becoming code, or null when it may run: only a
+ * query that succeeded on the read-only connection is replayable.
+ */
+function withheldReason(cell: Cell): string | null {
+  const output = cell.output;
+  const id = typeof cell.data['queryId'] === 'string' ? ` ${markdownLiteral(cell.data['queryId'])}` : '';
+  const kept = 'It is kept here as text, not as code, so running this notebook cannot replay it.';
+  if (output?.status === 'error') {
+    const verb = output.error.code === 'read-only' ? 'was refused' : 'failed';
+    return `**Query${id} ${verb}** (${markdownLiteral(output.error.code)}): ${markdownLiteral(output.error.message)}\n\n${kept}`;
+  }
+  if (output?.status !== 'ok') return `**Query${id} has no recorded result** (the run ended before it finished). ${kept}`;
+  if (/[{}$]/.test(cell.source)) return `**Query${id}** contains \`{\`, \`}\` or \`$\`, which jupysql would expand as Python or template code; it is kept here as text, not as code.`;
+  return null;
 }
 
 function proseCell(cell: Cell): string {
@@ -106,7 +158,7 @@ function proseCell(cell: Cell): string {
     case 'simulation':
       return `### Simulation${step}\n\n${cell.output?.status === 'simulated' ? `Best: **${markdownLiteral(cell.output.simulation.best)}** on ${markdownLiteral(cell.output.simulation.objective)}` : markdownFence(cell.source)}`;
     case 'whatif':
-      return `### What-if${step}\n\n${cell.output?.status === 'whatif' ? `Best: **${markdownLiteral(String(cell.output.whatif.best))}** (source unchanged: \`${cell.output.whatif.sourceDigestAfter}\`${markdownLiteral(copiedTablesNote(cell.output.whatif))})\n\n` : ''}${markdownFence(cell.source, 'json')}`;
+      return `### What-if${step}\n\n${cell.output?.status === 'whatif' ? `Best: **${markdownLiteral(String(cell.output.whatif.best))}** (source unchanged: ${markdownCode(cell.output.whatif.sourceDigestAfter)}${markdownLiteral(copiedTablesNote(cell.output.whatif))})\n\n` : ''}${markdownFence(cell.source, 'json')}`;
     case 'note':
     case 'query':
       return markdownSanitized(cell.source);
@@ -119,9 +171,7 @@ function numbered(steps: unknown, fallback: string): string {
 
 function queryOutputs(cell: Cell, executionCount: number, digest: string | null): Output[] {
   const output = cell.output;
-  if (!output) return [];
-  if (output.status === 'error') return [{ output_type: 'error', ename: output.error.code, evalue: output.error.message, traceback: [] }];
-  if (output.status !== 'ok') return [];
+  if (output?.status !== 'ok') return [];
   return [{ output_type: 'execute_result', execution_count: executionCount, metadata: {}, data: { 'text/plain': lines(plainTable(output.result, digest)), 'text/html': lines(htmlTable(output.result, digest)) } }];
 }
 

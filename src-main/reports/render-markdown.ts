@@ -1,6 +1,6 @@
 import type { QueryResult } from '../contract/data';
 import { copiedTablesNote } from '../contract/whatif';
-import { markdownCell, markdownFence, markdownLiteral, markdownSanitized } from './markdown-text';
+import { markdownCell, markdownCode, markdownFence, markdownLiteral, markdownSanitized } from './markdown-text';
 import { formatBytes, formatCount, formatDuration, formatTime, formatValue, plural, reviewLabels, statusLabel } from './report-format';
 import type { DecisionReport, PlanVersion, QueryRecord, StepRecord, TraceItem } from './report-model';
 
@@ -20,8 +20,8 @@ export function renderMarkdownReport(report: DecisionReport, options: MarkdownRe
     [
       `**Decision:** ${report.decision ? markdownLiteral(report.decision.decision) : `none — ${markdownLiteral(report.statusMessage ?? statusLabel(report.status))}`}  `,
       `**Status:** ${statusLabel(report.status)}${report.decision?.verification ? ` · simulator: ${report.decision.verification.agrees ? 'optimal' : `best is ${markdownLiteral(report.decision.verification.best)}`}` : ''}  `,
-      `**Signed off:** ${latest ? `${markdownLiteral(latest.name)}, ${formatTime(latest.at)}${latest.comment ? ` — “${markdownLiteral(latest.comment)}”` : ''}` : 'not signed off'}  `,
-      `**Integrity head:** \`${report.integrity.head}\``,
+      `**Signed off:** ${latest ? `${markdownLiteral(latest.name)}, ${markdownLiteral(formatTime(latest.at))}${latest.comment ? ` — “${markdownLiteral(latest.comment)}”` : ''}${keyNote(latest.fingerprint)}` : 'not signed off'}  `,
+      `**Integrity head:** ${markdownCode(report.integrity.head)}`,
     ].join('\n'),
   );
   parts.push(
@@ -137,7 +137,7 @@ function traceItem(item: TraceItem, options: MarkdownReportOptions): string {
       const { spec, result, error } = item.whatif;
       const statements = markdownFence(`change:    ${spec.change}\nobjective: ${spec.objective}${spec.candidatesQuery ? `\ncandidates: ${spec.candidatesQuery}` : ''}`, 'sql');
       return result
-        ? `**What-if on a copy of the data:** best ${markdownLiteral(String(result.best))}${result.margin !== null ? `, ahead by ${formatValue(result.margin)}` : ''} (${result.rows.length} candidate${result.rows.length === 1 ? '' : 's'}; source unchanged: \`${result.sourceDigestAfter}\`${markdownLiteral(copiedTablesNote(result))})\n\n${statements}`
+        ? `**What-if on a copy of the data:** best ${markdownLiteral(String(result.best))}${result.margin !== null ? `, ahead by ${formatValue(result.margin)}` : ''} (${result.rows.length} candidate${result.rows.length === 1 ? '' : 's'}; source unchanged: ${markdownCode(result.sourceDigestAfter)}${markdownLiteral(copiedTablesNote(result))})\n\n${statements}`
         : `**What-if failed** (${markdownLiteral(error?.code ?? 'error')}): ${markdownLiteral(error?.message ?? '')}\n\n${statements}`;
     }
     case 'decision':
@@ -151,7 +151,7 @@ function queryBlock(query: QueryRecord, options: MarkdownReportOptions): string 
   const head = `**Query ${markdownLiteral(query.id)}** by ${query.author}${query.evidence ? ' · evidence for the decision' : ''}`;
   const parts = [head, markdownFence(query.text, 'sql')];
   if (query.params && Object.keys(query.params).length) parts.push(`Parameters: ${markdownLiteral(JSON.stringify(query.params))}`);
-  if (query.error) parts.push(`Error (${query.error.code}): ${markdownLiteral(query.error.message)}`);
+  if (query.error) parts.push(`Error (${markdownLiteral(query.error.code)}): ${markdownLiteral(query.error.message)}`);
   if (query.result) parts.push(resultTable(query.result, query.digest, options.maxTableRows));
   return parts.join('\n\n');
 }
@@ -161,7 +161,7 @@ function resultTable(result: QueryResult, digest: string | null, maxRows: number
   const note = result.rows.length > shown.length ? `Showing ${shown.length} of ${formatCount(result.rowCount)} rows` : `${plural(result.rowCount, 'row')}`;
   const capped = result.truncated ? ' (the query hit the row cap)' : '';
   const body = result.columns.length ? `${table(result.columns.map((column) => column.name), shown.map((row) => row.map(formatValue)))}\n\n` : '';
-  return `${body}*${note}${capped}.${digest ? ` sha256 of the full result: \`${digest}\`` : ''}*`;
+  return `${body}*${note}${capped}.${digest ? ` sha256 of the full result: ${markdownCode(digest)}` : ''}*`;
 }
 
 function simulationSection(report: DecisionReport): string {
@@ -189,9 +189,13 @@ function signOffSection(report: DecisionReport): string {
       : 'The run was automatic: no step was reviewed while it ran.';
   const notes = report.notes.length ? `\n\n### Analyst notes\n\n${report.notes.map((note) => markdownSanitized(note)).join('\n\n')}` : '';
   const signOffs = report.signOffs.length
-    ? report.signOffs.map((signOff) => `- **${markdownLiteral(signOff.name)}**, ${formatTime(signOff.at)}${signOff.comment ? `: ${markdownLiteral(signOff.comment)}` : ''} (seal entry \`${signOff.hash}\`)`).join('\n')
+    ? report.signOffs.map((signOff) => `- **${markdownLiteral(signOff.name)}**, ${markdownLiteral(formatTime(signOff.at))}${signOff.comment ? `: ${markdownLiteral(signOff.comment)}` : ''}${keyNote(signOff.fingerprint)} (seal entry ${markdownCode(signOff.hash)})`).join('\n')
     : 'Not signed off.';
   return `### Reviews during the run\n\n${reviews}${notes}\n\n### Sign-off\n\n${signOffs}`;
+}
+
+function keyNote(fingerprint: string | null): string {
+  return fingerprint ? `, key ${markdownCode(fingerprint)}` : ', unsigned';
 }
 
 function usageSection(report: DecisionReport): string {
@@ -220,6 +224,7 @@ function integritySection(report: DecisionReport): string {
       ['Transcript lines sealed', String(integrity.transcriptLines)],
       ['Notebook cells sealed', String(integrity.notebookCells)],
       ['Sealed', `${formatTime(integrity.sealedAt)} by ${integrity.generator}`],
+      ['Signed by', integrity.signer ? `${integrity.signer.name}, Ed25519 key ${integrity.signer.fingerprint}` : 'nobody: the seal is unsigned'],
     ],
-  )}\n\nVerify the JSON bundle with \`npx dwb verify BUNDLE.json\` (add \`--head ${integrity.head}\` to pin this very bundle).`;
+  )}\n\nVerify the JSON bundle with \`npx dwb verify BUNDLE.json\` (add ${markdownCode(`--head ${integrity.head}`)} to pin this very bundle).`;
 }

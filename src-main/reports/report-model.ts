@@ -106,6 +106,8 @@ export interface SignOffRecord {
   comment: string;
   at: string;
   hash: string;
+  /** The fingerprint of the key that signed it; null for a sign-off from before signatures. */
+  fingerprint: string | null;
 }
 
 export interface IntegritySummary {
@@ -119,6 +121,8 @@ export interface IntegritySummary {
   notebookCells: number;
   generator: string;
   sealedAt: string;
+  /** The analyst whose key signed the seal, or null when it is unsigned. */
+  signer: { name: string; fingerprint: string } | null;
 }
 
 /** Everything a report shows, read from a verified bundle; each renderer lays it out. */
@@ -217,6 +221,7 @@ export function buildReport(bundle: ReportBundle): DecisionReport {
       notebookCells: bundle.notebook.cells.length,
       generator: bundleRecord?.type === 'bundle' ? bundleRecord.generator : '',
       sealedAt: bundle.seal[0]?.at ?? '',
+      signer: bundleRecord?.type === 'bundle' ? (bundleRecord.signer ?? null) : null,
     },
     unknownEvents: reader.unknown,
   };
@@ -389,7 +394,7 @@ class TraceReader {
 }
 
 function signOff(record: SealRecord, at: string, hash: string): SignOffRecord[] {
-  return record.type === 'sign-off' ? [{ name: record.name, comment: record.comment, at, hash }] : [];
+  return record.type === 'sign-off' ? [{ name: record.name, comment: record.comment, at, hash, fingerprint: record.fingerprint ?? null }] : [];
 }
 
 function analystNotes(cells: readonly unknown[]): string[] {

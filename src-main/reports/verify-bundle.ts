@@ -2,11 +2,13 @@ import { z } from 'zod';
 import { jsonDigest } from '../audit/digest';
 import { checkRawChain, firstIssue } from '../audit/raw-chain';
 import { hashSealEntry, type SealEntry } from '../audit/seal';
+import { keyFingerprint, signatureMatches } from '../audit/signing';
 import {
   bundleFields,
   bundleFormat,
   bundleRecordSchema,
   bundleVersion,
+  readableBundleVersions,
   signOffRecordSchema,
   type BundleRecord,
   type JsonObject,
@@ -39,13 +41,18 @@ const sealEnvelopeSchema = z.strictObject({
   record: z.looseObject({ type: z.string() }),
   prevHash: z.string(),
   hash: z.string(),
+  signature: z.strictObject({ publicKey: z.string(), value: z.string() }).optional(),
 });
 
-/** Verifies a bundle file's text (see `verifyBundle`). */
+/**
+ * Verifies a bundle file's text (see `verifyBundle`). A leading UTF-8 byte-order mark, which
+ * some editors and Windows tools add on save, is not part of the JSON and is ignored; any other
+ * change still fails.
+ */
 export function verifyBundleText(text: string, options: { expectedHead?: string } = {}): Verdict {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
   } catch (error) {
     return fail('bundle', null, null, `not valid JSON, so it was cut short or edited by hand (${error instanceof Error ? error.message : String(error)})`);
   }
@@ -62,7 +69,8 @@ export function verifyBundle(value: unknown, options: { expectedHead?: string } 
   const root = value as JsonObject;
   if (root['format'] !== bundleFormat) return fail('bundle', null, null, `not a Decision Workbench report bundle (format ${JSON.stringify(root['format'])}, expected "${bundleFormat}")`);
   if (typeof root['version'] === 'number' && root['version'] > bundleVersion) return fail('bundle', null, null, `version ${root['version']} is newer than this workbench reads (${bundleVersion})`);
-  if (root['version'] !== bundleVersion) return fail('bundle', null, null, `unknown version ${JSON.stringify(root['version'])}`);
+  const version = readableBundleVersions.find((known) => known === root['version']);
+  if (version === undefined) return fail('bundle', null, null, `unknown version ${JSON.stringify(root['version'])}`);
   for (const field of bundleFields) if (!(field in root)) return fail('bundle', null, null, `the field "${field}" is missing`);
   const extra = Object.keys(root).find((key) => !(bundleFields as readonly string[]).includes(key));
   if (extra !== undefined) return fail('bundle', null, null, `unexpected field "${extra}" (nothing may be added to a sealed bundle)`);
@@ -97,8 +105,11 @@ export function verifyBundle(value: unknown, options: { expectedHead?: string } 
     if (!record.success) return fail('seal', index, type, `${index === 0 ? 'the first entry must describe the bundle' : 'entries after the first must be sign-offs'}: ${firstIssue(record.error)}`);
     if (record.data.type === 'bundle') {
       if (record.data.runId !== lastEvent.runId) return fail('seal', index, type, `seals run ${record.data.runId}, but the events are of run ${lastEvent.runId}`);
+      if (record.data.version !== version) return fail('seal', index, type, `seals a version ${record.data.version} bundle, but the bundle says version ${version}`);
       bundleRecord = record.data;
     }
+    const signatureFailure = checkSignature(entry, record.data.type === 'bundle' ? (record.data.signer?.fingerprint ?? null) : (record.data.fingerprint ?? null));
+    if (signatureFailure) return fail('seal', index, type, signatureFailure);
     entries.push({ ...entry, record: record.data });
   }
   if (!bundleRecord) return fail('seal', 0, null, 'the bundle record is missing');
@@ -119,7 +130,7 @@ export function verifyBundle(value: unknown, options: { expectedHead?: string } 
     ok: true,
     bundle: {
       format: bundleFormat,
-      version: bundleVersion,
+      version,
       head,
       events: chain.entries,
       transcript: transcript.filter(isObject),
@@ -127,6 +138,23 @@ export function verifyBundle(value: unknown, options: { expectedHead?: string } 
       seal: entries,
     },
   };
+}
+
+/**
+ * Why an entry's signature does not hold, or null when it does or the entry is unsigned. The
+ * record (inside the hash) declares the key's fingerprint; the signature (outside it) must be
+ * made by that very key over the entry's hash. Whether the key is one to trust is a separate
+ * question (bundle-signatures.ts): here a signature only has to match.
+ */
+function checkSignature(entry: z.infer<typeof sealEnvelopeSchema>, declared: string | null): string | null {
+  const signature = entry.signature;
+  if (declared === null) return signature ? 'it carries a signature its sealed record does not declare (one was added after sealing)' : null;
+  if (!signature) return `it declares a signature by ${declared} but carries none (the signature was removed)`;
+  if (keyFingerprint(signature.publicKey) !== declared) return `its signature is by key ${keyFingerprint(signature.publicKey)}, not by ${declared} as its record declares`;
+  if (!signatureMatches(signature.publicKey, entry.hash, signature.value)) {
+    return `its signature by ${declared} does not match: the bundle was changed and re-sealed after that key signed it`;
+  }
+  return null;
 }
 
 function firstMismatch(items: readonly unknown[], sealed: string[]): { index: number; type: string | null; reason: string } | null {

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { z } from 'zod';
+import type { Signer } from '../audit/signing';
 import { WorkbenchError } from '../contract/errors';
 import type { reportRequests } from '../contract/reports';
 import { readTranscript } from '../llm/transcript';
@@ -10,6 +11,7 @@ import { exportReport, reportFileTypes, type PdfPrinter, type ReportFormat } fro
 import { bundleFromRun } from '../reports/prepare-bundle';
 import { buildReport } from '../reports/report-model';
 import { renderHtmlReport } from '../reports/render-html';
+import type { AnalystKeyStore } from '../secrets/analyst-key';
 import type { Environment } from '../workspace/clock';
 import type { NotebookStore } from '../workspace/notebook-store';
 import type { RunStore } from '../workspace/run-store';
@@ -32,18 +34,38 @@ export interface ReportService {
  * The export dialog's requests. A run's bundle is sealed once per sign-off and kept, so the
  * preview and every format exported with the same sign-off share one head hash — the HTML, the
  * PDF and the JSON bundle a manager receives all name the same proof.
+ *
+ * With the analyst's key the seal and the sign-off are signed. The first export with a sign-off
+ * makes the key, registered to the name signed with; later sign-offs must use that name. The
+ * preview never makes a key: before there is one it shows the report without the sign-off.
  */
-export function createReportService(dependencies: { runs: RunStore; notebooks: NotebookStore; environment: Environment; workspaceDir: string; platform: ReportPlatform }): ReportService {
-  const { runs, notebooks, environment, platform } = dependencies;
+export function createReportService(dependencies: {
+  runs: RunStore;
+  notebooks: NotebookStore;
+  environment: Environment;
+  workspaceDir: string;
+  platform: ReportPlatform;
+  analystKeys?: AnalystKeyStore;
+}): ReportService {
+  const { runs, notebooks, environment, platform, analystKeys } = dependencies;
   const sealed = new Map<string, ReportBundle>();
   const exported = new Map<string, { path: string; format: ReportFormat }>();
 
-  const bundleOf = (notebookId: string, runId: string, signOff: { name: string; comment: string } | null): ReportBundle => {
+  const signerFor = (signOff: { name: string } | null, purpose: 'preview' | 'export'): Signer | null => {
+    if (!analystKeys) return null;
+    const existing = analystKeys.load();
+    if (existing || !signOff || purpose === 'preview') return existing;
+    return analystKeys.create(signOff.name);
+  };
+
+  const bundleOf = (notebookId: string, runId: string, requested: { name: string; comment: string } | null, purpose: 'preview' | 'export'): ReportBundle => {
     const run = runs.list(notebookId).find((candidate) => candidate.id === runId);
     if (!run) throw new WorkbenchError('not-found', `No run ${runId} in this notebook`);
     if (run.status === 'running') throw new WorkbenchError('conflict', 'The run is still going: export its report once it has ended');
+    const signer = signerFor(requested, purpose);
+    const signOff = requested && (signer || purpose === 'export') ? requested : null;
     const events = runs.events(runId);
-    const key = JSON.stringify([runId, events.length, signOff?.name ?? null, signOff?.comment ?? null]);
+    const key = JSON.stringify([runId, events.length, signOff?.name ?? null, signOff?.comment ?? null, signer?.fingerprint ?? null]);
     const cached = sealed.get(key);
     if (cached) return cached;
     const notebook = notebooks.get(notebookId);
@@ -53,7 +75,7 @@ export function createReportService(dependencies: { runs: RunStore; notebooks: N
       transcript: [transcript.header, ...transcript.exchanges],
       notebook: { format: 'decision-workbench/notebook', version: 1, title: notebook.title, runId, cells: notebook.cells.filter((cell) => cell.provenance.runId === runId) },
     };
-    const bundle = bundleFromRun(materials, { at: environment.now(), signOff });
+    const bundle = bundleFromRun(materials, { at: environment.now(), signOff, signer });
     sealed.set(key, bundle);
     return bundle;
   };
@@ -67,11 +89,11 @@ export function createReportService(dependencies: { runs: RunStore; notebooks: N
   return {
     handlers: {
       'reports/preview': async ({ notebookId, runId, signOff }) => {
-        const bundle = bundleOf(notebookId, runId, signOff);
+        const bundle = bundleOf(notebookId, runId, signOff, 'preview');
         return { html: renderHtmlReport(buildReport(bundle)), head: bundle.head, eventCount: bundle.events.length };
       },
       'reports/export': async ({ notebookId, runId, format, signOff }) => {
-        const bundle = bundleOf(notebookId, runId, signOff);
+        const bundle = bundleOf(notebookId, runId, signOff, 'export');
         const type = reportFileTypes[format];
         const defaultName = `${fileStem(buildReport(bundle).title)}-${runId}.${type.extension}`;
         const path = platform.saveFileDialog

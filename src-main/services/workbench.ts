@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { EventName, EventPayload, Method, Params, Result } from '../contract/api';
 import { WorkbenchError } from '../contract/errors';
 import { openAppDatabase, type AppDatabase } from '../workspace/app-database';
@@ -16,7 +17,9 @@ import { recogniseScenario } from '../simulators/scenario';
 import { runSimulation } from '../simulators/run-simulation';
 import { runWhatIfOnConnection, whatIfSupport } from '../whatif';
 import { RunStore } from '../workspace/run-store';
+import { fileKeyStore, secretKeyStore } from '../secrets/analyst-key';
 import { memorySecretStore, type SecretStore } from '../secrets/secret-store';
+import { defaultConfigDir } from '../workspace/paths';
 import { testProviderConnection } from '../llm/test-connection';
 import { EventBus } from './event-bus';
 import { createRouter, type Handlers } from './router';
@@ -80,7 +83,9 @@ export function openWorkbench(options: {
     installDemoOnce({ database, workspaceDir: options.workspaceDir, notebooks, connections, environment });
   }
 
-  const reports = createReportService({ runs: runStore, notebooks, environment, workspaceDir: options.workspaceDir, platform: options.platform });
+  // The analyst's signing key: in the OS key store where there is one, else a 0600 file in the user's config folder.
+  const analystKeys = secrets.persistent ? secretKeyStore(secrets) : fileKeyStore(join(defaultConfigDir(), 'keys'));
+  const reports = createReportService({ runs: runStore, notebooks, environment, workspaceDir: options.workspaceDir, platform: options.platform, analystKeys });
 
   const handlers: Handlers = {
     ...reports.handlers,

@@ -76,6 +76,8 @@ function ExportDialogBody() {
     try {
       const result = await exportReport(runId, format, signOff);
       if (result) setExported(result);
+      // The first signed export makes the analyst's key: preview again so the head shown is the one exported.
+      if (result && signOff) await previewReport?.(runId, signOff);
     } catch (caught) {
       setError(caught instanceof Error ? caught.message : String(caught));
     } finally {
@@ -141,13 +143,13 @@ function ExportDialogBody() {
               <legend>Sign-off</legend>
               <label>
                 Signed off by
-                <input aria-label="Signed off by" value={name} placeholder="Your name (leave empty to export unsigned)" onChange={(event) => setName(event.target.value)} style={{ width: '100%' }} />
+                <input aria-label="Signed off by" value={name} placeholder="Your name, as registered with your signing key (leave empty for no sign-off)" onChange={(event) => setName(event.target.value)} style={{ width: '100%' }} />
               </label>
               <label>
                 Comment
                 <textarea aria-label="Sign-off comment" value={comment} rows={4} placeholder="What you checked, caveats, approval" onChange={(event) => setComment(event.target.value)} style={{ width: '100%' }} />
               </label>
-              <span className="hint">The sign-off and its time are sealed into the report’s hash chain.</span>
+              <span className="hint">The sign-off and its time are sealed into the report’s hash chain and signed with your key: your first signed export makes it, registered to the name you sign with, and keeps it in the system’s key store (in browser mode, a private file in your config folder).</span>
             </fieldset>
             {preview && (
               <p className="hint" data-testid="report-head" title={preview.preview.head}>

@@ -148,8 +148,9 @@ describe('the export dialog', () => {
     const saved = (await dialog.getByTestId('export-result').locator('code').innerText()).trim();
     expect(readFileSync(saved, 'utf8')).toContain(head);
     const bundlePath = saved.replace(/\.html$/, '.json');
+    // Browser mode signs with the analyst key in DWB_CONFIG_DIR (made by makeRunDirectory), which this process trusts.
     const verify = await dwb(['verify', '--head', head, bundlePath]);
-    expect(verify.stdout).toBe('verified\n');
+    expect(verify.stdout).toMatch(/^verified\nsigned by Ada Analyst \(SHA256:[A-Za-z0-9+/]{43}\): the seal\nsigned by Ada Analyst \(SHA256:[A-Za-z0-9+/]{43}\): sign-off \(seal entry 1, [^)]+\)\n$/);
 
     const popup = page.waitForEvent('popup');
     await dialog.getByTestId('open-export').click();

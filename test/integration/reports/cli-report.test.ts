@@ -1,7 +1,9 @@
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { runDwb } from '../../support/cli';
+import { resealBundle } from '../../support/reseal';
 import { useSuiteTempDir, useTempDirs } from '../../support/temp';
 import { nbformatValidator } from '../../unit/reports/nbformat-schema';
 import { dwb, makeRunDirectory } from './run-fixture';
@@ -18,7 +20,7 @@ beforeAll(async () => {
 interface BundleShape {
   head: string;
   events: { event: { type: string; result?: { rows: unknown[][] } | null } }[];
-  seal: { record: { type: string; name?: string } }[];
+  seal: { at: string; record: { type: string; name?: string } }[];
 }
 
 describe('dwb report and dwb verify', () => {
@@ -46,8 +48,13 @@ describe('dwb report and dwb verify', () => {
     expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain('## 6. Step trace');
 
     const verify = await dwb(['verify', join(out, 'bundle.json')]);
-    expect(verify).toEqual({ code: 0, stdout: 'verified\n', stderr: '' });
-    expect((await dwb(['verify', '--head', bundle.head, join(out, 'bundle.json')])).stdout).toBe('verified\n');
+    const fingerprint = /\((SHA256:[A-Za-z0-9+/]{43})\)/.exec(verify.stdout)?.[1] ?? 'no fingerprint';
+    const signedAt = bundle.seal[1]?.at ?? '';
+    const signedLines = `verified\nsigned by Ada Analyst (${fingerprint}): the seal\nsigned by Ada Analyst (${fingerprint}): sign-off (seal entry 1, ${signedAt})\n`;
+    expect(verify).toEqual({ code: 0, stdout: signedLines, stderr: '' });
+    expect((await dwb(['verify', '--head', bundle.head, join(out, 'bundle.json')])).stdout).toBe(signedLines);
+    expect(html).toContain(fingerprint);
+    expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain(`key \`${fingerprint}\``);
   });
 
   it('names the first tampered event, and catches a removed sign-off', async () => {
@@ -98,6 +105,72 @@ describe('dwb report and dwb verify', () => {
     expect(drift.stdout).toMatch(/^unchanged +q1 /m);
     expect(drift.stdout).toMatch(/^file +changed \(sha256 [0-9a-f]{12}… then, [0-9a-f]{12}… now\)$/m);
     expect(drift.stdout.trim().split('\n').at(-1)).toBe('drift: 1 of 3 recorded results changed since the run');
+  });
+
+  it('signs with the analyst key, rejects a re-sealed bundle on its signature, and says who signed and whom it does not trust', async () => {
+    const out = tempDir();
+    const config = process.env['DWB_CONFIG_DIR'] as string;
+    const shown = await dwb(['keys', 'show']);
+    const fingerprint = /^Ada Analyst \((SHA256:[A-Za-z0-9+/]{43})\); private key in (.+)$/.exec(shown.stdout.trim());
+    expect(fingerprint, shown.stdout + shown.stderr).not.toBeNull();
+    const [, keyFingerprint, privatePath] = fingerprint as RegExpExecArray;
+    expect(privatePath).toBe(join(config, 'keys', 'analyst-key.pem'));
+    expect(statSync(privatePath as string).mode & 0o777).toBe(0o600);
+    expect((await dwb(['keys', 'create', '--name', 'Ada Analyst'])).stderr).toContain('There already is a signing key');
+
+    await dwb(['report', '--run', runDir, '--format', 'json', '--out', join(out, 'bundle.json'), '--signed-by', 'Ada Analyst']);
+    const text = readFileSync(join(out, 'bundle.json'), 'utf8');
+    const privateBody = readFileSync(privatePath as string, 'utf8').split('\n')[1] as string;
+    expect(text).not.toContain(privateBody);
+    expect(text).toContain(keyFingerprint);
+
+    // Edit a result and recompute every hash: the chain checks out, the signature does not.
+    const edited = JSON.parse(text) as BundleShape & Record<string, unknown>;
+    const index = edited.events.findIndex((entry) => entry.event.type === 'query-end');
+    ((edited.events[index]?.event.result?.rows as unknown[][])[0] as unknown[])[1] = 999;
+    writeFileSync(join(out, 'resealed.json'), JSON.stringify(resealBundle(edited, 'keep'), null, 2));
+    const resealed = await dwb(['verify', join(out, 'resealed.json')]);
+    expect(resealed).toEqual({ code: 1, stdout: `not verified: seal entry 0 (bundle): its signature by ${keyFingerprint} does not match: the bundle was changed and re-sealed after that key signed it\n`, stderr: '' });
+
+    // Stripped of its signatures: verified as unsigned, refused with --require-signature.
+    writeFileSync(join(out, 'stripped.json'), JSON.stringify(resealBundle(edited, 'strip')));
+    const stripped = await dwb(['verify', join(out, 'stripped.json')]);
+    expect(stripped.code).toBe(0);
+    expect(stripped.stdout).toMatch(/^verified\nunsigned: the seal carries no signature, so anyone able to edit the file could have re-sealed it/);
+    const required = await dwb(['verify', '--require-signature', join(out, 'stripped.json')]);
+    expect(required.code).toBe(1);
+    expect(required.stdout.trim().split('\n').at(-1)).toBe('not verified: --require-signature, and the bundle has unsigned seal entries');
+
+    // A colleague without the key: unknown until they trust the exported public key.
+    const exported = await dwb(['keys', 'export', '--out', join(out, 'ada.pub.json')]);
+    expect(exported.stdout.trim()).toBe(`wrote the public key of Ada Analyst (${keyFingerprint}) to ${join(out, 'ada.pub.json')}`);
+    const colleague = { ...process.env, DWB_CONFIG_DIR: join(out, 'colleague') };
+    const unknown = await runDwb(['verify', join(out, 'bundle.json')], { env: colleague });
+    expect(unknown.code).toBe(1);
+    expect(unknown.stdout.split('\n')[1]).toBe(`not trusted: the seal is signed as "Ada Analyst" by key ${keyFingerprint}, which is not among the trusted keys (if it is theirs, add their public key with --trusted-keys)`);
+    const known = await runDwb(['verify', '--trusted-keys', join(out, 'ada.pub.json'), join(out, 'bundle.json')], { env: colleague });
+    expect(known.code, known.stdout).toBe(0);
+    expect(known.stdout.split('\n')[1]).toBe(`signed by Ada Analyst (${keyFingerprint}): the seal`);
+
+    // A forger's own key under Ada's name is not Ada's key.
+    const forger = join(out, 'forger');
+    expect((await runDwb(['keys', 'create', '--name', 'Ada Analyst'], { env: { ...process.env, DWB_CONFIG_DIR: forger } })).code).toBe(0);
+    const forged = await runDwb(['report', '--run', runDir, '--format', 'json', '--out', join(out, 'forged.json'), '--signed-by', 'Ada Analyst'], { env: { ...process.env, DWB_CONFIG_DIR: forger } });
+    expect(forged.code, forged.stderr).toBe(0);
+    const forgedVerdict = await dwb(['verify', join(out, 'forged.json')]);
+    expect(forgedVerdict.code).toBe(1);
+    expect(forgedVerdict.stdout).toMatch(/^verified\nnot trusted: the seal is signed as "Ada Analyst" by key SHA256:\S+, which is not among the trusted keys/);
+
+    // Sign-offs take the key's name only, and a sign-off needs a key.
+    const otherName = await dwb(['report', '--run', runDir, '--format', 'json', '--out', join(out, 'x.json'), '--signed-by', 'Grace Manager']);
+    expect(otherName.code).toBe(2);
+    expect(otherName.stderr.trim()).toBe(`dwb report: invalid-request: The signing key ${keyFingerprint} is registered to "Ada Analyst": a sign-off with it must be in that name, not "Grace Manager"`);
+    const keyless = await runDwb(['report', '--run', runDir, '--format', 'json', '--out', join(out, 'y.json'), '--signed-by', 'Ada Analyst'], { env: colleague });
+    expect(keyless.stderr).toContain('A sign-off is signed with the analyst’s key, and there is none: create one with `dwb keys create --name NAME`');
+
+    // A bundle that only gained a byte-order mark still verifies.
+    writeFileSync(join(out, 'bom.json'), `\uFEFF${text}`);
+    expect((await dwb(['verify', join(out, 'bom.json')])).stdout).toMatch(/^verified\nsigned by Ada Analyst/);
   });
 
   it('explains bad arguments', async () => {

@@ -12,10 +12,24 @@ export const dwb = (args: string[], timeoutMs = 60_000): Promise<CliResult> => r
 
 
 /**
+ * Gives this test process (and every `dwb` it starts) its own config folder with a signing key
+ * for "Ada Analyst", so that sign-offs are signed and the user's real config is never touched.
+ */
+export async function useAnalystKey(directory: string): Promise<string> {
+  const config = join(directory, 'config');
+  process.env['DWB_CONFIG_DIR'] = config;
+  const created = await dwb(['keys', 'create', '--name', 'Ada Analyst']);
+  if (created.code !== 0) throw new Error(`dwb keys create failed (${created.code}): ${created.stderr}`);
+  return config;
+}
+
+/**
  * A real `dwb run --out DIR` against a DQA database and the scripted model: plan, two queries,
  * a re-plan, a third query, and a decision whose rationale carries Markdown and hostile HTML.
+ * The process gets its own config folder with Ada Analyst's signing key (`useAnalystKey`).
  */
 export async function makeRunDirectory(directory: string): Promise<{ runDir: string; database: string }> {
+  await useAnalystKey(directory);
   const database = sqliteFromDqaDump('locating/db/locating-1445-15b6e0aa.sql', directory);
   const questionFile = join(directory, 'question.txt');
   const rulesFile = join(directory, 'rules.txt');

@@ -1,3 +1,4 @@
+import { signerFromPem, type Signer } from '../../../src-main/audit/signing';
 import type { RunEvent } from '../../../src-main/contract/run';
 import { MemoryCellSink } from '../../../src-main/engine/memory-cell-sink';
 import { createRunCellWriter } from '../../../src-main/engine/run-cells';
@@ -120,6 +121,11 @@ export function sampleMaterials(events: RunEvent[] = sampleEvents()): RunMateria
   };
 }
 
-export function sampleBundle(signOff: SignOffInput | null = { name: 'Ada Analyst', comment: 'Checked against the ledger.' }): ReportBundle {
-  return bundleFromRun(sampleMaterials(), { at: '2026-01-02T10:00:00.000Z', signOff, generator: 'Decision Workbench test' });
+/** Fixed Ed25519 test keys (made for these tests, guarding nothing), so bundles built in tests are identical every time. */
+export const analystKeyPem = '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIHOtvxgN18I9OklCPhvJGVcXtRQuZ05Obgegw5bR8w1E\n-----END PRIVATE KEY-----\n';
+export const otherKeyPem = '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIO3y6ODQFCcuICNU+xmSdF5ncigngPpg1rT3RxCSK3kQ\n-----END PRIVATE KEY-----\n';
+export const analystSigner: Signer = signerFromPem('Ada Analyst', analystKeyPem);
+
+export function sampleBundle(signOff: SignOffInput | null = { name: 'Ada Analyst', comment: 'Checked against the ledger.' }, signer: Signer | null = analystSigner): ReportBundle {
+  return bundleFromRun(sampleMaterials(), { at: '2026-01-02T10:00:00.000Z', signOff, generator: 'Decision Workbench test', signer });
 }

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { exportReport } from '../../../src-main/reports/export-report';
-import { markdownFence, markdownLiteral, markdownSanitized } from '../../../src-main/reports/markdown-text';
+import { markdownCode, markdownFence, markdownLiteral, markdownSanitized } from '../../../src-main/reports/markdown-text';
 import { diffSteps } from '../../../src-main/reports/plan-diff';
 import { buildReport } from '../../../src-main/reports/report-model';
 import { renderHtmlReport } from '../../../src-main/reports/render-html';
 import { renderMarkdownReport } from '../../../src-main/reports/render-markdown';
 import { bundleFromRun } from '../../../src-main/reports/prepare-bundle';
-import { sampleBundle, sampleEvents, sampleMaterials } from './bundle-fixture';
+import { analystSigner, sampleBundle, sampleEvents, sampleMaterials } from './bundle-fixture';
 
 const bundle = sampleBundle();
 const report = buildReport(bundle);
@@ -29,7 +29,8 @@ describe('the report model', () => {
     ]);
     expect(report.totals).toMatchObject({ modelCalls: 5, totalTokens: 3950, queries: 2, failedQueries: 1, replans: 1 });
     expect(report.reviews.map((review) => review.action)).toEqual(['edit', 'note']);
-    expect(report.signOffs).toEqual([{ name: 'Ada Analyst', comment: 'Checked against the ledger.', at: '2026-01-02T10:00:00.000Z', hash: bundle.head }]);
+    expect(report.signOffs).toEqual([{ name: 'Ada Analyst', comment: 'Checked against the ledger.', at: '2026-01-02T10:00:00.000Z', hash: bundle.head, fingerprint: analystSigner.fingerprint }]);
+    expect(report.integrity.signer).toEqual({ name: 'Ada Analyst', fingerprint: analystSigner.fingerprint });
     expect(report.integrity).toMatchObject({ eventCount: bundle.events.length, head: bundle.head, sealEntries: 2, generator: 'Decision Workbench test' });
   });
 });
@@ -59,6 +60,8 @@ describe('the HTML report', () => {
   it('shows the decision, the sign-off, the re-plan diff, the result table with its digest, and the chain head', () => {
     expect(html).toContain('Recommended decision');
     expect(html).toContain('<strong>Ada Analyst</strong>');
+    expect(html).toContain(`Signed with key <span class="hash">${analystSigner.fingerprint}</span>`);
+    expect(html).toContain(`Ada Analyst, Ed25519 key <span class="hash">${analystSigner.fingerprint}</span>`);
     expect(html).toContain('<li class="added">SWE power in krakow</li>');
     expect(html).toContain('<li class="removed">Upstream nodes</li>');
     expect(html).toContain('id="query-q1"');
@@ -81,19 +84,25 @@ describe('the Markdown report', () => {
   const markdown = renderMarkdownReport(report);
 
   it('escapes text from the run and neutralises raw HTML and script links in the rationale', () => {
-    expect(markdown).toContain('krakow \\<img src=x onerror=alert(1)\\>');
-    expect(markdown).toContain('Check \\<script\\>alert(1)\\</script\\> flows.');
-    expect(markdown).not.toMatch(/(^|[^\\])<script/);
+    expect(markdown).toContain('krakow &lt;img src=x onerror=alert(1)&gt;');
+    expect(markdown).toContain('Check &lt;script&gt;alert(1)&lt;/script&gt; flows.');
+    expect(markdown).not.toMatch(/<(script|img)/);
     expect(markdown).toContain('&lt;script>alert(2)&lt;/script>');
-    expect(markdown).toContain('[click](#blocked-link:alert(3))');
+    expect(markdown).toContain('\\[click\\](javascript:alert(3))');
+    expect(markdown).toContain('!\\[logo\\](https://example.com/logo.png)');
     expect(markdown).toContain('SWE steers the most value from **krakow**.');
     expect(markdown).toContain(`\`${bundle.head}\``);
+    expect(markdown).toContain(`- **Ada Analyst**, 2 Jan 2026, 10:00:00 UTC: Checked against the ledger., key \`${analystSigner.fingerprint}\` (seal entry`);
+    expect(markdown).toContain(`| Signed by | Ada Analyst, Ed25519 key ${analystSigner.fingerprint} |`);
   });
 
   it('fences code so that no backtick run inside can close the fence', () => {
     expect(markdownFence('a ``` b')).toBe('````\na ``` b\n````');
-    expect(markdownLiteral('*a* [b](c) <d> | e')).toBe('\\*a\\* \\[b\\](c) \\<d\\> \\| e');
-    expect(markdownSanitized('[x](vbscript:foo) [y](https://ok.example)')).toBe('[x](#blocked-link:foo) [y](https://ok.example)');
+    expect(markdownLiteral('*a* [b](c) <d> | e & f')).toBe('\\*a\\* \\[b\\](c) &lt;d&gt; \\| e &amp; f');
+    expect(markdownSanitized('[x](vbscript:foo) **b** \\<c> &#60;')).toBe('\\[x\\](vbscript:foo) **b** \\\\&lt;c> &amp;#60;');
+    expect(markdownCode('a ` b')).toBe('``a ` b``');
+    expect(markdownCode('`x')).toBe('`` `x ``');
+    expect(markdownCode('a\nb')).toBe('`a b`');
   });
 });
 

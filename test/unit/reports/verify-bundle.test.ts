@@ -4,8 +4,11 @@ import { canonicalJson } from '../../../src-main/audit/canonical-json';
 import type { RunEvent } from '../../../src-main/contract/run';
 import { serializeBundle } from '../../../src-main/reports/create-bundle';
 import { bundleFromFile, bundleFromRun } from '../../../src-main/reports/prepare-bundle';
-import { describeFailure, verifyBundleText, type IntegrityFailure } from '../../../src-main/reports/verify-bundle';
-import { sampleBundle, sampleEvents, sampleMaterials } from './bundle-fixture';
+import { assessSignatures, describeEntryTrust } from '../../../src-main/reports/bundle-signatures';
+import { describeFailure, verifyBundle, verifyBundleText, type IntegrityFailure } from '../../../src-main/reports/verify-bundle';
+import { resealBundle } from '../../support/reseal';
+import { signerFromPem } from '../../../src-main/audit/signing';
+import { analystKeyPem, analystSigner, otherKeyPem, sampleBundle, sampleEvents, sampleMaterials } from './bundle-fixture';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Path = (string | number)[];
@@ -112,6 +115,13 @@ describe('bundle verification', () => {
     );
   });
 
+  it('verifies a bundle that only gained a UTF-8 byte-order mark, and nothing else', () => {
+    expect(verifyBundleText(`\uFEFF${originalText}`).ok).toBe(true);
+    expect(verifyBundleText(`\uFEFF\uFEFF${originalText}`).ok).toBe(false);
+    const edited = verifyBundleText(`\uFEFF${originalText.replace('krakow', 'krakov')}`);
+    expect(edited.ok ? 'verified' : describeFailure(edited.failure)).toMatch(/^event \d+ \(.*\): its content does not match its hash/);
+  });
+
   it('catches a bundle cut short anywhere', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: originalText.trimEnd().length - 1 }), (length) => {
@@ -141,7 +151,8 @@ describe('bundle verification', () => {
     fc.assert(
       fc.property(fc.array(event, { maxLength: 12 }), fc.option(fc.record({ name: text.filter((name) => name.trim() !== ''), comment: text })), (middle, signOff) => {
         const events = sampleEvents();
-        const bundle = bundleFromRun(sampleMaterials([...events.slice(0, -1), ...middle, events.at(-1) as RunEvent]), { at: '2026-01-02T10:00:00.000Z', signOff, generator: 'test' });
+        const signer = signOff ? signerFromPem(signOff.name.trim(), analystKeyPem) : null;
+        const bundle = bundleFromRun(sampleMaterials([...events.slice(0, -1), ...middle, events.at(-1) as RunEvent]), { at: '2026-01-02T10:00:00.000Z', signOff, generator: 'test', signer });
         const verdict = verifyBundleText(serializeBundle(bundle));
         expect(verdict.ok ? 'verified' : describeFailure(verdict.failure)).toBe('verified');
       }),
@@ -180,10 +191,58 @@ describe('bundle verification', () => {
   });
 
   it('adds a sign-off to a verified bundle, chained after the last one', () => {
-    const signed = bundleFromFile(originalText, { at: '2026-01-03T08:00:00.000Z', signOff: { name: 'Grace Manager', comment: 'Go ahead.' } });
+    const signed = bundleFromFile(originalText, { at: '2026-01-03T08:00:00.000Z', signOff: { name: 'Grace Manager', comment: 'Go ahead.' }, signer: signerFromPem('Grace Manager', otherKeyPem) });
     expect(signed.seal.map((entry) => entry.record.type)).toEqual(['bundle', 'sign-off', 'sign-off']);
     expect(verifyBundleText(serializeBundle(signed)).ok).toBe(true);
     expect(() => bundleFromFile(originalText.replace('krakow', 'krakov'), { at: '2026-01-03T08:00:00.000Z' })).toThrow(/^The bundle does not verify: event \d+ \(/);
+  });
+
+  it('signs the seal and each sign-off: an edit re-sealed with every hash recomputed fails on the signature', () => {
+    const trusted = [{ name: 'Ada Analyst', fingerprint: analystSigner.fingerprint, source: 'test' }];
+    const verdict = verifyBundleText(originalText);
+    expect(verdict.ok && assessSignatures(verdict.bundle, trusted).map(describeEntryTrust)).toEqual([
+      `signed by Ada Analyst (${analystSigner.fingerprint}): the seal`,
+      `signed by Ada Analyst (${analystSigner.fingerprint}): sign-off (seal entry 1, 2026-01-02T10:00:00.000Z)`,
+    ]);
+
+    const edited = structuredClone(original) as { events: { event: { text?: string } }[] } & Record<string, unknown>;
+    (edited.events[6] as { event: { text: string } }).event.text = 'Nothing to see here.';
+    const kept = verifyBundle(resealBundle(edited, 'keep'));
+    expect(kept.ok ? 'verified' : describeFailure(kept.failure)).toBe(`seal entry 0 (bundle): its signature by ${analystSigner.fingerprint} does not match: the bundle was changed and re-sealed after that key signed it`);
+
+    // Stripped of its signatures it verifies, but only as unsigned; signed by another key under the same name, it is not trusted.
+    const stripped = verifyBundle(resealBundle(edited, 'strip'));
+    expect(stripped.ok && assessSignatures(stripped.bundle, trusted).map((entry) => entry.status)).toEqual(['unsigned', 'unsigned']);
+    const forged = verifyBundle(resealBundle(edited, { resign: signerFromPem('Ada Analyst', otherKeyPem) }));
+    expect(forged.ok && assessSignatures(forged.bundle, trusted).map(describeEntryTrust)[0]).toMatch(/^not trusted: the seal is signed as "Ada Analyst" by key SHA256:\S+, which is not among the trusted keys/);
+    // A sign-off in another name than the one registered with its key is not trusted either.
+    const renamedSignOff = structuredClone(original) as { seal: { record: { name?: string } }[] } & Record<string, unknown>;
+    (renamedSignOff.seal[1] as { record: { name: string } }).record.name = 'Grace Manager';
+    const renamed = verifyBundle(resealBundle(renamedSignOff, { resign: analystSigner }));
+    expect(renamed.ok && assessSignatures(renamed.bundle, trusted).map(describeEntryTrust)[1]).toBe(
+      `not trusted: sign-off (seal entry 1, 2026-01-02T10:00:00.000Z) is signed as "Grace Manager" by key ${analystSigner.fingerprint}, which is registered to "Ada Analyst"`,
+    );
+
+    const removed = structuredClone(original) as { seal: { signature?: unknown }[] };
+    delete (removed.seal[1] as { signature?: unknown }).signature;
+    const removedVerdict = verifyBundleText(JSON.stringify(removed));
+    expect(removedVerdict.ok ? '' : describeFailure(removedVerdict.failure)).toBe(`seal entry 1 (sign-off): it declares a signature by ${analystSigner.fingerprint} but carries none (the signature was removed)`);
+  });
+
+  it('refuses a sign-off without a key or in a name other than the key’s', () => {
+    expect(() => sampleBundle({ name: 'Ada Analyst', comment: '' }, null)).toThrow('A sign-off is signed with the analyst’s key, and there is none: create one with `dwb keys create --name NAME`');
+    expect(() => sampleBundle({ name: 'Grace Manager', comment: '' })).toThrow(`The signing key ${analystSigner.fingerprint} is registered to "Ada Analyst": a sign-off with it must be in that name, not "Grace Manager"`);
+  });
+
+  it('still verifies a version 1 bundle from before signatures, as unsigned', () => {
+    const unsigned = JSON.parse(serializeBundle(sampleBundle(null, null))) as { version: number; seal: { record: { version: number } }[] } & Record<string, unknown>;
+    unsigned.version = 1;
+    (unsigned.seal[0] as { record: { version: number } }).record.version = 1;
+    const verdict = verifyBundle(resealBundle(unsigned, 'keep'));
+    expect(verdict.ok ? verdict.bundle.version : describeFailure(verdict.failure)).toBe(1);
+    expect(verdict.ok && assessSignatures(verdict.bundle, []).map(describeEntryTrust)).toEqual([
+      'unsigned: the seal carries no signature, so anyone able to edit the file could have re-sealed it (pin it with --head, or refuse it with --require-signature)',
+    ]);
   });
 
   it('refuses to seal a run log that is already broken', () => {
