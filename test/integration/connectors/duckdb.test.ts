@@ -40,6 +40,17 @@ const writeAttempts: WriteAttempt[] = [
   { name: 'COPY … TO the database file itself', text: `COPY (SELECT 42) TO '${databasePath}' (USE_TMP_FILE false)` },
   { name: 'COPY … TO the database WAL', text: `COPY (SELECT 42) TO '${databasePath}.wal' (USE_TMP_FILE false)` },
   { name: 'EXPLAIN ANALYZE COPY … TO the database file', text: `EXPLAIN ANALYZE COPY (SELECT 42) TO '${databasePath}' (USE_TMP_FILE false)` },
+  // Issue 17 reproducers: a text-level reading of comments differed from DuckDB's (nested block
+  // comments, a `--` comment ended by a carriage return) and let EXPLAIN ANALYZE COPY through.
+  {
+    name: 'EXPLAIN ANALYZE COPY hidden by a nested block comment and a dollar string',
+    text: `/* /* */ EXPLAIN ANALYZE SELECT $$*/ EXPLAIN ANALYZE COPY (SELECT 42 AS x) TO '${databasePath}' (USE_TMP_FILE false) -- $$`,
+  },
+  {
+    name: 'EXPLAIN ANALYZE COPY after a -- comment ended by a carriage return',
+    text: `-- a\rEXPLAIN ANALYZE COPY (SELECT 42 AS x) TO '${databasePath}' (USE_TMP_FILE false) /* \nEXPLAIN ANALYZE SELECT 1 -- */`,
+  },
+  { name: 'EXPLAIN with a comment before ANALYZE COPY', text: `EXPLAIN /* x */ ANALYZE COPY (SELECT 42) TO '${databasePath}' (USE_TMP_FILE false)` },
   { name: 'COPY … FROM a file', text: "COPY nodes FROM '/etc/hostname'" },
   { name: 'EXPORT DATABASE', text: `EXPORT DATABASE '${exportDir}'` },
   { name: 'ATTACH', text: `ATTACH '${otherDatabase}' AS other` },
