@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
 import { WorkbenchError } from '../contract/errors';
 import { openConnectionUri } from '../connectors/connection-uri';
-import { defaultQuerySettings } from '../contract/notebook';
+import { defaultQuerySettings, querySettingsLimits } from '../contract/notebook';
 import { formatTable } from './format-table';
-import { positiveInteger, type CommandIo } from './command-io';
+import { cappedPositiveInteger, type CommandIo } from './command-io';
 
 export const queryUsage = 'dwb query --connection URI [--json] [--max-rows N] [--timeout-ms N] "QUERY"';
 
@@ -21,8 +21,9 @@ export async function runQueryCommand(args: string[], io: CommandIo): Promise<nu
   });
   if (!values.connection) throw new WorkbenchError('invalid-request', `--connection is required: ${queryUsage}`);
   if (positionals.length !== 1) throw new WorkbenchError('invalid-request', `give exactly one query: ${queryUsage}`);
-  const maxRows = positiveInteger(values['max-rows'], '--max-rows') ?? defaultQuerySettings.maxRows;
-  const timeoutMs = positiveInteger(values['timeout-ms'], '--timeout-ms') ?? defaultQuerySettings.timeoutMs;
+  // The same caps as a notebook cell's settings (README › Data sources).
+  const maxRows = cappedPositiveInteger(values['max-rows'], '--max-rows', querySettingsLimits.maxRows) ?? defaultQuerySettings.maxRows;
+  const timeoutMs = cappedPositiveInteger(values['timeout-ms'], '--timeout-ms', querySettingsLimits.timeoutMs) ?? defaultQuerySettings.timeoutMs;
 
   // A password in the URI is used for this process only.
   const connector = await openConnectionUri(values.connection).catch(firstLineOnly);

@@ -87,6 +87,15 @@ describe('dwb query on a SQLite file made from a DQA dump', () => {
     const badFlag = await cli('query', '--rows', '3', '--connection', `sqlite:${locating}`, 'SELECT 1');
     expect(badFlag.code).toBe(2);
     expect(badFlag.stderr).toContain("Unknown option '--rows'");
+    // Issue 17: a row cap above the documented 1,000,000 was accepted.
+    const overCap = await cli('query', '--max-rows', '1000001', '--connection', `sqlite:${locating}`, 'SELECT 1');
+    expect(overCap.code).toBe(2);
+    expect(overCap.stderr.trim()).toBe('dwb query: invalid-request: --max-rows is at most 1,000,000, got 1000001');
+    const atCap = await cli('query', '--max-rows', '1000000', '--connection', `sqlite:${locating}`, 'SELECT 1 AS one');
+    expect(atCap.code).toBe(0);
+    const overTimeout = await cli('query', '--timeout-ms', String(24 * 3600_000 + 1), '--connection', `sqlite:${locating}`, 'SELECT 1');
+    expect(overTimeout.code).toBe(2);
+    expect(overTimeout.stderr).toContain('--timeout-ms is at most 86,400,000');
     const unknown = await cli('frobnicate');
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('unknown command "frobnicate"');
