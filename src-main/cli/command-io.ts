@@ -21,3 +21,8 @@ export function cappedPositiveInteger(value: string | undefined, flag: string, m
   }
   return number;
 }
+
+/** Prints the connector's warnings (e.g. a privileged login allowed by opt-in) on stderr, one per line. */
+export function printConnectionWarnings(connector: { warnings?: readonly string[] }, io: CommandIo): void {
+  for (const warning of connector.warnings ?? []) io.stderr(warning);
+}

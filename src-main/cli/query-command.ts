@@ -3,7 +3,7 @@ import { WorkbenchError } from '../contract/errors';
 import { openConnectionUri } from '../connectors/connection-uri';
 import { defaultQuerySettings, querySettingsLimits } from '../contract/notebook';
 import { formatTable } from './format-table';
-import { cappedPositiveInteger, type CommandIo } from './command-io';
+import { cappedPositiveInteger, printConnectionWarnings, type CommandIo } from './command-io';
 
 export const queryUsage = 'dwb query --connection URI [--json] [--max-rows N] [--timeout-ms N] "QUERY"';
 
@@ -27,6 +27,7 @@ export async function runQueryCommand(args: string[], io: CommandIo): Promise<nu
 
   // A password in the URI is used for this process only.
   const connector = await openConnectionUri(values.connection).catch(firstLineOnly);
+  printConnectionWarnings(connector, io);
   try {
     const result = await connector.query(positionals[0] as string, { maxRows, timeoutMs }).catch(firstLineOnly);
     if (values.json) {
