@@ -14,6 +14,8 @@ export interface SqlToken extends LexedToken {
   unicodeBody?: string;
 }
 
+/** PostgreSQL's whitespace (scan.l): other Unicode spaces are identifier characters to it. */
+const postgresSpace = /[ \t\n\r\f\v]/;
 const identifierStart = /[A-Za-z_\u0080-\uffff]/;
 const identifierPart = /[A-Za-z0-9_$\u0080-\uffff]/;
 
@@ -30,11 +32,12 @@ export function scanPostgresSql(text: string): SqlToken[] {
     const next = text[index + 1] ?? '';
     const start = index;
 
-    if (/\s/.test(char)) {
-      push('space', start, runEnd(text, index, /\s/));
+    if (postgresSpace.test(char)) {
+      push('space', start, runEnd(text, index, postgresSpace));
     } else if (char === '-' && next === '-') {
-      const newline = text.indexOf('\n', index);
-      push('comment', start, newline === -1 ? text.length : newline + 1);
+      // PostgreSQL ends a -- comment at a carriage return as well as a newline.
+      const end = /[\r\n]/.exec(text.slice(index))?.index;
+      push('comment', start, end === undefined ? text.length : index + end);
     } else if (char === '/' && next === '*') {
       push('comment', start, blockCommentEnd(text, index));
     } else if (char === "'") {

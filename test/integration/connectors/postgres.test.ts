@@ -36,6 +36,9 @@ const writeAttempts: WriteAttempt[] = [
   { name: 'GRANT', text: 'GRANT ALL ON nodes TO PUBLIC' },
   { name: 'COPY … TO file', text: `COPY nodes TO '${outFile}'` },
   { name: 'COPY … TO PROGRAM', text: `COPY (SELECT 1) TO PROGRAM 'touch ${programFile}'` },
+  // Found by the security suite: PostgreSQL ends a -- comment at a carriage return, the guard's
+  // lexer read on to the newline and saw only the SELECT after it.
+  { name: 'COPY … TO file after a -- comment ended by a carriage return', text: `-- a\rCOPY nodes TO '${outFile}' /* \nSELECT 1 -- */` },
   { name: 'COPY … FROM file', text: "COPY nodes FROM '/etc/hostname'" },
   { name: 'multi-statement', text: 'SELECT 1; DROP TABLE trades' },
   { name: 'multi-statement after a string', text: "SELECT ';'; DELETE FROM trades" },
