@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { WorkbenchError } from '../contract/errors';
 import { openConnectionUri } from '../connectors/connection-uri';
+import type { Connector } from '../connectors/connector';
 import { defaultQuerySettings, querySettingsLimits } from '../contract/notebook';
 import { formatTable } from './format-table';
 import { cappedPositiveInteger, printConnectionWarnings, type CommandIo } from './command-io';
@@ -25,24 +26,46 @@ export async function runQueryCommand(args: string[], io: CommandIo): Promise<nu
   const maxRows = cappedPositiveInteger(values['max-rows'], '--max-rows', querySettingsLimits.maxRows) ?? defaultQuerySettings.maxRows;
   const timeoutMs = cappedPositiveInteger(values['timeout-ms'], '--timeout-ms', querySettingsLimits.timeoutMs) ?? defaultQuerySettings.timeoutMs;
 
-  // A password in the URI is used for this process only.
-  const connector = await openConnectionUri(values.connection).catch(firstLineOnly);
-  printConnectionWarnings(connector, io);
+  // Ctrl-C or a kill (SIGTERM) cancels the query, so the connector still closes and removes
+  // what it made (the temp copy behind csv:/parquet:) before the process ends.
+  const stop = new AbortController();
+  const cancel = (): void => stop.abort();
+  process.once('SIGINT', cancel);
+  process.once('SIGTERM', cancel);
   try {
-    const result = await connector.query(positionals[0] as string, { maxRows, timeoutMs }).catch(firstLineOnly);
-    if (values.json) {
-      for (const row of result.rows) {
-        io.stdout(JSON.stringify(Object.fromEntries(result.columns.map((column, index) => [column.name, row[index] ?? null]))));
-      }
-    } else {
-      io.stdout(formatTable(result));
-      io.stderr(`(${result.rowCount} row${result.rowCount === 1 ? '' : 's'}${result.truncated ? `, truncated at ${maxRows}` : ''})`);
+    // A password in the URI is used for this process only.
+    const connector = await openConnectionUri(values.connection).catch(firstLineOnly);
+    try {
+      printConnectionWarnings(connector, io);
+      return await printQuery(connector, positionals[0] as string, { maxRows, timeoutMs, signal: stop.signal, json: values.json === true }, io);
+    } finally {
+      await connector.close();
     }
-    if (values.json && result.truncated) io.stderr(`truncated at ${maxRows} rows`);
-    return 0;
   } finally {
-    await connector.close();
+    process.removeListener('SIGINT', cancel);
+    process.removeListener('SIGTERM', cancel);
   }
+}
+
+/** Runs the query and prints its rows (a table, or JSON lines), the count on stderr. */
+async function printQuery(
+  connector: Connector,
+  text: string,
+  options: { maxRows: number; timeoutMs: number; signal: AbortSignal; json: boolean },
+  io: CommandIo,
+): Promise<number> {
+  const { maxRows, timeoutMs, signal, json } = options;
+  const result = await connector.query(text, { maxRows, timeoutMs, signal }).catch(firstLineOnly);
+  if (json) {
+    for (const row of result.rows) {
+      io.stdout(JSON.stringify(Object.fromEntries(result.columns.map((column, index) => [column.name, row[index] ?? null]))));
+    }
+    if (result.truncated) io.stderr(`truncated at ${maxRows} rows`);
+  } else {
+    io.stdout(formatTable(result));
+    io.stderr(`(${result.rowCount} row${result.rowCount === 1 ? '' : 's'}${result.truncated ? `, truncated at ${maxRows}` : ''})`);
+  }
+  return 0;
 }
 
 /** Engines quote the query under their message with a caret on later lines; stderr gets one line. */

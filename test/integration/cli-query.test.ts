@@ -1,7 +1,9 @@
-import { copyFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { endlessSqliteQuery, fileHash, sqliteFromDqaDump } from '../support/fixtures';
+import { endlessSqliteQuery, fileHash, repoRoot, sqliteFromDqaDump } from '../support/fixtures';
 import { useSuiteTempDir, useTempDirs } from '../support/temp';
 import { runDwb } from '../support/cli';
 
@@ -100,4 +102,31 @@ describe('dwb query on a SQLite file made from a DQA dump', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('unknown command "frobnicate"');
   });
+});
+
+// Issue 17: a `csv:` query killed mid-way left the copy of the data in the temp folder.
+describe('dwb query on a csv: file, stopped mid-query', () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)('cancels on %s, exits non-zero and leaves no copy of the data behind', async (signal) => {
+    const privateTmp = mkdtempSync(join(tmpdir(), 'dwb-cli-csv-'));
+    const copies = (): string[] => readdirSync(privateTmp).filter((name) => name.startsWith('dwb-duckdb-'));
+    const csv = join(tempDir(), 'values.csv');
+    writeFileSync(csv, 'x\n1\n2\n3\n');
+    const child = spawn(process.execPath, [join(repoRoot, 'bin', 'dwb.js'), 'query', '--connection', `csv:${csv}`, 'SELECT count(*) FROM range(100000000000) AS a, values'], {
+      env: { ...process.env, TMPDIR: privateTmp },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const deadline = Date.now() + 20_000;
+    while (copies().length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(copies()).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the query is running
+    child.kill(signal);
+    const code = await exited;
+    expect(code).not.toBe(0);
+    expect(stderr.trim()).toBe('dwb query: cancelled: DuckDB: query cancelled');
+    expect(copies()).toEqual([]);
+    rmSync(privateTmp, { recursive: true, force: true });
+  }, 60_000);
 });
