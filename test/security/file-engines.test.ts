@@ -99,6 +99,7 @@ const duckdbWrites = (target: string, scratch: string): Record<string, string> =
   ATTACH: `ATTACH '${join(scratch, 'evil.duckdb')}' AS evil`,
   'SET external access': 'SET enable_external_access = true',
   CHECKPOINT: 'FORCE CHECKPOINT',
+  'query() of a COPY to the watched file': `SELECT * FROM query('COPY (SELECT 42 AS x) TO ''${target}'' (USE_TMP_FILE false)')`,
 });
 
 describe.each([
