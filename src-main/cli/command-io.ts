@@ -12,3 +12,17 @@ export function positiveInteger(value: string | undefined, flag: string): number
   if (!Number.isInteger(number) || number <= 0) throw new WorkbenchError('invalid-request', `${flag} takes a positive whole number, got "${value}"`);
   return number;
 }
+
+/** A positive whole number no larger than `max` (the documented cap), or undefined when not given. */
+export function cappedPositiveInteger(value: string | undefined, flag: string, max: number): number | undefined {
+  const number = positiveInteger(value, flag);
+  if (number !== undefined && number > max) {
+    throw new WorkbenchError('invalid-request', `${flag} is at most ${max.toLocaleString('en-US')}, got ${value ?? ''}`);
+  }
+  return number;
+}
+
+/** Prints the connector's warnings (e.g. a privileged login allowed by opt-in) on stderr, one per line. */
+export function printConnectionWarnings(connector: { warnings?: readonly string[] }, io: CommandIo): void {
+  for (const warning of connector.warnings ?? []) io.stderr(warning);
+}

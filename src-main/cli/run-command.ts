@@ -19,7 +19,7 @@ import { canonicalJson } from '../audit/canonical-json';
 import { runDetails } from '../audit/run-details';
 import { simulatorFor } from '../simulators/run-simulator';
 import { runWhatIfFor } from '../whatif';
-import { positiveInteger, type CommandIo } from './command-io';
+import { positiveInteger, printConnectionWarnings, type CommandIo } from './command-io';
 import { apiKeyOptions, passwordFileOption, resolveApiKey, resolveDatabasePassword } from './secret-args';
 
 export const runUsage =
@@ -102,6 +102,7 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
   const whatIfChoice = required('whatif');
   if (whatIfChoice !== 'on' && whatIfChoice !== 'off') throw new WorkbenchError('invalid-request', `--whatif must be on or off, got "${whatIfChoice}"`);
   const connector = await openConnector(target, password);
+  printConnectionWarnings(connector, io);
   const withDetails = await runDetails({ connector, target, settings: settingsInput });
   const simulator = await simulatorFor(connector, {
     rules: simulatorRules as 'stated' | 'compat' | 'off',

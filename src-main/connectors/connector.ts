@@ -18,6 +18,11 @@ export interface QueryOptions {
 export interface Connector {
   readonly engine: Engine;
   readonly dialect: Dialect;
+  /**
+   * Loud warnings about how this connection was made (e.g. a privileged PostgreSQL login
+   * allowed by explicit opt-in); shown with a connection test and on the CLI's stderr.
+   */
+  readonly warnings?: readonly string[];
   schema(): Promise<SchemaInfo>;
   query(text: string, options: QueryOptions): Promise<QueryResult>;
   close(): Promise<void>;

@@ -37,7 +37,10 @@ export async function testConnection(target: ConnectionTarget, password: string 
     const connector = await openConnector(normalizeTarget(target), password);
     try {
       const counts = countsOf(await connector.schema());
-      return { ok: true, elapsedMs: performance.now() - started, message: describe(counts), counts };
+      const warnings = connector.warnings ?? [];
+      // A warning leads the message, so a form that shows only the message still shows it.
+      const message = [...warnings, describe(counts)].join(' — ');
+      return { ok: true, elapsedMs: performance.now() - started, message, counts, ...(warnings.length > 0 ? { warnings: [...warnings] } : {}) };
     } finally {
       await connector.close();
     }

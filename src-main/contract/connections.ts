@@ -88,6 +88,8 @@ export const connectionTestReportSchema = z.object({
   message: z.string(),
   /** The error's code when the test failed. */
   code: z.enum(errorCodes).optional(),
+  /** Loud warnings about a connection that succeeded (e.g. a privileged login allowed by opt-in). */
+  warnings: z.array(z.string()).optional(),
   counts: z
     .object({
       tables: z.number().int().optional(),

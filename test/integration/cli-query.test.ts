@@ -1,7 +1,9 @@
-import { copyFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { endlessSqliteQuery, fileHash, sqliteFromDqaDump } from '../support/fixtures';
+import { endlessSqliteQuery, fileHash, repoRoot, sqliteFromDqaDump } from '../support/fixtures';
 import { useSuiteTempDir, useTempDirs } from '../support/temp';
 import { runDwb } from '../support/cli';
 
@@ -87,8 +89,44 @@ describe('dwb query on a SQLite file made from a DQA dump', () => {
     const badFlag = await cli('query', '--rows', '3', '--connection', `sqlite:${locating}`, 'SELECT 1');
     expect(badFlag.code).toBe(2);
     expect(badFlag.stderr).toContain("Unknown option '--rows'");
+    // Issue 17: a row cap above the documented 1,000,000 was accepted.
+    const overCap = await cli('query', '--max-rows', '1000001', '--connection', `sqlite:${locating}`, 'SELECT 1');
+    expect(overCap.code).toBe(2);
+    expect(overCap.stderr.trim()).toBe('dwb query: invalid-request: --max-rows is at most 1,000,000, got 1000001');
+    const atCap = await cli('query', '--max-rows', '1000000', '--connection', `sqlite:${locating}`, 'SELECT 1 AS one');
+    expect(atCap.code).toBe(0);
+    const overTimeout = await cli('query', '--timeout-ms', String(24 * 3600_000 + 1), '--connection', `sqlite:${locating}`, 'SELECT 1');
+    expect(overTimeout.code).toBe(2);
+    expect(overTimeout.stderr).toContain('--timeout-ms is at most 86,400,000');
     const unknown = await cli('frobnicate');
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('unknown command "frobnicate"');
   });
+});
+
+// Issue 17: a `csv:` query killed mid-way left the copy of the data in the temp folder.
+describe('dwb query on a csv: file, stopped mid-query', () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)('cancels on %s, exits non-zero and leaves no copy of the data behind', async (signal) => {
+    const privateTmp = mkdtempSync(join(tmpdir(), 'dwb-cli-csv-'));
+    const copies = (): string[] => readdirSync(privateTmp).filter((name) => name.startsWith('dwb-duckdb-'));
+    const csv = join(tempDir(), 'values.csv');
+    writeFileSync(csv, 'x\n1\n2\n3\n');
+    const child = spawn(process.execPath, [join(repoRoot, 'bin', 'dwb.js'), 'query', '--connection', `csv:${csv}`, 'SELECT count(*) FROM range(100000000000) AS a, values'], {
+      env: { ...process.env, TMPDIR: privateTmp },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const deadline = Date.now() + 20_000;
+    while (copies().length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(copies()).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the query is running
+    child.kill(signal);
+    const code = await exited;
+    expect(code).not.toBe(0);
+    expect(stderr.trim()).toBe('dwb query: cancelled: DuckDB: query cancelled');
+    expect(copies()).toEqual([]);
+    rmSync(privateTmp, { recursive: true, force: true });
+  }, 60_000);
 });

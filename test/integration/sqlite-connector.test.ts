@@ -1,4 +1,5 @@
 import { copyFileSync, writeFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WorkbenchError } from '../../src-main/contract/errors';
@@ -183,5 +184,39 @@ describe('SQLite read-only enforcement', () => {
     for (const [, statement] of writes) await connector.query(statement, limits).catch(() => undefined);
     await connector.close();
     expect(fileHash(path)).toBe(fileHash(original));
+  });
+
+  // Issue 17: SQLite carries out `PRAGMA locking_mode=EXCLUSIVE` while compiling it and calls
+  // it a read-only statement that returns rows; the handle then kept its lock after the next
+  // SELECT and no other program could write the file until the app stopped.
+  it.each([
+    'PRAGMA locking_mode=EXCLUSIVE',
+    'pragma main.locking_mode = exclusive',
+    '/* read */ PRAGMA locking_mode=EXCLUSIVE',
+    '-- read\rPRAGMA locking_mode=EXCLUSIVE',
+    'EXPLAIN PRAGMA locking_mode=EXCLUSIVE',
+    'EXPLAIN QUERY PLAN PRAGMA locking_mode=EXCLUSIVE',
+    '\u180EPRAGMA locking_mode=EXCLUSIVE',
+  ])('refuses %j and another process can still write the file after the next SELECT', async (statement) => {
+    const path = tinySqlite(tempDir());
+    const connector = connect(path);
+    const error = await failure(connector.query(statement, limits));
+    expect(error.code).toBe('read-only');
+    expect((await connector.query('SELECT count(*) FROM store', limits)).rows).toEqual([[4]]);
+    const writer = new Database(path, { timeout: 0 });
+    try {
+      writer.prepare("INSERT INTO region VALUES (3, 'east')").run();
+      expect(writer.prepare('SELECT count(*) AS n FROM region').get()).toEqual({ n: 3 });
+    } finally {
+      writer.close();
+    }
+    expect((await connector.query('SELECT count(*) FROM region', limits)).rows).toEqual([[3]]);
+  });
+
+  it('still reads pragma values through the table-valued pragma functions', async () => {
+    const connector = connect(tinySqlite(tempDir()));
+    const result = await connector.query("SELECT name FROM pragma_table_info('region') ORDER BY cid", limits);
+    expect(result.rows).toEqual([['id'], ['name']]);
+    expect((await connector.query('EXPLAIN QUERY PLAN SELECT * FROM store', limits)).rowCount).toBeGreaterThan(0);
   });
 });

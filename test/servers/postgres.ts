@@ -9,7 +9,15 @@ import type { TestServer } from './types';
 import { makeServerDataDir, removeDataDir, runAsServiceAccount } from './unprivileged-user';
 import { skippedOnRequest } from './skip';
 
-const user = 'wb';
+/** The cluster's superuser (initdb's bootstrap role). */
+const superuser = 'wb';
+/**
+ * The login the tests' URI carries: owner of the test database with CREATEDB (so fixtures and
+ * dump imports can create what they need) and nothing else, i.e. a role the connectors accept
+ * without `allow_privileged`. Its tables are writable by it, so the read-only layers are still
+ * what keeps the data unchanged.
+ */
+const user = 'wb_owner';
 const password = 'wb-test-secret';
 const database = 'wbtest';
 
@@ -31,8 +39,9 @@ export function whyPostgresUnavailable(): string | null {
 }
 
 /**
- * Starts a real PostgreSQL on 127.0.0.1 with its cluster in a temp directory. The login role is
- * a superuser on purpose: the connector must stay read-only even with every privilege.
+ * Starts a real PostgreSQL on 127.0.0.1 with its cluster in a temp directory. `uri` logs in as
+ * the database's owner (not a superuser: the connectors refuse superuser logins by default);
+ * `adminUri` as the superuser, for tests of privileged logins.
  * Returns null (after printing why) when PostgreSQL is not installed.
  */
 export async function startPostgres(): Promise<TestServer | null> {
@@ -58,7 +67,7 @@ export async function startPostgres(): Promise<TestServer | null> {
   try {
     await runToCompletion(
       join(bin, 'initdb'),
-      ['-D', dataDir, '-U', user, `--pwfile=${passwordFile}`, '--auth=scram-sha-256', '-E', 'UTF8', '--locale=C', '--no-sync'],
+      ['-D', dataDir, '-U', superuser, `--pwfile=${passwordFile}`, '--auth=scram-sha-256', '-E', 'UTF8', '--locale=C', '--no-sync'],
       runAs,
     );
     const server = spawnServer(
@@ -76,11 +85,13 @@ export async function startPostgres(): Promise<TestServer | null> {
       ],
       runAs,
     );
-    const adminUri = `postgres://${user}:${password}@127.0.0.1:${port}/postgres`;
+    const adminUri = `postgres://${superuser}:${password}@127.0.0.1:${port}/postgres`;
     await waitUntilReady(server, () => probe(adminUri), 60_000, 'PostgreSQL');
-    await runAdmin(adminUri, `CREATE DATABASE ${database}`);
+    await runAdmin(adminUri, `CREATE ROLE ${user} LOGIN CREATEDB PASSWORD '${password}'`);
+    await runAdmin(adminUri, `CREATE DATABASE ${database} OWNER ${user}`);
     return {
       uri: `postgres://${user}:${password}@127.0.0.1:${port}/${database}`,
+      adminUri: `postgres://${superuser}:${password}@127.0.0.1:${port}/${database}`,
       username: user,
       password,
       startupMs: Date.now() - started,

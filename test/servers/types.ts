@@ -2,6 +2,8 @@
 export interface TestServer {
   /** Connection URI with credentials, e.g. `postgres://wb:secret@127.0.0.1:5433/wbtest`. */
   readonly uri: string;
+  /** PostgreSQL only: the same database as the cluster's superuser. */
+  readonly adminUri?: string;
   /** Credentials again, for drivers (Neo4j) that take them apart from the URI. */
   readonly username: string;
   readonly password: string;

@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { basename, extname, join, resolve } from 'node:path';
 
 import { DuckDBInstance } from '@duckdb/node-api';
+
+import { makeTempCopyDir, removeTempCopyDir } from './temp-copy';
 
 /**
  * Instance options that stay fixed for the instance's life: external access off refuses
@@ -48,12 +48,13 @@ export function tableNameForFile(path: string): string {
  * with external access off. A view over the file would need the file on DuckDB's allowed
  * list, and DuckDB then lets COPY … TO overwrite allowed files (even `EXPLAIN ANALYZE COPY`),
  * so the copy is what keeps the analyst's file safe. Cost: the open reads the whole file.
+ * The copy's folder goes away with the connector, or with the process (see temp-copy.ts).
  */
 export async function openFileAsTable(file: string, format: FileFormat): Promise<OpenedDatabase> {
   const source = resolve(file);
-  const dir = mkdtempSync(join(tmpdir(), 'dwb-duckdb-'));
+  const dir = makeTempCopyDir();
   const databasePath = join(dir, 'file.duckdb');
-  const cleanup = (): void => rmSync(dir, { recursive: true, force: true });
+  const cleanup = (): void => removeTempCopyDir(dir);
   try {
     const writer = await DuckDBInstance.create(databasePath, { autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' });
     try {

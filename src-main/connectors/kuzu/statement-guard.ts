@@ -1,33 +1,70 @@
 import { WorkbenchError } from '../../contract/errors';
-import { leadingCypherNoise } from '../shared/cypher-text';
 
 /** Clauses a Kùzu read query can start with. */
 const queryStarts = new Set(['MATCH', 'OPTIONAL', 'RETURN', 'WITH', 'UNWIND', 'CALL']);
 
-/** Every other word that starts a Kùzu statement. */
-const knownStatementStarts = new Set([
-  'CREATE', 'MERGE', 'SET', 'DELETE', 'DETACH', 'REMOVE', 'DROP', 'ALTER', 'COPY', 'LOAD', 'EXPORT', 'IMPORT',
-  'ATTACH', 'USE', 'INSTALL', 'UNINSTALL', 'UPDATE', 'BEGIN', 'COMMIT', 'ROLLBACK', 'CHECKPOINT', 'FOREACH',
-]);
-
-function firstWord(text: string): { word: string; rest: string } {
-  const body = text.slice(leadingCypherNoise.exec(text)?.[0].length ?? 0);
-  const word = /^[A-Za-z_]+/.exec(body)?.[0] ?? '';
-  return { word: word.toUpperCase(), rest: body.slice(word.length) };
-}
+/** Whitespace every Cypher reader agrees on. Anything else before the first word is refused. */
+const asciiSpace = /[ \t\n\r\v\f]/;
 
 /**
- * First protection layer, before Kùzu sees the text: the statement must start like a query
- * (optionally after EXPLAIN or PROFILE). It keeps statements such as EXPORT DATABASE away even
- * from the EXPLAIN pre-check, because planning them already has effects (EXPLAIN EXPORT
- * DATABASE creates the target directory). Words outside both lists go to Kùzu for its own
- * syntax error.
+ * First protection layer, before Kùzu sees the text. Kùzu carries out some statements while
+ * it merely prepares them (preparing `EXPORT DATABASE` creates the target directory), so the
+ * planner's verdict (plan-check.ts) can only be asked of text already known to be a query.
+ * The rule is an allow-list: the first word must be one of the query clauses above
+ * (optionally after EXPLAIN or PROFILE), and the text before it may hold only ASCII
+ * whitespace and comments that every reading agrees on. Anything a reader could take two
+ * ways is refused rather than guessed at: a non-ASCII character before the first word (Kùzu
+ * skips U+180E, U+00A0 and the other Unicode spaces; the Node runtime's `\s` does not), a
+ * block comment holding `/*` (nesting), a line comment holding a lone carriage return, an
+ * unterminated comment, or a first word that is not a query clause.
  */
 export function checkKuzuStatement(text: string): void {
-  const first = firstWord(text);
-  const word = first.word === 'EXPLAIN' || first.word === 'PROFILE' ? firstWord(first.rest).word : first.word;
-  if (word === '' || queryStarts.has(word)) return;
-  if (knownStatementStarts.has(word)) {
-    throw new WorkbenchError('read-only', `Kùzu: ${word} statements are not allowed; only queries starting with ${[...queryStarts].join(', ')} run`);
+  let reading = firstWord(text, 0);
+  if (reading.word === 'EXPLAIN' || reading.word === 'PROFILE') reading = firstWord(text, reading.end);
+  if (queryStarts.has(reading.word)) return;
+  const found = reading.word === '' ? 'no clause' : reading.word;
+  throw new WorkbenchError(
+    'read-only',
+    `Kùzu: only queries starting with ${[...queryStarts].join(', ')} run (optionally after EXPLAIN or PROFILE); this one starts with ${found}`,
+  );
+}
+
+/** The upper-cased word after the whitespace and comments from `start`, and where it ends. */
+function firstWord(text: string, start: number): { word: string; end: number } {
+  const index = skipSpaceAndComments(text, start);
+  const char = text[index] ?? '';
+  if (char !== '' && char.charCodeAt(0) > 0x7e) {
+    const code = (char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
+    throw new WorkbenchError(
+      'read-only',
+      `Kùzu: the query has an invisible or non-ASCII character (U+${code}) before its first word; remove it and start with MATCH, RETURN, WITH, UNWIND or CALL`,
+    );
   }
+  const word = /^[A-Za-z_]+/.exec(text.slice(index))?.[0] ?? '';
+  return { word: word.toUpperCase(), end: index + word.length };
+}
+
+function skipSpaceAndComments(text: string, start: number): number {
+  let index = start;
+  for (;;) {
+    if (asciiSpace.test(text[index] ?? '')) {
+      index += 1;
+    } else if (text.startsWith('//', index)) {
+      const newline = text.indexOf('\n', index);
+      const end = newline === -1 ? text.length : newline;
+      if (/\r(?!$)/.test(text.slice(index, end))) throw ambiguous('a line comment holds a carriage return that does not end the line');
+      index = newline === -1 ? text.length : newline + 1;
+    } else if (text.startsWith('/*', index)) {
+      const close = text.indexOf('*/', index + 2);
+      if (close === -1) throw ambiguous('a block comment is not closed');
+      if (text.slice(index + 2, close).includes('/*')) throw ambiguous('a block comment holds "/*" (nested comments are read differently by different readers)');
+      index = close + 2;
+    } else {
+      return index;
+    }
+  }
+}
+
+function ambiguous(why: string): WorkbenchError {
+  return new WorkbenchError('read-only', `Kùzu: the start of the query is ambiguous (${why}); remove the comment`);
 }

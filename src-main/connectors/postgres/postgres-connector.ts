@@ -10,6 +10,7 @@ import { throwIfAborted } from '../shared/interruption';
 import { countOrNull } from '../shared/relational-schema';
 import { runInterruptible, serverFirstGraceMs } from '../shared/interruptible-run';
 import { bindNamedParameters } from './named-params';
+import { privilegedLoginRefusal, privilegedLoginWarning, readLoginPrivileges } from './login-privileges';
 import { backendProcessId, cancelBackend, connectReadOnly, runInReadOnlyTransaction } from './read-only-session';
 import { readPostgresSchema } from './schema';
 import { SerialQueue } from '../shared/serial-queue';
@@ -30,14 +31,30 @@ export class PostgresConnector implements Connector {
   private readonly typeNames = new TypeNames();
   private closed = false;
 
-  private constructor(private readonly config: ClientConfig, client: Client) {
+  private constructor(
+    private readonly config: ClientConfig,
+    client: Client,
+    readonly warnings: readonly string[],
+  ) {
     this.client = client;
   }
 
-  static async open(config: ClientConfig): Promise<PostgresConnector> {
+  /** Connects and checks the login's rights: a privileged login is refused unless allowed. */
+  static async open(config: ClientConfig, allowPrivilegedLogin: boolean): Promise<PostgresConnector> {
     let connector: PostgresConnector | null = null;
     const client = await connectReadOnly(config, () => connector?.forget(client));
-    connector = new PostgresConnector(config, client);
+    let warnings: string[] = [];
+    try {
+      const privileges = await readLoginPrivileges(client);
+      if (privileges.dangers.length > 0) {
+        if (!allowPrivilegedLogin) throw privilegedLoginRefusal(privileges);
+        warnings = [privilegedLoginWarning(privileges)];
+      }
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    connector = new PostgresConnector(config, client, warnings);
     return connector;
   }
 

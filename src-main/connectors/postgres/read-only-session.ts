@@ -11,14 +11,25 @@ import type { ReadOnlyRun } from '../shared/read-only-run';
  */
 const readOnlyStartupOptions = '-c default_transaction_read_only=on -c DateStyle=ISO -c IntervalStyle=iso_8601';
 
+/** The URL parameter that lets a privileged login connect anyway (see login-privileges.ts). */
+export const allowPrivilegedParameter = 'allow_privileged';
+
+/** True when the URL carries `allow_privileged=1` (or `true`/`yes`/`on`). */
+export function allowsPrivilegedLogin(url: string): boolean {
+  const value = new URL(url).searchParams.get(allowPrivilegedParameter);
+  return value !== null && ['1', 'true', 'yes', 'on'].includes(value.toLowerCase());
+}
+
 /**
  * Client settings for a read-only session. An `options` parameter in the URL is kept but ours
- * come last, so a URL cannot switch the session back to read-write.
+ * come last, so a URL cannot switch the session back to read-write. The workbench's own
+ * `allow_privileged` parameter is not sent to the server.
  */
 export function readOnlyClientConfig(url: string, connectTimeoutMs: number): ClientConfig {
   const parsed = new URL(url);
   const userOptions = parsed.searchParams.get('options');
   parsed.searchParams.delete('options');
+  parsed.searchParams.delete(allowPrivilegedParameter);
   return {
     connectionString: parsed.toString(),
     options: userOptions === null ? readOnlyStartupOptions : `${userOptions} ${readOnlyStartupOptions}`,

@@ -22,21 +22,43 @@ const otherStatements = new Set([
 ]);
 
 /**
- * Built-in functions with effects a read-only transaction does not undo (server files,
- * other sessions, server configuration, session-level locks, outside connections). A
- * superuser can call them inside a SELECT; this list stops the obvious spellings. It is a
- * text check and therefore best effort: the real defence against them is a login role
- * without superuser or file/program privileges.
+ * Built-in and contrib functions with effects a read-only transaction does not undo (server
+ * files, other sessions, server configuration, statistics, replication, session-level locks,
+ * outside connections), and those that run a query given as a string (query_to_xml, ts_stat),
+ * which would hide any of them from this text check. A superuser can call them inside a
+ * SELECT; this list stops them however they are spelt (quoted, U&-escaped, schema-qualified).
+ * It is a text check and therefore best effort: the real defence is the login role, which the
+ * connector checks at connect (login-privileges.ts).
  */
 const sideEffectFunctions = new Set([
+  // server files and programs
   'lo_export', 'lo_import', 'pg_file_write', 'pg_file_rename', 'pg_file_unlink', 'pg_file_sync',
-  'pg_read_file', 'pg_read_binary_file', 'pg_ls_dir', 'pg_stat_file',
+  'pg_read_file', 'pg_read_binary_file', 'pg_ls_dir', 'pg_stat_file', 'pg_ls_logdir', 'pg_ls_waldir',
+  'pg_ls_tmpdir', 'pg_ls_archive_statusdir', 'pg_ls_logicalsnapdir', 'pg_ls_logicalmapdir', 'pg_ls_replslotdir',
+  // server and other sessions
   'pg_reload_conf', 'pg_rotate_logfile', 'pg_terminate_backend', 'pg_cancel_backend',
   'pg_switch_wal', 'pg_create_restore_point', 'pg_promote', 'pg_log_backend_memory_contexts',
   'pg_backup_start', 'pg_backup_stop', 'pg_start_backup', 'pg_stop_backup',
+  'pg_wal_replay_pause', 'pg_wal_replay_resume', 'pg_import_system_collations',
+  // statistics
+  'pg_stat_reset', 'pg_stat_reset_shared', 'pg_stat_reset_single_table_counters',
+  'pg_stat_reset_single_function_counters', 'pg_stat_reset_slru', 'pg_stat_reset_replication_slot',
+  'pg_stat_reset_subscription_stats', 'pg_stat_statements_reset',
+  // replication
   'pg_create_physical_replication_slot', 'pg_create_logical_replication_slot', 'pg_drop_replication_slot',
+  'pg_copy_physical_replication_slot', 'pg_copy_logical_replication_slot', 'pg_replication_slot_advance',
+  'pg_logical_slot_get_changes', 'pg_logical_slot_get_binary_changes', 'pg_logical_emit_message',
+  'pg_replication_origin_create', 'pg_replication_origin_drop', 'pg_replication_origin_advance',
+  'pg_replication_origin_session_setup', 'pg_replication_origin_session_reset', 'pg_replication_origin_xact_setup',
+  // session-level locks and settings
   'pg_advisory_lock', 'pg_advisory_lock_shared', 'pg_try_advisory_lock', 'pg_try_advisory_lock_shared',
-  'set_config', 'dblink', 'dblink_exec', 'dblink_connect', 'dblink_connect_u', 'dblink_send_query',
+  'set_config',
+  // queries given as text
+  'query_to_xml', 'query_to_xmlschema', 'query_to_xml_and_xmlschema', 'ts_stat',
+  // outside connections (dblink, postgres_fdw)
+  'dblink', 'dblink_exec', 'dblink_connect', 'dblink_connect_u', 'dblink_send_query', 'dblink_open',
+  'dblink_fetch', 'dblink_close', 'dblink_get_result', 'dblink_disconnect', 'postgres_fdw_disconnect',
+  'postgres_fdw_disconnect_all',
 ]);
 
 /**

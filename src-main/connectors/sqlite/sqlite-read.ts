@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { openSqliteFile } from '../../native/better-sqlite3';
 import { WorkbenchError } from '../../contract/errors';
 import type { CellValue, QueryResult, SchemaInfo, TableInfo } from '../../contract/data';
+import { checkSqliteStatementStart } from './statement-start';
 
 type SqliteHandle = Database.Database;
 
@@ -98,6 +99,7 @@ function countRows(database: SqliteHandle, quotedName: string): number | null {
 
 function prepare(database: SqliteHandle, text: string): Database.Statement {
   if (text.trim() === '') throw new WorkbenchError('syntax', 'The query is empty');
+  checkSqliteStatementStart(text);
   try {
     return database.prepare(text);
   } catch (error) {

@@ -22,7 +22,14 @@ process.on('message', (request: SqliteRequest & { id: number }) => {
         : runReadOnlyQuery(database, request.text, { params: request.params, maxRows: request.maxRows });
     send({ id: request.id, ok: true, value });
   } catch (error) {
-    send({ id: request.id, ok: false, error: WorkbenchError.from(error).toJSON() });
+    const failure = WorkbenchError.from(error);
+    // A refused statement may have been compiled, and compiling some statements changes the
+    // handle's state: start the next request on a fresh handle.
+    if (failure.code === 'read-only' && database !== null) {
+      database.close();
+      database = null;
+    }
+    send({ id: request.id, ok: false, error: failure.toJSON() });
   }
 });
 // The parent going away (crash, kill -9) closes the channel: leave with it.

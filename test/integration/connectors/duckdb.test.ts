@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -40,6 +41,17 @@ const writeAttempts: WriteAttempt[] = [
   { name: 'COPY … TO the database file itself', text: `COPY (SELECT 42) TO '${databasePath}' (USE_TMP_FILE false)` },
   { name: 'COPY … TO the database WAL', text: `COPY (SELECT 42) TO '${databasePath}.wal' (USE_TMP_FILE false)` },
   { name: 'EXPLAIN ANALYZE COPY … TO the database file', text: `EXPLAIN ANALYZE COPY (SELECT 42) TO '${databasePath}' (USE_TMP_FILE false)` },
+  // Issue 17 reproducers: a text-level reading of comments differed from DuckDB's (nested block
+  // comments, a `--` comment ended by a carriage return) and let EXPLAIN ANALYZE COPY through.
+  {
+    name: 'EXPLAIN ANALYZE COPY hidden by a nested block comment and a dollar string',
+    text: `/* /* */ EXPLAIN ANALYZE SELECT $$*/ EXPLAIN ANALYZE COPY (SELECT 42 AS x) TO '${databasePath}' (USE_TMP_FILE false) -- $$`,
+  },
+  {
+    name: 'EXPLAIN ANALYZE COPY after a -- comment ended by a carriage return',
+    text: `-- a\rEXPLAIN ANALYZE COPY (SELECT 42 AS x) TO '${databasePath}' (USE_TMP_FILE false) /* \nEXPLAIN ANALYZE SELECT 1 -- */`,
+  },
+  { name: 'EXPLAIN with a comment before ANALYZE COPY', text: `EXPLAIN /* x */ ANALYZE COPY (SELECT 42) TO '${databasePath}' (USE_TMP_FILE false)` },
   { name: 'COPY … FROM a file', text: "COPY nodes FROM '/etc/hostname'" },
   { name: 'EXPORT DATABASE', text: `EXPORT DATABASE '${exportDir}'` },
   { name: 'ATTACH', text: `ATTACH '${otherDatabase}' AS other` },
@@ -179,3 +191,43 @@ describe('DuckDB engine layers on their own', () => {
 
 // Scratch files of this file's run; nothing in them is needed afterwards.
 afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+// Issue 17: a `csv:` query killed mid-way left the copy of the analyst's data in the temp folder.
+describe('DuckDB copy of a CSV file', () => {
+  it('does not outlive a process killed mid-query: the next open removes it', async () => {
+    if (!existsSync(join(root, 'nodes.csv'))) await createFixtureDatabase();
+    const privateTmp = mkdtempSync(join(tmpdir(), 'dwb-csv-kill-'));
+    const copies = (): string[] => readdirSync(privateTmp).filter((name) => name.startsWith('dwb-duckdb-'));
+    const script = join(privateTmp, 'slow-query.mts');
+    writeFileSync(
+      script,
+      `import { openDuckdbConnector } from ${JSON.stringify(join(__dirname, '../../../src-main/connectors/duckdb/index.ts'))};
+       const connector = await openDuckdbConnector({ csv: ${JSON.stringify(join(root, 'nodes.csv'))} });
+       process.stdout.write('open\\n');
+       await connector.query('SELECT count(*) FROM range(100000000000) AS a, nodes', { maxRows: 1, timeoutMs: 600_000 });`,
+    );
+    const child = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, TMPDIR: privateTmp }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => (chunk.toString().includes('open') ? resolve() : undefined));
+      child.once('exit', () => reject(new Error('the query process ended before opening the file')));
+    });
+    expect(copies()).toHaveLength(1);
+    child.kill('SIGKILL');
+    await exited;
+    expect(copies()).toHaveLength(1); // nothing in a killed process can clean up
+
+    const savedTmp = process.env.TMPDIR;
+    process.env.TMPDIR = privateTmp;
+    try {
+      const connector = await openDuckdbConnector({ csv: join(root, 'nodes.csv') });
+      expect(copies()).toHaveLength(1); // only this open's own copy
+      await connector.close();
+    } finally {
+      if (savedTmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = savedTmp;
+    }
+    expect(copies()).toEqual([]);
+    rmSync(privateTmp, { recursive: true, force: true });
+  }, 60_000);
+});

@@ -150,3 +150,22 @@ describeOrNotRun('dwb query with a wrong password', whyPostgresUnavailable(), ()
     expect(result.stderr).not.toContain('wrong-password');
   });
 });
+
+// Issue 17: a superuser login made the function deny-list the only barrier.
+describeOrNotRun('dwb query with a privileged PostgreSQL login', whyPostgresUnavailable(), () => {
+  it('refuses a superuser login in one line that says how to make a read-only role', async () => {
+    const result = await cli('query', '--connection', servers.postgres?.adminUri ?? '', 'SELECT 1');
+    expectOneLineFailure(result, 'read-only');
+    expect(result.stderr).toContain('refusing to connect as "wb"');
+    expect(result.stderr).toContain('GRANT pg_read_all_data TO dwb_reader');
+  });
+
+  it('connects with allow_privileged=1 and warns on stderr', async () => {
+    const url = new URL(servers.postgres?.adminUri ?? '');
+    url.searchParams.set('allow_privileged', '1');
+    const result = await cli('query', '--json', '--connection', url.toString(), 'SELECT 1 AS one');
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.trim()).toBe('{"one":1}');
+    expect(result.stderr).toMatch(/^WARNING: connected as privileged PostgreSQL role "wb" \(SUPERUSER/);
+  });
+});

@@ -32,6 +32,16 @@ const writeAttempts: WriteAttempt[] = [
   { name: 'COPY … TO the database file itself', text: `COPY (MATCH (n:Node) RETURN n.name) TO '${databasePath}'`, codes: ['read-only', 'query-failed'] },
   { name: 'PROFILE COPY … TO a file', text: `PROFILE COPY (MATCH (n:Node) RETURN n.name) TO '${outFile}'` },
   { name: 'EXPORT DATABASE', text: `EXPORT DATABASE '${exportDir}'` },
+  // Issue 17: an invisible character before EXPORT DATABASE passed the first-word guard, and
+  // Kùzu creates the export directory while planning the statement.
+  ...['\u180E', '\u00A0', '\u2003', '\u200B', '\uFEFF', '\u2028', '\u3000', '\u180E/* x */\u180E'].map((lead) => ({
+    name: `EXPORT DATABASE after U+${(lead.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}${lead.length > 1 ? ' and a comment' : ''}`,
+    text: `${lead}EXPORT DATABASE '${exportDir}'`,
+  })),
+  { name: 'EXPLAIN EXPORT DATABASE after U+180E', text: `EXPLAIN \u180EEXPORT DATABASE '${exportDir}'` },
+  { name: 'EXPORT DATABASE after a query and a semicolon', text: `MATCH (n) RETURN n; EXPORT DATABASE '${exportDir}'`, codes: ['read-only', 'syntax'] },
+  { name: 'EXPORT DATABASE after a line comment ended by a carriage return', text: `// x\rEXPORT DATABASE '${exportDir}'\nMATCH (n) RETURN n` },
+  { name: 'EXPORT DATABASE after a nested block comment', text: `/* /* */ MATCH (n) RETURN n */ EXPORT DATABASE '${exportDir}'` },
   { name: 'IMPORT DATABASE', text: `IMPORT DATABASE '${scratch}'`, codes: ['read-only', 'query-failed'] },
   { name: 'ATTACH', text: `ATTACH '${join(scratch, 'other.kuzu')}' AS other (dbtype kuzu)`, codes: ['read-only', 'query-failed'] },
   { name: 'INSTALL extension', text: 'INSTALL json' },

@@ -6,6 +6,8 @@ import pg, { type Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { openPostgresConnector } from '../../../src-main/connectors/postgres';
+import { testConnection } from '../../../src-main/connectors/test-connection';
+import { WorkbenchError } from '../../../src-main/contract/errors';
 import { toWorkbenchError } from '../../../src-main/connectors/postgres/errors';
 import { connectReadOnly, readOnlyClientConfig, runInReadOnlyTransaction } from '../../../src-main/connectors/postgres/read-only-session';
 import { startPostgres, whyPostgresUnavailable, type TestServer } from '../../servers';
@@ -34,6 +36,9 @@ const writeAttempts: WriteAttempt[] = [
   { name: 'GRANT', text: 'GRANT ALL ON nodes TO PUBLIC' },
   { name: 'COPY … TO file', text: `COPY nodes TO '${outFile}'` },
   { name: 'COPY … TO PROGRAM', text: `COPY (SELECT 1) TO PROGRAM 'touch ${programFile}'` },
+  // Found by the security suite: PostgreSQL ends a -- comment at a carriage return, the guard's
+  // lexer read on to the newline and saw only the SELECT after it.
+  { name: 'COPY … TO file after a -- comment ended by a carriage return', text: `-- a\rCOPY nodes TO '${outFile}' /* \nSELECT 1 -- */` },
   { name: 'COPY … FROM file', text: "COPY nodes FROM '/etc/hostname'" },
   { name: 'multi-statement', text: 'SELECT 1; DROP TABLE trades' },
   { name: 'multi-statement after a string', text: "SELECT ';'; DELETE FROM trades" },
@@ -94,6 +99,8 @@ beforeAll(async () => {
   console.log(`[servers] PostgreSQL started in ${server.startupMs} ms`);
   admin = new pg.Client({ connectionString: server.uri });
   await admin.connect();
+  // dblink is how the attack of issue 17 committed a DELETE from inside a read-only transaction.
+  await runAsSuperuser(['CREATE EXTENSION IF NOT EXISTS dblink']);
   for (const sql of relationalFixtureSql({ decimal: 'NUMERIC(10,2)', date: 'DATE', text: 'VARCHAR(40)' })) await admin.query(sql);
   await admin.query('CREATE SEQUENCE trade_seq');
   await admin.query('CREATE FUNCTION wipe_trades() RETURNS bigint LANGUAGE sql AS $$ WITH gone AS (DELETE FROM trades RETURNING 1) SELECT count(*) FROM gone $$');
@@ -105,13 +112,33 @@ afterAll(async () => {
   await server?.stop();
 }, 60_000);
 
-runConnectorContract('PostgreSQL connector', {
+/** Runs statements as the cluster's superuser in the test database; returns the last one's rows. */
+async function runAsSuperuser(statements: string[]): Promise<unknown[][]> {
+  const client = new pg.Client({ connectionString: server?.adminUri ?? '' });
+  await client.connect();
+  try {
+    let rows: unknown[][] = [];
+    for (const sql of statements) rows = (await client.query({ text: sql, rowMode: 'array' })).rows as unknown[][];
+    return rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** The superuser URL with `allow_privileged=1`: the worst case the read-only layers must survive. */
+function privilegedUrl(): string {
+  const url = new URL(server?.adminUri ?? '');
+  url.searchParams.set('allow_privileged', '1');
+  return url.toString();
+}
+
+runConnectorContract('PostgreSQL connector (superuser login, allowed explicitly)', {
   unavailable,
   writeAttempts,
   forbiddenPaths: [outFile, programFile],
   async setup() {
     if (server === null) throw new Error('PostgreSQL server not started');
-    const connector = await openPostgresConnector({ url: server.uri });
+    const connector = await openPostgresConnector({ url: privilegedUrl() });
     return {
       connector,
       selectNodes: 'SELECT id, name, region FROM nodes ORDER BY id',
@@ -130,7 +157,8 @@ describe.skipIf(unavailable !== null)('PostgreSQL engine layers on their own', (
 
   beforeAll(async () => {
     if (server === null) throw new Error('server not started');
-    client = await connectReadOnly(readOnlyClientConfig(server.uri, 5000), () => undefined);
+    // The superuser: the read-only transaction must hold with every right.
+    client = await connectReadOnly(readOnlyClientConfig(server.adminUri ?? '', 5000), () => undefined);
   }, 60_000);
 
   afterAll(async () => {
@@ -178,6 +206,113 @@ describe.skipIf(unavailable !== null)('PostgreSQL engine layers on their own', (
 
   it('refuses a URL that is not postgres://', async () => {
     await expect(openPostgresConnector({ url: 'mysql://x@127.0.0.1/db' })).rejects.toMatchObject({ code: 'invalid-uri' });
+  });
+});
+
+// Issue 17: with a superuser login the function deny-list (text) was the only barrier, and it
+// read names differently from PostgreSQL.
+describe.skipIf(unavailable !== null)('PostgreSQL login privileges', () => {
+  const limits = { maxRows: 10, timeoutMs: 5000 };
+
+  it('refuses a superuser login by default, saying how to make a read-only role', async () => {
+    const error = await openPostgresConnector({ url: server?.adminUri ?? '' }).then(() => null, (caught: unknown) => caught);
+    expect(error).toBeInstanceOf(WorkbenchError);
+    expect((error as WorkbenchError).code).toBe('read-only');
+    expect((error as WorkbenchError).message).toContain('refusing to connect as "wb" (SUPERUSER, REPLICATION, BYPASSRLS)');
+    expect((error as WorkbenchError).message).toContain('GRANT pg_read_all_data TO dwb_reader');
+    expect((error as WorkbenchError).message).toContain('allow_privileged=1');
+  });
+
+  it.each([
+    ['REPLICATION', 'LOGIN REPLICATION', ''],
+    ['BYPASSRLS', 'LOGIN BYPASSRLS', ''],
+    ['member of pg_read_server_files', 'LOGIN', 'GRANT pg_read_server_files TO %'],
+    ['member of pg_write_server_files', 'LOGIN', 'GRANT pg_write_server_files TO %'],
+    ['member of pg_execute_server_program', 'LOGIN', 'GRANT pg_execute_server_program TO %'],
+    ['member of pg_signal_backend', 'LOGIN', 'GRANT pg_signal_backend TO %'],
+  ])('refuses a login that is %s', async (danger, attributes, grant) => {
+    const role = `risky_${danger.replace(/\W+/g, '_').toLowerCase()}`;
+    await runAsSuperuser([`CREATE ROLE ${role} ${attributes} PASSWORD 'pw'`, ...(grant === '' ? [] : [grant.replace('%', role)])]);
+    const url = new URL(server?.uri ?? '');
+    url.username = role;
+    url.password = 'pw';
+    await expect(openPostgresConnector({ url: url.toString() })).rejects.toMatchObject({ code: 'read-only', message: expect.stringContaining(danger) as string });
+  });
+
+  it('connects a privileged login with allow_privileged=1, warning loudly in the connection test', async () => {
+    const url = new URL(privilegedUrl());
+    const password = decodeURIComponent(url.password);
+    url.password = '';
+    const report = await testConnection({ engine: 'postgres', url: url.toString() }, password);
+    expect(report.ok).toBe(true);
+    expect(report.warnings).toEqual([expect.stringMatching(/^WARNING: connected as privileged PostgreSQL role "wb" \(SUPERUSER, REPLICATION, BYPASSRLS\)/)]);
+    expect(report.message).toMatch(/^WARNING: .* — Connected: \d+ tables/);
+  });
+
+  it('accepts the read-only role README describes, without a warning, and the server refuses what the guard might miss', async () => {
+    await runAsSuperuser([
+      "CREATE ROLE dwb_reader LOGIN PASSWORD 'reader-pw' NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS",
+      'GRANT pg_read_all_data TO dwb_reader',
+    ]);
+    const url = new URL(server?.uri ?? '');
+    url.username = 'dwb_reader';
+    url.password = 'reader-pw';
+    const connector = await openPostgresConnector({ url: url.toString() });
+    try {
+      expect(connector.warnings ?? []).toEqual([]);
+      expect((await connector.query('SELECT count(*) FROM trades', limits)).rows[0]?.[0]).toBeGreaterThan(0);
+      const before = await fingerprint();
+      // Without the guard (straight into the read-only transaction), the server's privileges refuse these.
+      const client = await connectReadOnly(readOnlyClientConfig(url.toString(), 5000), () => undefined);
+      try {
+        for (const sql of ["SELECT pg_read_file('/etc/hostname')", 'SELECT pg_stat_reset()', "SELECT pg_create_physical_replication_slot('evil_reader')", `SELECT lo_export(1, '${outFile}')`]) {
+          const error = await runInReadOnlyTransaction(client, { text: sql, values: [], rowLimit: 10, timeoutMs: 5000 }).then(() => null, toWorkbenchError);
+          expect(error?.message, sql).toMatch(/permission denied|must be superuser|REPLICATION|read-only/);
+        }
+      } finally {
+        await client.end();
+      }
+      expect(await fingerprint()).toBe(before);
+    } finally {
+      await connector.close();
+    }
+  });
+
+  it('refuses the issue-17 reproducers even with a superuser login allowed, and nothing happens', async () => {
+    const connector = await openPostgresConnector({ url: privilegedUrl() });
+    const admin = new URL(server?.adminUri ?? '');
+    const dblinkTarget = `host=127.0.0.1 port=${admin.port} dbname=${admin.pathname.slice(1)} user=${admin.username} password=${decodeURIComponent(admin.password)}`;
+    const attempts = [
+      `SELECT U&"dblink\\005fexec"('${dblinkTarget}', 'DELETE FROM trades')`,
+      `SELECT u&"d!0062link_exec" /* c */ UESCAPE '!'('${dblinkTarget}', 'DELETE FROM trades')`,
+      `SELECT public."dblink_exec"('${dblinkTarget}', 'DELETE FROM trades')`,
+      `SELECT query_to_xml('SELECT dblink_exec(''${dblinkTarget}'', ''DELETE FROM trades'')', true, true, '')`,
+      `SELECT * FROM PG_CATALOG.QUERY_TO_XML_AND_XMLSCHEMA('SELECT pg_terminate_backend(pid) FROM pg_stat_activity', true, true, '')`,
+      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid()',
+      'SELECT U&"pg_terminate_backend"(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid()',
+      "SELECT pg_create_physical_replication_slot('evil')",
+      "SELECT U&\"pg_create_physical_replication_slot\"('evil')",
+      "SELECT pg_read_file('/etc/hostname')",
+      "SELECT U&\"pg_read_\\0066ile\"('/etc/hostname')",
+      "SELECT pg_ls_dir('.')",
+      'SELECT pg_stat_reset()',
+      "SELECT pg_stat_reset_shared('bgwriter')",
+      "SELECT ts_stat('SELECT to_tsvector(name) FROM nodes WHERE dblink_exec(''x'', ''y'') IS NULL')",
+    ];
+    try {
+      const before = await fingerprint();
+      const backendsBefore = (await runAsSuperuser(['SELECT count(*) FROM pg_stat_activity WHERE backend_type = \'client backend\'']))[0]?.[0];
+      for (const text of attempts) {
+        const error = await connector.query(text, limits).then(() => null, (caught: unknown) => caught);
+        expect(error, text).toBeInstanceOf(WorkbenchError);
+        expect((error as WorkbenchError).code, text).toBe('read-only');
+      }
+      expect(await fingerprint()).toBe(before);
+      expect(await runAsSuperuser(['SELECT count(*) FROM pg_replication_slots'])).toEqual([['0']]);
+      expect((await runAsSuperuser(['SELECT count(*) FROM pg_stat_activity WHERE backend_type = \'client backend\'']))[0]?.[0]).toBe(backendsBefore);
+    } finally {
+      await connector.close();
+    }
   });
 });
 

@@ -1,0 +1,196 @@
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import mysql from 'mysql2/promise';
+import neo4j from 'neo4j-driver';
+import pg from 'pg';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+
+import type { Connector } from '../../src-main/connectors/connector';
+import { openMysqlConnector } from '../../src-main/connectors/mysql';
+import { openNeo4jConnector } from '../../src-main/connectors/neo4j';
+import { openPostgresConnector } from '../../src-main/connectors/postgres';
+import { digestRows } from '../integration/connectors/contract';
+import { loadMysqlFixture, loadNeo4jFixture, loadPostgresFixture } from '../integration/connectors/fixture-loaders';
+import { startMariadb, startNeo4j, startPostgres, whyMariadbUnavailable, whyNeo4jUnavailable, whyPostgresUnavailable, type TestServer } from '../servers';
+import { describeOrNotRun } from '../servers/not-run';
+import { generateAttempts, type DialectFamily } from './attack-generator';
+import { entriesOf, reportTally, runAttempts } from './attack-runner';
+
+/**
+ * Generated write and escape attempts against every server engine, each logged in with every
+ * right it can have (PostgreSQL superuser allowed through `allow_privileged`, MariaDB with ALL
+ * PRIVILEGES and FILE, Neo4j without auth): each attempt must be refused, and a fingerprint of
+ * data, schema, roles and server state taken through a separate admin session must not change.
+ * Files the attempts aim at live in a world-writable folder that must stay empty.
+ */
+const scratch = mkdtempSync(join(tmpdir(), 'dwb-security-servers-'));
+chmodSync(scratch, 0o777);
+const servers: { postgres: TestServer | null; mariadb: TestServer | null; neo4j: TestServer | null } = { postgres: null, mariadb: null, neo4j: null };
+
+beforeAll(async () => {
+  const [postgres, mariadb, neo4jServer] = await Promise.all([
+    whyPostgresUnavailable() === null ? startPostgres() : null,
+    whyMariadbUnavailable() === null ? startMariadb() : null,
+    whyNeo4jUnavailable() === null ? startNeo4j() : null,
+  ]);
+  Object.assign(servers, { postgres, mariadb, neo4j: neo4jServer });
+  if (postgres !== null) {
+    await loadPostgresFixture(postgres.uri);
+    await postgresAdmin(['CREATE EXTENSION IF NOT EXISTS dblink']);
+  }
+  if (mariadb !== null) await loadMysqlFixture(mariadb.uri);
+  if (neo4jServer !== null) await loadNeo4jFixture(neo4jServer.uri, neo4jServer.username, neo4jServer.password);
+}, 240_000);
+
+afterAll(async () => {
+  await Promise.all(Object.values(servers).map((server) => server?.stop()));
+  rmSync(scratch, { recursive: true, force: true });
+}, 60_000);
+
+async function attack(
+  engine: string,
+  family: DialectFamily,
+  connector: Connector,
+  writes: Record<string, string>,
+  fingerprint: () => Promise<string>,
+  harmless: Record<string, string> = {},
+): Promise<void> {
+  const before = await fingerprint();
+  let tally;
+  try {
+    tally = await runAttempts(engine, connector, generateAttempts(family, writes));
+  } finally {
+    await connector.close();
+  }
+  const unchanged = (await fingerprint()) === before;
+  const created = entriesOf(scratch);
+  reportTally(tally, `${unchanged ? 'data unchanged' : 'DATA CHANGED'}, ${created.length} files created${created.length > 0 ? ` (${created.join(', ')})` : ''}`, harmless);
+  expect(unchanged).toBe(true);
+  expect(created).toEqual([]);
+}
+
+async function postgresAdmin(statements: string[]): Promise<unknown[]> {
+  const client = new pg.Client({ connectionString: servers.postgres?.adminUri ?? '' });
+  await client.connect();
+  try {
+    const results: unknown[] = [];
+    for (const sql of statements) results.push((await client.query({ text: sql, rowMode: 'array' })).rows);
+    return results;
+  } finally {
+    await client.end();
+  }
+}
+
+describeOrNotRun('security: PostgreSQL (superuser login, allowed explicitly)', whyPostgresUnavailable(), () => {
+  it('refuses every generated write and escape; data, roles, slots and sessions unchanged', async () => {
+    const admin = new URL(servers.postgres?.adminUri ?? '');
+    const url = new URL(admin);
+    url.searchParams.set('allow_privileged', '1');
+    const dblink = `host=127.0.0.1 port=${admin.port} dbname=${admin.pathname.slice(1)} user=${admin.username} password=${decodeURIComponent(admin.password)}`;
+    const connector = await openPostgresConnector({ url: url.toString() });
+    await attack('postgres', 'postgres', connector, {
+      INSERT: "INSERT INTO nodes VALUES (99, 'Evil', 'x')",
+      UPDATE: "UPDATE nodes SET name = 'Evil'",
+      DELETE: 'DELETE FROM trades',
+      'DROP TABLE': 'DROP TABLE trades',
+      'COPY TO a file': `COPY nodes TO '${join(scratch, 'out.csv')}'`,
+      'COPY TO PROGRAM': `COPY (SELECT 1) TO PROGRAM 'touch ${join(scratch, 'ran')}'`,
+      'dblink_exec through U& escapes': `SELECT U&"dblink\\005fexec"('${dblink}', 'DELETE FROM trades')`,
+      'query_to_xml hiding dblink': `SELECT query_to_xml('SELECT dblink_exec(''${dblink}'', ''DELETE FROM trades'')', true, true, '')`,
+      'pg_terminate_backend': 'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid()',
+      'replication slot': "SELECT pg_create_physical_replication_slot('evil')",
+      'pg_stat_reset': 'SELECT pg_stat_reset()',
+      'set_config read-write': "SELECT set_config('default_transaction_read_only', 'off', false)",
+      'lo_export to a file': `SELECT lo_export(1, '${join(scratch, 'lo.bin')}')`,
+    }, async () => {
+      const [state] = await postgresAdmin([`
+        SELECT json_build_object(
+          'nodes', (SELECT json_agg(n ORDER BY id) FROM nodes n),
+          'trades', (SELECT json_agg(t ORDER BY id) FROM trades t),
+          'tables', (SELECT json_agg(table_name ORDER BY table_name) FROM information_schema.tables WHERE table_schema = 'public'),
+          'roles', (SELECT json_agg(rolname ORDER BY rolname) FROM pg_roles),
+          'slots', (SELECT count(*) FROM pg_replication_slots),
+          'settings', (SELECT json_agg(setting) FROM pg_settings WHERE name = 'default_transaction_read_only'))`]);
+      return digestRows(state);
+    }, {
+      EXPLAIN: "PostgreSQL's plain EXPLAIN plans a data change without running it",
+      'EXPLAIN after a comment': "PostgreSQL's plain EXPLAIN plans a data change without running it",
+    });
+  }, 300_000);
+});
+
+describeOrNotRun('security: MySQL/MariaDB (ALL PRIVILEGES, FILE)', whyMariadbUnavailable(), () => {
+  it('refuses every generated write and escape; data, users and settings unchanged', async () => {
+    const uri = servers.mariadb?.uri ?? '';
+    const connector = await openMysqlConnector({ url: uri });
+    await attack('mysql (MariaDB)', 'mysql', connector, {
+      INSERT: "INSERT INTO nodes VALUES (99, 'Evil', 'x')",
+      UPDATE: "UPDATE nodes SET name = 'Evil'",
+      DELETE: 'DELETE FROM trades',
+      'DROP TABLE': 'DROP TABLE trades',
+      'CREATE TABLE': 'CREATE TABLE evil (id int)',
+      'INTO OUTFILE': `SELECT * FROM nodes INTO OUTFILE '${join(scratch, 'out.csv')}'`,
+      'INTO DUMPFILE': `SELECT 'x' INTO DUMPFILE '${join(scratch, 'dump.bin')}'`,
+      'LOAD DATA': "LOAD DATA INFILE '/etc/hostname' INTO TABLE nodes",
+      'SET GLOBAL': 'SET GLOBAL max_connections = 7',
+      'CREATE USER': "CREATE USER 'evil'@'%' IDENTIFIED BY 'x'",
+      'GRANT': "GRANT ALL ON *.* TO 'wb'@'%'",
+      'REPLACE': "REPLACE INTO nodes VALUES (1, 'Evil', 'x')",
+    }, async () => {
+      const admin = await mysql.createConnection({ uri, dateStrings: true });
+      try {
+        const snapshot: unknown[] = [];
+        for (const sql of ['SHOW TABLES', 'SELECT * FROM nodes ORDER BY id', 'SELECT * FROM trades ORDER BY id', 'SELECT user, host FROM mysql.user ORDER BY 1, 2', 'SELECT @@GLOBAL.max_connections']) {
+          const [rows] = await admin.query({ sql, rowsAsArray: true });
+          snapshot.push(rows);
+        }
+        return digestRows(snapshot);
+      } finally {
+        await admin.end();
+      }
+    }, { '-- CR comment with a SELECT after a newline': 'MariaDB ends -- comments at a newline, so the write is comment text' });
+  }, 300_000);
+});
+
+describeOrNotRun('security: Neo4j', whyNeo4jUnavailable(), () => {
+  it('refuses every generated write and escape; graph, indexes and constraints unchanged', async () => {
+    const server = servers.neo4j;
+    if (server === null) throw new Error('Neo4j not started');
+    const connector = await openNeo4jConnector({ url: server.uri, username: server.username, password: server.password });
+    await attack('neo4j', 'cypher', connector, {
+      CREATE: "CREATE (:Node {id: 99, name: 'Evil', region: 'x'})",
+      SET: "MATCH (n:Node) SET n.name = 'Evil'",
+      'DETACH DELETE': 'MATCH (n) DETACH DELETE n',
+      MERGE: 'MERGE (n:Node {id: 98})',
+      REMOVE: 'MATCH (n:Node) REMOVE n.name',
+      'CREATE INDEX': 'CREATE INDEX evil FOR (n:Node) ON (n.region)',
+      'CREATE CONSTRAINT': 'CREATE CONSTRAINT evil FOR (n:Node) REQUIRE n.id IS UNIQUE',
+      FOREACH: 'FOREACH (x IN [1] | CREATE (:Evil))',
+      'CALL subquery': 'CALL { CREATE (:Evil) }',
+      'LOAD CSV': "LOAD CSV FROM 'file:///etc/hostname' AS line CREATE (:Evil {line: line})",
+      'db.createLabel': "CALL db.createLabel('Evil')",
+      'CREATE relationship': 'MATCH (a:Node {id: 1}), (b:Node {id: 2}) CREATE (a)-[:TRADES {id: 99}]->(b)',
+      'SET label': 'MATCH (n:Node) SET n:Evil',
+    }, async () => {
+      const driver = neo4j.driver(server.uri, neo4j.auth.basic(server.username, server.password));
+      const session = driver.session({ defaultAccessMode: neo4j.session.READ });
+      try {
+        const snapshot: unknown[] = [];
+        for (const cypher of [
+          'MATCH (n) RETURN elementId(n) AS id, labels(n) AS labels, properties(n) AS props ORDER BY id',
+          'MATCH ()-[r]->() RETURN elementId(r) AS id, type(r) AS type, properties(r) AS props ORDER BY id',
+          'SHOW INDEXES YIELD name RETURN name ORDER BY name',
+          'SHOW CONSTRAINTS YIELD name RETURN name ORDER BY name',
+        ]) {
+          snapshot.push((await session.run(cypher)).records.map((record) => record.toObject()));
+        }
+        return digestRows(snapshot);
+      } finally {
+        await session.close();
+        await driver.close();
+      }
+    });
+  }, 300_000);
+});
