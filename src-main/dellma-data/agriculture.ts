@@ -71,7 +71,7 @@ export function loadAgriculture(dir: string): AgricultureData {
     if (typeof revenue === 'string') throw new WorkbenchError('invalid-request', `${file2022}: ${revenue}`);
     outcome[fruit] = revenue;
   }
-  const known2021 = new Map(fruits.map((fruit) => [fruit, find(stats2021, fruit)]));
+  const known2021 = new Map<string, CommodityStats>(fruits.map((fruit) => [fruit, find(stats2021, fruit)]));
 
   const factors: FactorSpec[] = [
     { name: 'climate condition', scope: { kind: 'shared' } },
