@@ -91,6 +91,11 @@ describe('stocks environment', () => {
     expect(environment.factors).toHaveLength(5 + 7 * 5);
   });
 
+  it('always taking the first-listed stock scores 83/120 (69.2%), the figure of the spec’s pitfall', () => {
+    expect(environment.problems.filter((problem) => problem.actions[0] === problem.best)).toHaveLength(83);
+    expect(environment.problems.every((problem) => problem.actions[0] !== 'AMD' || problem.best === 'AMD')).toBe(true);
+  });
+
   it('context shows 24 monthly mean closes as the paper prints them', () => {
     const context = environment.contextFor(['AMD']);
     expect(context).toContain('Price now (open of 2023-12-01): 119.88');
