@@ -47,6 +47,24 @@ function readFileText(path: string, what: string): string {
   }
 }
 
+/** Progress on stderr: the choice, its expected utility and interval [ext], and the nearest flip [ext]. */
+function progressLine(result: ScoredResult): string {
+  const head = `solved problem ${result.problem}: ${result.chosen ?? 'no decision'}`;
+  if (result.error) return `${head} (${result.error})`;
+  const dellma = result.dellma;
+  if (!dellma?.decision) return head;
+  const action = dellma.decision.action;
+  const interval = dellma.interval.intervals[action];
+  const flip = dellma.sensitivity[0];
+  return [
+    `${head}, expected utility ${(dellma.expected[action] ?? 0).toPrecision(3)}`,
+    interval ? ` [ext] 95% interval ${interval.low.toPrecision(3)}–${interval.high.toPrecision(3)}, same decision in ${(100 * dellma.interval.stability).toFixed(0)}% of resamples` : '',
+    flip
+      ? `; [ext] nearest flip: "${flip.factor}" = "${flip.value}" from p=${flip.from.toFixed(2)} to ${flip.to.toFixed(2)} makes ${flip.newDecision} the decision`
+      : '; [ext] no single forecast move flips it',
+  ].join('');
+}
+
 function resultLine(result: ScoredResult): string {
   const chosen = result.chosen ?? 'none';
   const verdict = result.correct ? 'correct' : 'wrong';
@@ -158,7 +176,7 @@ export async function runDellmaCommand(args: string[], io: CommandIo): Promise<n
       params,
       concurrency,
       forecastCache: new Map(),
-      onResult: (result) => io.stderr(`solved problem ${result.problem}: ${result.chosen ?? 'no decision'}${result.error ? ` (${result.error})` : ''}`),
+      onResult: (result) => io.stderr(progressLine(result)),
     });
   } catch (error) {
     failure = error;

@@ -91,6 +91,20 @@ describe('dwb dellma solve --problems agriculture', () => {
       expect(dellma.expected[0]!).toBeGreaterThan(dellma.expected[1]! * 10);
       expect(dellma.interval.intervals[0]!.low).toBeGreaterThan(dellma.interval.intervals[1]!.high);
     }
+    // The run record's call log names the purpose of each transcript exchange, index for index.
+    const exchanges = readFileSync(join(out, 'transcript.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; index?: number; request?: { messages: { content: string }[] } })
+      .filter((line) => line.type === 'exchange')
+      .sort((a, b) => a.index! - b.index!);
+    expect(exchanges).toHaveLength(record.calls.length);
+    exchanges.forEach((exchange, index) => {
+      const forecastPrompt = exchange.request!.messages[1]!.content.includes('give exactly 3 distinct outcomes');
+      expect(record.calls[index]!.purpose).toBe(forecastPrompt ? 'dellma.forecast' : 'dellma.rank');
+    });
+    expect(result.stderr).toMatch(/solved problem 1: apple, expected utility \S+ \[ext\] 95% interval \S+–\S+, same decision in 100% of resamples; \[ext\] /);
+
     const repaired = record.results.flatMap((r) => r.dellma.batches).filter((batch) => (batch.repair?.missing.length ?? 0) > 0);
     expect(repaired).toHaveLength(1);
     expect(repaired[0]!.comparisons).toBe(28);

@@ -10,7 +10,7 @@ import type { ChatMessage, ModelProvider, ModelUsage } from '../../../llm/types'
 export type CallPurpose = 'dellma.forecast' | 'dellma.rank' | 'dellma.zero-shot' | 'dellma.cot-factors' | 'dellma.cot-likelihoods' | 'dellma.cot-decision' | 'dellma.self-consistency';
 
 export interface CallRecord {
-  /** Order in which calls were made in this run (0-based). */
+  /** Order in which calls were made in this run (0-based); equals the exchange index of a transcript recorded around the same provider. */
   sequence: number;
   purpose: CallPurpose;
   /** Problem id, or null for calls shared by every problem (the forecast). */
