@@ -7,7 +7,7 @@ import { benchmarkCost, runBenchmark, type BenchmarkRun, type ScoredResult } fro
 import type { DellmaEnvironment } from '../dellma-data/environment';
 import { loadStocks } from '../dellma-data/stocks';
 import { createModelCaller } from '../engine/techniques/dellma/model-calls';
-import { isDellmaVariant, variants, type DellmaParameters, type Variant } from '../engine/techniques/dellma/pipeline';
+import { analystForecast, isDellmaVariant, variants, type DellmaParameters, type Variant } from '../engine/techniques/dellma/pipeline';
 import { createOpenAiProvider } from '../llm/openai-provider';
 import { createReplayProvider } from '../llm/replay-provider';
 import { parseProviderSettings, publicSettings } from '../llm/settings';
@@ -17,7 +17,7 @@ import { appRoot } from '../services/app-root';
 import { positiveInteger, type CommandIo } from './command-io';
 
 export const dellmaUsage =
-  'dwb dellma solve --problems agriculture|stocks [--variant pairs|top1|naive|zero-shot|cot|sc] (--base-url URL --model M [--api-key-file F] | --replay TRANSCRIPT) [--samples N] [--batch B] [--overlap Q] [--alpha A] [--seed S] [--limit N] [--concurrency N] [--data DIR] [--out DIR] [--dry-run]';
+  'dwb dellma solve --problems agriculture|stocks [--variant pairs|top1|naive|zero-shot|cot|sc] (--base-url URL --model M [--api-key-file F] | --replay TRANSCRIPT) [--samples N] [--batch B] [--overlap Q] [--alpha A] [--seed S] [--limit N] [--concurrency N] [--forecast FILE] [--data DIR] [--out DIR] [--dry-run]';
 
 const extensions = [
   '[ext] bootstrap interval of the expected utilities (states resampled, fit kept)',
@@ -58,7 +58,7 @@ function progressLine(result: ScoredResult): string {
   const flip = dellma.sensitivity[0];
   return [
     `${head}, expected utility ${(dellma.expected[action] ?? 0).toPrecision(3)}`,
-    interval ? ` [ext] 95% interval ${interval.low.toPrecision(3)}–${interval.high.toPrecision(3)}, same decision in ${(100 * dellma.interval.stability).toFixed(0)}% of resamples` : '',
+    interval ? `, [ext] 95% interval ${interval.low.toPrecision(3)}–${interval.high.toPrecision(3)}, same decision in ${(100 * dellma.interval.stability).toFixed(0)}% of resamples` : '',
     flip
       ? `; [ext] nearest flip: "${flip.factor}" = "${flip.value}" from p=${flip.from.toFixed(2)} to ${flip.to.toFixed(2)} makes ${flip.newDecision} the decision`
       : '; [ext] no single forecast move flips it',
@@ -102,6 +102,7 @@ export async function runDellmaCommand(args: string[], io: CommandIo): Promise<n
       limit: { type: 'string' },
       concurrency: { type: 'string' },
       data: { type: 'string' },
+      forecast: { type: 'string' },
       out: { type: 'string' },
       'timeout-ms': { type: 'string' },
       'dry-run': { type: 'boolean', default: false },
@@ -133,7 +134,11 @@ export async function runDellmaCommand(args: string[], io: CommandIo): Promise<n
   const problems = environment.problems.slice(0, limit ?? environment.problems.length);
   let concurrency = positiveInteger(values.concurrency, '--concurrency') ?? 1;
 
-  const cost = benchmarkCost(environment, problems, params, false);
+  if (values.forecast !== undefined && !isDellmaVariant(variant)) throw new WorkbenchError('invalid-request', `--forecast is for the DeLLMa variants (pairs, top1, naive), not ${variant}`);
+  const override = values.forecast === undefined ? undefined : analystForecast(readFileText(values.forecast, 'forecast file'), environment.factors);
+  if (override) io.stderr(`[ext] using the analyst's forecast from ${values.forecast} instead of the forecast call${override.notes.length ? ` (${override.notes.join('; ')})` : ''}`);
+
+  const cost = benchmarkCost(environment, problems, params, override !== undefined);
   io.stderr(
     `cost estimate for ${problems.length} ${environment.name} problem(s) with ${variant}${isDellmaVariant(variant) ? ` (s=${variant === 'naive' ? params.naiveSamples : params.perAction}, b=${params.batch}, q=${params.overlap})` : ''}: ${cost.calls} model calls (${cost.forecastCalls} forecast, ${cost.rankingCalls} ranking, ${cost.otherCalls} other), about ${cost.promptTokens} prompt + ${cost.completionTokens} answer tokens`,
   );
@@ -176,6 +181,7 @@ export async function runDellmaCommand(args: string[], io: CommandIo): Promise<n
       params,
       concurrency,
       forecastCache: new Map(),
+      ...(override ? { forecastOverride: override } : {}),
       onResult: (result) => io.stderr(progressLine(result)),
     });
   } catch (error) {

@@ -83,12 +83,14 @@ export async function runBenchmark(input: {
   params: DellmaParameters;
   concurrency: number;
   forecastCache: ForecastCache;
+  /** An analyst's forecast to use instead of the forecast call [ext]. */
+  forecastOverride?: ForecastOutcome;
   onResult?: (result: ScoredResult) => void;
 }): Promise<BenchmarkRun> {
   const { environment, params, caller } = input;
   let beliefs: ForecastOutcome | null = null;
   if (isDellmaVariant(params.variant)) {
-    beliefs = await forecast(caller, input.modelDescription, { context: environment.contextFor(environment.actions), goal: environment.goal, factors: environment.factors }, input.forecastCache, params.maxRepairs);
+    beliefs = input.forecastOverride ?? await forecast(caller, input.modelDescription, { context: environment.contextFor(environment.actions), goal: environment.goal, factors: environment.factors }, input.forecastCache, params.maxRepairs);
   }
   const results = await pool(
     input.problems.map((problem) => async (): Promise<ScoredResult> => {

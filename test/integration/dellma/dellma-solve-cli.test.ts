@@ -4,10 +4,12 @@
  * paired sampling, minibatches, rankings, Bradley–Terry, expected utility) must turn that into
  * the decision, with one forecast call and one ranking call per minibatch.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadAgriculture } from '../../../src-main/dellma-data/agriculture';
 import { windows } from '../../../src-main/engine/techniques/dellma/minibatch';
+import { repoRoot } from '../../support/fixtures';
 import { runDwb } from '../../support/cli';
 import { startScriptedOpenAiServer, type ScriptedOpenAiServer } from '../../support/scripted-openai';
 import { useTempDirs } from '../../support/temp';
@@ -103,7 +105,7 @@ describe('dwb dellma solve --problems agriculture', () => {
       const forecastPrompt = exchange.request!.messages[1]!.content.includes('give exactly 3 distinct outcomes');
       expect(record.calls[index]!.purpose).toBe(forecastPrompt ? 'dellma.forecast' : 'dellma.rank');
     });
-    expect(result.stderr).toMatch(/solved problem 1: apple, expected utility \S+ \[ext\] 95% interval \S+–\S+, same decision in 100% of resamples; \[ext\] /);
+    expect(result.stderr).toMatch(/solved problem 1: apple, expected utility \S+, \[ext\] 95% interval \S+–\S+, same decision in 100% of resamples; \[ext\] /);
 
     const repaired = record.results.flatMap((r) => r.dellma.batches).filter((batch) => (batch.repair?.missing.length ?? 0) > 0);
     expect(repaired).toHaveLength(1);
@@ -123,6 +125,37 @@ describe('dwb dellma solve --problems agriculture', () => {
     server.verify();
     const withPear = result.stdout.split('\n').filter((line) => /^problem \d+ \[.*pear.*\]/.test(line));
     expect(withPear).toEqual([expect.stringMatching(/^problem 6 \[apple, pear\]: decision=pear best=pear correct/), expect.stringMatching(/^problem 11 \[avocado, pear\]: decision=pear best=pear correct/)]);
+  });
+
+  it('[ext] --forecast uses an analyst\'s forecast instead of the forecast call, checked like the model\'s', async () => {
+    const { environment } = loadAgriculture(join(repoRoot, 'fixtures', 'dellma', 'agriculture'));
+    const dir = tempDir();
+    const file = join(dir, 'forecast.json');
+    const factors = environment.factors.map((factor) => ({
+      name: factor.name,
+      values: [
+        { value: 'down', likelihood: 'unlikely' },
+        { value: 'flat', likelihood: 'likely' },
+        { value: 'up', likelihood: 'somewhat likely' },
+      ],
+    }));
+    writeFileSync(file, JSON.stringify({ factors }));
+    server = await startScriptedOpenAiServer(repeat(3, preferring('grape')));
+    const out = join(dir, 'out');
+    const result = await runDwb(['dellma', 'solve', '--problems', 'agriculture', '--limit', '1', '--samples', '8', '--batch', '8', '--forecast', file, '--base-url', server.baseUrl, '--model', 'scripted', '--out', out]);
+    expect(result.code, result.stderr).toBe(0);
+    server.verify();
+    expect(result.stderr).toContain('3 model calls (0 forecast, 3 ranking, 0 other)');
+    expect(result.stderr).toContain("[ext] using the analyst's forecast from");
+    const record = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')) as { forecast: { source: string; factors: { probabilities: number[] }[] }; calls: { purpose: string }[] };
+    expect(record.forecast.source).toBe('analyst');
+    expect(record.forecast.factors[0]!.probabilities).toEqual([2 / 11, 5 / 11, 4 / 11]);
+    expect(record.calls.every((call) => call.purpose === 'dellma.rank')).toBe(true);
+
+    writeFileSync(file, JSON.stringify({ factors: factors.slice(1) }));
+    const bad = await runDwb(['dellma', 'solve', '--problems', 'agriculture', '--forecast', file, '--dry-run']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('The forecast file cannot be used: "climate condition" is missing');
   });
 
   it('refuses bad options with a clear message', async () => {

@@ -43,7 +43,9 @@ export interface DellmaParameters {
 
 /** The forecast of a context: normalised beliefs per factor, and how they were obtained. */
 export interface ForecastOutcome {
-  /** sha256 of the model and the forecast prompt: the cache key. */
+  /** Who made it: the model's forecast call, or an analyst's file [ext]. */
+  source: 'model' | 'analyst';
+  /** sha256 of the model and the forecast prompt (the cache key), or of the analyst's file. */
   key: string;
   factors: BeliefFactor[];
   attempts: number;
@@ -68,7 +70,7 @@ export async function forecast(caller: ModelCaller, modelDescription: string, in
     const answer = await caller.call('dellma.forecast', null, attempt, conversation, { temperature: 0, maxTokens: 4096 });
     const parsed = parseForecast(answer, input.factors);
     if (parsed.ok) {
-      const outcome = { key, factors: parsed.value.map(normaliseFactor), attempts: attempt + 1, notes: parsed.notes };
+      const outcome: ForecastOutcome = { source: 'model', key, factors: parsed.value.map(normaliseFactor), attempts: attempt + 1, notes: parsed.notes };
       cache.set(key, outcome);
       return outcome;
     }
@@ -76,6 +78,25 @@ export async function forecast(caller: ModelCaller, modelDescription: string, in
     if (attempt === maxRepairs) throw new WorkbenchError('invalid-request', `The model's forecast is unusable after ${attempt + 1} answers: ${parsed.problems.join('; ')}`);
   }
   throw new WorkbenchError('internal', 'unreachable');
+}
+
+/**
+ * An analyst's forecast in place of the model's [ext]: a JSON file with the forecast's shape
+ * (`{"factors": [{"name", "values": [{"value", "likelihood"}]}]}`; a run record's `forecast`
+ * object is accepted as is). Checked exactly like a model's answer; probabilities are always
+ * recomputed from the verbal likelihoods, so an edited likelihood is what counts.
+ */
+export function analystForecast(text: string, factors: readonly FactorSpec[]): ForecastOutcome {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new WorkbenchError('invalid-request', `The forecast file is not JSON: ${(error as Error).message}`);
+  }
+  const inner = json !== null && typeof json === 'object' && 'forecast' in json ? (json as { forecast: unknown }).forecast : json;
+  const parsed = parseForecast(JSON.stringify(inner), factors);
+  if (!parsed.ok) throw new WorkbenchError('invalid-request', `The forecast file cannot be used: ${parsed.problems.join('; ')}`);
+  return { source: 'analyst', key: createHash('sha256').update(text).digest('hex'), factors: parsed.value.map(normaliseFactor), attempts: 0, notes: parsed.notes };
 }
 
 export interface BatchRecord {
