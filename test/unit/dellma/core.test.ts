@@ -255,8 +255,15 @@ describe('expected utility', () => {
     const viaValue1 = flips.find((flip) => flip.value === 1)!;
     expect(viaValue1.newDecision).toBe(1);
     expect(viaValue1.shift).toBeGreaterThan(0);
-    // Importance weights: value 1 must outweigh value 0 among sampled states; 3·p0/p0' = p1'/p1·1 ⇒ flip near p1' ≈ 0.04.
-    expect(viaValue1.to).toBeGreaterThan(weather.probabilities[1]!);
+    // By hand: with value 1 at t the others scale by (1−t)/(7/9), so action 1 wins once
+    // t·9/2 > 3·(1−t)·9/7, i.e. t > 6/13; the scan steps (1 − 2/9)/200 at a time.
+    expect(viaValue1.to).toBeGreaterThan(6 / 13);
+    expect(viaValue1.to).toBeLessThan(6 / 13 + 7 / 9 / 200 + 1e-12);
+    // Making value 0 less likely flips it below t = 0.4 (3(1−t) > 1.5t); that move is larger.
+    const viaValue0 = flips.find((flip) => flip.value === 0)!;
+    expect(viaValue0.to).toBeLessThan(0.4);
+    expect(viaValue0.to).toBeGreaterThan(0.4 - (2 / 3) / 200 - 1e-12);
+    expect(flips[0]).toBe(viaValue1);
   });
 });
 
