@@ -2,8 +2,8 @@
  * Benchmark of DeLLMa's arithmetic: `npm run bench:dellma`. For the paper's setting (s = 64
  * states per action, b = 32, q = 0.25) and |A| = 2…7 it builds the rankings a model with a
  * noisy preference would give, then times the Bradley–Terry fit (Pairs and Top-1), the
- * bootstrap (1000 resamples) and the sensitivity scan, and prints ILSR iterations. The fit
- * solves a dense n×n system per iteration (n = 64·|A| items), so it grows as n³.
+ * bootstrap (1000 resamples) and the sensitivity scan, and prints ILSR iterations. Each
+ * iteration solves a banded system (n = 64·|A| items, half-width < b): n·b² per solve.
  */
 import { normaliseFactor, type BeliefFactor } from '../src-main/engine/techniques/dellma/belief';
 import { fitPairs, fitTop1 } from '../src-main/engine/techniques/dellma/bradley-terry';

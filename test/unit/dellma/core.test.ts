@@ -188,6 +188,27 @@ describe('Bradley–Terry by ILSR (values hand-checked against choix)', () => {
     expect(fit.theta[1]!).toBeGreaterThan(fit.theta[2]!);
   });
 
+  it('the banded solver gives the dense solver\'s estimate on minibatch comparisons', () => {
+    const random = seededRandom(9);
+    const score = Array.from({ length: 96 }, () => random.next());
+    const pairs: [number, number][] = [];
+    const choices = [];
+    for (const window of windows(96, 16, 0.25)) {
+      const order = Array.from({ length: window.size }, (_, local) => window.start + local).sort((a, b) => score[b]! + random.next() * 0.3 - score[a]!);
+      pairs.push(...rankToPairs(order));
+      choices.push(rankToTop1(order)!);
+    }
+    for (const alpha of [2e-3, 1e-5]) {
+      const banded = fitPairs(96, pairs, { alpha });
+      const dense = fitPairs(96, pairs, { alpha, solver: 'dense' });
+      expect(banded.iterations).toBe(dense.iterations);
+      banded.theta.forEach((value, index) => expect(Math.abs(value - dense.theta[index]!)).toBeLessThan(1e-7));
+      const top1 = fitTop1(96, choices, { alpha });
+      const top1Dense = fitTop1(96, choices, { alpha, solver: 'dense' });
+      top1.theta.forEach((value, index) => expect(Math.abs(value - top1Dense.theta[index]!)).toBeLessThan(1e-7));
+    }
+  });
+
   it('Top-1 choices: the winner gets the highest strength', () => {
     const fit = fitTop1(4, [rankToTop1([2, 0, 3, 1])!], { alpha: 1e-3 });
     expect(fit.theta.indexOf(Math.max(...fit.theta))).toBe(2);

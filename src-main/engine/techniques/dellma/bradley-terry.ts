@@ -21,6 +21,12 @@ export interface BradleyTerryOptions {
   alpha: number;
   maxIterations?: number;
   tolerance?: number;
+  /**
+   * How each iteration's stationary distribution is solved: `auto` (the default) uses the
+   * banded solver whenever alpha > 0, `dense` always the general one (for tests comparing
+   * the two).
+   */
+  solver?: 'auto' | 'dense';
 }
 
 export interface BradleyTerryFit {
@@ -57,12 +63,14 @@ function ilsr(n: number, options: BradleyTerryOptions, addComparisons: (weights:
   if (n === 0) return { theta: [], iterations: 0, converged: true };
   const maxIterations = options.maxIterations ?? defaultMaxIterations;
   const tolerance = options.tolerance ?? defaultTolerance;
+  const banded = alpha > 0 && options.solver !== 'dense';
   let theta: number[] = new Array<number>(n).fill(0);
   for (let iteration = 1; iteration <= maxIterations; iteration++) {
     const weights = scaledWeights(theta);
-    const rates = new Float64Array(n * n).fill(alpha);
+    // The banded solver takes the comparison rates alone and adds alpha analytically.
+    const rates = new Float64Array(n * n).fill(banded ? 0 : alpha);
     addComparisons(weights, rates);
-    const next = centredLog(stationary(rates, n));
+    const next = centredLog(banded ? stationaryBanded(rates, n, alpha) : stationary(rates, n));
     const change = next.reduce((sum, value, index) => sum + Math.abs(value - (theta[index] as number)), 0);
     theta = next;
     if (change <= tolerance * n) return { theta, iterations: iteration, converged: true };
@@ -133,6 +141,51 @@ function stationary(rates: Float64Array, n: number): Float64Array {
   }
   if (pi.some((value) => !(value > 0) || !Number.isFinite(value))) throw separationError();
   return pi;
+}
+
+/**
+ * The same stationary distribution, faster, for alpha > 0. With comparison rates R (i → j)
+ * and alpha on every off-diagonal rate, πQ = 0 with Σπ = 1 is equivalent to A π = alpha·1
+ * where A = diag(r + alpha·n) − Rᵀ and r are R's row sums. A's columns are strictly
+ * diagonally dominant (each column sums to alpha·n > 0), so elimination needs no pivoting
+ * and keeps A's band: items are only compared inside a minibatch of consecutive items, so
+ * R is banded (half-width < b) and a solve costs n·w² instead of n³.
+ */
+function stationaryBanded(rates: Float64Array, n: number, alpha: number): Float64Array {
+  let width = 0;
+  const a = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) {
+    let outflow = 0;
+    for (let j = 0; j < n; j++) {
+      const rate = rates[i * n + j] as number;
+      if (j === i || rate === 0) continue;
+      outflow += rate;
+      a[j * n + i] = -rate;
+      width = Math.max(width, Math.abs(i - j));
+    }
+    a[i * n + i] = (a[i * n + i] as number) + outflow + alpha * n;
+  }
+  const b = new Float64Array(n).fill(alpha);
+  for (let column = 0; column < n; column++) {
+    const pivotValue = a[column * n + column] as number;
+    const last = Math.min(n - 1, column + width);
+    for (let row = column + 1; row <= last; row++) {
+      const factor = (a[row * n + column] as number) / pivotValue;
+      if (factor === 0) continue;
+      for (let k = column; k <= last; k++) a[row * n + k] = (a[row * n + k] as number) - factor * (a[column * n + k] as number);
+      b[row] = (b[row] as number) - factor * (b[column] as number);
+    }
+  }
+  const pi = new Float64Array(n);
+  for (let row = n - 1; row >= 0; row--) {
+    let sum = b[row] as number;
+    const last = Math.min(n - 1, row + width);
+    for (let k = row + 1; k <= last; k++) sum -= (a[row * n + k] as number) * (pi[k] as number);
+    pi[row] = sum / (a[row * n + row] as number);
+  }
+  const total = pi.reduce((sum, value) => sum + value, 0);
+  if (!(total > 0) || pi.some((value) => !(value > 0) || !Number.isFinite(value))) throw separationError();
+  return pi.map((value) => value / total);
 }
 
 function separationError(): WorkbenchError {
