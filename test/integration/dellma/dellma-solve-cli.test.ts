@@ -117,10 +117,11 @@ describe('dwb dellma solve --problems agriculture', () => {
     expect(replay.stdout).toBe(result.stdout);
   });
 
-  it('the decision follows the preferred fruit, not the data: pear wins when pear futures rank first', async () => {
+  it('the decision follows the preferred fruit, not the data: pear wins when pear futures rank first (3 problems at a time)', async () => {
     // Problems 1..11 are the pairs in order; 6 (apple, pear) and 11 (avocado, pear) offer pear.
     server = await startScriptedOpenAiServer([preferring('pear'), ...repeat(11 * 3, preferring('pear'))]);
-    const result = await runDwb(['dellma', 'solve', '--problems', 'agriculture', '--limit', '11', '--samples', '8', '--batch', '8', '--base-url', server.baseUrl, '--model', 'scripted']);
+    // Three problems at a time: each problem's seed is its own, so the order calls interleave in changes nothing.
+    const result = await runDwb(['dellma', 'solve', '--problems', 'agriculture', '--limit', '11', '--samples', '8', '--batch', '8', '--concurrency', '3', '--base-url', server.baseUrl, '--model', 'scripted']);
     expect(result.code, result.stderr).toBe(0);
     server.verify();
     const withPear = result.stdout.split('\n').filter((line) => /^problem \d+ \[.*pear.*\]/.test(line));
