@@ -1,5 +1,6 @@
 import { WorkbenchError } from '../contract/errors';
 import type { CommandIo } from './command-io';
+import { dellmaUsage, runDellmaCommand } from './dellma-command';
 import { dqaUsage, runDqaCommand } from './dqa-command';
 import { keysUsage, runKeysCommand } from './keys-command';
 import { queryUsage, runQueryCommand } from './query-command';
@@ -9,7 +10,7 @@ import { runServeCommand, serveUsage } from './serve-command';
 import { runVerifyCommand, verifyUsage } from './verify-command';
 import { runWhatifCommand, whatifUsage } from './whatif-command';
 
-const usage = ['Decision Workbench command line', '', `  ${serveUsage}`, `  ${queryUsage}`, `  ${runUsage}`, `  ${reportUsage}`, `  ${verifyUsage}`, `  ${keysUsage}`, `  ${dqaUsage}`, `  ${whatifUsage}`].join('\n');
+const usage = ['Decision Workbench command line', '', `  ${serveUsage}`, `  ${queryUsage}`, `  ${runUsage}`, `  ${reportUsage}`, `  ${verifyUsage}`, `  ${keysUsage}`, `  ${dqaUsage}`, `  ${whatifUsage}`, `  ${dellmaUsage}`].join('\n');
 
 const commands: Record<string, (args: string[], io: CommandIo) => Promise<number>> = {
   serve: runServeCommand,
@@ -20,6 +21,7 @@ const commands: Record<string, (args: string[], io: CommandIo) => Promise<number
   keys: runKeysCommand,
   dqa: runDqaCommand,
   whatif: runWhatifCommand,
+  dellma: runDellmaCommand,
 };
 
 /** Runs one CLI invocation; every failure becomes one line on stderr and a non-zero exit. */

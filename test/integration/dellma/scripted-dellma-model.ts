@@ -1,0 +1,54 @@
+import { messageText, type ReceivedChatRequest, type ScriptedTurn } from '../../support/scripted-openai';
+
+/**
+ * A scripted model for DeLLMa runs: it answers the forecast prompt with three outcomes and
+ * fixed likelihoods for every unknown it is asked about, and ranks every scenario whose option
+ * is `preferred` above all others (ties in ascending scenario number). It reads only what the
+ * prompt shows, as a model would.
+ */
+export function lastUserText(request: ReceivedChatRequest): string {
+  const users = request.chat.messages.filter((message) => message.role === 'user');
+  return messageText(users[users.length - 1] ?? { role: 'user', content: '' });
+}
+
+export function isForecast(request: ReceivedChatRequest): boolean {
+  return /give exactly 3 distinct outcomes/.test(messageText(request.chat.messages[1] ?? { role: 'user', content: '' }));
+}
+
+export function forecastAnswer(request: ReceivedChatRequest): string {
+  const text = messageText(request.chat.messages[1] ?? { role: 'user', content: '' });
+  const names = text
+    .split('The unknowns:\n')[1]!
+    .split('\n\n')[0]!
+    .split('\n')
+    .map((line) => line.replace(/^\d+\.\s*/, ''));
+  return JSON.stringify({
+    factors: names.map((name) => ({
+      name,
+      values: [
+        { value: 'worse', likelihood: 'somewhat likely' },
+        { value: 'same', likelihood: 'Very_Likely' },
+        { value: 'better', likelihood: 'unlikely' },
+      ],
+    })),
+  });
+}
+
+export function scenariosOf(request: ReceivedChatRequest): { number: number; option: string }[] {
+  return [...messageText(request.chat.messages[1] ?? { role: 'user', content: '' }).matchAll(/^Scenario (\d+)\. Future: .*\. Option: (\S+) \(/gm)].map((match) => ({ number: Number(match[1]), option: match[2]! }));
+}
+
+export function rankingPreferring(request: ReceivedChatRequest, preferred: string): number[] {
+  const scenarios = scenariosOf(request);
+  return [...scenarios.filter((s) => s.option === preferred), ...scenarios.filter((s) => s.option !== preferred)].map((s) => s.number);
+}
+
+/** One turn of the model that always prefers `preferred`; `partial` answers with only the preferred scenarios (exercising repair). */
+export function preferring(preferred: string, options: { partial?: boolean } = {}): (request: ReceivedChatRequest) => ScriptedTurn {
+  return (request) => {
+    if (isForecast(request)) return { label: 'forecast', content: forecastAnswer(request) };
+    const rank = rankingPreferring(request, preferred);
+    const kept = options.partial ? rank.filter((number) => scenariosOf(request).find((s) => s.number === number)?.option === preferred) : rank;
+    return { label: 'rank', content: JSON.stringify({ decision: rank[0], rank: kept, explanation: `Futures where I plant ${preferred} look best.` }) };
+  };
+}
