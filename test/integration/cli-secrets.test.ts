@@ -141,4 +141,12 @@ describeOrNotRun('dwb query takes the database password without argv', whyPostgr
     expect(wrong.stderr).toContain('password authentication failed');
     expect(wrong.stderr).not.toContain('not-the-password');
   });
+
+  it('ends with a clear error, and exits, when the server asks for a password and none was given', async () => {
+    const server = postgres as TestServer;
+    const bare = server.uri.replace(`:${server.password}@`, '@');
+    const none = await runDwb(['query', '--connection', bare, 'SELECT 1'], { env: { DWB_DB_PASSWORD: '' }, timeoutMs: 20_000 });
+    expect(none.code, 'the process must exit on its own').toBe(1);
+    expect(none.stderr.trim()).toMatch(/^dwb query: connection-failed: .*password.*--password-file.*DWB_DB_PASSWORD/);
+  });
 });

@@ -15,6 +15,14 @@ export function toWorkbenchError(error: unknown): WorkbenchError {
     return new WorkbenchError(code, `PostgreSQL: ${error.message}${position}`, { cause: error });
   }
   const message = error instanceof Error ? error.message : String(error);
+  // node-postgres says this when the server asks for a password and the connection has none.
+  if (/client password must be a string/i.test(message)) {
+    return new WorkbenchError(
+      'connection-failed',
+      'PostgreSQL: the server asks for a password and the connection has none (add it to the connection; on the command line use --password-file F or DWB_DB_PASSWORD)',
+      { cause: error },
+    );
+  }
   // Anything else comes from the socket or the client library: the server is unreachable.
   return new WorkbenchError('connection-failed', `PostgreSQL: ${message}`, { cause: error, retryable: true });
 }

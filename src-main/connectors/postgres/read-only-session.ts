@@ -48,8 +48,15 @@ export async function connectReadOnly(config: ClientConfig, onBroken: () => void
   const client = new pg.Client(config);
   client.on('error', onBroken);
   client.on('end', onBroken);
-  await client.connect();
-  await client.query('SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY');
+  try {
+    await client.connect();
+    await client.query('SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY');
+  } catch (error) {
+    // A failed start (e.g. the server asked for a password the URL lacks) can leave the socket
+    // open, which would keep a CLI process alive after it has reported the error.
+    await client.end().catch(() => undefined);
+    throw error;
+  }
   return client;
 }
 
