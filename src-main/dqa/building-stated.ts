@@ -14,7 +14,7 @@
  */
 import type { BuildingGoods, BuildingRecord } from './building-data';
 import type { Evaluation } from './decision-ranking';
-import { expansionFactor, relevantRows, requireGoods, touchesInfluential, type Market, type RelevantRows } from './building-market';
+import { expansionFactor, relevantRows, requireGoods, touchesGoods, type Market, type RelevantRows } from './building-market';
 
 const CYCLES = 10;
 const PRICE_SENSITIVITY = 0.75;
@@ -90,7 +90,7 @@ export function evaluateBuildingStated(market: Market, goodsName: string): Evalu
 
   let simulated = 0;
   const values = market.buildings.map((building, index) => {
-    if (!touchesInfluential(market, rows, index)) return { candidate: String(building.id), after: baseline };
+    if (!touchesGoods(market, rows.influential, index)) return { candidate: String(building.id), after: baseline };
     simulated += 1;
     return { candidate: String(building.id), after: simulate(context, index) };
   });
