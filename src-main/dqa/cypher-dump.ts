@@ -18,7 +18,7 @@
  * or create duplicates; either would corrupt the data).
  */
 import { repairFieldName } from './dump-defects';
-import { TokenCursor, tokenize, type Token } from './dump-lexer';
+import { TokenCursor, type Token } from './dump-lexer';
 import type { DumpValue } from './sql-dump';
 
 export interface DumpNode {
@@ -88,7 +88,7 @@ class NodeIndex {
 }
 
 export function parseCypherDump(text: string, source = '<cypher dump>'): GraphDump {
-  const cursor = new TokenCursor(tokenize(text, source, 'cypher'), source);
+  const cursor = new TokenCursor(text, 'cypher', source);
   const graph: GraphDump = { nodes: [], relationships: [] };
   const index = new NodeIndex();
 

@@ -13,7 +13,7 @@
  * - `DROP TABLE [IF EXISTS] t;`, empty statements, `--`, `#` and block comments.
  */
 import { repairFieldName } from './dump-defects';
-import { DumpParseError, TokenCursor, tokenize, type Token } from './dump-lexer';
+import { DumpParseError, TokenCursor, type Token } from './dump-lexer';
 
 export type DumpValue = string | number | boolean | null;
 
@@ -74,7 +74,7 @@ interface Literal {
 }
 
 export function parseSqlDump(text: string, source = '<sql dump>'): DumpTable[] {
-  const cursor = new TokenCursor(tokenize(text, source, 'sql'), source);
+  const cursor = new TokenCursor(text, 'sql', source);
   const tables = new Map<string, TableState>();
   const order: string[] = [];
 
