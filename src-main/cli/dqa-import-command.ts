@@ -5,7 +5,9 @@ import { formatOutcome, formatTotals } from '../importers/import-outcome';
 import { parseImportTarget, targetUsage } from '../importers/import-target';
 import type { CommandIo } from './command-io';
 
-export const dqaImportUsage = 'dwb dqa import --questions PATH/questions.json [--questions …] --target TARGET';
+import { dqaImportUsage } from './usage';
+
+export { dqaImportUsage };
 
 /**
  * `dwb dqa import`: loads every dump the questions reference into TARGET (relational dumps

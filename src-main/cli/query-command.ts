@@ -5,7 +5,9 @@ import { defaultQuerySettings } from '../contract/notebook';
 import { formatTable } from './format-table';
 import { positiveInteger, type CommandIo } from './command-io';
 
-export const queryUsage = 'dwb query --connection URI [--json] [--max-rows N] [--timeout-ms N] "QUERY"';
+import { queryUsage } from './usage';
+
+export { queryUsage };
 
 /** `dwb query`: one read-only query, rows on stdout, one line on stderr on failure. */
 export async function runQueryCommand(args: string[], io: CommandIo): Promise<number> {

@@ -22,8 +22,9 @@ import { simulatorFor } from '../simulators/run-simulator';
 import { runWhatIfFor } from '../whatif';
 import { positiveInteger, type CommandIo } from './command-io';
 
-export const runUsage =
-  'dwb run --connection URI --question-file F [--rules-file F] --technique singlerag|iterrag|planrag|planrag-norp --base-url URL --model M [--api-key K] [--tool-mode tools|text|auto] [--max-steps N] [--simulator stated|compat|off] [--whatif on|off] [--country C --home N | --goods G] [--replay TRANSCRIPT] --out DIR';
+import { runUsage } from './usage';
+
+export { runUsage };
 
 /**
  * `dwb run`: one decision run without the app. Writes the notebook, the hash-chained run log

@@ -8,7 +8,9 @@ import { replayBundle } from '../reports/replay';
 import { describeFailure, verifyBundleText } from '../reports/verify-bundle';
 import type { CommandIo } from './command-io';
 
-export const verifyUsage = 'dwb verify [--head HASH] BUNDLE.json | dwb verify --replay BUNDLE.json --connection URI';
+import { verifyUsage } from './usage';
+
+export { verifyUsage };
 
 /**
  * `dwb verify BUNDLE.json` prints exactly `verified` (exit 0), or `not verified: ` and the
