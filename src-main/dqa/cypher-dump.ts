@@ -172,16 +172,17 @@ function parseRelationshipPattern(cursor: TokenCursor): RelationshipPattern {
 function parseProperties(cursor: TokenCursor): Record<string, DumpValue> {
   cursor.expectPunct('{', 'to start a property map');
   const properties: Record<string, DumpValue> = {};
-  const spelledAs = new Map<string, string>();
+  /** Each key as written, in order (a repaired key may have been written another way). */
+  const spellings: string[] = [];
   if (cursor.acceptPunct('}')) return properties;
   do {
     const keyToken = cursor.expectIdentifier('a property name');
     const key = repairFieldName(keyToken.text);
-    const earlier = spelledAs.get(key);
-    if (earlier !== undefined) {
+    if (Object.hasOwn(properties, key)) {
+      const earlier = spellings.find((spelling) => repairFieldName(spelling) === key) ?? key;
       throw cursor.error(keyToken, earlier === keyToken.text ? `duplicate property ${key}` : `property ${key} given twice (as ${earlier} and ${keyToken.text})`);
     }
-    spelledAs.set(key, keyToken.text);
+    spellings.push(keyToken.text);
     cursor.expectPunct(':', `after property name ${keyToken.text}`);
     properties[key] = parseValue(cursor, keyToken.text);
   } while (cursor.acceptPunct(','));
@@ -234,9 +235,8 @@ function bindMatch(cursor: TokenCursor, path: PathPattern, graph: GraphDump, ind
   const matches = index
     .lookup(firstLabel, firstProperty[0], firstProperty[1])
     .filter((nodeIndex) => nodeMatches(graph.nodes[nodeIndex] as DumpNode, pattern.labels, properties));
-  const description = describePattern(pattern);
-  if (matches.length === 0) throw cursor.error(pattern.token, `MATCH ${description} finds no node created before this line`);
-  if (matches.length > 1) throw cursor.error(pattern.token, `MATCH ${description} is ambiguous: ${matches.length} nodes match`);
+  if (matches.length === 0) throw cursor.error(pattern.token, `MATCH ${describePattern(pattern)} finds no node created before this line`);
+  if (matches.length > 1) throw cursor.error(pattern.token, `MATCH ${describePattern(pattern)} is ambiguous: ${matches.length} nodes match`);
   bindings.set(pattern.variable, matches[0] as number);
 }
 

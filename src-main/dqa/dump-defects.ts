@@ -12,5 +12,13 @@ const COLUMN_ALIASES: ReadonlyMap<string, string> = new Map([['has_has_merchant'
 
 /** Returns the repaired spelling of a column or property name (unchanged when not defective). */
 export function repairFieldName(name: string): string {
-  return COLUMN_ALIASES.get(name.toLowerCase()) ?? name;
+  let repaired = repairedNames.get(name);
+  if (repaired === undefined) {
+    repaired = COLUMN_ALIASES.get(name.toLowerCase()) ?? name;
+    // Dumps repeat a handful of names hundreds of thousands of times; a few distinct ones are remembered.
+    if (repairedNames.size < 10_000) repairedNames.set(name, repaired);
+  }
+  return repaired;
 }
+
+const repairedNames = new Map<string, string>();

@@ -320,33 +320,33 @@ export function tokenize(text: string, source: string, dialect: LexerDialect): T
  */
 export class TokenCursor {
   private readonly lexer: DumpLexer;
-  /** Lookahead: buffer[0] is the current token. */
-  private readonly buffer: Token[] = [];
+  private current: Token;
+  /** Tokens after `current`, pulled only when a parser looks further ahead. */
+  private readonly ahead: Token[] = [];
   private previous: Token | null = null;
 
   constructor(text: string, dialect: LexerDialect, readonly source: string) {
     this.lexer = new DumpLexer(text, source, dialect);
+    this.current = this.lexer.next();
   }
 
   /** The current token (offset 0), a later one (offset > 0), or the one just consumed (offset -1). */
   peek(offset = 0): Token {
+    if (offset === 0) return this.current;
     if (offset < 0) {
       if (this.previous === null) throw new Error('no token before the first one');
       return this.previous;
     }
-    while (this.buffer.length <= offset) {
-      const last = this.buffer[this.buffer.length - 1];
-      // Past the end, every lookahead is the eof token.
-      this.buffer.push(last !== undefined && last.kind === 'eof' ? last : this.lexer.next());
-    }
-    return this.buffer[offset] as Token;
+    // Past the end the lexer keeps answering eof.
+    while (this.ahead.length < offset) this.ahead.push(this.lexer.next());
+    return this.ahead[offset - 1] as Token;
   }
 
   next(): Token {
-    const token = this.peek();
+    const token = this.current;
     if (token.kind !== 'eof') {
-      this.buffer.shift();
       this.previous = token;
+      this.current = this.ahead.length > 0 ? (this.ahead.shift() as Token) : this.lexer.next();
     }
     return token;
   }
