@@ -162,24 +162,29 @@ function simulate(market: Market, p: CompatPlan, scratch: Scratch, expanded: num
     supply[g] = (supply[g] as number) + (supplyMax[row] as number);
   }
 
-  // Step 5.
+  // Step 5. Plan arrays in locals: this loop is where a Building question spends its time.
   const rows = p.supplierDemandRows;
+  const goods = p.goods;
+  const suppliers = p.suppliers.length;
+  const demandStart = p.supplierDemandStart;
+  const supplyStart = p.supplierSupplyStart;
+  const supplyRows = p.supplierSupplyRows;
   for (let cycle = 0; cycle < CYCLES; cycle += 1) {
     for (let i = 0; i < rows.length; i += 1) {
       const row = rows[i] as number;
       const g = demandGoods[row] as number;
       input[row] = ((demandMax[row] as number) * (supply[g] as number)) / (demand[g] as number);
     }
-    for (let i = 0; i < p.goods.length; i += 1) supply[p.goods[i] as number] = 0;
-    for (let s = 0; s < p.suppliers.length; s += 1) {
-      const demandFrom = p.supplierDemandStart[s] as number;
-      const demandTo = p.supplierDemandStart[s + 1] as number;
-      const supplyFrom = p.supplierSupplyStart[s] as number;
-      const supplyTo = p.supplierSupplyStart[s + 1] as number;
+    for (let i = 0; i < goods.length; i += 1) supply[goods[i] as number] = 0;
+    for (let s = 0; s < suppliers; s += 1) {
+      const demandFrom = demandStart[s] as number;
+      const demandTo = demandStart[s + 1] as number;
+      const supplyFrom = supplyStart[s] as number;
+      const supplyTo = supplyStart[s + 1] as number;
       if (demandTo === demandFrom) {
         // No inputs: the stored current_output, even after expansion.
         for (let j = supplyFrom; j < supplyTo; j += 1) {
-          const row = p.supplierSupplyRows[j] as number;
+          const row = supplyRows[j] as number;
           const g = supplyGoods[row] as number;
           supply[g] = (supply[g] as number) + (supplyOutput[row] as number);
         }
@@ -193,7 +198,7 @@ function simulate(market: Market, p: CompatPlan, scratch: Scratch, expanded: num
       }
       const ratio = sum / (demandTo - demandFrom);
       for (let j = supplyFrom; j < supplyTo; j += 1) {
-        const row = p.supplierSupplyRows[j] as number;
+        const row = supplyRows[j] as number;
         const g = supplyGoods[row] as number;
         supply[g] = (supply[g] as number) + (supplyMax[row] as number) * ratio;
       }
