@@ -84,14 +84,19 @@ export async function runDqaCommand(args: string[], io: CommandIo): Promise<numb
   const out = openOut(values.out);
   const several = sets.length * dbs.length > 1;
   try {
+    let solved = 0;
     for (const set of sets) {
       for (const db of dbs) {
         const options = { scenario: set.scenario, db, baseDir: set.baseDir, progress: (line: string) => io.stderr(line) };
         const databases = targets !== null && target !== undefined ? targets.targetDatabases(target, options) : parsedDumpDatabases(options);
         if (several) io.stdout(`# ${set.path} --db ${db} --rules ${rules}`);
         await solveOne(set, rules, db, databases, io, out);
+        solved += set.questions.length;
       }
     }
+    // Since the process started, so start-up counts (npm run bench:simulators reads this line).
+    const cpu = process.cpuUsage();
+    io.stderr(`dwb dqa solve: ${solved} questions in ${(performance.now() / 1000).toFixed(3)} s wall, ${((cpu.user + cpu.system) / 1e6).toFixed(3)} s CPU`);
     return 0;
   } finally {
     out?.close();
