@@ -59,31 +59,39 @@ interface PathPattern {
   steps: { relationship: RelationshipPattern; node: NodePattern }[];
 }
 
-/** Looks nodes up by (label, property, value) so MATCH stays fast on dumps with thousands of MATCHes. */
+/**
+ * Looks nodes up by label, then property, then value, so MATCH stays fast on dumps with
+ * thousands of MATCHes. Values are Map keys as they are: Cypher compares numbers by value
+ * (1 = 1.0, one JS number), never equates a number with a string, and never matches null.
+ */
 class NodeIndex {
-  private readonly entries = new Map<string, number[]>();
+  private readonly entries = new Map<string, Map<string, Map<DumpValue, number[]>>>();
 
   add(nodeIndex: number, node: DumpNode): void {
     for (const label of node.labels) {
-      for (const [key, value] of Object.entries(node.properties)) {
-        const entryKey = NodeIndex.key(label, key, value);
-        if (entryKey === null) continue;
-        const list = this.entries.get(entryKey);
-        if (list === undefined) this.entries.set(entryKey, [nodeIndex]);
+      let byKey = this.entries.get(label);
+      if (byKey === undefined) {
+        byKey = new Map();
+        this.entries.set(label, byKey);
+      }
+      for (const key in node.properties) {
+        const value = node.properties[key] as DumpValue;
+        if (value === null) continue;
+        let byValue = byKey.get(key);
+        if (byValue === undefined) {
+          byValue = new Map();
+          byKey.set(key, byValue);
+        }
+        const list = byValue.get(value);
+        if (list === undefined) byValue.set(value, [nodeIndex]);
         else list.push(nodeIndex);
       }
     }
   }
 
   lookup(label: string, key: string, value: DumpValue): number[] {
-    const entryKey = NodeIndex.key(label, key, value);
-    return entryKey === null ? [] : (this.entries.get(entryKey) ?? []);
-  }
-
-  /** Cypher compares numbers by value (1 = 1.0) and never matches null. */
-  private static key(label: string, key: string, value: DumpValue): string | null {
-    if (value === null) return null;
-    return `${label}\u0000${key}\u0000${typeof value}\u0000${String(value)}`;
+    if (value === null) return [];
+    return this.entries.get(label)?.get(key)?.get(value) ?? [];
   }
 }
 

@@ -371,7 +371,8 @@ export class TokenCursor {
   /** Keywords are case-insensitive and never back-quoted. */
   isKeyword(word: string, offset = 0): boolean {
     const token = this.peek(offset);
-    return token.kind === 'identifier' && !token.quoted && token.text.toUpperCase() === word;
+    if (token.kind !== 'identifier' || token.quoted || token.text.length !== word.length) return false;
+    return token.text === word || token.text.toUpperCase() === word;
   }
 
   acceptPunct(text: string): boolean {
