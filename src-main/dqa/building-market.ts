@@ -165,8 +165,9 @@ export interface RelevantRows {
   influentialGoods: number[];
 }
 
-export function relevantRows(market: Market, target: number): RelevantRows {
-  const influential = influentialGoods(market, target);
+/** With `prune` false every goods counts as influential (the unpruned run the pruning is checked against). */
+export function relevantRows(market: Market, target: number, prune = true): RelevantRows {
+  const influential = prune ? influentialGoods(market, target) : new Uint8Array(market.goods.length).fill(1);
   const supplyRows: number[] = [];
   const producerSet = new Set<number>();
   for (let row = 0; row < market.supplyGoods.length; row += 1) {

@@ -1,20 +1,25 @@
 /**
- * The compat simulators skip candidates (and goods / nodes) they can prove cannot change the
+ * The simulators (compat and stated) skip candidates (and goods / nodes) they can prove cannot change the
  * objective. This checks the proof on data: on every dev question, from both dump kinds, the
  * pruned evaluation gives bit-identical objective values to simulating every candidate over
  * every row.
  */
 import { describe, expect, it } from 'vitest';
 import { evaluateBuildingCompat } from '../../../src-main/dqa/building-compat';
+import { evaluateBuildingStated } from '../../../src-main/dqa/building-stated';
 import { prepareMarket, type Market } from '../../../src-main/dqa/building-market';
 import { readBuildingQuestions, readDumpText, readLocatingQuestions } from '../../../src-main/dqa/dataset';
 import type { CandidateValue, Evaluation } from '../../../src-main/dqa/decision-ranking';
 import { loadBuildingDump, loadLocatingDump, type DumpKind } from '../../../src-main/dqa/load';
 import { evaluateLocatingCompat } from '../../../src-main/dqa/locating-compat';
+import { evaluateLocatingStated } from '../../../src-main/dqa/locating-stated';
 import { prepareTradeGraph, type TradeGraph } from '../../../src-main/dqa/locating-graph';
 import { dqaRoot } from '../../support/fixtures';
 
 const kinds: DumpKind[] = ['relational', 'graph'];
+
+/** Stated Locating counts (node, steering destination) simulations instead of skipped candidates. */
+const simulations = (evaluation: Evaluation): number => Number(/(\d+) \(node, steering destination\) simulations/.exec(evaluation.candidateSet)?.[1] ?? 0);
 
 function memo<T>(load: (dump: string) => T): (dump: string) => T {
   const cache = new Map<string, T>();
@@ -39,7 +44,9 @@ function differences(id: string, pruned: Evaluation, unpruned: Evaluation): stri
   return found;
 }
 
-describe.each(kinds)('compat pruning on the dev subset from %s dumps', (kind) => {
+const cases = kinds.flatMap((kind) => (['compat', 'stated'] as const).map((rules) => ({ kind, rules })));
+
+describe.each(cases)('$rules pruning on the dev subset from $kind dumps', ({ kind, rules }) => {
   it('Building: every candidate of all 36 questions gets the same price pruned and unpruned', () => {
     const root = dqaRoot();
     const questions = readBuildingQuestions(root);
@@ -48,8 +55,9 @@ describe.each(kinds)('compat pruning on the dev subset from %s dumps', (kind) =>
     let skipped = 0;
     for (const question of questions) {
       const market = marketOf(kind === 'relational' ? question.rdb : question.gdb);
-      const pruned = evaluateBuildingCompat(market, question.goods);
-      const unpruned = evaluateBuildingCompat(market, question.goods, { prune: false });
+      const evaluate = rules === 'compat' ? evaluateBuildingCompat : evaluateBuildingStated;
+      const pruned = evaluate(market, question.goods);
+      const unpruned = evaluate(market, question.goods, { prune: false });
       expect(unpruned.values.every((v) => Number.isFinite(v.after))).toBe(true);
       found.push(...differences(question.id, pruned, unpruned));
       skipped += Number(/(\d+) proven unchanged/.exec(pruned.candidateSet)?.[1] ?? 0);
@@ -68,11 +76,12 @@ describe.each(kinds)('compat pruning on the dev subset from %s dumps', (kind) =>
     let skipped = 0;
     for (const question of questions) {
       const graph = graphOf(kind === 'relational' ? question.rdb : question.gdb);
-      const pruned = evaluateLocatingCompat(graph, question.country, question.home);
-      const unpruned = evaluateLocatingCompat(graph, question.country, question.home, { prune: false });
+      const evaluate = rules === 'compat' ? evaluateLocatingCompat : evaluateLocatingStated;
+      const pruned = evaluate(graph, question.country, question.home);
+      const unpruned = evaluate(graph, question.country, question.home, { prune: false });
       expect(unpruned.values.every((v) => Number.isFinite(v.after))).toBe(true);
       found.push(...differences(question.id, pruned, unpruned));
-      skipped += Number(/(\d+) proven unchanged/.exec(pruned.candidateSet)?.[1] ?? 0);
+      skipped += rules === 'compat' ? Number(/(\d+) proven unchanged/.exec(pruned.candidateSet)?.[1] ?? 0) : simulations(unpruned) - simulations(pruned);
     }
     expect(questions).toHaveLength(81);
     expect(found).toEqual([]);
