@@ -4,7 +4,9 @@
  * pruned evaluation gives bit-identical objective values to simulating every candidate over
  * every row.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { BuildingData } from '../../../src-main/dqa/building-data';
 import { evaluateBuildingCompat } from '../../../src-main/dqa/building-compat';
 import { evaluateBuildingStated } from '../../../src-main/dqa/building-stated';
 import { prepareMarket, type Market } from '../../../src-main/dqa/building-market';
@@ -86,5 +88,53 @@ describe.each(cases)('$rules pruning on the dev subset from $kind dumps', ({ kin
     expect(questions).toHaveLength(81);
     expect(found).toEqual([]);
     expect(skipped).toBeGreaterThan(0);
+  });
+});
+
+describe('compat Building pruning on generated markets', () => {
+  /** Magnitudes far apart, so that the order of additions shows in the last bits. */
+  const amount = fc.oneof(fc.constantFrom(0.1, 1, 3, 7.25, 1e3, 1e8, 1e16, 3e16), fc.double({ min: 0.01, max: 1e6, noNaN: true }));
+
+  it('gives bit-identical prices to the unpruned simulation (random markets of a few goods and buildings)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 4 }),
+        fc.array(fc.integer({ min: 1, max: 4 }), { minLength: 1, maxLength: 6 }),
+        fc.array(fc.tuple(fc.nat(), fc.nat(), amount, amount), { maxLength: 12 }),
+        fc.array(fc.tuple(fc.nat(), fc.nat(), amount), { maxLength: 12 }),
+        fc.array(fc.tuple(amount, amount, amount), { minLength: 4, maxLength: 4 }),
+        (goodsCount, levels, supplies, demands, prices) => {
+          const goods = Array.from({ length: goodsCount }, (_, code) => {
+            const [base, current, pop] = prices[code] as [number, number, number];
+            return { name: `g${code}`, code, basePrice: base, currentPrice: current, popDemand: code === 0 ? pop : 0 };
+          });
+          const buildings = levels.map((level, id) => ({ id, name: `b${id}`, level }));
+          const seen = new Set<string>();
+          const data: BuildingData = {
+            goods,
+            buildings,
+            supplies: supplies.flatMap(([g, b, max, output]) => {
+              const key = `s${g % goodsCount},${b % buildings.length}`;
+              if (seen.has(key)) return [];
+              seen.add(key);
+              return [{ goodsCode: g % goodsCount, buildingId: b % buildings.length, maxSupply: max, currentOutput: output, level: 1 }];
+            }),
+            demands: demands.flatMap(([g, b, max]) => {
+              const key = `d${g % goodsCount},${b % buildings.length}`;
+              if (seen.has(key)) return [];
+              seen.add(key);
+              return [{ goodsCode: g % goodsCount, buildingId: b % buildings.length, maxDemand: max, currentInput: 0, level: 1 }];
+            }),
+          };
+          const market = prepareMarket(data);
+          for (const target of goods) {
+            const pruned = evaluateBuildingCompat(market, target.name);
+            const unpruned = evaluateBuildingCompat(market, target.name, { prune: false });
+            expect(differences(target.name, pruned, unpruned)).toEqual([]);
+          }
+        },
+      ),
+      { numRuns: 400 },
+    );
   });
 });
