@@ -1,134 +1,159 @@
 /**
- * Benchmark of the DQA simulators: `npm run bench:simulators` (reads DQA_DIR, default
- * ../shared/dqa). Prints, for each scenario, rule set and dump kind:
- * 1. from the dump files parsed in memory: the time to read, parse, load and index the dumps,
- *    then solving time per question, candidates evaluated per second and the time to solve the
- *    whole scenario (fastest of REPEATS warm runs, the cold first run alongside);
- * 2. through the connectors, as `dwb dqa solve` reads them: the time to import every dump into
- *    an embedded engine (SQLite for relational, Kùzu for graph) and read it back, then the
- *    solve time of each rule set on that data;
- * 3. the time to solve the whole dev subset (both scenarios) per rule set and dump kind.
- * Loading and parsing are always reported apart from solving.
+ * Benchmark of the DQA simulators: `npm run bench:simulators`. In one run it prints:
+ * 1. the whole workload — every questions.json under the DQA folder (both scenarios, every
+ *    year present), on both dump kinds, with compat rules — solved by the real CLI:
+ *    `node bin/dwb.js dqa solve --questions … --db rdb,gdb` spawned and timed from spawn to
+ *    exit (start-up included), several times; the CLI's own CPU time is read from its last
+ *    stderr line;
+ * 2. the same workload solved by a straightforward reference implementation of the same rules
+ *    (bench/reference-simulators.ts: regex parsing of every dump again for every question,
+ *    one object per row, Maps, no pruning, no shared code), timed in this process;
+ * 3. the ratio of the two, and how many answers each gives that agree with the annotations and
+ *    with each other.
+ * Goal (issue 17): all questions in under 2 s of wall time including start-up, and at least
+ * 20× the straightforward implementation. The machine is shared: the load average is printed,
+ * and CPU times beside wall times. Needs the built CLI (`npx electron-vite build`).
+ *
+ * The DQA folder: env DQA_DIR, else fixtures/dqa in the repository when present, else
+ * ../shared/dqa beside it (the order the tests use).
  */
-import { join } from 'node:path';
-import { dqaRoot } from '../src-main/dqa/dataset';
-import { runBuildingAccuracy, runLocatingAccuracy, type AccuracyReport } from '../src-main/dqa/dev-accuracy';
-import type { DumpKind } from '../src-main/dqa/load';
-import { readQuestionSet } from '../src-main/dqa/question-file';
-import { importingDatabases, type DbKind } from '../src-main/dqa/scenario-databases';
-import { solveQuestionSet } from '../src-main/dqa/solve-questions';
-import type { RuleSet } from '../src-main/dqa/simulation';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { referenceQuestions } from './reference-simulators';
 
-const REPEATS = 5;
-const ruleSets: RuleSet[] = ['compat', 'stated'];
-const fixed = (value: number, digits = 1): string => value.toFixed(digits);
-const perSecond = (count: number, ms: number): string => Math.round(count / (ms / 1000)).toLocaleString('en-US');
+const repoRoot = resolve(__dirname, '..');
+const CLI_RUNS = 5;
+const REFERENCE_RUNS = 1;
+const kinds = ['rdb', 'gdb'] as const;
 
-interface ParsedRow {
-  scenario: string;
-  rules: RuleSet;
-  kind: DumpKind;
-  accuracy: string;
-  loadMs: number;
-  coldSolveMs: number;
-  solveMs: number;
-  questions: number;
-  candidates: number;
+function dqaFolder(): string {
+  const fromEnv = process.env['DQA_DIR'];
+  if (fromEnv !== undefined && fromEnv !== '') return resolve(fromEnv);
+  const inRepo = join(repoRoot, 'fixtures', 'dqa');
+  if (existsSync(inRepo)) return inRepo;
+  return resolve(repoRoot, '..', 'shared', 'dqa');
 }
 
-function measure(run: () => AccuracyReport): ParsedRow {
-  const reports = Array.from({ length: REPEATS }, run);
-  const first = reports[0] as AccuracyReport;
-  const fastest = reports.reduce((best, report) => (report.solveMs < best.solveMs ? report : best));
-  return {
-    scenario: first.scenario,
-    rules: first.rules,
-    kind: first.kind,
-    accuracy: `${first.correct}/${first.total}`,
-    loadMs: first.loadMs,
-    coldSolveMs: first.solveMs,
-    solveMs: fastest.solveMs,
-    questions: fastest.total,
-    candidates: fastest.candidatesEvaluated,
-  };
+function questionFiles(root: string): string[] {
+  const files = readdirSync(root, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(join(root, entry.name, 'questions.json')))
+    .map((entry) => join(root, entry.name, 'questions.json'))
+    .sort();
+  if (files.length === 0) throw new Error(`no <scenario>/questions.json under ${root}`);
+  return files;
 }
 
-function benchParsedDumps(root: string): ParsedRow[] {
-  const rows: ParsedRow[] = [];
-  for (const rules of ruleSets) {
-    for (const kind of ['relational', 'graph'] as const) {
-      rows.push(measure(() => runLocatingAccuracy(root, rules, kind)));
-      rows.push(measure(() => runBuildingAccuracy(root, rules, kind)));
-    }
-  }
-  console.log('\n1. Dumps parsed in memory (load = read + parse + index; solve = fastest warm run)');
-  console.table(
-    rows.map((row) => ({
-      scenario: row.scenario,
-      rules: row.rules,
-      dump: row.kind,
-      accuracy: row.accuracy,
-      'load ms': fixed(row.loadMs),
-      'cold solve ms': fixed(row.coldSolveMs),
-      'solve ms (all questions)': fixed(row.solveMs),
-      'ms / question': fixed(row.solveMs / row.questions, 3),
-      'candidates / s': perSecond(row.candidates, row.solveMs),
-    })),
-  );
-  return rows;
+interface CliRun {
+  wallMs: number;
+  cpuMs: number | null;
+  stdout: string;
 }
 
-async function benchConnectors(root: string): Promise<void> {
-  const rows: Record<string, string>[] = [];
-  for (const scenario of ['locating', 'building'] as const) {
-    for (const db of ['rdb', 'gdb'] as DbKind[]) {
-      const set = readQuestionSet(join(root, scenario, 'questions.json'));
-      const databases = importingDatabases({ scenario, db, baseDir: set.baseDir });
-      try {
-        const row: Record<string, string> = { scenario, db };
-        for (const rules of ruleSets) {
-          // The first run imports and reads every dump; the rule sets share the loaded data.
-          const run = await solveQuestionSet(set, { rules, db, databases });
-          if (rules === 'compat') {
-            const vias = await Promise.all([...new Set(run.verdicts.map((v) => v.database))].map((dump) => databases.load(dump)));
-            row['read through'] = [...new Set(vias.map((v) => v.via.split(' (')[0] ?? ''))].join(', ');
-            row['dumps'] = String(vias.length);
-            row['import + read ms (wall)'] = fixed(run.loadMs);
-          }
-          row[`${rules} accuracy`] = `${run.correct}/${run.total}`;
-          row[`${rules} solve ms`] = fixed(run.solveMs);
-        }
-        rows.push(row);
-      } finally {
-        await databases.close();
+function runCli(args: string[]): Promise<CliRun> {
+  return new Promise((done, fail) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, [join(repoRoot, 'bin', 'dwb.js'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+    child.on('error', fail);
+    child.on('close', (code) => {
+      const wallMs = performance.now() - started;
+      const errText = Buffer.concat(stderr).toString('utf8');
+      if (code !== 0) {
+        fail(new Error(`dwb exited with ${code}: ${errText}`));
+        return;
       }
-    }
-  }
-  console.log('\n2. Through the connectors (dumps imported into SQLite / Kùzu, read back read-only; two loads at a time)');
-  console.table(rows);
+      const cpu = /in [\d.]+ s wall, ([\d.]+) s CPU/.exec(errText);
+      done({ wallMs, cpuMs: cpu ? Number(cpu[1]) * 1000 : null, stdout: Buffer.concat(stdout).toString('utf8') });
+    });
+  });
 }
 
-function printWholeSubset(rows: ParsedRow[]): void {
-  console.log('\n3. Whole dev subset (81 Locating + 36 Building questions), warm solve time');
-  for (const rules of ruleSets) {
-    for (const kind of ['relational', 'graph'] as const) {
-      const selected = rows.filter((row) => row.rules === rules && row.kind === kind);
-      const solveMs = selected.reduce((sum, row) => sum + row.solveMs, 0);
-      const loadMs = selected.reduce((sum, row) => sum + row.loadMs, 0);
-      const questions = selected.reduce((sum, row) => sum + row.questions, 0);
-      const candidates = selected.reduce((sum, row) => sum + row.candidates, 0);
-      console.log(
-        `${rules.padEnd(6)} ${kind.padEnd(10)} ${questions} questions: solve ${fixed(solveMs)} ms (${fixed(solveMs / questions, 3)} ms / question, ${perSecond(candidates, solveMs)} candidates / s); load ${fixed(loadMs)} ms`,
-      );
-    }
-  }
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+};
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(3)} s`;
+
+interface Decision {
+  id: string;
+  db: string;
+  decision: string | null;
+  annotation: string;
 }
 
 async function main(): Promise<void> {
-  const root = dqaRoot();
-  const parsed = benchParsedDumps(root);
-  await benchConnectors(root);
-  printWholeSubset(parsed);
+  const root = dqaFolder();
+  const files = questionFiles(root);
+  const questionCount = files.reduce((sum, file) => sum + (JSON.parse(readFileSync(file, 'utf8')) as unknown[]).length, 0);
+  console.log(`DQA folder: ${root}`);
+  console.log(`workload: ${files.length} question files, ${questionCount} questions × ${kinds.length} dump kinds = ${questionCount * kinds.length} solves (compat rules)`);
+  console.log(`load average before: ${loadavg().map((v) => v.toFixed(2)).join(' ')} (${process.env['CI'] ? 'CI' : 'shared machine'})`);
+
+  // 1. The real CLI, start-up included.
+  const scratch = mkdtempSync(join(tmpdir(), 'dwb-bench-'));
+  const cliRuns: CliRun[] = [];
+  const cliDecisions: Decision[] = [];
+  try {
+    for (let run = 0; run < CLI_RUNS; run += 1) {
+      const out = join(scratch, `run-${run}.jsonl`);
+      const args = ['dqa', 'solve', ...files.flatMap((file) => ['--questions', file]), '--engine', 'simulator', '--rules', 'compat', '--db', kinds.join(','), '--out', out];
+      cliRuns.push(await runCli(args));
+      if (run === 0) {
+        for (const line of readFileSync(out, 'utf8').trim().split('\n')) {
+          const record = JSON.parse(line) as Decision;
+          cliDecisions.push({ id: record.id, db: record.db, decision: record.decision, annotation: record.annotation });
+        }
+      }
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  const cliWall = median(cliRuns.map((r) => r.wallMs));
+  const cpuValues = cliRuns.map((r) => r.cpuMs).filter((v): v is number => v !== null);
+  const cliCpu = cpuValues.length > 0 ? median(cpuValues) : null;
+  const cliAgree = cliDecisions.filter((d) => d.decision === d.annotation).length;
+  console.log(`\n1. dwb dqa solve, all files and kinds in one process (${CLI_RUNS} runs)`);
+  console.log(`   wall incl. start-up: ${cliRuns.map((r) => seconds(r.wallMs)).join(', ')}; median ${seconds(cliWall)}`);
+  if (cliCpu !== null) console.log(`   CPU (the CLI's own count): median ${seconds(cliCpu)}`);
+  console.log(`   agree with the annotations: ${cliAgree}/${cliDecisions.length}`);
+
+  // 2. The straightforward reference, same workload, in the CLI's order (files, kinds, questions).
+  let referenceDecisions: Decision[] = [];
+  let referenceWall = Number.POSITIVE_INFINITY;
+  let referenceCpu = Number.POSITIVE_INFINITY;
+  for (let run = 0; run < REFERENCE_RUNS; run += 1) {
+    const cpuStart = process.cpuUsage();
+    const started = performance.now();
+    referenceDecisions = [];
+    for (const file of files) {
+      for (const db of kinds) {
+        for (const question of referenceQuestions(file, db)) referenceDecisions.push({ id: question.id, db, decision: question.decide(), annotation: question.answer });
+      }
+    }
+    referenceWall = Math.min(referenceWall, performance.now() - started);
+    const cpu = process.cpuUsage(cpuStart);
+    referenceCpu = Math.min(referenceCpu, (cpu.user + cpu.system) / 1000);
+  }
+  const referenceAgree = referenceDecisions.filter((d) => d.decision === d.annotation).length;
+  console.log(`\n2. straightforward reference (bench/reference-simulators.ts), in this process, no start-up counted`);
+  console.log(`   wall ${seconds(referenceWall)}, CPU ${seconds(referenceCpu)}; agree with the annotations: ${referenceAgree}/${referenceDecisions.length}`);
+
+  // 3. Ratio and agreement between the two.
+  const same = cliDecisions.filter((d, i) => {
+    const reference = referenceDecisions[i];
+    return reference !== undefined && reference.id === d.id && reference.db === d.db && reference.decision === d.decision;
+  }).length;
+  console.log(`\n3. result`);
+  console.log(`   CLI and reference give the same decision on ${same}/${Math.max(cliDecisions.length, referenceDecisions.length)} solves`);
+  console.log(`   whole workload: ${seconds(cliWall)} wall including start-up (goal < 2 s): ${cliWall < 2000 ? 'met' : 'NOT met'}`);
+  const ratio = referenceWall / cliWall;
+  console.log(`   speed-up over the reference: ${ratio.toFixed(1)}× wall${cliCpu !== null ? `, ${(referenceCpu / cliCpu).toFixed(1)}× CPU` : ''} (goal ≥ 20×): ${ratio >= 20 ? 'met' : 'NOT met'}`);
+  console.log(`   load average after: ${loadavg().map((v) => v.toFixed(2)).join(' ')}`);
 }
 
 main().catch((error: unknown) => {

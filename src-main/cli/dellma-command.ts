@@ -16,8 +16,9 @@ import type { ModelProvider } from '../llm/types';
 import { appRoot } from '../services/app-root';
 import { positiveInteger, type CommandIo } from './command-io';
 
-export const dellmaUsage =
-  'dwb dellma solve --problems agriculture|stocks [--variant pairs|top1|naive|zero-shot|cot|sc] (--base-url URL --model M [--api-key-file F] | --replay TRANSCRIPT) [--samples N] [--batch B] [--overlap Q] [--alpha A] [--seed S] [--limit N] [--concurrency N] [--forecast FILE] [--data DIR] [--out DIR] [--dry-run]';
+import { dellmaUsage } from './usage';
+
+export { dellmaUsage };
 
 const extensions = [
   '[ext] bootstrap interval of the expected utilities (states resampled, fit kept)',

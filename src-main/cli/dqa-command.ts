@@ -2,18 +2,17 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { WorkbenchError } from '../contract/errors';
-import { readQuestionSet } from '../dqa/question-file';
-import { importingDatabases, requireDumpFiles, targetDatabases, type DbKind, type ScenarioDatabases } from '../dqa/scenario-databases';
+import { parsedDumpDatabases, requireDumpFiles } from '../dqa/dump-databases';
+import { readQuestionSet, type QuestionSet } from '../dqa/question-file';
+import type { DbKind, ScenarioDatabases } from '../dqa/scenario-databases';
 import { accuracyLines, verdictLine, verdictRecord } from '../dqa/solve-report';
 import { plainQuestions, solveQuestionSet } from '../dqa/solve-questions';
 import type { RuleSet } from '../dqa/simulation';
 import type { CommandIo } from './command-io';
 import { passwordFileOption, uriTemplateWithPassword } from './secret-args';
-import { dqaImportUsage, runDqaImportCommand } from './dqa-import-command';
+import { dqaSolveUsage } from './usage';
 
-export const dqaSolveUsage =
-  'dwb dqa solve --questions PATH/questions.json --engine simulator [--rules compat|stated] [--db rdb|gdb] [--target URI [--password-file F]] [--out results.jsonl]';
-export const dqaUsage = `${dqaSolveUsage}\n  ${dqaImportUsage}`;
+export { dqaSolveUsage, dqaUsage } from './usage';
 
 const engines = ['simulator'] as const;
 const ruleSets: readonly RuleSet[] = ['compat', 'stated'];
@@ -36,14 +35,24 @@ function openOut(path: string | undefined): { write(line: string): void; close()
   return { write: (line) => writeSync(fd, `${line}\n`), close: () => closeSync(fd) };
 }
 
+/** `--db rdb`, `--db gdb` or both, comma-separated (`--db rdb,gdb`), in the order given. */
+function dbList(value: string): DbKind[] {
+  const kinds = value.split(',').map((part) => oneOf(part.trim(), dbKinds, '--db'));
+  return [...new Set(kinds)];
+}
+
 /**
- * `dwb dqa solve`: decides every question of a DQA questions.json with a simulator and compares
- * with the annotations. Stdout: one line per question, then the two accuracy lines; progress
- * goes to stderr. Exits 0 when the run completes, whatever the accuracy.
+ * `dwb dqa solve`: decides every question of one or more DQA questions.json files with a
+ * simulator, on one or both database kinds, and compares with the annotations. Stdout: one
+ * line per question, then the two accuracy lines (when several files or kinds run, each block
+ * starts with a `# FILE --db KIND --rules RULES` line); progress goes to stderr. Dump files
+ * are parsed in memory, once per run; `--target` reads databases through the connectors
+ * instead. Exits 0 when the run completes, whatever the accuracy.
  */
 export async function runDqaCommand(args: string[], io: CommandIo): Promise<number> {
   const [subcommand, ...rest] = args;
-  if (subcommand === 'import') return runDqaImportCommand(rest, io);
+  // Only `import` needs the database writers (and their drivers): load them only for it.
+  if (subcommand === 'import') return (await import('./dqa-import-command')).runDqaImportCommand(rest, io);
   if (subcommand !== 'solve') {
     throw new WorkbenchError('invalid-request', `${subcommand === undefined ? 'missing subcommand' : `unknown subcommand "${subcommand}"`} (use "dwb dqa solve …" or "dwb dqa import …"): ${dqaSolveUsage}`);
   }
@@ -51,7 +60,7 @@ export async function runDqaCommand(args: string[], io: CommandIo): Promise<numb
     args: rest,
     allowPositionals: true,
     options: {
-      questions: { type: 'string' },
+      questions: { type: 'string', multiple: true },
       engine: { type: 'string' },
       rules: { type: 'string', default: 'compat' },
       db: { type: 'string', default: 'rdb' },
@@ -61,21 +70,44 @@ export async function runDqaCommand(args: string[], io: CommandIo): Promise<numb
     },
   });
   if (positionals.length > 0) throw new WorkbenchError('invalid-request', `unexpected argument "${positionals[0] ?? ''}": ${dqaSolveUsage}`);
-  if (values.questions === undefined || values.questions === '') throw new WorkbenchError('invalid-request', `--questions is required: ${dqaSolveUsage}`);
+  const questionFiles = values.questions ?? [];
+  if (questionFiles.length === 0 || questionFiles.includes('')) throw new WorkbenchError('invalid-request', `--questions is required: ${dqaSolveUsage}`);
   if (values.engine === undefined) throw new WorkbenchError('invalid-request', `--engine is required (only "simulator" for now): ${dqaSolveUsage}`);
   if (!(engines as readonly string[]).includes(values.engine)) {
     throw new WorkbenchError('unsupported', `--engine ${values.engine} is not available: only "simulator" is (LLM decision engines run with dwb run)`);
   }
   if (values['password-file'] !== undefined && values.target === undefined) throw new WorkbenchError('invalid-request', `--password-file goes with --target: ${dqaSolveUsage}`);
   const rules = oneOf(values.rules, ruleSets, '--rules');
-  const db = oneOf(values.db, dbKinds, '--db');
-  const set = readQuestionSet(values.questions);
-  if (values.target === undefined) requireDumpFiles(set.baseDir, plainQuestions(set, db).map((q) => q.dump), db);
-  const options = { scenario: set.scenario, db, baseDir: set.baseDir, progress: (line: string) => io.stderr(line) };
+  const dbs = dbList(values.db);
+  const sets = questionFiles.map((file) => readQuestionSet(file));
+  if (values.target === undefined) for (const set of sets) for (const db of dbs) requireDumpFiles(set.baseDir, plainQuestions(set, db).map((q) => q.dump), db);
+  const target = values.target === undefined ? undefined : uriTemplateWithPassword(values.target, values['password-file']);
+  // The connectors (and their drivers) load only to read through them.
+  const targets = target === undefined ? null : await import('../dqa/scenario-databases');
   const out = openOut(values.out);
-  let databases: ScenarioDatabases | null = null;
+  const several = sets.length * dbs.length > 1;
   try {
-    databases = values.target !== undefined ? targetDatabases(uriTemplateWithPassword(values.target, values['password-file']), options) : importingDatabases(options);
+    let solved = 0;
+    for (const set of sets) {
+      for (const db of dbs) {
+        const options = { scenario: set.scenario, db, baseDir: set.baseDir, progress: (line: string) => io.stderr(line) };
+        const databases = targets !== null && target !== undefined ? targets.targetDatabases(target, options) : parsedDumpDatabases(options);
+        if (several) io.stdout(`# ${set.path} --db ${db} --rules ${rules}`);
+        await solveOne(set, rules, db, databases, io, out);
+        solved += set.questions.length;
+      }
+    }
+    // Since the process started, so start-up counts (npm run bench:simulators reads this line).
+    const cpu = process.cpuUsage();
+    io.stderr(`dwb dqa solve: ${solved} questions in ${(performance.now() / 1000).toFixed(3)} s wall, ${((cpu.user + cpu.system) / 1e6).toFixed(3)} s CPU`);
+    return 0;
+  } finally {
+    out?.close();
+  }
+}
+
+async function solveOne(set: QuestionSet, rules: RuleSet, db: DbKind, databases: ScenarioDatabases, io: CommandIo, out: ReturnType<typeof openOut>): Promise<void> {
+  try {
     io.stderr(`solving ${set.questions.length} ${set.scenario} questions from ${set.path} with ${rules} rules on --db ${db}`);
     const run = await solveQuestionSet(set, {
       rules,
@@ -89,9 +121,7 @@ export async function runDqaCommand(args: string[], io: CommandIo): Promise<numb
     for (const line of accuracyLines(run)) io.stdout(line);
     if (run.errors > 0) io.stderr(`${run.errors} question(s) could not be decided (error=… lines); they count as disagreements`);
     io.stderr(`loaded ${new Set(run.verdicts.map((v) => v.database)).size} databases in ${(run.loadMs / 1000).toFixed(2)} s; solved in ${(run.solveMs / 1000).toFixed(3)} s`);
-    return 0;
   } finally {
-    out?.close();
-    await databases?.close();
+    await databases.close();
   }
 }

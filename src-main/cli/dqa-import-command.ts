@@ -6,7 +6,9 @@ import { parseImportTarget, targetUsage } from '../importers/import-target';
 import type { CommandIo } from './command-io';
 import { passwordFileOption, uriTemplateWithPassword } from './secret-args';
 
-export const dqaImportUsage = 'dwb dqa import --questions PATH/questions.json [--questions …] --target TARGET [--password-file F]';
+import { dqaImportUsage } from './usage';
+
+export { dqaImportUsage };
 
 /**
  * `dwb dqa import`: loads every dump the questions reference into TARGET (relational dumps

@@ -6,7 +6,9 @@ import { fileKeyStore, publicKeyFile, type AnalystKeyStore } from '../secrets/an
 import { defaultConfigDir } from '../workspace/paths';
 import type { CommandIo } from './command-io';
 
-export const keysUsage = 'dwb keys create --name NAME | dwb keys show | dwb keys export [--out FILE]';
+import { keysUsage } from './usage';
+
+export { keysUsage };
 
 /** The CLI's signing key: `keys/` in the user's config folder (DWB_CONFIG_DIR overrides it). */
 export function cliKeyStore(): AnalystKeyStore {

@@ -1,27 +1,25 @@
-import { WorkbenchError } from '../contract/errors';
+import type { WorkbenchError } from '../contract/errors';
 import type { CommandIo } from './command-io';
-import { dellmaUsage, runDellmaCommand } from './dellma-command';
-import { dqaUsage, runDqaCommand } from './dqa-command';
-import { keysUsage, runKeysCommand } from './keys-command';
-import { queryUsage, runQueryCommand } from './query-command';
-import { reportUsage, runReportCommand } from './report-command';
-import { runRunCommand, runUsage } from './run-command';
-import { runServeCommand, serveUsage } from './serve-command';
-import { runVerifyCommand, verifyUsage } from './verify-command';
-import { runWhatifCommand, whatifUsage } from './whatif-command';
+import { dellmaUsage, dqaUsage, keysUsage, queryUsage, reportUsage, runUsage, serveUsage, verifyUsage, whatifUsage } from './usage';
 
 const usage = ['Decision Workbench command line', '', `  ${serveUsage}`, `  ${queryUsage}`, `  ${runUsage}`, `  ${reportUsage}`, `  ${verifyUsage}`, `  ${keysUsage}`, `  ${dqaUsage}`, `  ${whatifUsage}`, `  ${dellmaUsage}`].join('\n');
 
-const commands: Record<string, (args: string[], io: CommandIo) => Promise<number>> = {
-  serve: runServeCommand,
-  query: runQueryCommand,
-  run: runRunCommand,
-  report: runReportCommand,
-  verify: runVerifyCommand,
-  keys: runKeysCommand,
-  dqa: runDqaCommand,
-  whatif: runWhatifCommand,
-  dellma: runDellmaCommand,
+type Command = (args: string[], io: CommandIo) => Promise<number>;
+
+/**
+ * Each command's module is imported only when it runs (its own chunk in the bundle), so a
+ * command loads only the drivers it needs and `dwb --help` loads none.
+ */
+const commands: Record<string, () => Promise<Command>> = {
+  serve: async () => (await import('./serve-command')).runServeCommand,
+  query: async () => (await import('./query-command')).runQueryCommand,
+  run: async () => (await import('./run-command')).runRunCommand,
+  report: async () => (await import('./report-command')).runReportCommand,
+  verify: async () => (await import('./verify-command')).runVerifyCommand,
+  dqa: async () => (await import('./dqa-command')).runDqaCommand,
+  whatif: async () => (await import('./whatif-command')).runWhatifCommand,
+  keys: async () => (await import('./keys-command')).runKeysCommand,
+  dellma: async () => (await import('./dellma-command')).runDellmaCommand,
 };
 
 /** Runs one CLI invocation; every failure becomes one line on stderr and a non-zero exit. */
@@ -31,24 +29,27 @@ export async function runCli(argv: string[], io: CommandIo): Promise<number> {
     io.stdout(usage);
     return name === undefined ? 2 : 0;
   }
-  const command = commands[name];
-  if (!command) {
+  const load = Object.hasOwn(commands, name) ? commands[name] : undefined;
+  if (!load) {
     io.stderr(`dwb: unknown command "${name}"\n${usage}`);
     return 2;
   }
   try {
+    const command = await load();
     return await command(args, io);
   } catch (error) {
-    const failure = error instanceof WorkbenchError ? error : argumentError(error) ?? WorkbenchError.from(error);
+    // Loaded here, not at start-up: it brings zod, which `dwb --help` does not need.
+    const { WorkbenchError } = await import('../contract/errors');
+    const failure = error instanceof WorkbenchError ? error : argumentError(error, WorkbenchError) ?? WorkbenchError.from(error);
     io.stderr(`dwb ${name}: ${failure.code}: ${failure.message}`);
     return failure.code === 'invalid-request' ? 2 : 1;
   }
 }
 
 /** node:util parseArgs throws TypeErrors with a code for unknown or malformed options. */
-function argumentError(error: unknown): WorkbenchError | null {
+function argumentError(error: unknown, Failure: typeof WorkbenchError): WorkbenchError | null {
   const code = (error as { code?: string }).code;
-  if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) return new WorkbenchError('invalid-request', (error as Error).message);
+  if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) return new Failure('invalid-request', (error as Error).message);
   return null;
 }
 

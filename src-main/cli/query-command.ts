@@ -7,7 +7,9 @@ import { formatTable } from './format-table';
 import { cappedPositiveInteger, printConnectionWarnings, type CommandIo } from './command-io';
 import { passwordFileOption, resolveDatabasePassword } from './secret-args';
 
-export const queryUsage = 'dwb query --connection URI [--password-file F] [--json] [--max-rows N] [--timeout-ms N] "QUERY"';
+import { queryUsage } from './usage';
+
+export { queryUsage };
 
 /** `dwb query`: one read-only query, rows on stdout, one line on stderr on failure. */
 export async function runQueryCommand(args: string[], io: CommandIo): Promise<number> {

@@ -10,8 +10,9 @@ import { readRunDirectory } from '../reports/run-directory';
 import { positiveInteger, type CommandIo } from './command-io';
 import { cliKeyStore } from './keys-command';
 
-export const reportUsage =
-  'dwb report (--run DIR | --bundle BUNDLE.json) --format html|pdf|md|json|ipynb --out FILE [--signed-by NAME [--comment TEXT]] [--max-rows N]';
+import { reportUsage } from './usage';
+
+export { reportUsage };
 
 /**
  * `dwb report`: a report of one run, from the folder `dwb run --out` wrote or from a JSON

@@ -22,8 +22,9 @@ import { runWhatIfFor } from '../whatif';
 import { positiveInteger, printConnectionWarnings, type CommandIo } from './command-io';
 import { apiKeyOptions, passwordFileOption, resolveApiKey, resolveDatabasePassword } from './secret-args';
 
-export const runUsage =
-  'dwb run --connection URI --question-file F [--rules-file F] --technique singlerag|iterrag|planrag|planrag-norp --base-url URL --model M [--api-key-file F] [--password-file F] [--tool-mode tools|text|auto] [--max-steps N] [--simulator stated|compat|off] [--whatif on|off] [--country C --home N | --goods G] [--replay TRANSCRIPT] --out DIR';
+import { runUsage } from './usage';
+
+export { runUsage };
 
 /**
  * `dwb run`: one decision run without the app. Writes the notebook, the hash-chained run log

@@ -8,7 +8,9 @@ import { openWorkbench } from '../services/workbench';
 import { defaultWorkspaceDir } from '../workspace/paths';
 import { positiveInteger, type CommandIo } from './command-io';
 
-export const serveUsage = 'dwb serve [--port N] [--workspace DIR]';
+import { serveUsage } from './usage';
+
+export { serveUsage };
 
 /**
  * `dwb serve`: browser mode. Prints exactly one line on stdout — the address with its token —

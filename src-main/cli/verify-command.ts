@@ -11,8 +11,9 @@ import type { CommandIo } from './command-io';
 import { cliKeyStore, defaultTrustedKeysDir } from './keys-command';
 import { passwordFileOption, resolveDatabasePassword } from './secret-args';
 
-export const verifyUsage =
-  'dwb verify [--head HASH] [--trusted-keys DIR|FILE]... [--require-signature] BUNDLE.json | dwb verify --replay BUNDLE.json --connection URI [--password-file F]';
+import { verifyUsage } from './usage';
+
+export { verifyUsage };
 
 /**
  * `dwb verify BUNDLE.json` prints `verified` when every hash and every signature in the bundle

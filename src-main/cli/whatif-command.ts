@@ -7,8 +7,9 @@ import { formatTable } from './format-table';
 import { positiveInteger, type CommandIo } from './command-io';
 import { passwordFileOption, resolveDatabasePassword } from './secret-args';
 
-export const whatifUsage =
-  'dwb whatif --connection sqlite:PATH|duckdb:PATH|csv:PATH|parquet:PATH|postgres://…|mysql://… [--password-file F] --change SQL --objective SQL (--candidates a,b,c | --candidates-query SQL) [--minimize] [--tolerance X] [--timeout-ms N] [--json]';
+import { whatifUsage } from './usage';
+
+export { whatifUsage };
 
 /** Comma-separated candidates; numeric ones become numbers (whole numbers bind as SQL integers). */
 function parseCandidateList(text: string): Candidate[] {

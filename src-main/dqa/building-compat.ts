@@ -1,123 +1,239 @@
 /**
- * Building under `compat` rules: a replica of what the benchmark's annotation procedure
- * computed, including its order of floating-point operations, so that the answers it
- * decided at float level (equivalent buildings ~1e-16 apart) come out the same.
+ * Building under `compat` rules: the procedure that reproduces the benchmark's annotated
+ * answers, step by step as ../shared/dqa/README.md ("Building, exactly as the annotation
+ * computed it") states it, including its order of floating-point operations. "Row order" is
+ * the buildings' table order, and within a building its demand / supply rows in file order;
+ * every sum is taken in that order, one addition at a time.
  *
- * What the annotation did (see RULES.md for the deviations from the question text):
- * - the expanded building's max supply and max demand are multiplied by (L+5)/L;
- * - the stored state is counted twice: each cycle's demand of a goods is its stored demand
- *   (pop_demand + stored max_demand, summed in table order) plus pop_demand plus the
- *   current max_demand rows, and its supply is its stored supply (sum of stored
- *   current_output) plus the sum of this pass's outputs;
- * - outputs of buildings with inputs start at their max supply ("stored output plus max
- *   supply before the first cycle"); buildings without inputs keep their stored
- *   current_output forever, even after +5 levels;
- * - 10 cycles of: demand/supply -> price -> current_input = max_demand / demand * supply ->
- *   output = average over the building's inputs of min(1, current_input / max_demand)
- *   times max supply (the min(1, ...) cap is visible in the stored outputs);
- * - price = base + base * 0.75 * (demand - supply) / max(demand, supply), the price of the
- *   last cycle is the objective, and the winner is the first building in table order
- *   whose price is strictly below the best so far, starting from the stored current_price.
+ * 1. stored totals per goods: BD0 = Σ stored max_demand, S0 = Σ stored current_output;
+ * 2. the candidate's max_demand and max_supply rows are multiplied by (L + 5) / L;
+ * 3. BD = BD0 + every (expanded) max_demand again; D = pop_demand + BD, fixed for all cycles;
+ * 4. initial S = S0 + every (expanded) max_supply, buildings without inputs included;
+ * 5. ten cycles: current_input = (max_demand · S) / D for every demand row; S is reset to 0;
+ *    each building with inputs outputs max_supply · (plain average of
+ *    min(current_input, max_demand) / max_demand), a building without inputs its stored
+ *    current_output; each output is added to S;
+ * 6. price = base · (1 + ((0.75 · (D − S)) / max(D, S))), or base when D = S = 0;
+ * 7. the winner is the first building whose price is strictly below the best so far,
+ *    starting from the stored current_price (decision-ranking.ts, `mustBeat`).
+ *
+ * Proven pruning (on by default; `prune: false` simulates every building over every row,
+ * and a test checks both give bit-identical prices on every dev question): only goods that
+ * can move the target's price are simulated (the target and, recursively, every input of a
+ * building with inputs that supplies one), and a building with no row on those goods keeps
+ * the unexpanded price. Per-goods sums never mix goods, so dropping the other goods' rows
+ * changes no addition on the goods kept.
  */
 import type { BuildingGoods, BuildingRecord } from './building-data';
 import type { Evaluation } from './decision-ranking';
-import { expansionFactor, hasInputs, relevantRows, requireGoods, touchesInfluential, type Market, type RelevantRows } from './building-market';
+import { DqaDataError } from './load-values';
+import { expansionFactor, influentialGoods, requireGoods, touchesGoods, type Market } from './building-market';
 
 const CYCLES = 10;
 const PRICE_SENSITIVITY = 0.75;
 
-interface CompatContext {
-  market: Market;
-  rows: RelevantRows;
+export interface CompatOptions {
+  /** Skip goods and candidates that provably cannot move the target's price (default true). */
+  prune?: boolean;
+}
+
+/**
+ * The rows one target's simulation reads, flattened into typed arrays in row order (CSR
+ * style: `…Start[i]..…Start[i + 1]` indexes the i-th building's rows).
+ */
+interface CompatPlan {
   target: number;
-  producerHasInputs: Uint8Array;
+  /** Goods simulated (influential, or all when not pruning). */
+  goods: Int32Array;
+  /** Demand rows on simulated goods, in row order: summed into D. */
+  demandRows: Int32Array;
+  /** Supply rows on simulated goods, in row order: summed into the initial S. */
+  supplyRows: Int32Array;
+  /** Buildings with a supply row on a simulated goods, in row order. */
+  suppliers: Int32Array;
+  /** Per supplier: all its demand rows (its inputs), in file order. */
+  supplierDemandStart: Int32Array;
+  supplierDemandRows: Int32Array;
+  /** Per supplier: its supply rows on simulated goods, in file order. */
+  supplierSupplyStart: Int32Array;
+  supplierSupplyRows: Int32Array;
 }
 
-function price(base: number, demand: number, supply: number): number {
-  const larger = Math.max(demand, supply);
-  if (larger === 0) return base;
-  // Written exactly as the annotation evaluated it; base * (1 + ...) rounds differently.
-  return base + (base * PRICE_SENSITIVITY * (demand - supply)) / larger;
+function plan(market: Market, target: number, prune: boolean): CompatPlan {
+  const simulatedGoods = prune ? influentialGoods(market, target) : new Uint8Array(market.goods.length).fill(1);
+  const goods: number[] = [];
+  simulatedGoods.forEach((flag, index) => {
+    if (flag === 1) goods.push(index);
+  });
+  const demandRows: number[] = [];
+  const supplyRows: number[] = [];
+  const suppliers: number[] = [];
+  const supplierDemandStart = [0];
+  const supplierDemandRows: number[] = [];
+  const supplierSupplyStart = [0];
+  const supplierSupplyRows: number[] = [];
+  market.buildings.forEach((_, building) => {
+    const demands = market.demandRowsOf[building] as number[];
+    for (const row of demands) if (simulatedGoods[market.demandGoods[row] as number] === 1) demandRows.push(row);
+    const supplies = (market.supplyRowsOf[building] as number[]).filter((row) => simulatedGoods[market.supplyGoods[row] as number] === 1);
+    if (supplies.length === 0) return;
+    supplyRows.push(...supplies);
+    suppliers.push(building);
+    // Every input of a supplier of a simulated goods is itself simulated (influentialGoods closes over them).
+    for (const row of demands) {
+      // Step 5 divides by max_demand: the annotation could not have run on such a row.
+      if (!((market.demandMax[row] as number) > 0)) {
+        const goodsName = (market.goods[market.demandGoods[row] as number] as BuildingGoods).name;
+        throw new DqaDataError(`building ${(market.buildings[building] as BuildingRecord).id} needs ${goodsName} with max_demand ${market.demandMax[row]}: compat rules divide by it, so it must be positive`);
+      }
+    }
+    supplierDemandRows.push(...demands);
+    supplierDemandStart.push(supplierDemandRows.length);
+    supplierSupplyRows.push(...supplies);
+    supplierSupplyStart.push(supplierSupplyRows.length);
+  });
+  return {
+    target,
+    goods: Int32Array.from(goods),
+    demandRows: Int32Array.from(demandRows),
+    supplyRows: Int32Array.from(supplyRows),
+    suppliers: Int32Array.from(suppliers),
+    supplierDemandStart: Int32Array.from(supplierDemandStart),
+    supplierDemandRows: Int32Array.from(supplierDemandRows),
+    supplierSupplyStart: Int32Array.from(supplierSupplyStart),
+    supplierSupplyRows: Int32Array.from(supplierSupplyRows),
+  };
 }
 
-function simulate(context: CompatContext, expanded: number | null): number {
-  const { market, rows, target } = context;
-  const factor = expanded === null ? 1 : expansionFactor(market.buildings[expanded] as BuildingRecord);
-  const scaled = (max: number, building: number): number => (building === expanded ? max * factor : max);
+/** Scratch arrays reused across one question's candidates (the simulation is the hot loop). */
+interface Scratch {
+  demandMax: Float64Array;
+  supplyMax: Float64Array;
+  input: Float64Array;
+  demand: Float64Array;
+  supply: Float64Array;
+}
 
-  const supplyMax = new Float64Array(market.supplyMax.length);
-  const output = new Float64Array(market.supplyMax.length);
-  for (const row of rows.supplyRows) {
-    const building = market.supplyBuilding[row] as number;
-    supplyMax[row] = scaled(market.supplyMax[row] as number, building);
-    output[row] = context.producerHasInputs[building] === 1 ? (supplyMax[row] as number) : (market.supplyOutput[row] as number);
+function scratchFor(market: Market): Scratch {
+  return {
+    demandMax: Float64Array.from(market.demandMax),
+    supplyMax: Float64Array.from(market.supplyMax),
+    input: new Float64Array(market.demandMax.length),
+    demand: new Float64Array(market.goods.length),
+    supply: new Float64Array(market.goods.length),
+  };
+}
+
+export function compatPrice(base: number, demand: number, supply: number): number {
+  if (demand === 0 && supply === 0) return base;
+  return base * (1 + (PRICE_SENSITIVITY * (demand - supply)) / Math.max(demand, supply));
+}
+
+/** Expands (factor ≠ 1) or restores (factor 1) one building's max_demand / max_supply rows in the scratch arrays. */
+function scaleBuilding(market: Market, scratch: Scratch, building: number, factor: number): void {
+  for (const row of market.demandRowsOf[building] as number[]) scratch.demandMax[row] = factor === 1 ? (market.demandMax[row] as number) : (market.demandMax[row] as number) * factor;
+  for (const row of market.supplyRowsOf[building] as number[]) scratch.supplyMax[row] = factor === 1 ? (market.supplyMax[row] as number) : (market.supplyMax[row] as number) * factor;
+}
+
+/** The target's price after the tenth cycle with `expanded` raised by 5 levels (or none). */
+function simulate(market: Market, p: CompatPlan, scratch: Scratch, expanded: number | null): number {
+  if (expanded !== null) scaleBuilding(market, scratch, expanded, expansionFactor(market.buildings[expanded] as BuildingRecord));
+  const { demandMax, supplyMax, input, demand, supply } = scratch;
+  const { demandGoods, supplyGoods, supplyOutput, storedBuildingDemand, storedSupply, popDemand } = market;
+
+  // Steps 3 and 4: D = pop_demand + (BD0 + Σ max_demand); S = S0 + Σ max_supply.
+  for (let i = 0; i < p.goods.length; i += 1) {
+    const g = p.goods[i] as number;
+    demand[g] = storedBuildingDemand[g] as number;
+    supply[g] = storedSupply[g] as number;
   }
-  const demandMax = new Float64Array(market.demandMax.length);
-  for (const row of rows.demandRows) demandMax[row] = scaled(market.demandMax[row] as number, market.demandBuilding[row] as number);
+  for (let i = 0; i < p.demandRows.length; i += 1) {
+    const row = p.demandRows[i] as number;
+    const g = demandGoods[row] as number;
+    demand[g] = (demand[g] as number) + (demandMax[row] as number);
+  }
+  for (let i = 0; i < p.goods.length; i += 1) {
+    const g = p.goods[i] as number;
+    demand[g] = (popDemand[g] as number) + (demand[g] as number);
+  }
+  for (let i = 0; i < p.supplyRows.length; i += 1) {
+    const row = p.supplyRows[i] as number;
+    const g = supplyGoods[row] as number;
+    supply[g] = (supply[g] as number) + (supplyMax[row] as number);
+  }
 
-  const demand = new Float64Array(market.goods.length);
-  const supply = new Float64Array(market.goods.length);
-  const newSupply = new Float64Array(market.goods.length);
-  const input = new Float64Array(market.demandMax.length);
-  const targetBase = (market.goods[target] as BuildingGoods).basePrice;
-  let lastPrice = Number.NaN;
-
+  // Step 5. Plan arrays in locals: this loop is where a Building question spends its time.
+  const rows = p.supplierDemandRows;
+  const goods = p.goods;
+  const suppliers = p.suppliers.length;
+  const demandStart = p.supplierDemandStart;
+  const supplyStart = p.supplierSupplyStart;
+  const supplyRows = p.supplierSupplyRows;
   for (let cycle = 0; cycle < CYCLES; cycle += 1) {
-    for (const goods of rows.influentialGoods) {
-      demand[goods] = (market.storedDemand[goods] as number) + (market.goods[goods] as BuildingGoods).popDemand;
-      newSupply[goods] = 0;
+    for (let i = 0; i < rows.length; i += 1) {
+      const row = rows[i] as number;
+      const g = demandGoods[row] as number;
+      input[row] = ((demandMax[row] as number) * (supply[g] as number)) / (demand[g] as number);
     }
-    for (const row of rows.demandRows) demand[market.demandGoods[row] as number] = (demand[market.demandGoods[row] as number] as number) + (demandMax[row] as number);
-    for (const row of rows.supplyRows) newSupply[market.supplyGoods[row] as number] = (newSupply[market.supplyGoods[row] as number] as number) + (output[row] as number);
-    for (const goods of rows.influentialGoods) supply[goods] = (market.storedSupply[goods] as number) + (newSupply[goods] as number);
-
-    lastPrice = price(targetBase, demand[target] as number, supply[target] as number);
-
-    for (const row of rows.demandRows) {
-      const goods = market.demandGoods[row] as number;
-      const goodsDemand = demand[goods] as number;
-      input[row] = goodsDemand > 0 ? ((demandMax[row] as number) / goodsDemand) * (supply[goods] as number) : 0;
-    }
-    for (const building of rows.producers) {
-      const inputs = market.demandRowsOf[building] as number[];
-      let sum = 0;
-      for (const row of inputs) {
-        const max = demandMax[row] as number;
-        // A zero requirement cannot be short, so it counts as fully supplied.
-        sum += max > 0 ? Math.min(1, (input[row] as number) / max) : 1;
+    for (let i = 0; i < goods.length; i += 1) supply[goods[i] as number] = 0;
+    for (let s = 0; s < suppliers; s += 1) {
+      const demandFrom = demandStart[s] as number;
+      const demandTo = demandStart[s + 1] as number;
+      const supplyFrom = supplyStart[s] as number;
+      const supplyTo = supplyStart[s + 1] as number;
+      if (demandTo === demandFrom) {
+        // No inputs: the stored current_output, even after expansion.
+        for (let j = supplyFrom; j < supplyTo; j += 1) {
+          const row = supplyRows[j] as number;
+          const g = supplyGoods[row] as number;
+          supply[g] = (supply[g] as number) + (supplyOutput[row] as number);
+        }
+        continue;
       }
-      const ratio = sum / inputs.length;
-      for (const row of market.supplyRowsOf[building] as number[]) {
-        if (rows.influential[market.supplyGoods[row] as number] === 1) output[row] = ratio * (supplyMax[row] as number);
+      let sum = 0;
+      for (let j = demandFrom; j < demandTo; j += 1) {
+        const row = rows[j] as number;
+        const max = demandMax[row] as number;
+        sum += Math.min(input[row] as number, max) / max;
+      }
+      const ratio = sum / (demandTo - demandFrom);
+      for (let j = supplyFrom; j < supplyTo; j += 1) {
+        const row = supplyRows[j] as number;
+        const g = supplyGoods[row] as number;
+        supply[g] = (supply[g] as number) + (supplyMax[row] as number) * ratio;
       }
     }
   }
-  return lastPrice;
+
+  if (expanded !== null) scaleBuilding(market, scratch, expanded, 1);
+  const target = market.goods[p.target] as BuildingGoods;
+  return compatPrice(target.basePrice, demand[p.target] as number, supply[p.target] as number);
 }
 
-export function evaluateBuildingCompat(market: Market, goodsName: string): Evaluation {
+export function evaluateBuildingCompat(market: Market, goodsName: string, options: CompatOptions = {}): Evaluation {
+  const prune = options.prune ?? true;
   const target = requireGoods(market, goodsName);
-  const rows = relevantRows(market, target);
-  const producerHasInputs = Uint8Array.from(market.buildings, (_, index) => (hasInputs(market, index) ? 1 : 0));
-  const context: CompatContext = { market, rows, target, producerHasInputs };
-  const baseline = simulate(context, null);
+  const p = plan(market, target, prune);
+  const simulatedGoods = new Uint8Array(market.goods.length);
+  for (const g of p.goods) simulatedGoods[g] = 1;
+  const scratch = scratchFor(market);
+  const baseline = simulate(market, p, scratch, null);
 
   let simulated = 0;
   const values = market.buildings.map((building, index) => {
-    // Proven unchanged: a building without inputs keeps its stored output (compat), and a
-    // building whose rows avoid every influential goods cannot reach the target's price.
-    if (!hasInputs(market, index) || !touchesInfluential(market, rows, index)) return { candidate: String(building.id), after: baseline };
+    if (prune && !touchesGoods(market, simulatedGoods, index)) return { candidate: String(building.id), after: baseline };
     simulated += 1;
-    return { candidate: String(building.id), after: simulate(context, index) };
+    return { candidate: String(building.id), after: simulate(market, p, scratch, index) };
   });
 
   const stored = (market.goods[target] as BuildingGoods).currentPrice;
   return {
     values,
     before: stored,
-    candidateSet:
-      `all ${values.length} buildings in building table order; ${simulated} simulated, ${values.length - simulated} proven unchanged ` +
-      `(no inputs, so compat keeps their stored output; or no row on the ${rows.influentialGoods.length} goods that can move ${goodsName}'s price)`,
+    candidateSet: prune
+      ? `all ${values.length} buildings in building table order; ${simulated} simulated, ${values.length - simulated} proven unchanged ` +
+        `(no row on the ${p.goods.length} goods that can move ${goodsName}'s price)`
+      : `all ${values.length} buildings in building table order, each simulated over every goods (no pruning)`,
     notes: [],
   };
 }

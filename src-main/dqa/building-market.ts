@@ -20,9 +20,14 @@ export interface Market {
   /** Row indexes per building, in table order. */
   supplyRowsOf: number[][];
   demandRowsOf: number[][];
-  /** Stored demand per goods: pop_demand plus max_demand of its demand rows, summed in table order. */
-  storedDemand: Float64Array;
-  /** Stored supply per goods: current_output of its supply rows, summed in table order. */
+  /** pop_demand per goods. */
+  popDemand: Float64Array;
+  /**
+   * Stored building demand per goods (BD0): Σ max_demand in row order (buildings in table
+   * order, each building's rows in file order), one addition at a time.
+   */
+  storedBuildingDemand: Float64Array;
+  /** Stored supply per goods (S0): Σ current_output in the same row order. */
   storedSupply: Float64Array;
 }
 
@@ -74,10 +79,19 @@ export function prepareMarket(data: BuildingData): Market {
     (demandRowsOf[demandBuilding[i] as number] as number[]).push(i);
   });
 
-  const storedDemand = Float64Array.from(data.goods, (goods) => goods.popDemand);
-  for (let i = 0; i < demandGoods.length; i += 1) storedDemand[demandGoods[i] as number] = (storedDemand[demandGoods[i] as number] as number) + (demandMax[i] as number);
+  const popDemand = Float64Array.from(data.goods, (goods) => goods.popDemand);
+  const storedBuildingDemand = new Float64Array(data.goods.length);
   const storedSupply = new Float64Array(data.goods.length);
-  for (let i = 0; i < supplyGoods.length; i += 1) storedSupply[supplyGoods[i] as number] = (storedSupply[supplyGoods[i] as number] as number) + (supplyOutput[i] as number);
+  for (let building = 0; building < data.buildings.length; building += 1) {
+    for (const row of demandRowsOf[building] as number[]) {
+      const goods = demandGoods[row] as number;
+      storedBuildingDemand[goods] = (storedBuildingDemand[goods] as number) + (demandMax[row] as number);
+    }
+    for (const row of supplyRowsOf[building] as number[]) {
+      const goods = supplyGoods[row] as number;
+      storedSupply[goods] = (storedSupply[goods] as number) + (supplyOutput[row] as number);
+    }
+  }
 
   return {
     goods: data.goods,
@@ -92,7 +106,8 @@ export function prepareMarket(data: BuildingData): Market {
     demandMax,
     supplyRowsOf,
     demandRowsOf,
-    storedDemand,
+    popDemand,
+    storedBuildingDemand,
     storedSupply,
   };
 }
@@ -150,8 +165,9 @@ export interface RelevantRows {
   influentialGoods: number[];
 }
 
-export function relevantRows(market: Market, target: number): RelevantRows {
-  const influential = influentialGoods(market, target);
+/** With `prune` false every goods counts as influential (the unpruned run the pruning is checked against). */
+export function relevantRows(market: Market, target: number, prune = true): RelevantRows {
+  const influential = prune ? influentialGoods(market, target) : new Uint8Array(market.goods.length).fill(1);
   const supplyRows: number[] = [];
   const producerSet = new Set<number>();
   for (let row = 0; row < market.supplyGoods.length; row += 1) {
@@ -171,11 +187,10 @@ export function relevantRows(market: Market, target: number): RelevantRows {
   return { influential, supplyRows, demandRows, producers: [...producerSet].sort((a, b) => a - b), influentialGoods: influentialGoodsList };
 }
 
-/** True when any row of `building` is on an influential goods. */
-export function touchesInfluential(market: Market, rows: RelevantRows, building: number): boolean {
-  const onInfluential = (goods: number): boolean => rows.influential[goods] === 1;
+/** True when any row of `building` is on a goods flagged in `goods` (e.g. RelevantRows.influential). */
+export function touchesGoods(market: Market, goods: Uint8Array, building: number): boolean {
   return (
-    (market.supplyRowsOf[building] as number[]).some((row) => onInfluential(market.supplyGoods[row] as number)) ||
-    (market.demandRowsOf[building] as number[]).some((row) => onInfluential(market.demandGoods[row] as number))
+    (market.supplyRowsOf[building] as number[]).some((row) => goods[market.supplyGoods[row] as number] === 1) ||
+    (market.demandRowsOf[building] as number[]).some((row) => goods[market.demandGoods[row] as number] === 1)
   );
 }

@@ -14,7 +14,7 @@
  */
 import type { BuildingGoods, BuildingRecord } from './building-data';
 import type { Evaluation } from './decision-ranking';
-import { expansionFactor, relevantRows, requireGoods, touchesInfluential, type Market, type RelevantRows } from './building-market';
+import { expansionFactor, relevantRows, requireGoods, touchesGoods, type Market, type RelevantRows } from './building-market';
 
 const CYCLES = 10;
 const PRICE_SENSITIVITY = 0.75;
@@ -82,15 +82,21 @@ function simulate(context: StatedContext, expanded: number | null): number {
   return price((market.goods[target] as BuildingGoods).basePrice, demand[target] as number, supply[target] as number);
 }
 
-export function evaluateBuildingStated(market: Market, goodsName: string): Evaluation {
+export interface StatedOptions {
+  /** Skip goods and candidates that provably cannot move the target's price (default true). */
+  prune?: boolean;
+}
+
+export function evaluateBuildingStated(market: Market, goodsName: string, options: StatedOptions = {}): Evaluation {
+  const prune = options.prune ?? true;
   const target = requireGoods(market, goodsName);
-  const rows = relevantRows(market, target);
+  const rows = relevantRows(market, target, prune);
   const context: StatedContext = { market, rows, target };
   const baseline = simulate(context, null);
 
   let simulated = 0;
   const values = market.buildings.map((building, index) => {
-    if (!touchesInfluential(market, rows, index)) return { candidate: String(building.id), after: baseline };
+    if (prune && !touchesGoods(market, rows.influential, index)) return { candidate: String(building.id), after: baseline };
     simulated += 1;
     return { candidate: String(building.id), after: simulate(context, index) };
   });

@@ -13,7 +13,7 @@ export type { BuildingData, BuildingGoods, BuildingQuestionInput, BuildingRecord
 
 /** Accepts raw data, or a market prepared once with prepareMarket when many questions share one database. */
 export function solveBuilding(data: BuildingData | Market, question: BuildingQuestionInput, options: SolveOptions): DecisionResult {
-  const market = 'storedDemand' in data ? data : prepareMarket(data);
+  const market = 'storedBuildingDemand' in data ? data : prepareMarket(data);
   const compat = options.rules === 'compat';
   const evaluation = compat ? evaluateBuildingCompat(market, question.goods) : evaluateBuildingStated(market, question.goods);
   return decide({

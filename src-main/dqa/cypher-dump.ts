@@ -18,7 +18,7 @@
  * or create duplicates; either would corrupt the data).
  */
 import { repairFieldName } from './dump-defects';
-import { TokenCursor, tokenize, type Token } from './dump-lexer';
+import { TokenCursor, type Token } from './dump-lexer';
 import type { DumpValue } from './sql-dump';
 
 export interface DumpNode {
@@ -59,36 +59,44 @@ interface PathPattern {
   steps: { relationship: RelationshipPattern; node: NodePattern }[];
 }
 
-/** Looks nodes up by (label, property, value) so MATCH stays fast on dumps with thousands of MATCHes. */
+/**
+ * Looks nodes up by label, then property, then value, so MATCH stays fast on dumps with
+ * thousands of MATCHes. Values are Map keys as they are: Cypher compares numbers by value
+ * (1 = 1.0, one JS number), never equates a number with a string, and never matches null.
+ */
 class NodeIndex {
-  private readonly entries = new Map<string, number[]>();
+  private readonly entries = new Map<string, Map<string, Map<DumpValue, number[]>>>();
 
   add(nodeIndex: number, node: DumpNode): void {
     for (const label of node.labels) {
-      for (const [key, value] of Object.entries(node.properties)) {
-        const entryKey = NodeIndex.key(label, key, value);
-        if (entryKey === null) continue;
-        const list = this.entries.get(entryKey);
-        if (list === undefined) this.entries.set(entryKey, [nodeIndex]);
+      let byKey = this.entries.get(label);
+      if (byKey === undefined) {
+        byKey = new Map();
+        this.entries.set(label, byKey);
+      }
+      for (const key in node.properties) {
+        const value = node.properties[key] as DumpValue;
+        if (value === null) continue;
+        let byValue = byKey.get(key);
+        if (byValue === undefined) {
+          byValue = new Map();
+          byKey.set(key, byValue);
+        }
+        const list = byValue.get(value);
+        if (list === undefined) byValue.set(value, [nodeIndex]);
         else list.push(nodeIndex);
       }
     }
   }
 
   lookup(label: string, key: string, value: DumpValue): number[] {
-    const entryKey = NodeIndex.key(label, key, value);
-    return entryKey === null ? [] : (this.entries.get(entryKey) ?? []);
-  }
-
-  /** Cypher compares numbers by value (1 = 1.0) and never matches null. */
-  private static key(label: string, key: string, value: DumpValue): string | null {
-    if (value === null) return null;
-    return `${label}\u0000${key}\u0000${typeof value}\u0000${String(value)}`;
+    if (value === null) return [];
+    return this.entries.get(label)?.get(key)?.get(value) ?? [];
   }
 }
 
 export function parseCypherDump(text: string, source = '<cypher dump>'): GraphDump {
-  const cursor = new TokenCursor(tokenize(text, source, 'cypher'), source);
+  const cursor = new TokenCursor(text, 'cypher', source);
   const graph: GraphDump = { nodes: [], relationships: [] };
   const index = new NodeIndex();
 
@@ -172,16 +180,17 @@ function parseRelationshipPattern(cursor: TokenCursor): RelationshipPattern {
 function parseProperties(cursor: TokenCursor): Record<string, DumpValue> {
   cursor.expectPunct('{', 'to start a property map');
   const properties: Record<string, DumpValue> = {};
-  const spelledAs = new Map<string, string>();
+  /** Each key as written, in order (a repaired key may have been written another way). */
+  const spellings: string[] = [];
   if (cursor.acceptPunct('}')) return properties;
   do {
     const keyToken = cursor.expectIdentifier('a property name');
     const key = repairFieldName(keyToken.text);
-    const earlier = spelledAs.get(key);
-    if (earlier !== undefined) {
+    if (Object.hasOwn(properties, key)) {
+      const earlier = spellings.find((spelling) => repairFieldName(spelling) === key) ?? key;
       throw cursor.error(keyToken, earlier === keyToken.text ? `duplicate property ${key}` : `property ${key} given twice (as ${earlier} and ${keyToken.text})`);
     }
-    spelledAs.set(key, keyToken.text);
+    spellings.push(keyToken.text);
     cursor.expectPunct(':', `after property name ${keyToken.text}`);
     properties[key] = parseValue(cursor, keyToken.text);
   } while (cursor.acceptPunct(','));
@@ -234,9 +243,8 @@ function bindMatch(cursor: TokenCursor, path: PathPattern, graph: GraphDump, ind
   const matches = index
     .lookup(firstLabel, firstProperty[0], firstProperty[1])
     .filter((nodeIndex) => nodeMatches(graph.nodes[nodeIndex] as DumpNode, pattern.labels, properties));
-  const description = describePattern(pattern);
-  if (matches.length === 0) throw cursor.error(pattern.token, `MATCH ${description} finds no node created before this line`);
-  if (matches.length > 1) throw cursor.error(pattern.token, `MATCH ${description} is ambiguous: ${matches.length} nodes match`);
+  if (matches.length === 0) throw cursor.error(pattern.token, `MATCH ${describePattern(pattern)} finds no node created before this line`);
+  if (matches.length > 1) throw cursor.error(pattern.token, `MATCH ${describePattern(pattern)} is ambiguous: ${matches.length} nodes match`);
   bindings.set(pattern.variable, matches[0] as number);
 }
 

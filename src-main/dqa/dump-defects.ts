@@ -10,7 +10,11 @@
  */
 const COLUMN_ALIASES: ReadonlyMap<string, string> = new Map([['has_has_merchant', 'has_merchant']]);
 
+/** Lengths of the defective spellings: most names are ruled out without hashing them. */
+const ALIAS_LENGTHS = new Set([...COLUMN_ALIASES.keys()].map((name) => name.length));
+
 /** Returns the repaired spelling of a column or property name (unchanged when not defective). */
 export function repairFieldName(name: string): string {
+  if (!ALIAS_LENGTHS.has(name.length)) return name;
   return COLUMN_ALIASES.get(name.toLowerCase()) ?? name;
 }

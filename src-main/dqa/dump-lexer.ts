@@ -38,18 +38,40 @@ export class DumpParseError extends Error {
   }
 }
 
-const PUNCTUATION = new Set(['(', ')', ',', ';', '{', '}', '[', ']', ':', '-', '+', '>', '<', '=', '.', '*', '|']);
+/** Single-character punctuation both dialects use, by char code. */
+const PUNCTUATION = new Uint8Array(128);
+for (const ch of '(),;{}[]:-+><=.*|') PUNCTUATION[ch.charCodeAt(0)] = 1;
 
-function isIdentifierStart(ch: string): boolean {
-  return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch === '_' || ch === '$';
+const CH_TAB = 9;
+const CH_NEWLINE = 10;
+const CH_VTAB = 11;
+const CH_FORMFEED = 12;
+const CH_RETURN = 13;
+const CH_SPACE = 32;
+const CH_HASH = 35;
+const CH_DOLLAR = 36;
+const CH_DOUBLE_QUOTE = 34;
+const CH_SINGLE_QUOTE = 39;
+const CH_STAR = 42;
+const CH_PLUS = 43;
+const CH_MINUS = 45;
+const CH_DOT = 46;
+const CH_SLASH = 47;
+const CH_BACKSLASH = 92;
+const CH_UNDERSCORE = 95;
+const CH_BACKQUOTE = 96;
+const CH_BOM = 0xfeff;
+
+function isIdentifierStartCode(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === CH_UNDERSCORE || c === CH_DOLLAR;
 }
 
-function isDigit(ch: string): boolean {
-  return ch >= '0' && ch <= '9';
+function isDigitCode(c: number): boolean {
+  return c >= 48 && c <= 57;
 }
 
-function isIdentifierPart(ch: string): boolean {
-  return isIdentifierStart(ch) || isDigit(ch);
+function isIdentifierPartCode(c: number): boolean {
+  return isIdentifierStartCode(c) || isDigitCode(c);
 }
 
 /** Escapes understood inside quoted strings (MySQL and Cypher share these). */
@@ -82,177 +104,250 @@ export function describeToken(token: Token): string {
   }
 }
 
-export function tokenize(text: string, source: string, dialect: LexerDialect): Token[] {
-  const tokens: Token[] = [];
-  let pos = 0;
-  let line = 1;
-  let lineStart = 0;
+/**
+ * Produces tokens one at a time, so a dump is never held as a token array (the dumps have
+ * hundreds of thousands of tokens; keeping them all was most of the parse time, in GC).
+ * Scans char codes; strings without escapes are one slice of the text.
+ */
+export class DumpLexer {
+  private pos = 0;
+  private line = 1;
+  private lineStart = 0;
+  private done = false;
 
-  const fail = (atPos: number, atLine: number, atLineStart: number, detail: string): never => {
-    throw new DumpParseError(source, atLine, atPos - atLineStart + 1, detail);
-  };
+  constructor(
+    private readonly text: string,
+    private readonly source: string,
+    private readonly dialect: LexerDialect,
+  ) {}
 
-  const push = (kind: TokenKind, tokenText: string, start: number, startLine: number, startLineStart: number, extra: Partial<Token> = {}): void => {
-    tokens.push({
-      kind,
-      text: tokenText,
-      numberValue: Number.NaN,
-      quoted: false,
-      line: startLine,
-      column: start - startLineStart + 1,
-      ...extra,
-    });
-  };
+  private fail(atPos: number, atLine: number, atLineStart: number, detail: string): never {
+    throw new DumpParseError(this.source, atLine, atPos - atLineStart + 1, detail);
+  }
 
-  while (pos < text.length) {
-    const ch = text[pos] as string;
-    if (ch === '\n') {
-      pos += 1;
-      line += 1;
-      lineStart = pos;
-      continue;
-    }
-    if (ch === ' ' || ch === '\t' || ch === '\r' || ch === '\f' || ch === '\v' || ch === '\ufeff') {
-      pos += 1;
-      continue;
-    }
-    const next = text[pos + 1] ?? '';
-    const lineComment = dialect === 'sql' ? (ch === '-' && next === '-') || ch === '#' : ch === '/' && next === '/';
-    if (lineComment) {
-      while (pos < text.length && text[pos] !== '\n') pos += 1;
-      continue;
-    }
-    if (ch === '/' && next === '*') {
-      const startPos = pos;
-      const startLine = line;
-      const startLineStart = lineStart;
-      pos += 2;
-      while (pos < text.length && !(text[pos] === '*' && text[pos + 1] === '/')) {
-        if (text[pos] === '\n') {
-          line += 1;
-          lineStart = pos + 1;
-        }
-        pos += 1;
+  private token(kind: TokenKind, text: string, start: number, line: number, lineStart: number, numberValue: number, quoted: boolean): Token {
+    return { kind, text, numberValue, quoted, line, column: start - lineStart + 1 };
+  }
+
+  /** The next token; after the end of input, an eof token every time. */
+  next(): Token {
+    const { text, dialect } = this;
+    const length = text.length;
+    while (this.pos < length) {
+      const c = text.charCodeAt(this.pos);
+      if (c === CH_NEWLINE) {
+        this.pos += 1;
+        this.line += 1;
+        this.lineStart = this.pos;
+        continue;
       }
-      if (pos >= text.length) fail(startPos, startLine, startLineStart, 'unterminated /* comment');
-      pos += 2;
-      continue;
+      if (c === CH_SPACE || c === CH_TAB || c === CH_RETURN || c === CH_FORMFEED || c === CH_VTAB || c === CH_BOM) {
+        this.pos += 1;
+        continue;
+      }
+      const next = this.pos + 1 < length ? text.charCodeAt(this.pos + 1) : -1;
+      const lineComment = dialect === 'sql' ? (c === CH_MINUS && next === CH_MINUS) || c === CH_HASH : c === CH_SLASH && next === CH_SLASH;
+      if (lineComment) {
+        const end = text.indexOf('\n', this.pos);
+        this.pos = end < 0 ? length : end;
+        continue;
+      }
+      if (c === CH_SLASH && next === CH_STAR) {
+        this.skipBlockComment();
+        continue;
+      }
+      const start = this.pos;
+      const startLine = this.line;
+      const startLineStart = this.lineStart;
+      if (c === CH_DOUBLE_QUOTE || c === CH_SINGLE_QUOTE) return this.token('string', this.readString(c), start, startLine, startLineStart, Number.NaN, false);
+      if (c === CH_BACKQUOTE) {
+        const close = text.indexOf('`', start + 1);
+        if (close < 0) this.fail(start, startLine, startLineStart, 'unterminated back-quoted identifier');
+        const name = text.slice(start + 1, close);
+        if (name.includes('\n')) this.fail(start, startLine, startLineStart, 'back-quoted identifier spans lines');
+        this.pos = close + 1;
+        return this.token('identifier', name, start, startLine, startLineStart, Number.NaN, true);
+      }
+      if (isDigitCode(c) || (c === CH_DOT && isDigitCode(next))) {
+        const numberText = this.readNumber();
+        return this.token('number', numberText, start, startLine, startLineStart, Number(numberText), false);
+      }
+      if (isIdentifierStartCode(c)) {
+        let pos = start + 1;
+        while (pos < length && isIdentifierPartCode(text.charCodeAt(pos))) pos += 1;
+        this.pos = pos;
+        return this.token('identifier', text.slice(start, pos), start, startLine, startLineStart, Number.NaN, false);
+      }
+      if (c < 128 && PUNCTUATION[c] === 1) {
+        this.pos += 1;
+        return this.token('punct', text[start] as string, start, startLine, startLineStart, Number.NaN, false);
+      }
+      this.fail(this.pos, this.line, this.lineStart, `unexpected character ${JSON.stringify(String.fromCodePoint(text.codePointAt(this.pos) as number))}`);
     }
-    const start = pos;
-    const startLine = line;
-    const startLineStart = lineStart;
-    if (ch === '"' || ch === "'") {
+    this.done = true;
+    return this.token('eof', '', this.pos, this.line, this.lineStart, Number.NaN, false);
+  }
+
+  /** True once the eof token has been produced. */
+  get finished(): boolean {
+    return this.done;
+  }
+
+  private skipBlockComment(): void {
+    const { text } = this;
+    const startPos = this.pos;
+    const startLine = this.line;
+    const startLineStart = this.lineStart;
+    const end = text.indexOf('*/', this.pos + 2);
+    if (end < 0) this.fail(startPos, startLine, startLineStart, 'unterminated /* comment');
+    for (let newline = text.indexOf('\n', this.pos); newline >= 0 && newline < end; newline = text.indexOf('\n', newline + 1)) {
+      this.line += 1;
+      this.lineStart = newline + 1;
+    }
+    this.pos = end + 2;
+  }
+
+  /** A quoted string starting at this.pos; returns its decoded contents. */
+  private readString(quote: number): string {
+    const { text } = this;
+    const length = text.length;
+    const start = this.pos;
+    const startLine = this.line;
+    const startLineStart = this.lineStart;
+    // Fast path: no escape, no doubled quote, no newline before the closing quote.
+    let pos = start + 1;
+    while (pos < length) {
+      const c = text.charCodeAt(pos);
+      if (c === quote || c === CH_BACKSLASH || c === CH_NEWLINE) break;
       pos += 1;
-      let value = '';
-      let closed = false;
-      while (pos < text.length) {
-        const c = text[pos] as string;
-        if (c === ch) {
-          // SQL writes a quote inside a string by doubling it.
-          if (text[pos + 1] === ch) {
-            value += ch;
-            pos += 2;
-            continue;
-          }
-          pos += 1;
-          closed = true;
-          break;
-        }
-        if (c === '\\') {
-          const e = text[pos + 1];
-          if (e === undefined) break;
-          if (e === 'u' && dialect === 'cypher') {
-            const hex = text.slice(pos + 2, pos + 6);
-            if (!/^[0-9a-fA-F]{4}$/.test(hex)) fail(pos, line, lineStart, `invalid unicode escape \\u${hex}`);
-            value += String.fromCharCode(parseInt(hex, 16));
-            pos += 6;
-            continue;
-          }
-          const simple = SIMPLE_ESCAPES[e];
-          // MySQL keeps the backslash of unknown escapes such as \% and \_ (LIKE wildcards).
-          value += simple ?? `\\${e}`;
-          if (e === '\n') {
-            line += 1;
-            lineStart = pos + 2;
-          }
+    }
+    if (pos < length && text.charCodeAt(pos) === quote && text.charCodeAt(pos + 1) !== quote) {
+      this.pos = pos + 1;
+      return text.slice(start + 1, pos);
+    }
+    // General path, from the first special character on.
+    const quoteChar = String.fromCharCode(quote);
+    const parts: string[] = [text.slice(start + 1, pos)];
+    let closed = false;
+    while (pos < length) {
+      const c = text.charCodeAt(pos);
+      if (c === quote) {
+        // SQL writes a quote inside a string by doubling it.
+        if (text.charCodeAt(pos + 1) === quote) {
+          parts.push(quoteChar);
           pos += 2;
           continue;
         }
-        if (c === '\n') {
-          line += 1;
-          lineStart = pos + 1;
+        pos += 1;
+        closed = true;
+        break;
+      }
+      if (c === CH_BACKSLASH) {
+        const e = text[pos + 1];
+        if (e === undefined) break;
+        if (e === 'u' && this.dialect === 'cypher') {
+          const hex = text.slice(pos + 2, pos + 6);
+          if (!/^[0-9a-fA-F]{4}$/.test(hex)) this.fail(pos, this.line, this.lineStart, `invalid unicode escape \\u${hex}`);
+          parts.push(String.fromCharCode(parseInt(hex, 16)));
+          pos += 6;
+          continue;
         }
-        value += c;
-        pos += 1;
+        const simple = SIMPLE_ESCAPES[e];
+        // MySQL keeps the backslash of unknown escapes such as \% and \_ (LIKE wildcards).
+        parts.push(simple ?? `\\${e}`);
+        if (e === '\n') {
+          this.line += 1;
+          this.lineStart = pos + 2;
+        }
+        pos += 2;
+        continue;
       }
-      if (!closed) fail(start, startLine, startLineStart, `unterminated string starting with ${ch}`);
-      push('string', value, start, startLine, startLineStart);
-      continue;
-    }
-    if (ch === '`') {
-      const close = text.indexOf('`', pos + 1);
-      if (close < 0) fail(start, startLine, startLineStart, 'unterminated back-quoted identifier');
-      const name = text.slice(pos + 1, close);
-      if (name.includes('\n')) fail(start, startLine, startLineStart, 'back-quoted identifier spans lines');
-      pos = close + 1;
-      push('identifier', name, start, startLine, startLineStart, { quoted: true });
-      continue;
-    }
-    if (isDigit(ch) || (ch === '.' && isDigit(next))) {
-      while (pos < text.length && isDigit(text[pos] as string)) pos += 1;
-      if (text[pos] === '.' && isDigit(text[pos + 1] ?? '')) {
-        pos += 1;
-        while (pos < text.length && isDigit(text[pos] as string)) pos += 1;
-      } else if (text[pos] === '.' && !isIdentifierStart(text[pos + 1] ?? '')) {
-        // "1." is a valid float literal in both MySQL and Python-generated dumps.
-        pos += 1;
+      if (c === CH_NEWLINE) {
+        this.line += 1;
+        this.lineStart = pos + 1;
       }
-      if (text[pos] === 'e' || text[pos] === 'E') {
-        let expPos = pos + 1;
-        if (text[expPos] === '+' || text[expPos] === '-') expPos += 1;
-        if (!isDigit(text[expPos] ?? '')) fail(pos, line, lineStart, `malformed exponent in number ${text.slice(start, expPos + 1)}`);
-        pos = expPos;
-        while (pos < text.length && isDigit(text[pos] as string)) pos += 1;
-      }
-      if (isIdentifierStart(text[pos] ?? '')) fail(start, startLine, startLineStart, `malformed number ${text.slice(start, pos + 1)}`);
-      const numberText = text.slice(start, pos);
-      push('number', numberText, start, startLine, startLineStart, { numberValue: Number(numberText) });
-      continue;
-    }
-    if (isIdentifierStart(ch)) {
-      while (pos < text.length && isIdentifierPart(text[pos] as string)) pos += 1;
-      push('identifier', text.slice(start, pos), start, startLine, startLineStart);
-      continue;
-    }
-    if (PUNCTUATION.has(ch)) {
+      parts.push(text[pos] as string);
       pos += 1;
-      push('punct', ch, start, startLine, startLineStart);
-      continue;
     }
-    fail(pos, line, lineStart, `unexpected character ${JSON.stringify(ch)}`);
+    if (!closed) this.fail(start, startLine, startLineStart, `unterminated string starting with ${quoteChar}`);
+    this.pos = pos;
+    return parts.join('');
   }
-  push('eof', '', pos, line, lineStart);
-  return tokens;
+
+  /** A number starting at this.pos (no sign: see the file comment); returns its source text. */
+  private readNumber(): string {
+    const { text } = this;
+    const length = text.length;
+    const start = this.pos;
+    let pos = start;
+    const at = (i: number): number => (i < length ? text.charCodeAt(i) : -1);
+    while (isDigitCode(at(pos))) pos += 1;
+    if (at(pos) === CH_DOT && isDigitCode(at(pos + 1))) {
+      pos += 1;
+      while (isDigitCode(at(pos))) pos += 1;
+    } else if (at(pos) === CH_DOT && !isIdentifierStartCode(at(pos + 1))) {
+      // "1." is a valid float literal in both MySQL and Python-generated dumps.
+      pos += 1;
+    }
+    if (at(pos) === 101 || at(pos) === 69) {
+      let expPos = pos + 1;
+      if (at(expPos) === CH_PLUS || at(expPos) === CH_MINUS) expPos += 1;
+      if (!isDigitCode(at(expPos))) this.fail(pos, this.line, this.lineStart, `malformed exponent in number ${text.slice(start, expPos + 1)}`);
+      pos = expPos;
+      while (isDigitCode(at(pos))) pos += 1;
+    }
+    if (isIdentifierStartCode(at(pos))) this.fail(start, this.line, this.lineStart, `malformed number ${text.slice(start, pos + 1)}`);
+    this.pos = pos;
+    return text.slice(start, pos);
+  }
 }
 
-/** Cursor over a token list with the expect/accept helpers both parsers need. */
+/** Every token of `text`, ending with eof (the parsers stream tokens through TokenCursor instead). */
+export function tokenize(text: string, source: string, dialect: LexerDialect): Token[] {
+  const lexer = new DumpLexer(text, source, dialect);
+  const tokens: Token[] = [];
+  for (;;) {
+    const token = lexer.next();
+    tokens.push(token);
+    if (token.kind === 'eof') return tokens;
+  }
+}
+
+/**
+ * Cursor over a dump's tokens with the expect/accept helpers both parsers need. Tokens are
+ * pulled from the lexer as the parser advances; only the lookahead and the previous token
+ * are kept.
+ */
 export class TokenCursor {
-  private index = 0;
+  private readonly lexer: DumpLexer;
+  private current: Token;
+  /** Tokens after `current`, pulled only when a parser looks further ahead. */
+  private readonly ahead: Token[] = [];
+  private previous: Token | null = null;
 
-  constructor(
-    private readonly tokens: Token[],
-    readonly source: string,
-  ) {}
+  constructor(text: string, dialect: LexerDialect, readonly source: string) {
+    this.lexer = new DumpLexer(text, source, dialect);
+    this.current = this.lexer.next();
+  }
 
+  /** The current token (offset 0), a later one (offset > 0), or the one just consumed (offset -1). */
   peek(offset = 0): Token {
-    const token = this.tokens[Math.min(this.index + offset, this.tokens.length - 1)];
-    if (token === undefined) throw new Error('token list must end with an eof token');
-    return token;
+    if (offset === 0) return this.current;
+    if (offset < 0) {
+      if (this.previous === null) throw new Error('no token before the first one');
+      return this.previous;
+    }
+    // Past the end the lexer keeps answering eof.
+    while (this.ahead.length < offset) this.ahead.push(this.lexer.next());
+    return this.ahead[offset - 1] as Token;
   }
 
   next(): Token {
-    const token = this.peek();
-    if (token.kind !== 'eof') this.index += 1;
+    const token = this.current;
+    if (token.kind !== 'eof') {
+      this.previous = token;
+      this.current = this.ahead.length > 0 ? (this.ahead.shift() as Token) : this.lexer.next();
+    }
     return token;
   }
 
@@ -276,7 +371,8 @@ export class TokenCursor {
   /** Keywords are case-insensitive and never back-quoted. */
   isKeyword(word: string, offset = 0): boolean {
     const token = this.peek(offset);
-    return token.kind === 'identifier' && !token.quoted && token.text.toUpperCase() === word;
+    if (token.kind !== 'identifier' || token.quoted || token.text.length !== word.length) return false;
+    return token.text === word || token.text.toUpperCase() === word;
   }
 
   acceptPunct(text: string): boolean {

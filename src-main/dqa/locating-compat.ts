@@ -36,6 +36,13 @@ interface CompatContext {
   development: number;
   home: number;
   hops: Int32Array;
+  /** Skip nodes that cannot reach home (exact: their value never arrives there). */
+  prune: boolean;
+}
+
+export interface LocatingCompatOptions {
+  /** Skip candidates and nodes that provably cannot change the profit at home (default true). */
+  prune?: boolean;
 }
 
 /** One annotation pass with the merchant at `merchantNode` (or none); returns the profit at home. */
@@ -44,7 +51,7 @@ function simulate(context: CompatContext, merchantNode: number | null): number {
   const ingoing = Float64Array.from(graph.nodes, (node) => node.stored.ingoing);
   for (let index = 0; index < graph.nodes.length; index += 1) {
     // Nodes that cannot reach home cannot change its profit; skipping them is exact.
-    if ((hops[index] as number) < 0) continue;
+    if (context.prune && (hops[index] as number) < 0) continue;
     const node = graph.nodes[index] as TradeGraphNode;
     let total = node.stored.totalPower;
     let nonHomePower = 0;
@@ -77,11 +84,12 @@ function simulate(context: CompatContext, merchantNode: number | null): number {
   throw new Error('home node was not reached');
 }
 
-export function evaluateLocatingCompat(graph: TradeGraph, countryName: string, homeName: string): Evaluation {
+export function evaluateLocatingCompat(graph: TradeGraph, countryName: string, homeName: string, options: LocatingCompatOptions = {}): Evaluation {
+  const prune = options.prune ?? true;
   const country = requireCountry(graph, countryName);
   const home = requireNode(graph, homeName);
   const hops = hopsTo(graph, home);
-  const context: CompatContext = { graph, country: country.name, development: country.development, home, hops };
+  const context: CompatContext = { graph, country: country.name, development: country.development, home, hops, prune };
   const baseline = simulate(context, null);
 
   let simulated = 0;
@@ -89,19 +97,20 @@ export function evaluateLocatingCompat(graph: TradeGraph, countryName: string, h
     if (index === home) return [];
     // Proven unchanged: the merchant only acts where the country has a row, and only nodes upstream of home matter.
     const acts = (hops[index] as number) > 0 && node.presences.some((p) => p.country === country.name);
-    if (!acts) return [{ candidate: node.name, after: baseline }];
+    if (prune && !acts) return [{ candidate: node.name, after: baseline }];
     simulated += 1;
     return [{ candidate: node.name, after: simulate(context, index) }];
   });
 
   const notes: string[] = [];
-  if (simulated === 0) notes.push(`${country.name} has no trading power upstream of ${homeName}: every option leaves the profit unchanged`);
+  if (prune && simulated === 0) notes.push(`${country.name} has no trading power upstream of ${homeName}: every option leaves the profit unchanged`);
   return {
     values,
     before: baseline,
-    candidateSet:
-      `all ${values.length} trade nodes except the home node ${homeName}, in trade_node table order; ` +
-      `${simulated} simulated, ${values.length - simulated} proven unchanged (not upstream of ${homeName}, or no ${country.name} presence for the merchant to act on)`,
+    candidateSet: prune
+      ? `all ${values.length} trade nodes except the home node ${homeName}, in trade_node table order; ` +
+        `${simulated} simulated, ${values.length - simulated} proven unchanged (not upstream of ${homeName}, or no ${country.name} presence for the merchant to act on)`
+      : `all ${values.length} trade nodes except the home node ${homeName}, in trade_node table order, each simulated over every node (no pruning)`,
     notes,
   };
 }

@@ -92,7 +92,13 @@ function simulate(context: StatedContext, merchant: Merchant | null): number {
   throw new Error('home node was not reached');
 }
 
-export function evaluateLocatingStated(graph: TradeGraph, countryName: string, homeName: string): Evaluation {
+export interface LocatingStatedOptions {
+  /** Skip nodes and steering destinations that cannot reach home (default true). */
+  prune?: boolean;
+}
+
+export function evaluateLocatingStated(graph: TradeGraph, countryName: string, homeName: string, options: LocatingStatedOptions = {}): Evaluation {
+  const prune = options.prune ?? true;
   const country = requireCountry(graph, countryName);
   const home = requireNode(graph, homeName);
   if (graph.topologicalOrder === null) throw new Error('the trade flows contain a cycle; stated rules need an acyclic trade network');
@@ -104,7 +110,8 @@ export function evaluateLocatingStated(graph: TradeGraph, countryName: string, h
   const steering = new Map<string, string>();
   const values = graph.nodes.flatMap((node, index) => {
     if (index === home) return [];
-    const routes = node.dests.filter((dest) => (hops[dest] as number) >= 0);
+    // Unpruned, every destination is tried (a node without any still gets its merchant: -1 is never used).
+    const routes = prune ? node.dests.filter((dest) => (hops[dest] as number) >= 0) : node.dests.length > 0 ? node.dests : [-1];
     // A node that cannot reach home cannot change the profit there, whatever the merchant does.
     if (routes.length === 0) return [{ candidate: node.name, after: baseline }];
     const presence = node.presences.find((p) => p.country === country.name);
@@ -115,7 +122,7 @@ export function evaluateLocatingStated(graph: TradeGraph, countryName: string, h
       const profit = simulate(context, { node: index, steerTo, power });
       if (profit > best) {
         best = profit;
-        steering.set(node.name, `the merchant steers trade toward ${(graph.nodes[steerTo] as TradeGraphNode).name}`);
+        steering.set(node.name, `the merchant steers trade toward ${(graph.nodes[steerTo] as TradeGraphNode | undefined)?.name ?? 'nowhere (no destination)'}`);
       }
     }
     return [{ candidate: node.name, after: best }];

@@ -1,28 +1,31 @@
 /**
- * Where `dwb dqa solve` gets each question's database, loaded once per dump (questions share
- * dumps):
- * - without a target, each dump named by the questions is imported into an embedded engine in
- *   a scratch folder and read back through its connector: relational dumps into SQLite, graph
- *   dumps into Kùzu. When this build cannot start the Kùzu connector, graph dumps are parsed
- *   in memory instead, and every result says so (`via`);
- * - with a target, a connection URI (optionally holding `{dump}`, replaced by the dump's file
- *   name without extension) names databases the analyst already loaded; they are opened
- *   read-only through the ordinary connectors.
+ * Reading each question's database through a database engine, loaded once per dump
+ * (questions share dumps). `dwb dqa solve` parses dump files in memory (dump-databases.ts);
+ * this module is for reading through the connectors:
+ * - `importingDatabases`: each dump is imported into an embedded engine in a scratch folder
+ *   and read back through its connector: relational dumps into SQLite, graph dumps into Kùzu
+ *   (the connector tests use it to show both paths load the same data). When this build
+ *   cannot start the Kùzu connector, graph dumps are parsed in memory instead, and every
+ *   result says so (`via`);
+ * - `targetDatabases` (`--target`): a connection URI (optionally holding `{dump}`, replaced by
+ *   the dump's file name without extension) names databases the analyst already loaded; they
+ *   are opened read-only through the ordinary connectors.
  * Scratch folders are removed by `close()`.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, extname, join, resolve } from 'node:path';
-import { WorkbenchError } from '../contract/errors';
 import type { ConnectionTarget } from '../contract/connections';
 import { openConnectionUri, parseConnectionUri } from '../connectors/connection-uri';
 import type { Connector } from '../connectors/connector';
 import { openKuzuConnector } from '../connectors/kuzu';
 import { openSqliteConnector } from '../connectors/sqlite/sqlite-connector';
 import type { DqaScenario } from './dataset';
+import { cachedLoader, dumpPathOf, parseDumpFile } from './dump-databases';
 import { importGraphDump, importRelationalDump, kuzuUnavailableReason } from './dump-import';
-import { loadBuildingDump, loadLocatingDump } from './load';
-import { loadScenarioFromConnector, prepareScenario, type LoadedScenario } from './prepared-scenario';
+import { loadScenarioFromConnector, type LoadedScenario } from './prepared-scenario';
+
+export { requireDumpFiles } from './dump-databases';
 
 export type DbKind = 'rdb' | 'gdb';
 
@@ -55,33 +58,6 @@ async function withConnector<T>(connector: Connector, work: (connector: Connecto
   }
 }
 
-/** Memoizes one load per key, so questions sharing a dump share its promise. */
-function cachedLoader(load: (dump: string) => Promise<LoadedDatabase>, keyOf: (dump: string) => string): (dump: string) => Promise<LoadedDatabase> {
-  const cache = new Map<string, Promise<LoadedDatabase>>();
-  return (dump) => {
-    const key = keyOf(dump);
-    let pending = cache.get(key);
-    if (pending === undefined) {
-      pending = load(dump);
-      cache.set(key, pending);
-    }
-    return pending;
-  };
-}
-
-function dumpPathOf(baseDir: string, dump: string, db: DbKind): string {
-  const path = resolve(baseDir, dump);
-  if (!existsSync(path)) throw new WorkbenchError('not-found', `dump ${dump} not found at ${path}`);
-  const expected = db === 'rdb' ? '.sql' : '.cql';
-  if (extname(path).toLowerCase() !== expected) throw new WorkbenchError('invalid-request', `${dump}: a --db ${db} dump must be a ${expected} file`);
-  return path;
-}
-
-/** Checks every dump up front, so a bad path fails before any work (and with one message). */
-export function requireDumpFiles(baseDir: string, dumps: readonly string[], db: DbKind): void {
-  for (const dump of new Set(dumps)) dumpPathOf(baseDir, dump, db);
-}
-
 export function importingDatabases(options: DatabaseOptions): ScenarioDatabases {
   const { scenario, db, baseDir } = options;
   const progress = options.progress ?? ((): void => undefined);
@@ -90,11 +66,10 @@ export function importingDatabases(options: DatabaseOptions): ScenarioDatabases 
   if (kuzuMissing !== null) progress(`graph dumps: Kùzu unavailable: ${kuzuMissing}; parsing each .cql dump in memory instead of reading it through a graph engine`);
   let imported = 0;
 
-  const parsedInMemory = (path: string, dump: string): { loaded: LoadedScenario; via: string } => {
-    const text = readFileSync(path, 'utf8');
-    const prepared = scenario === 'locating' ? prepareScenario('locating', loadLocatingDump(text, 'graph', dump)) : prepareScenario('building', loadBuildingDump(text, 'graph', dump));
-    return { loaded: { prepared, ordering: ['file order of the dump'], warnings: [] }, via: `graph dump parsed in memory (${dump})` };
-  };
+  const parsedInMemory = (path: string, dump: string): { loaded: LoadedScenario; via: string } => ({
+    loaded: parseDumpFile(path, dump, { scenario, db }),
+    via: `graph dump parsed in memory (${dump})`,
+  });
 
   const throughKuzu = async (path: string, dump: string, index: number): Promise<{ loaded: LoadedScenario; via: string }> => {
     const directory = await importGraphDump(path, scratch, index);

@@ -13,7 +13,7 @@
  * - `DROP TABLE [IF EXISTS] t;`, empty statements, `--`, `#` and block comments.
  */
 import { repairFieldName } from './dump-defects';
-import { DumpParseError, TokenCursor, tokenize, type Token } from './dump-lexer';
+import { DumpParseError, TokenCursor, type Token } from './dump-lexer';
 
 export type DumpValue = string | number | boolean | null;
 
@@ -62,7 +62,8 @@ interface TableState {
   /** Lower-cased column name -> index; MySQL column names are case-insensitive. */
   columnIndex: Map<string, number>;
   primaryKeyIndexes: number[];
-  seenKeys: Map<string, number>;
+  /** Primary key (the value, or the length-prefixed tuple) -> line of the row that first used it. */
+  seenKeys: Map<DumpValue, number>;
 }
 
 /** A literal as written, before it is checked against its column's type. */
@@ -74,7 +75,7 @@ interface Literal {
 }
 
 export function parseSqlDump(text: string, source = '<sql dump>'): DumpTable[] {
-  const cursor = new TokenCursor(tokenize(text, source, 'sql'), source);
+  const cursor = new TokenCursor(text, 'sql', source);
   const tables = new Map<string, TableState>();
   const order: string[] = [];
 
@@ -350,15 +351,28 @@ function parseInsert(cursor: TokenCursor, tables: Map<string, TableState>): void
 
 /** MySQL would reject a duplicate key; accepting it here would double-count a row in simulations. */
 function checkPrimaryKey(cursor: TokenCursor, state: TableState, row: DumpValue[], at: Token): void {
-  if (state.primaryKeyIndexes.length === 0) return;
-  const keyValues = state.primaryKeyIndexes.map((index) => row[index] ?? null);
-  if (keyValues.some((value) => value === null)) {
-    throw cursor.error(at, `NULL in primary key (${state.table.primaryKey.join(', ')}) of ${state.table.name}`);
+  const indexes = state.primaryKeyIndexes;
+  if (indexes.length === 0) return;
+  let key: DumpValue;
+  if (indexes.length === 1) {
+    // A column's values all have its type, so the value itself is the key.
+    key = row[indexes[0] as number] ?? null;
+    if (key === null) throw cursor.error(at, `NULL in primary key (${state.table.primaryKey.join(', ')}) of ${state.table.name}`);
+  } else {
+    let joined = '';
+    for (const index of indexes) {
+      const value = row[index] ?? null;
+      if (value === null) throw cursor.error(at, `NULL in primary key (${state.table.primaryKey.join(', ')}) of ${state.table.name}`);
+      const text = String(value);
+      // Length-prefixed, so no two different key tuples join to the same text.
+      joined += `${text.length}:${text};`;
+    }
+    key = joined;
   }
-  const key = JSON.stringify(keyValues);
   const firstLine = state.seenKeys.get(key);
   if (firstLine !== undefined) {
-    throw cursor.error(at, `duplicate primary key ${key} in ${state.table.name} (first inserted on line ${firstLine})`);
+    const shown = JSON.stringify(indexes.map((index) => row[index] ?? null));
+    throw cursor.error(at, `duplicate primary key ${shown} in ${state.table.name} (first inserted on line ${firstLine})`);
   }
   state.seenKeys.set(key, at.line);
 }

@@ -71,10 +71,12 @@ describe('dwb dqa solve --engine simulator on the dev subset', () => {
     expect(get('locating/rdb/stated').stdout).toMatch(/^L7 {2}decision=\w+ {2}annotated=\w+ {2}disagree$/m);
   });
 
-  it('reports progress on stderr: how each dump is read', () => {
-    expect(get('building/rdb/compat').stderr).toContain('loading db/USA1836.sql into SQLite');
-    // Graph dumps go into Kùzu when this build can start the Kùzu connector; otherwise the CLI says it parses them in memory.
-    expect(get('building/gdb/compat').stderr).toMatch(/loading db\/USA1836\.cql into Kùzu|Kùzu unavailable .*parsing each \.cql dump in memory/);
+  it('reports progress on stderr: each dump file is parsed in memory once', () => {
+    const stderr = get('building/rdb/compat').stderr;
+    expect(stderr).toContain('parsing db/USA1836.sql');
+    // Questions share dumps: 14 Building dumps, each parsed once.
+    expect(stderr.split('\n').filter((line) => line.startsWith('parsing ')).length).toBe(14);
+    expect(get('building/gdb/compat').stderr).toContain('parsing db/USA1836.cql');
   });
 
   it('writes one JSON object per question with --out', () => {
@@ -82,13 +84,42 @@ describe('dwb dqa solve --engine simulator on the dev subset', () => {
     expect(records).toHaveLength(36);
     const b25 = records.find((r) => r['id'] === 'B25') as Record<string, unknown>;
     expect(b25).toMatchObject({ decision: '2677', tied: ['2623', '2655', '2668', '2677'], annotation: '2677', agrees: true, agreesWithTies: true, rules: 'compat', db: 'rdb', database: 'db/JAP1836.sql' });
-    expect(b25['via']).toBe('sqlite (imported from db/JAP1836.sql)');
+    expect(b25['via']).toBe('relational dump parsed in memory (db/JAP1836.sql)');
     expect(b25['margin']).toBeLessThan(1e-13);
     const candidates = b25['candidates'] as { candidate: string; before: number; after: number; delta: number; rank: number }[];
     expect(candidates[0]).toMatchObject({ candidate: '2677', rank: 1 });
     expect(Object.keys(candidates[0] ?? {})).toEqual(['candidate', 'before', 'after', 'delta', 'rank']);
     const graph = get('locating/gdb/compat').records;
-    expect(graph.every((r) => /^(kuzu \(imported from|graph dump parsed in memory)/.test(String(r['via'])))).toBe(true);
+    expect(graph.every((r) => /^graph dump parsed in memory \(db\/locating-1445-[0-9a-f]{8}\.cql\)$/.test(String(r['via'])))).toBe(true);
+  });
+});
+
+describe('dwb dqa solve over several question files and both database kinds in one run', () => {
+  it('prints one block per file and kind, each with a header and its accuracy lines, and one --out', async () => {
+    const out = join(suiteDir(), 'all.jsonl');
+    const result = await cli('dqa', 'solve', '--questions', questions('locating'), '--questions', questions('building'), '--engine', 'simulator', '--db', 'rdb,gdb', '--out', out);
+    expect(result.code, result.stderr).toBe(0);
+    const lines = result.stdout.trim().split('\n');
+    expect(lines.filter((line) => line.startsWith('# '))).toEqual([
+      `# ${questions('locating')} --db rdb --rules compat`,
+      `# ${questions('locating')} --db gdb --rules compat`,
+      `# ${questions('building')} --db rdb --rules compat`,
+      `# ${questions('building')} --db gdb --rules compat`,
+    ]);
+    expect(lines.filter((line) => line.startsWith('accuracy'))).toEqual([
+      'accuracy: 81/81',
+      'accuracy (ties counted): 81/81',
+      'accuracy: 81/81',
+      'accuracy (ties counted): 81/81',
+      'accuracy: 36/36',
+      'accuracy (ties counted): 36/36',
+      'accuracy: 36/36',
+      'accuracy (ties counted): 36/36',
+    ]);
+    expect(lines).toHaveLength(4 + 2 * (81 + 36) + 8);
+    const records = readFileSync(out, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(records).toHaveLength(2 * (81 + 36));
+    expect(records.filter((r) => r['db'] === 'gdb' && r['agrees'] === true)).toHaveLength(81 + 36);
   });
 });
 
@@ -167,6 +198,7 @@ describe('dwb dqa solve refuses bad input with one clear stderr line', () => {
     await fails(['solve', '--questions', questions('locating')], 2, /^dwb dqa: invalid-request: --engine is required/);
     await fails(['solve', '--questions', questions('locating'), '--engine', 'simulator', '--rules', 'loose'], 2, /^dwb dqa: invalid-request: --rules must be compat or stated, got "loose"/);
     await fails(['solve', '--questions', questions('locating'), '--engine', 'simulator', '--db', 'xml'], 2, /^dwb dqa: invalid-request: --db must be rdb or gdb, got "xml"/);
+    await fails(['solve', '--questions', questions('locating'), '--engine', 'simulator', '--db', 'rdb,sql'], 2, /^dwb dqa: invalid-request: --db must be rdb or gdb, got "sql"/);
     await fails(['solve', '--questions', questions('locating'), '--engine', 'simulator', '--target', 'oracle://x'], 1, /^dwb dqa: invalid-uri: Unsupported connection scheme "oracle:"/);
     await fails(['solve', '--questions', questions('locating'), '--engine', 'simulator', '--out', '/no/such/dir/out.jsonl'], 1, /^dwb dqa: not-found: cannot write --out/);
     await fails(['frobnicate'], 2, /^dwb dqa: invalid-request: unknown subcommand "frobnicate"/);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { solveBuilding, type BuildingData, type BuildingGoods, type DemandRecord, type SupplyRecord } from '../../../src-main/dqa/building';
-import { expansionFactor } from '../../../src-main/dqa/building-market';
+import { expansionFactor, prepareMarket } from '../../../src-main/dqa/building-market';
 
 function goods(name: string, code: number, basePrice: number, currentPrice: number, popDemand: number): BuildingGoods {
   return { name, code, basePrice, currentPrice, popDemand };
@@ -38,28 +38,51 @@ describe('expansion factor', () => {
   });
 });
 
+describe('prepareMarket stored totals', () => {
+  it('sums in row order: buildings in table order, each building\'s rows in file order, one addition at a time', () => {
+    // The demand table lists building 2's rows before building 1's; row order puts building 1 first.
+    // (1 + 1) + 1e16 is exactly 1e16 + 2, while (1e16 + 1) + 1 rounds to 1e16 at each step.
+    const market = prepareMarket({
+      goods: [goods('g', 0, 10, 10, 0)],
+      buildings: [
+        { id: 1, name: 'first', level: 1 },
+        { id: 2, name: 'second', level: 1 },
+      ],
+      supplies: [supply(0, 2, 1, 1), supply(0, 2, 1, 1), supply(0, 1, 1e16, 1e16)],
+      demands: [demand(0, 2, 1), demand(0, 2, 1), demand(0, 1, 1e16)],
+    });
+    expect(market.storedBuildingDemand[0]).toBe(1e16);
+    expect(market.storedSupply[0]).toBe(1e16);
+  });
+});
+
 describe('solveBuilding with compat rules', () => {
-  it('stacks on the stored totals, caps input ratios at 1 and leaves input-less buildings alone', () => {
+  it('counts stored demand and supply twice, caps input ratios at 1 and keeps input-less outputs stored', () => {
     const result = solveBuilding(smallMarket(), { goods: 'widgets' }, { rules: 'compat' });
-    // Factory +5 levels (x6): max supply 60, parts demand 30.
-    // Parts: demand = stored 5 + pop 0 + 30 = 35, supply = stored 20 + mine's stored 20 = 40,
-    // input = 30 / 35 * 40 > 30, ratio capped at 1, so the factory makes its max 60 every cycle.
-    // Widgets: demand = stored 10 + pop 10 = 20, supply = stored 10 + 60 = 70,
-    // price = 20 + 20 * 0.75 * (20 - 70) / 70.
-    const expanded = 20 + (20 * 0.75 * (20 - 70)) / 70;
-    // Without expansion: supply = 10 + 10 = 20 = demand, price 20. The mine has no inputs, so
-    // compat keeps its stored output: expanding it changes nothing; building 12 cannot reach widgets.
+    // Stored totals (row order): BD0 parts 5; S0 widgets 10, parts 20.
+    // Without expansion: D widgets = 10 (pop), D parts = 0 + (5 + 5) = 10; initial S widgets
+    // 10 + 10, parts 20 + 20. Every cycle the factory's parts input is >= its need (ratio 1),
+    // so it makes 10 widgets: S = D = 10, price 20.
+    // Factory +5 levels (x6): max supply 60, parts need 30, D parts = 5 + 30 = 35. Cycle 1
+    // starts from S parts = 40 (ratio 1); from cycle 2 on, parts supply is the mine's stored
+    // 20: input = 30 * 20 / 35, ratio = input / 30, widgets S = 60 * ratio.
+    const supply = 60 * (Math.min((30 * 20) / 35, 30) / 30);
+    const expanded = 20 * (1 + (0.75 * (10 - supply)) / supply);
+    // The mine has no inputs: its expanded max supply only enters the first cycle's S, after
+    // which it outputs its stored 20 again, so the price ends at 20; building 12 cannot reach widgets.
     expect(result.candidates.map((c) => [c.candidate, c.after, c.rank])).toEqual([
       ['10', expanded, 1],
       ['11', 20, 2],
       ['12', 20, 2],
     ]);
+    expect(expanded).toBeCloseTo(9.375, 12);
     expect(result.best).toBe('10');
     expect(result.candidates[0]?.before).toBe(25); // the stored current_price
     expect(result.candidates[0]?.delta).toBeCloseTo(expanded - 25, 12);
     expect(result.margin).toBeCloseTo(20 - expanded, 12);
     expect(result.tied).toEqual(['10']);
-    expect(result.candidateSet).toContain('1 simulated, 2 proven unchanged');
+    // Input-less buildings are candidates like any other (they move the first cycle's supply).
+    expect(result.candidateSet).toContain('2 simulated, 1 proven unchanged');
     expect(result.notes).toEqual([]);
   });
 
@@ -76,14 +99,20 @@ describe('solveBuilding with compat rules', () => {
       demands: [demand(1, 10, 5), demand(2, 10, 10)],
     };
     const result = solveBuilding(data, { goods: 'widgets' }, { rules: 'compat' });
-    // Baseline: parts ratio (5/10*40)/5 = 4 -> 1; gears demand 10 + 10 = 20, supply 5 + 5 = 10,
-    // ratio (10/20*10)/10 = 0.5; output = (1 + 0.5) / 2 * 10 = 7.5.
-    // Widgets demand 30 + 30 = 60, supply 10 + 7.5: price = 20 + 15 * (60 - 17.5) / 60 = 30.625.
-    // Factory x6: gears demand 10 + 60 = 70, ratio (60/70*10)/60 = 1/7; parts ratio capped at 1;
-    // output = (1 + 1/7) / 2 * 60 = 240/7; price = 20 + 15 * (60 - (10 + 240/7)) / 60.
+    // Baseline: D widgets 30, parts 5 + 5, gears 10 + 10. From cycle 2 on the stored outputs
+    // (parts 20, gears 5) feed the factory: parts ratio 5*20/10 -> capped 1, gears (10*5/20)/10
+    // = 0.25; output = (1 + 0.25) / 2 * 10 = 6.25; price = 20 * (1 + 0.75 * (30 - 6.25) / 30) = 31.875.
+    // Factory x6: D parts 5 + 30, gears 10 + 60; parts ratio (30*20/35)/30 = 4/7, gears
+    // (60*5/70)/60 = 1/14; output = (4/7 + 1/14) / 2 * 60 = 135/7.
     expect(result.best).toBe('10');
-    expect(result.candidates[0]?.after).toBeCloseTo(20 + (15 * (60 - (10 + 240 / 7))) / 60, 12);
-    expect(result.candidates[1]?.after).toBeCloseTo(30.625, 12);
+    expect(result.candidates[0]?.after).toBeCloseTo(20 * (1 + (0.75 * (30 - 135 / 7)) / 30), 12);
+    expect(result.candidates[1]?.after).toBeCloseTo(31.875, 12);
+  });
+
+  it('refuses a building with inputs whose max_demand is 0 (the procedure divides by it)', () => {
+    const data = smallMarket();
+    (data.demands[0] as DemandRecord).maxDemand = 0;
+    expect(() => solveBuilding(data, { goods: 'widgets' }, { rules: 'compat' })).toThrow('building 10 needs parts with max_demand 0');
   });
 
   it('reports equivalent buildings as tied and keeps the first in table order', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { decide, type RankingInput } from '../../../src-main/dqa/decision-ranking';
 import { withinTolerance } from '../../../src-main/dqa/simulation';
 
@@ -75,5 +76,26 @@ describe('decide', () => {
 
   it('refuses an empty candidate list', () => {
     expect(() => decide(input([]))).toThrow('no candidates to rank for test objective');
+  });
+});
+
+describe('decide ranks without a tolerance', () => {
+  it('gives every candidate 1 + the number of candidates strictly better (checked against the quadratic count)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.integer({ min: -5, max: 5 }), fc.double({ noDefaultInfinity: false }), fc.constant(Number.NaN)), { minLength: 1, maxLength: 40 }),
+        fc.constantFrom<'maximize' | 'minimize'>('maximize', 'minimize'),
+        (afters, direction) => {
+          const values = afters.map((after, index) => ({ candidate: `c${index}`, after }));
+          const result = decide({ values, before: 0, direction, tieBreak: 'first-strictly-best', objective: 'x', candidateSet: 'all' });
+          const better = (a: number, b: number): boolean => (direction === 'maximize' ? a > b : a < b);
+          const rankOf = new Map(result.candidates.map((c) => [c.candidate, c.rank]));
+          for (const value of values) {
+            expect(rankOf.get(value.candidate)).toBe(1 + values.filter((other) => better(other.after, value.after)).length);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

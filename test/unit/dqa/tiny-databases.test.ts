@@ -285,10 +285,12 @@ describe.each(engines)('tiny databases read through the %s connector', (engine) 
   });
 
   describe('Building', () => {
-    it('compat: stacks on stored totals, caps input ratios, keeps input-less outputs', () => {
+    it('compat: counts stored totals twice, caps input ratios, keeps input-less outputs', () => {
       const result = solveBuilding(building(engine, 'base'), { goods: 'widgets' }, { rules: 'compat' });
-      // Factory x6 makes its max 60 (parts ratio capped at 1): widgets demand 20, supply 10 + 60.
-      const expanded = 20 + (20 * 0.75 * (20 - 70)) / 70;
+      // Factory x6 (max 60, parts need 30, parts demand 5 + 30): from cycle 2 on the mine's
+      // stored 20 parts feed it, ratio (30 * 20 / 35) / 30; widgets demand stays pop 10.
+      const supply = 60 * (Math.min((30 * 20) / 35, 30) / 30);
+      const expanded = 20 * (1 + (0.75 * (10 - supply)) / supply);
       expect(result.candidates.map((c) => [c.candidate, c.after, c.rank])).toEqual([
         ['10', expanded, 1],
         ['11', 20, 2],

@@ -1,0 +1,71 @@
+/**
+ * The built CLI loads a command's module, and so its database drivers, only when that command
+ * runs: `dwb --help` and `dwb dqa solve` on dump files load no driver at all. Checked on the
+ * real bundle (bin/dwb.js) by preloading a probe that writes, at exit, every module file the
+ * process loaded (require.cache), and reading the packages off their node_modules paths.
+ */
+import { execFile } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { dqaRoot, repoRoot } from '../support/fixtures';
+import { useSuiteTempDir } from '../support/temp';
+
+const execute = promisify(execFile);
+const suiteDir = useSuiteTempDir();
+const drivers = ['neo4j-driver', 'kuzu', '@duckdb/node-api', 'pg', 'mysql2', 'better-sqlite3', 'openai', 'ws'];
+
+const probeSource = `'use strict';
+const { writeFileSync } = require('node:fs');
+process.on('exit', () => writeFileSync(process.env.DWB_MODULE_PROBE_OUT, JSON.stringify(Object.keys(require.cache))));
+`;
+
+/** The npm packages (by name) whose files a `dwb …` run loaded, and its exit code. */
+async function packagesLoadedBy(args: string[]): Promise<{ code: number; packages: Set<string> }> {
+  const dir = suiteDir();
+  const probe = join(dir, 'probe.cjs');
+  const out = join(dir, `modules-${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(probe, probeSource);
+  let code = 0;
+  try {
+    await execute(process.execPath, ['--require', probe, join(repoRoot, 'bin', 'dwb.js'), ...args], {
+      env: { ...process.env, DWB_MODULE_PROBE_OUT: out },
+      maxBuffer: 16 * 1024 * 1024,
+      timeout: 120_000,
+    });
+  } catch (error) {
+    code = (error as { code: number }).code;
+  }
+  const files = JSON.parse(readFileSync(out, 'utf8')) as string[];
+  const packages = new Set<string>();
+  for (const file of files) {
+    const match = /[\\/]node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)[\\/](?!.*[\\/]node_modules[\\/])/.exec(file);
+    if (match) packages.add((match[1] as string).replace(/\\/g, '/'));
+  }
+  return { code, packages };
+}
+
+const driversIn = (packages: Set<string>): string[] => drivers.filter((name) => packages.has(name));
+
+describe('the CLI loads database drivers only for the commands that use them', () => {
+  it('the probe sees drivers a command does load (dwb dqa import loads its writers)', async () => {
+    // Missing --questions: a usage error, but only after the import command's module (and its writers) loaded.
+    const { code, packages } = await packagesLoadedBy(['dqa', 'import']);
+    expect(code).toBe(2);
+    expect(driversIn(packages).length).toBeGreaterThan(0);
+  });
+
+  it('dwb --help loads no driver and no other package', async () => {
+    const { code, packages } = await packagesLoadedBy(['--help']);
+    expect(code).toBe(0);
+    expect([...packages]).toEqual([]);
+  });
+
+  it('dwb dqa solve on dump files loads no driver', async () => {
+    const questions = join(dqaRoot(), 'locating', 'questions.json');
+    const { code, packages } = await packagesLoadedBy(['dqa', 'solve', '--questions', questions, '--engine', 'simulator', '--db', 'rdb,gdb']);
+    expect(code).toBe(0);
+    expect(driversIn(packages)).toEqual([]);
+  });
+});
