@@ -12,26 +12,15 @@ import { parseTextReply, textProtocolInstructions } from './text-protocol';
 import { techniques, toolsOffered, type TechniqueId, type ToolName } from './techniques';
 import { toolArguments, toolSpec, type ToolArguments } from './tool-specs';
 import { dialectNotes } from './dialects';
-import type { SimulationResult, SimulationSpec, Scenario } from '../contract/simulation';
+import type { SimulationResult, SimulationSpec } from '../contract/simulation';
+import type { RunSimulator } from '../simulators/run-simulator';
+import type { RunWhatIf } from '../whatif/connection-whatif';
 import { formatSimulationForModel, verifyDecision } from '../simulators/run-simulation';
-import { WHATIF_DEFAULT_TIMEOUT_MS, WHATIF_DEFAULT_TOLERANCE, type WhatIfResult, type WhatIfSpec } from '../contract/whatif';
+import { WHATIF_DEFAULT_TIMEOUT_MS, WHATIF_DEFAULT_TOLERANCE, type WhatIfSpec } from '../contract/whatif';
 import { formatWhatIfForModel } from '../whatif/format-for-model';
 
-/** A simulator that fits the run's data: offered to the model as `simulate`, and used to check the decision. */
-export interface RunSimulator {
-  scenario: Scenario;
-  rules: 'stated' | 'compat';
-  /** Parameters known from the question itself (e.g. a DQA question's country and home node). */
-  known: { country?: string; home?: string; goods?: string };
-  run(spec: SimulationSpec): Promise<SimulationResult>;
-}
-
-/** A what-if sandbox on the run's data: offered to the model as `whatif`. */
-export interface RunWhatIf {
-  /** Where the experiment runs when that is not the database itself, for the system prompt. */
-  note: string | null;
-  run(spec: WhatIfSpec, signal?: AbortSignal): Promise<WhatIfResult>;
-}
+export type { RunSimulator } from '../simulators/run-simulator';
+export type { RunWhatIf } from '../whatif/connection-whatif';
 
 export interface RunLimits {
   /** Model calls allowed. */
