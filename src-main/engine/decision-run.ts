@@ -1,6 +1,6 @@
 import type { Engine } from '../contract/data';
 import { WorkbenchError } from '../contract/errors';
-import type { RunEvent, RunStatus } from '../contract/run';
+import { chainPlan, type RunEvent, type RunStatus } from '../contract/run';
 import type { Connector } from '../connectors/connector';
 import type { ChatMessage, ModelProvider, ModelResponse } from '../llm/types';
 import { formatObservation } from './observation';
@@ -234,7 +234,7 @@ export async function runDecision(options: DecisionRunOptions): Promise<RunOutco
         const { steps } = toolArguments.plan.parse(call.arguments);
         state.plan = steps;
         state.planned = true;
-        emit({ type: 'plan', step, steps });
+        emit({ type: 'plan', step, steps, nodes: chainPlan(steps) });
         answerTool(call.id, 'Plan recorded. Carry it out one query at a time.');
       } else if (call.name === 'replan') {
         const proposed = toolArguments.replan.parse(call.arguments);
@@ -247,7 +247,7 @@ export async function runDecision(options: DecisionRunOptions): Promise<RunOutco
           continue;
         }
         const steps = decision.action === 'edit' && decision.steps?.length ? decision.steps : proposed.steps;
-        emit({ type: 'replan', step, previous: state.plan, steps, reason: proposed.reason, author: decision.action === 'edit' ? 'analyst' : 'model' });
+        emit({ type: 'replan', step, previous: state.plan, steps, nodes: chainPlan(steps), reason: proposed.reason, author: decision.action === 'edit' ? 'analyst' : 'model' });
         state.plan = steps;
         const note = decision.action === 'note' ? ` Analyst note: ${decision.note}` : '';
         answerTool(call.id, `Plan updated${decision.action === 'edit' ? ' by the analyst' : ''}: ${steps.map((text, index) => `${index + 1}. ${text}`).join(' ')}.${note}`);
