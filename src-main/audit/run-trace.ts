@@ -269,6 +269,12 @@ export class TraceReader {
         }
         this.stepOf(event.step).items.push({ kind: 'decision' });
         return;
+      case 'tool': {
+        // A tool with no event of its own: shown as it is, like an event of a newer version.
+        const { type, ...fields } = event;
+        this.stepOf(event.step).items.push({ kind: 'other', type, at, fields: fields as JsonObject });
+        return;
+      }
       case 'run-end':
         this.ended = event;
         return;

@@ -4,7 +4,12 @@ import { workbenchErrorSchema } from './errors';
 import { simulationResultSchema, verificationSchema } from './simulation';
 import { whatIfResultSchema, whatIfSpecSchema } from './whatif';
 
-export const techniqueIdSchema = z.enum(['singlerag', 'iterrag', 'planrag', 'planrag-norp']);
+/**
+ * A technique's id. The techniques are registered in the main process
+ * (src-main/engine/techniques/registry.ts), which refuses an id it does not know; the contract
+ * only fixes the form, so adding a technique does not change the contract.
+ */
+export const techniqueIdSchema = z.string().regex(/^[a-z][a-z0-9-]*$/, 'a technique id is lower-case letters, digits and dashes');
 export type TechniqueIdValue = z.infer<typeof techniqueIdSchema>;
 
 export const runStatusSchema = z.enum(['running', 'interrupted', 'answered', 'step-limit', 'token-limit', 'time-limit', 'failed', 'stopped', 'cancelled']);
@@ -131,6 +136,11 @@ export const runEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('simulation'), step: z.number(), node: nodeField, requested: z.array(z.string()).nullable(), result: simulationResultSchema }),
   /** A what-if experiment the model asked for (`whatif`), run on a throwaway copy of the data; a failed one keeps its error. */
   z.object({ type: z.literal('whatif'), step: z.number(), node: nodeField, spec: whatIfSpecSchema, result: whatIfResultSchema.nullable(), error: workbenchErrorSchema.nullable() }),
+  /**
+   * A call of a tool that has no event of its own (a tool added after these): what it was asked
+   * and what the model was told. Cells come from the tool's own projection; reports show it as it is.
+   */
+  z.object({ type: z.literal('tool'), step: z.number(), node: nodeField, tool: z.string(), input: z.unknown(), output: z.string() }),
   z.object({
     type: z.literal('run-end'),
     status: runStatusSchema,

@@ -1,6 +1,6 @@
 import type { RunEvent, RunStatus } from '../contract/run';
 import { TraceReader, type DecisionRecord, type PlanVersion, type QueryRecord, type ReviewRecord, type RunTotals, type SimulationRecord, type StepRecord } from '../audit/run-trace';
-import { techniques } from '../engine/techniques';
+import { registeredTechniques } from '../engine/techniques/registry';
 import type { JsonObject, ReportBundle, SealRecord } from './bundle-format';
 
 export type {
@@ -86,7 +86,8 @@ export function buildReport(bundle: ReportBundle): DecisionReport {
   }
   const startedAt = first?.at ?? '';
   const endedAt = reader.ended ? (last?.at ?? null) : null;
-  const technique = techniques[start.event.technique];
+  // A run of a technique this version does not have (a newer one's) still reads, under its id.
+  const technique = registeredTechniques().find((candidate) => candidate.id === start.event.technique) ?? { id: start.event.technique, label: start.event.technique, summary: '' };
 
   return {
     runId: first?.runId ?? '',
