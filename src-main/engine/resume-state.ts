@@ -4,7 +4,7 @@ import { TraceReader } from '../audit/run-trace';
 import type { Transcript } from '../llm/transcript';
 import { copyMessage } from '../llm/transcript';
 import { chatMessageSchema } from '../llm/transcript-schema';
-import type { ResumeState } from './decision-run';
+import type { ResumeState } from './run-context';
 
 /** What the run saves just before each model call (decision-run's `onCheckpoint`). */
 const checkpointSchema = z.object({
@@ -16,6 +16,8 @@ const checkpointSchema = z.object({
   tokens: z.number().nonnegative(),
   evidence: z.array(z.string()),
   queryCount: z.number().int().nonnegative(),
+  /** A technique's own state (absent for one-conversation techniques and in older checkpoints). */
+  technique: z.unknown().optional(),
 });
 
 /**

@@ -7,7 +7,7 @@ import type { Connector } from '../connectors/connector';
 import { openConnector } from '../connectors/open-connector';
 import { canonicalJson } from '../audit/canonical-json';
 import type { LoggedEvent } from '../audit/hash-chain';
-import { runDetails } from '../audit/run-details';
+import { runDetails } from './run-details';
 import { createOpenAiProvider } from '../llm/openai-provider';
 import { createReplayProvider } from '../llm/replay-provider';
 import { recordingProvider, writeTranscriptLine, type Transcript } from '../llm/transcript';
