@@ -1,27 +1,16 @@
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { WorkbenchError } from '../contract/errors';
 import type { RunEvent } from '../contract/run';
 import { openConnector } from '../connectors/open-connector';
-import { defaultRunLimits, runDecision } from '../engine/decision-run';
-import { MemoryCellSink } from '../engine/memory-cell-sink';
-import { createRunCellWriter } from '../engine/run-cells';
-import { RunLog } from '../engine/run-log';
-import { automaticGate } from '../engine/review-gate';
-import { techniqueIds, type TechniqueId } from '../engine/techniques';
-import { createOpenAiProvider } from '../llm/openai-provider';
-import { createReplayProvider } from '../llm/replay-provider';
+import { defaultRunLimits } from '../engine/decision-run';
+import { runToDirectory, type DirectoryRunRequest } from '../engine/run-setup';
+import { techniqueIds } from '../engine/techniques/registry';
 import { parseProviderSettings } from '../llm/settings';
-import { readTranscript, recordingProvider, writeTranscriptLine } from '../llm/transcript';
-import type { ModelProvider } from '../llm/types';
-import { canonicalJson } from '../audit/canonical-json';
-import { runDetails } from '../audit/run-details';
-import { simulatorFor } from '../simulators/run-simulator';
-import { runWhatIfFor } from '../whatif';
+import { readTranscript } from '../llm/transcript';
 import { positiveInteger, printConnectionWarnings, type CommandIo } from './command-io';
 import { apiKeyOptions, passwordFileOption, resolveApiKey, resolveDatabasePassword } from './secret-args';
-
 import { runUsage } from './usage';
 
 export { runUsage };
@@ -61,8 +50,8 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
     return value;
   };
   const technique = required('technique');
-  if (!techniqueIds.includes(technique as TechniqueId)) {
-    throw new WorkbenchError('invalid-request', `--technique must be one of ${techniqueIds.join(', ')}, got "${technique}"`);
+  if (!techniqueIds().includes(technique)) {
+    throw new WorkbenchError('invalid-request', `--technique must be one of ${techniqueIds().join(', ')}, got "${technique}"`);
   }
   const toolMode = required('tool-mode');
   if (!['tools', 'text', 'auto'].includes(toolMode)) throw new WorkbenchError('invalid-request', `--tool-mode must be tools, text or auto, got "${toolMode}"`);
@@ -74,75 +63,49 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
   const maxSteps = positiveInteger(values['max-steps'], '--max-steps') ?? defaultRunLimits.maxSteps;
   const requestTimeoutMs = positiveInteger(values['timeout-ms'], '--timeout-ms');
 
-  mkdirSync(outDir, { recursive: true });
-  const transcriptPath = join(outDir, 'transcript.jsonl');
-  const logPath = join(outDir, 'run-log.jsonl');
-  writeFileSync(transcriptPath, '');
-  writeFileSync(logPath, '');
-
-  let provider: ModelProvider;
-  const apiKey = values.replay ? undefined : resolveApiKey(values, io, 'run');
-  const settingsInput = values.replay
-    ? null
-    : parseProviderSettings({
-        baseUrl: required('base-url'),
-        model: required('model'),
-        toolMode,
-        ...(apiKey ? { apiKey } : {}),
-        ...(requestTimeoutMs ? { requestTimeoutMs } : {}),
-      });
-  if (values.replay) {
-    provider = createReplayProvider(readTranscript(readText(values.replay, 'transcript')));
-  } else {
-    provider = createOpenAiProvider(settingsInput!);
-  }
-  provider = recordingProvider(provider, (line) => appendFileSync(transcriptPath, writeTranscriptLine(line)), settingsInput ? { settings: settingsInput } : {});
-
   const simulatorRules = required('simulator');
   if (!['stated', 'compat', 'off'].includes(simulatorRules)) throw new WorkbenchError('invalid-request', `--simulator must be stated, compat or off, got "${simulatorRules}"`);
   const whatIfChoice = required('whatif');
   if (whatIfChoice !== 'on' && whatIfChoice !== 'off') throw new WorkbenchError('invalid-request', `--whatif must be on or off, got "${whatIfChoice}"`);
+  const apiKey = values.replay ? undefined : resolveApiKey(values, io, 'run');
+  const model: DirectoryRunRequest['model'] = values.replay
+    ? { replay: readTranscript(readText(values.replay, 'transcript')), toolMode: toolMode === 'text' ? 'text' : 'tools' }
+    : {
+        settings: parseProviderSettings({
+          baseUrl: required('base-url'),
+          model: required('model'),
+          toolMode,
+          ...(apiKey ? { apiKey } : {}),
+          ...(requestTimeoutMs ? { requestTimeoutMs } : {}),
+        }),
+      };
+
+  // Opened here so that a connection's warnings (a privileged login) reach stderr first.
   const connector = await openConnector(target, password);
   printConnectionWarnings(connector, io);
-  const withDetails = await runDetails({ connector, target, settings: settingsInput });
-  const simulator = await simulatorFor(connector, {
-    rules: simulatorRules as 'stated' | 'compat' | 'off',
-    known: { ...(values.country ? { country: values.country } : {}), ...(values.home ? { home: values.home } : {}), ...(values.goods ? { goods: values.goods } : {}) },
-  });
-  const whatIf = runWhatIfFor(target, connector, whatIfChoice === 'on');
-  const runId = `run-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-  const log = new RunLog(runId);
-  const sink = new MemoryCellSink(runId);
-  log.onEntry(createRunCellWriter(sink, { runId, connectionId: null, afterCellId: null }));
-  log.onEntry((entry) => appendFileSync(logPath, `${canonicalJson(entry)}\n`));
-  log.onEntry(({ event }) => {
-    const line = progressLine(event);
-    if (line) io.stderr(line);
-  });
-
   const controller = new AbortController();
   const interrupt = (): void => controller.abort();
   process.once('SIGINT', interrupt);
   try {
-    const outcome = await runDecision({
+    const outcome = await runToDirectory({
+      outDir,
       question,
       rules,
-      technique: technique as TechniqueId,
-      connector,
-      connectionDescription: required('connection').replace(/\/\/[^@/]*@/, '//'),
-      provider,
-      toolMode: toolMode === 'text' ? 'text' : 'tools',
-      limits: { ...defaultRunLimits, maxSteps },
-      gate: automaticGate,
-      emit: (event) => log.append(withDetails(event)),
+      technique,
+      connection: { target, connector, description: required('connection').replace(/\/\/[^@/]*@/, '//') },
+      model,
+      simulator: {
+        rules: simulatorRules as 'stated' | 'compat' | 'off',
+        known: { ...(values.country ? { country: values.country } : {}), ...(values.home ? { home: values.home } : {}), ...(values.goods ? { goods: values.goods } : {}) },
+      },
+      whatIf: whatIfChoice === 'on',
+      limits: { maxSteps },
       signal: controller.signal,
-      ...(simulator ? { simulator } : {}),
-      ...(whatIf ? { whatIf } : {}),
+      onEvent: (event) => {
+        const line = progressLine(event);
+        if (line) io.stderr(line);
+      },
     });
-    writeFileSync(
-      join(outDir, 'notebook.json'),
-      `${JSON.stringify({ format: 'decision-workbench/notebook', version: 1, title: firstLine(question), runId, cells: sink.cells }, null, 2)}\n`,
-    );
     if (outcome.status !== 'answered') {
       io.stderr(`dwb run: ${outcome.status}: ${outcome.message ?? 'no decision'} (notebook, log and transcript written to ${outDir})`);
       return 1;
@@ -161,10 +124,6 @@ function readText(path: string, what: string): string {
   } catch (error) {
     throw new WorkbenchError('not-found', `Cannot read the ${what} file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
-}
-
-function firstLine(text: string): string {
-  return (text.trim().split('\n').find((line) => line.trim() && !/^=+$/.test(line.trim())) ?? 'Decision run').slice(0, 120);
 }
 
 function progressLine(event: RunEvent): string | null {

@@ -4,20 +4,18 @@ import type { Cell } from '../contract/notebook';
 import { techniqueIdSchema } from '../contract/run';
 import type { LoggedEvent } from '../audit/hash-chain';
 import { resumeStateFor } from '../engine/resume-state';
-import { runDetails } from '../audit/run-details';
 import type { ConnectionTarget } from '../contract/connections';
 import { readTranscript } from '../llm/transcript';
 import { WorkbenchError } from '../contract/errors';
 import type { RunProgress, RunStatus } from '../contract/run';
 import type { Connector } from '../connectors/connector';
-import { defaultRunLimits, runDecision, type ResumeState, type RunSimulator } from '../engine/decision-run';
+import { defaultRunLimits, type ResumeState } from '../engine/decision-run';
+import { executeRun } from '../engine/run-setup';
+import { techniqueNamed } from '../engine/techniques/registry';
 import type { ReviewDecision, ReviewGate, ReviewRequest } from '../engine/review-gate';
-import { createRunCellWriter } from '../engine/run-cells';
-import { RunLog } from '../engine/run-log';
-import { simulatorFor } from '../simulators/run-simulator';
-import { runWhatIfFor } from '../whatif';
+import type { CellSink } from '../engine/run-cells';
+import { simulatorFor, type RunSimulator } from '../simulators/run-simulator';
 import { createOpenAiProvider } from '../llm/openai-provider';
-import { recordingProvider, writeTranscriptLine } from '../llm/transcript';
 import type { ModelProvider } from '../llm/types';
 import type { ProviderSettings } from '../contract/model';
 import type { Environment } from '../workspace/clock';
@@ -51,8 +49,7 @@ export type RunStart = z.infer<typeof runStartSchema>;
 function queryCellsOf(cells: Cell[], runId: string): Map<string, string> {
   return new Map(
     cells
-      .filter((cell) => cell.kind === 'query' && cell.provenance.runId === runId && typeof cell.data['queryId'] === 'string')
-      .map((cell) => [cell.data['queryId'] as string, cell.id]),
+      .flatMap((cell) => (cell.kind === 'query' && cell.provenance.runId === runId && cell.data.queryId ? [[cell.data.queryId, cell.id] as const] : [])),
   );
 }
 
@@ -83,6 +80,7 @@ export class RunManager {
   async start(request: RunStart): Promise<{ runId: string }> {
     const settings = this.dependencies.modelSettings();
     if (!settings) throw new WorkbenchError('invalid-request', 'Set up a model endpoint first (Model settings in the sidebar)');
+    techniqueNamed(request.technique); // an unknown technique is refused before anything is stored
     const { notebooks, runs, environment } = this.dependencies;
     const notebook = notebooks.get(request.notebookId);
     const connector = await this.dependencies.connector(request.connectionId);
@@ -150,7 +148,6 @@ export class RunManager {
     const { runId, request, settings, connector, simulator, startedAt, resume } = context;
     const { notebooks, runs, environment } = this.dependencies;
     const maxSteps = request.maxSteps ?? defaultRunLimits.maxSteps;
-    const whatIf = runWhatIfFor(this.dependencies.connectionTarget(request.connectionId), connector, request.whatIf);
     const run: LiveRun = {
       progress: {
         runId,
@@ -170,39 +167,7 @@ export class RunManager {
     };
     this.live.set(runId, run);
 
-    const log = new RunLog(runId, environment.now, resume?.lastEntry ?? null);
-    log.onEntry((entry) => runs.appendEvent(entry));
-    log.onEntry(
-      createRunCellWriter(
-        {
-          insert: (draft, afterCellId) => {
-            const cell = notebooks.insertCell({ ...draft, notebookId: request.notebookId, afterCellId });
-            this.dependencies.emit('cell-change', { notebookId: request.notebookId, cell });
-            return cell.id;
-          },
-          saveOutput: (cellId, output) => {
-            notebooks.saveOutput(cellId, output);
-            this.dependencies.emit('cell-change', { notebookId: request.notebookId, cell: notebooks.getCell(cellId) });
-          },
-        },
-        {
-          runId,
-          connectionId: request.connectionId,
-          afterCellId: context.notebookCells.at(-1)?.id ?? null,
-          knownQueryCells: queryCellsOf(context.notebookCells, runId),
-        },
-      ),
-    );
-    log.onEntry(({ event }) => {
-      if (event.type === 'model-response') this.update(run, { step: event.step, totalTokens: run.progress.totalTokens + (event.usage?.totalTokens ?? 0) });
-    });
-
     let transcriptSeq = resume?.transcriptLines ?? 0;
-    const provider = recordingProvider(
-      (this.dependencies.providerFor ?? createOpenAiProvider)(settings),
-      (line) => runs.appendTranscriptLine(runId, transcriptSeq++, writeTranscriptLine(line)),
-      { settings, now: environment.now, ...(resume ? { continueAt: resume.exchanges } : {}) },
-    );
     // The mode can change while the run goes (pause, resume), so the gate reads it each time.
     const gate: ReviewGate = {
       get interactive() {
@@ -210,25 +175,52 @@ export class RunManager {
       },
       review: (review, signal) => (run.progress.mode === 'step' ? this.waitForReview(run, review, signal) : Promise.resolve({ action: 'approve' })),
     };
+    const cells: CellSink = {
+      insert: (draft, afterCellId) => {
+        const cell = notebooks.insertCell({ ...draft, notebookId: request.notebookId, afterCellId });
+        this.dependencies.emit('cell-change', { notebookId: request.notebookId, cell });
+        return cell.id;
+      },
+      saveOutput: (cellId, output) => {
+        notebooks.saveOutput(cellId, output);
+        this.dependencies.emit('cell-change', { notebookId: request.notebookId, cell: notebooks.getCell(cellId) });
+      },
+    };
 
-    // The run-start event records the data's fingerprint and the model settings for the audit trail.
-    const withDetails = await runDetails({ connector, target: this.dependencies.connectionTarget(request.connectionId), settings });
     this.dependencies.emit('run-progress', run.progress);
-    const ended = runDecision({
+    const ended = executeRun({
+      runId,
       question: request.question,
       rules: request.rules,
       technique: request.technique,
       connector,
+      target: this.dependencies.connectionTarget(request.connectionId),
       connectionDescription: `${request.connectionName} (${connector.engine})`,
-      provider,
-      toolMode: settings.toolMode === 'text' ? 'text' : 'tools',
-      limits: { ...defaultRunLimits, maxSteps },
+      model: {
+        provider: (this.dependencies.providerFor ?? createOpenAiProvider)(settings),
+        settings,
+        toolMode: settings.toolMode === 'text' ? 'text' : 'tools',
+      },
+      transcript: {
+        write: (line) => runs.appendTranscriptLine(runId, transcriptSeq++, line),
+        ...(resume ? { continueAt: resume.exchanges } : {}),
+      },
+      log: { append: (entry) => runs.appendEvent(entry), lastEntry: resume?.lastEntry ?? null, now: environment.now },
+      cells: {
+        sink: cells,
+        connectionId: request.connectionId,
+        afterCellId: context.notebookCells.at(-1)?.id ?? null,
+        knownQueryCells: queryCellsOf(context.notebookCells, runId),
+      },
+      simulator,
+      whatIf: request.whatIf,
+      limits: { maxSteps },
       gate,
-      emit: (event) => log.append(withDetails(event)),
       signal: run.controller.signal,
       onToken: (text) => this.dependencies.emit('run-token', { runId, text }),
-      ...(simulator ? { simulator } : {}),
-      ...(whatIf ? { whatIf } : {}),
+      onEvent: ({ event }) => {
+        if (event.type === 'model-response') this.update(run, { step: event.step, totalTokens: run.progress.totalTokens + (event.usage?.totalTokens ?? 0) });
+      },
       ...(resume ? { resume: resume.state } : {}),
       onCheckpoint: (state) => runs.saveCheckpoint(runId, state),
     })

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { registeredTechniques } from '../engine/techniques/registry';
 import type { EventName, EventPayload, Method, Params, Result } from '../contract/api';
 import { WorkbenchError } from '../contract/errors';
 import { openAppDatabase, type AppDatabase } from '../workspace/app-database';
@@ -23,7 +24,7 @@ import { defaultConfigDir } from '../workspace/paths';
 import { testProviderConnection } from '../llm/test-connection';
 import { EventBus } from './event-bus';
 import { createRouter, type Handlers } from './router';
-import { appVersion } from './version';
+import { appVersion } from '../native/version';
 
 /** What differs between the desktop app and browser mode: only the native pieces. */
 export interface Platform extends ReportPlatform {
@@ -198,6 +199,7 @@ export function openWorkbench(options: {
     },
     'runs/list': ({ notebookId }) => runStore.list(notebookId),
     'runs/active': () => runs.active(),
+    'runs/techniques': () => registeredTechniques().map(({ id, label, summary }) => ({ id, label, summary })),
 
     'simulations/detect': async ({ connectionId }) => ({ scenario: recogniseScenario(await (await pool.get(connectionId)).schema()) }),
     'simulations/run': async ({ connectionId, spec, cellId }) => {

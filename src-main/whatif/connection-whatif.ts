@@ -8,11 +8,17 @@ import type { ConnectionTarget } from '../contract/connections';
 import { WorkbenchError } from '../contract/errors';
 import { WHATIF_MAX_CANDIDATES, type Candidate, type WhatIfResult, type WhatIfSpec } from '../contract/whatif';
 import type { Connector } from '../connectors/connector';
-import type { RunWhatIf } from '../engine/decision-run';
 import { runWhatIfOnSource, type WhatIfOptions } from './run-whatif';
 import type { SandboxKind } from './sandbox-kind';
 import { fileSource } from './sandbox-source';
 import { serverTablesSource } from './server-snapshot';
+
+/** A what-if sandbox on a run's data: offered to the model as `whatif`. */
+export interface RunWhatIf {
+  /** Where the experiment runs when that is not the database itself, for the system prompt. */
+  note: string | null;
+  run(spec: WhatIfSpec, signal?: AbortSignal): Promise<WhatIfResult>;
+}
 
 export type WhatIfSupport =
   | { supported: true; copies: 'file'; path: string; kind: SandboxKind; note: null }

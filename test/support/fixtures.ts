@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { dqaRoot } from '../../src-main/dqa/dataset';
 import { parseSqlDump } from '../../src-main/dqa/sql-dump';
-import { writeSqliteDatabase } from '../../src-main/importers/sqlite-import';
+import { writeSqliteDatabase } from '../../src-main/dqa/sqlite-import';
 import type { Environment } from '../../src-main/workspace/clock';
 
 export const repoRoot = resolve(__dirname, '..', '..');

@@ -1,0 +1,207 @@
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { ConnectionTarget } from '../contract/connections';
+import type { ProviderSettings } from '../contract/model';
+import type { RunEvent } from '../contract/run';
+import type { Connector } from '../connectors/connector';
+import { openConnector } from '../connectors/open-connector';
+import { canonicalJson } from '../audit/canonical-json';
+import type { LoggedEvent } from '../audit/hash-chain';
+import { runDetails } from './run-details';
+import { createOpenAiProvider } from '../llm/openai-provider';
+import { createReplayProvider } from '../llm/replay-provider';
+import { recordingProvider, writeTranscriptLine, type Transcript } from '../llm/transcript';
+import type { ModelProvider } from '../llm/types';
+import { simulatorFor, type RunSimulator, type SimulatorChoice } from '../simulators/run-simulator';
+import { runWhatIfFor } from '../whatif';
+import { defaultRunLimits, runDecision, type ResumeState, type RunLimits, type RunOutcome } from './decision-run';
+import { MemoryCellSink } from './memory-cell-sink';
+import { automaticGate, type ReviewGate } from './review-gate';
+import { createRunCellWriter, type CellSink } from './run-cells';
+import { RunLog } from './run-log';
+
+/**
+ * Everything one decision run is wired from. The app (services/run-manager.ts), `dwb run`
+ * (cli/run-command.ts) and the technique benchmark all describe a run this way and start it
+ * with `executeRun`, so the provider, the transcript recorder, the hash-chained log, the cell
+ * projection, the simulator, the what-if sandbox and the run's audit details are put together
+ * in one place.
+ */
+export interface RunSetup {
+  runId: string;
+  question: string;
+  rules: string;
+  technique: string;
+  connector: Connector;
+  /** The saved target of the connection, for the run's fingerprint (a file's hash) and the what-if copy. */
+  target: ConnectionTarget;
+  connectionDescription: string;
+  model: {
+    /** The provider before recording; `executeRun` wraps it with the transcript recorder. */
+    provider: ModelProvider;
+    /** Written to the transcript header and the run-start event (never the key); null for a replay. */
+    settings: ProviderSettings | null;
+    toolMode: 'tools' | 'text';
+  };
+  /** Where transcript lines go; `continueAt` when a resumed run goes on with an existing transcript. */
+  transcript: { write(line: string): void; continueAt?: number };
+  /** Where the chained log entries go; `lastEntry` when a resumed run continues a chain. */
+  log: { append(entry: LoggedEvent): void; lastEntry?: LoggedEvent | null; now?: () => string };
+  cells: { sink: CellSink; connectionId: string | null; afterCellId: string | null; knownQueryCells?: Map<string, string> };
+  /** A resolved simulator (or none). Resolve it with `simulatorFor` before starting. */
+  simulator: RunSimulator | null;
+  whatIf: boolean;
+  limits?: Partial<RunLimits>;
+  gate?: ReviewGate;
+  signal?: AbortSignal;
+  onToken?: (text: string) => void;
+  onCheckpoint?: (state: ResumeState) => void;
+  resume?: ResumeState;
+  /** Told of every event after it is chained (progress lines, progress bars). */
+  onEvent?: (entry: LoggedEvent) => void;
+}
+
+/** Wires a run from its set-up and runs it to its end; never throws for the model's or the data's mistakes. */
+export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
+  const log = new RunLog(setup.runId, setup.log.now, setup.log.lastEntry ?? null);
+  log.onEntry((entry) => setup.log.append(entry));
+  log.onEntry(
+    createRunCellWriter(setup.cells.sink, {
+      runId: setup.runId,
+      connectionId: setup.cells.connectionId,
+      afterCellId: setup.cells.afterCellId,
+      ...(setup.cells.knownQueryCells ? { knownQueryCells: setup.cells.knownQueryCells } : {}),
+    }),
+  );
+  if (setup.onEvent) log.onEntry(setup.onEvent);
+
+  const { settings } = setup.model;
+  const provider = recordingProvider(setup.model.provider, (line) => setup.transcript.write(writeTranscriptLine(line)), {
+    ...(settings ? { settings } : {}),
+    ...(setup.log.now ? { now: setup.log.now } : {}),
+    ...(setup.transcript.continueAt !== undefined ? { continueAt: setup.transcript.continueAt } : {}),
+  });
+  const whatIf = runWhatIfFor(setup.target, setup.connector, setup.whatIf);
+  // The run-start event records the data's fingerprint and the model settings for the audit trail.
+  const withDetails = await runDetails({ connector: setup.connector, target: setup.target, settings });
+  return runDecision({
+    question: setup.question,
+    rules: setup.rules,
+    technique: setup.technique,
+    connector: setup.connector,
+    connectionDescription: setup.connectionDescription,
+    provider,
+    toolMode: setup.model.toolMode,
+    limits: { ...defaultRunLimits, ...setup.limits },
+    gate: setup.gate ?? automaticGate,
+    emit: (event) => log.append(withDetails(event)),
+    ...(setup.signal ? { signal: setup.signal } : {}),
+    ...(setup.onToken ? { onToken: setup.onToken } : {}),
+    ...(setup.simulator ? { simulator: setup.simulator } : {}),
+    ...(whatIf ? { whatIf } : {}),
+    ...(setup.resume ? { resume: setup.resume } : {}),
+    ...(setup.onCheckpoint ? { onCheckpoint: setup.onCheckpoint } : {}),
+  });
+}
+
+/** What `runToDirectory` runs: one question against one database with one model. */
+export interface DirectoryRunRequest {
+  /** Created if missing; notebook.json, run-log.jsonl and transcript.jsonl are (over)written. */
+  outDir: string;
+  question: string;
+  rules: string;
+  technique: string;
+  /**
+   * The database: a target opened (and closed) for this run, the password used for this run
+   * only; or an open connector the caller owns and closes.
+   */
+  connection: { target: ConnectionTarget; description: string } & ({ password?: string | null } | { connector: Connector });
+  /** A live endpoint, a recorded transcript replayed, or any provider (tests, benchmarks). */
+  model:
+    | { settings: ProviderSettings }
+    | { replay: Transcript; toolMode: 'tools' | 'text' }
+    | { provider: ModelProvider; settings: ProviderSettings | null; toolMode: 'tools' | 'text' };
+  simulator: SimulatorChoice;
+  whatIf: boolean;
+  limits?: Partial<RunLimits>;
+  signal?: AbortSignal;
+  runId?: string;
+  /** Told of every event after it is chained (progress lines). */
+  onEvent?: (event: RunEvent) => void;
+}
+
+/** How a run into a directory ended, with what it cost. */
+export interface DirectoryRunResult extends RunOutcome {
+  runId: string;
+  outDir: string;
+  promptTokens: number;
+  completionTokens: number;
+  /** From before the connector was opened to after the notebook was written. */
+  wallTimeMs: number;
+}
+
+/**
+ * Runs one decision into `outDir` exactly as `dwb run --out` does: the notebook
+ * (notebook.json), the hash-chained run log (run-log.jsonl) and the model transcript
+ * (transcript.jsonl). Throws only for set-up errors (the database cannot be opened); a run
+ * that fails on the way ends with its status and message, and its files are still written.
+ */
+export async function runToDirectory(request: DirectoryRunRequest): Promise<DirectoryRunResult> {
+  const started = performance.now();
+  const outDir = resolve(request.outDir);
+  mkdirSync(outDir, { recursive: true });
+  const transcriptPath = join(outDir, 'transcript.jsonl');
+  const logPath = join(outDir, 'run-log.jsonl');
+  writeFileSync(transcriptPath, '');
+  writeFileSync(logPath, '');
+
+  const owned = !('connector' in request.connection);
+  const connector =
+    'connector' in request.connection ? request.connection.connector : await openConnector(request.connection.target, request.connection.password ?? null);
+  try {
+    const runId = request.runId ?? `run-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+    const sink = new MemoryCellSink(runId);
+    const usage = { promptTokens: 0, completionTokens: 0 };
+    const outcome = await executeRun({
+      runId,
+      question: request.question,
+      rules: request.rules,
+      technique: request.technique,
+      connector,
+      target: request.connection.target,
+      connectionDescription: request.connection.description,
+      model: modelOf(request.model),
+      transcript: { write: (line) => appendFileSync(transcriptPath, line) },
+      log: { append: (entry) => appendFileSync(logPath, `${canonicalJson(entry)}\n`) },
+      cells: { sink, connectionId: null, afterCellId: null },
+      simulator: await simulatorFor(connector, request.simulator),
+      whatIf: request.whatIf,
+      ...(request.limits ? { limits: request.limits } : {}),
+      ...(request.signal ? { signal: request.signal } : {}),
+      onEvent: ({ event }) => {
+        if (event.type === 'model-response' && event.usage) {
+          usage.promptTokens += event.usage.promptTokens;
+          usage.completionTokens += event.usage.completionTokens;
+        }
+        request.onEvent?.(event);
+      },
+    });
+    writeFileSync(
+      join(outDir, 'notebook.json'),
+      `${JSON.stringify({ format: 'decision-workbench/notebook', version: 1, title: firstLine(request.question), runId, cells: sink.cells }, null, 2)}\n`,
+    );
+    return { ...outcome, runId, outDir, ...usage, wallTimeMs: performance.now() - started };
+  } finally {
+    if (owned) await connector.close();
+  }
+}
+
+function modelOf(model: DirectoryRunRequest['model']): RunSetup['model'] {
+  if ('replay' in model) return { provider: createReplayProvider(model.replay), settings: null, toolMode: model.toolMode };
+  if ('provider' in model) return model;
+  return { provider: createOpenAiProvider(model.settings), settings: model.settings, toolMode: model.settings.toolMode === 'text' ? 'text' : 'tools' };
+}
+
+function firstLine(text: string): string {
+  return (text.trim().split('\n').find((line) => line.trim() && !/^=+$/.test(line.trim())) ?? 'Decision run').slice(0, 120);
+}
