@@ -7,12 +7,14 @@ import { importingDatabases, requireDumpFiles, targetDatabases, type DbKind, typ
 import { accuracyLines, verdictLine, verdictRecord } from '../dqa/solve-report';
 import { plainQuestions, solveQuestionSet } from '../dqa/solve-questions';
 import type { RuleSet } from '../dqa/simulation';
+import { techniqueIds } from '../engine/techniques';
 import type { CommandIo } from './command-io';
 import { dqaImportUsage, runDqaImportCommand } from './dqa-import-command';
+import { asksForTechnique, dqaTechniqueUsage, runDqaTechniqueCommand } from './dqa-solve-technique';
 
 export const dqaSolveUsage =
   'dwb dqa solve --questions PATH/questions.json --engine simulator [--rules compat|stated] [--db rdb|gdb] [--target URI] [--out results.jsonl]';
-export const dqaUsage = `${dqaSolveUsage}\n  ${dqaImportUsage}`;
+export const dqaUsage = `${dqaSolveUsage}\n  ${dqaTechniqueUsage}\n  ${dqaImportUsage}`;
 
 const engines = ['simulator'] as const;
 const ruleSets: readonly RuleSet[] = ['compat', 'stated'];
@@ -43,6 +45,7 @@ function openOut(path: string | undefined): { write(line: string): void; close()
 export async function runDqaCommand(args: string[], io: CommandIo): Promise<number> {
   const [subcommand, ...rest] = args;
   if (subcommand === 'import') return runDqaImportCommand(rest, io);
+  if (subcommand === 'solve' && asksForTechnique(rest)) return runDqaTechniqueCommand(rest, io);
   if (subcommand !== 'solve') {
     throw new WorkbenchError('invalid-request', `${subcommand === undefined ? 'missing subcommand' : `unknown subcommand "${subcommand}"`} (use "dwb dqa solve …" or "dwb dqa import …"): ${dqaSolveUsage}`);
   }
@@ -62,7 +65,7 @@ export async function runDqaCommand(args: string[], io: CommandIo): Promise<numb
   if (values.questions === undefined || values.questions === '') throw new WorkbenchError('invalid-request', `--questions is required: ${dqaSolveUsage}`);
   if (values.engine === undefined) throw new WorkbenchError('invalid-request', `--engine is required (only "simulator" for now): ${dqaSolveUsage}`);
   if (!(engines as readonly string[]).includes(values.engine)) {
-    throw new WorkbenchError('unsupported', `--engine ${values.engine} is not available: only "simulator" is (LLM decision engines run with dwb run)`);
+    throw new WorkbenchError('unsupported', `--engine ${values.engine} is not available: use simulator or a technique (${techniqueIds.join(', ')})`);
   }
   const rules = oneOf(values.rules, ruleSets, '--rules');
   const db = oneOf(values.db, dbKinds, '--db');
