@@ -6,42 +6,11 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TechniqueId } from '../engine/techniques';
 import { techniqueIds } from '../engine/techniques';
+import type { ResultsRow, ResultsTable } from '../contract/benchmarks';
 import { readQuestionResult, RESULT_FILE, type QuestionResult } from './question-result';
 
-export interface ResultsRow {
-  technique: TechniqueId;
-  scenario: QuestionResult['scenario'];
-  db: QuestionResult['db'];
-  questions: number;
-  correct: number;
-  correctWithTies: number;
-  /** Questions flagged as ties, float-level or otherwise without a meaningful unique answer. */
-  flagged: number;
-  /** Right answers among the questions that are not flagged. */
-  clearCorrect: number;
-  meanSteps: number;
-  meanPromptTokens: number;
-  meanCompletionTokens: number;
-  promptTokens: number;
-  completionTokens: number;
-  /** Sum of the questions' wall times (runs overlap, so the batch took less). */
-  wallMs: number;
-  meanWallMs: number;
-  /** How many runs ended with each status (`not started` when the run could not start). */
-  ended: Record<string, number>;
-  /** Wrong answers per failure category, `unlabelled` for those left to the analyst. */
-  failures: Record<string, number>;
-}
-
-export interface ResultsTable {
-  format: 'decision-workbench/benchmark-results';
-  version: 1;
-  generatedAt: string;
-  rows: ResultsRow[];
-  questions: QuestionResult[];
-}
+export type { ResultsRow, ResultsTable } from '../contract/benchmarks';
 
 const scenarioOrder = ['locating', 'building'];
 const dbOrder = ['rdb', 'gdb'];

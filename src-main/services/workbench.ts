@@ -19,6 +19,7 @@ import { RunStore } from '../workspace/run-store';
 import { memorySecretStore, type SecretStore } from '../secrets/secret-store';
 import { testProviderConnection } from '../llm/test-connection';
 import { EventBus } from './event-bus';
+import { createBenchmarkService } from './benchmark-service';
 import { createRouter, type Handlers } from './router';
 import { appVersion } from './version';
 
@@ -80,10 +81,20 @@ export function openWorkbench(options: {
     installDemoOnce({ database, workspaceDir: options.workspaceDir, notebooks, connections, environment });
   }
 
+  const benchmarks = createBenchmarkService({
+    database,
+    environment,
+    workspaceDir: options.workspaceDir,
+    notebooks,
+    modelSettings: () => modelSettings.resolved(),
+    emit: (event, payload) => bus.emit(event, payload),
+  });
+
   const reports = createReportService({ runs: runStore, notebooks, environment, workspaceDir: options.workspaceDir, platform: options.platform });
 
   const handlers: Handlers = {
     ...reports.handlers,
+    ...benchmarks.handlers,
     'workspace/info': () => ({ directory: options.workspaceDir, transport: options.platform.transport, version: appVersion() }),
 
     'connections/list': () => connections.list(),
@@ -262,6 +273,7 @@ export function openWorkbench(options: {
     subscribe: (listener) => bus.subscribe(listener),
     close: async () => {
       await runs.stopAll();
+      await benchmarks.stopAll();
       for (const controller of running.values()) controller.abort();
       await pool.closeAll();
       database.close();
