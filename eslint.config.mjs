@@ -6,9 +6,56 @@ import reactHooks from 'eslint-plugin-react-hooks';
  * Import boundaries follow where code runs (house style: folders say where code may run):
  * - src-main/contract is pure TypeScript: no Node, Electron or DOM, nothing else of src-main;
  * - src-renderer sees only the contract of src-main;
- * - the preload sees only the contract and its channel names.
+ * - the preload sees only the contract and its channel names;
+ * - inside src-main, folders stand in layers (below); a folder imports its own layer and the
+ *   ones below, never one above, and only the Electron shell (app/, preload/) imports electron.
  */
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'worker_threads', 'crypto', 'http', 'net', 'url', 'util', 'stream'];
+
+/**
+ * The layers of src-main, lowest first (ARCHITECTURE.md › Layers says what each holds and why
+ * it sits there). The contract's own rule (below) is stricter: it imports nothing else.
+ */
+const mainLayers = [
+  ['contract'],
+  ['connectors', 'llm', 'audit', 'native'],
+  ['dqa'],
+  ['importers'],
+  ['simulators', 'whatif', 'workspace', 'secrets'],
+  ['engine'],
+  ['reports'],
+  ['benchmark'],
+  ['services'],
+  ['app', 'cli', 'server', 'preload'],
+];
+const electronShell = ['app', 'preload'];
+const rendererPattern = { regex: 'src-renderer', message: 'Main-process code never imports the renderer.' };
+
+/** One block per src-main folder (but the contract and the preload, which have their own): no imports from a higher layer. */
+function layerBlocks() {
+  return mainLayers.flatMap((layer, index) => {
+    const higher = mainLayers.slice(index + 1).flat();
+    return layer
+      .filter((folder) => folder !== 'contract' && folder !== 'preload')
+      .map((folder) => ({
+        files: [`src-main/${folder}/**/*.ts`],
+        rules: {
+          'no-restricted-imports': [
+            'error',
+            {
+              patterns: [
+                rendererPattern,
+                ...(higher.length
+                  ? [{ regex: `^(\\.\\./)+(${higher.join('|')})(/|$)`, message: `${folder}/ is in layer ${index} of src-main; it imports only its own layer and lower ones (eslint.config.mjs mainLayers, ARCHITECTURE.md › Layers).` }]
+                  : []),
+                ...(electronShell.includes(folder) ? [] : [{ group: ['electron'], message: 'Only the Electron shell (src-main/app) imports electron; inject what you need from it.' }]),
+              ],
+            },
+          ],
+        },
+      }));
+  });
+}
 
 export default tseslint.config(
   { ignores: ['out/**', 'node_modules/**', 'dist/**', 'test-results/**', '.tmp/**', 'test/servers/neo4j-harness/**'] },
@@ -37,12 +84,10 @@ export default tseslint.config(
     files: ['src-main/**/*.ts'],
     ignores: ['src-main/contract/**'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ regex: 'src-renderer', message: 'Main-process code never imports the renderer.' }] },
-      ],
+      'no-restricted-imports': ['error', { patterns: [rendererPattern, { group: ['electron'], message: 'Only the Electron shell (src-main/app) imports electron.' }] }],
     },
   },
+  ...layerBlocks(),
   {
     files: ['src-main/contract/**/*.ts'],
     rules: {

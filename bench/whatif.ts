@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseSqlDump } from '../src-main/dqa/sql-dump';
-import { writeSqliteDatabase } from '../src-main/importers/sqlite-import';
+import { writeSqliteDatabase } from '../src-main/dqa/sqlite-import';
 import { openSqliteFile } from '../src-main/native/better-sqlite3';
 import { openConnectionUri, parseConnectionUri } from '../src-main/connectors/connection-uri';
 import { runWhatIf, runWhatIfOnConnection, type Candidate } from '../src-main/whatif';

@@ -5,7 +5,7 @@ import type { EventMessage, ResponseMessage } from '../contract/transport';
 import { openWorkbench, type Workbench } from '../services/workbench';
 import { invokeChannel, eventChannel } from '../preload/channels';
 import { encryptedSecretStore, memorySecretStore } from '../secrets/secret-store';
-import { electronReportPlatform } from '../reports/electron-print';
+import { electronReportPlatform } from './electron-print';
 
 /**
  * The desktop app: one window over the main-process services, with Electron's security

@@ -4,15 +4,14 @@
  * ended, failure categories, the questions reported apart, and every question with its
  * category and evidence. Model and data text is escaped so it cannot become Markdown.
  */
-import { techniques } from '../engine/techniques';
 import type { QuestionResult } from './question-result';
-import { endedAs, type ResultsRow, type ResultsTable } from './results-table';
+import { endedAs, techniqueLabel, type ResultsRow, type ResultsTable } from './results-table';
 
 /** Text safe inside a Markdown table cell: no markup, no pipes, no line breaks. */
 export function markdownCell(text: string): string {
   return text
     .replace(/\s+/g, ' ')
-    .replace(/[\\`*_{}[\]()#+!|<>~]/g, (char) => `\\${char}`)
+    .replace(/[\\`*_{}[\]#+!|<>~]/g, (char) => `\\${char}`)
     .trim();
 }
 
@@ -34,7 +33,7 @@ function table(header: string[], rows: string[][]): string[] {
 }
 
 function label(technique: ResultsRow['technique']): string {
-  return techniques[technique].label;
+  return markdownCell(techniqueLabel(technique));
 }
 
 function seconds(ms: number): string {

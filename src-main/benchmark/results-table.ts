@@ -6,7 +6,7 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { techniqueIds } from '../engine/techniques';
+import { techniqueIds, techniqueNamed } from '../engine/techniques/registry';
 import type { ResultsRow, ResultsTable } from '../contract/benchmarks';
 import { readQuestionResult, RESULT_FILE, type QuestionResult } from './question-result';
 
@@ -14,6 +14,20 @@ export type { ResultsRow, ResultsTable } from '../contract/benchmarks';
 
 const scenarioOrder = ['locating', 'building'];
 const dbOrder = ['rdb', 'gdb'];
+
+/** A technique's label from the registry; a recorded id no longer registered is shown as it is. */
+export function techniqueLabel(id: string): string {
+  try {
+    return techniqueNamed(id).label;
+  } catch {
+    return id;
+  }
+}
+
+function techniqueOrder(id: string): number {
+  const index = techniqueIds().indexOf(id);
+  return index < 0 ? Number.MAX_SAFE_INTEGER : index;
+}
 
 export function endedAs(result: QuestionResult): string {
   return result.status ?? 'not started';
@@ -63,7 +77,7 @@ export function resultsTable(results: readonly QuestionResult[], now: () => stri
   });
   rows.sort(
     (a, b) =>
-      techniqueIds.indexOf(a.technique) - techniqueIds.indexOf(b.technique) ||
+      techniqueOrder(a.technique) - techniqueOrder(b.technique) ||
       scenarioOrder.indexOf(a.scenario) - scenarioOrder.indexOf(b.scenario) ||
       dbOrder.indexOf(a.db) - dbOrder.indexOf(b.db),
   );

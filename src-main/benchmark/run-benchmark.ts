@@ -13,7 +13,6 @@ import type { BuildingQuestion, LocatingQuestion } from '../dqa/dataset';
 import type { ScenarioQuestion } from '../dqa/prepared-scenario';
 import type { QuestionSet } from '../dqa/question-file';
 import type { DbKind } from '../dqa/scenario-databases';
-import type { TechniqueId } from '../engine/techniques';
 import { runPool } from './bounded-pool';
 import { dqaQuestionText } from './dqa-question-text';
 import { failedQuestion, judgeRun } from './judge';
@@ -72,7 +71,7 @@ export interface BenchmarkProgress {
 
 export interface BenchmarkOptions {
   questions: readonly BenchmarkQuestion[];
-  technique: TechniqueId;
+  technique: string;
   db: DbKind;
   outDir: string;
   settings: ProviderSettings;

@@ -12,7 +12,6 @@ import { parseConnectionUriWithPassword } from '../connectors/connection-uri';
 import type { ProviderSettings } from '../contract/model';
 import type { RunEvent, RunStatus } from '../contract/run';
 import { runToDirectory } from '../engine/run-setup';
-import type { TechniqueId } from '../engine/techniques';
 
 export interface QuestionRunInput {
   outDir: string;
@@ -20,7 +19,7 @@ export interface QuestionRunInput {
   connectionUri: string;
   question: string;
   rules: string;
-  technique: TechniqueId;
+  technique: string;
   settings: ProviderSettings;
   maxSteps: number;
   signal?: AbortSignal;

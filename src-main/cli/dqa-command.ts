@@ -7,7 +7,7 @@ import { importingDatabases, requireDumpFiles, targetDatabases, type DbKind, typ
 import { accuracyLines, verdictLine, verdictRecord } from '../dqa/solve-report';
 import { plainQuestions, solveQuestionSet } from '../dqa/solve-questions';
 import type { RuleSet } from '../dqa/simulation';
-import { techniqueIds } from '../engine/techniques';
+import { techniqueIds } from '../engine/techniques/registry';
 import type { CommandIo } from './command-io';
 import { dqaImportUsage, runDqaImportCommand } from './dqa-import-command';
 import { asksForTechnique, dqaTechniqueUsage, runDqaTechniqueCommand } from './dqa-solve-technique';
@@ -65,7 +65,7 @@ export async function runDqaCommand(args: string[], io: CommandIo): Promise<numb
   if (values.questions === undefined || values.questions === '') throw new WorkbenchError('invalid-request', `--questions is required: ${dqaSolveUsage}`);
   if (values.engine === undefined) throw new WorkbenchError('invalid-request', `--engine is required (only "simulator" for now): ${dqaSolveUsage}`);
   if (!(engines as readonly string[]).includes(values.engine)) {
-    throw new WorkbenchError('unsupported', `--engine ${values.engine} is not available: use simulator or a technique (${techniqueIds.join(', ')})`);
+    throw new WorkbenchError('unsupported', `--engine ${values.engine} is not available: use simulator or a technique (${techniqueIds().join(', ')})`);
   }
   const rules = oneOf(values.rules, ruleSets, '--rules');
   const db = oneOf(values.db, dbKinds, '--db');

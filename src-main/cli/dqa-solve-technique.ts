@@ -13,7 +13,7 @@ import { readQuestionSet } from '../dqa/question-file';
 import { requireDumpFiles, type DbKind } from '../dqa/scenario-databases';
 import { accuracyLines, verdictLine } from '../dqa/solve-report';
 import type { QuestionVerdict } from '../dqa/solve-questions';
-import { techniqueIds, type TechniqueId } from '../engine/techniques';
+import { techniqueIds } from '../engine/techniques/registry';
 import { parseProviderSettings } from '../llm/settings';
 import { benchmarkQuestions, runBenchmark, type BenchmarkProgress } from '../benchmark/run-benchmark';
 import type { QuestionResult } from '../benchmark/question-result';
@@ -21,7 +21,7 @@ import { RESULT_FILES, writeResultFiles } from '../benchmark/results-files';
 import { positiveInteger, type CommandIo } from './command-io';
 
 export const dqaTechniqueUsage =
-  `dwb dqa solve --questions F [--questions F2 …] --engine ${techniqueIds.join('|')} [--db rdb|gdb] --base-url URL --model M [--api-key-file F | env DWB_API_KEY] [--tool-mode tools|text|auto] [--concurrency N] [--max-steps N] [--timeout-ms N] [--out DIR]`;
+  `dwb dqa solve --questions F [--questions F2 …] --engine ${techniqueIds().join('|')} [--db rdb|gdb] --base-url URL --model M [--api-key-file F | env DWB_API_KEY] [--tool-mode tools|text|auto] [--concurrency N] [--max-steps N] [--timeout-ms N] [--out DIR]`;
 
 export const DEFAULT_CONCURRENCY = 2;
 export const DEFAULT_MAX_STEPS = 20;
@@ -31,7 +31,7 @@ export function asksForTechnique(args: readonly string[]): boolean {
   for (let index = 0; index < args.length; index += 1) {
     const arg = args[index] as string;
     const value = arg === '--engine' ? args[index + 1] : arg.startsWith('--engine=') ? arg.slice('--engine='.length) : undefined;
-    if (value !== undefined) return (techniqueIds as readonly string[]).includes(value);
+    if (value !== undefined) return techniqueIds().includes(value);
   }
   return false;
 }
@@ -98,7 +98,7 @@ export async function runDqaTechniqueCommand(args: string[], io: CommandIo): Pro
   });
   if (positionals.length > 0) throw new WorkbenchError('invalid-request', `unexpected argument "${positionals[0] ?? ''}": ${dqaTechniqueUsage}`);
   if (values['api-key'] !== undefined) throw new WorkbenchError('invalid-request', '--api-key would put the key on the command line: use --api-key-file F or the environment variable DWB_API_KEY');
-  const technique = values.engine as TechniqueId;
+  const technique = values.engine ?? '';
   const files = values.questions ?? [];
   if (files.length === 0 || files.some((file) => file === '')) throw new WorkbenchError('invalid-request', `--questions is required: ${dqaTechniqueUsage}`);
   if (values.db !== 'rdb' && values.db !== 'gdb') throw new WorkbenchError('invalid-request', `--db must be rdb or gdb, got "${values.db}"`);

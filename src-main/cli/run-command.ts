@@ -6,13 +6,13 @@ import type { RunEvent } from '../contract/run';
 import { parseConnectionUriWithPassword } from '../connectors/connection-uri';
 import { defaultRunLimits } from '../engine/decision-run';
 import { runToDirectory, type DirectoryRunRequest } from '../engine/run-setup';
-import { techniqueIds, type TechniqueId } from '../engine/techniques';
+import { techniqueIds } from '../engine/techniques/registry';
 import { parseProviderSettings } from '../llm/settings';
 import { readTranscript } from '../llm/transcript';
 import { positiveInteger, type CommandIo } from './command-io';
 
 export const runUsage =
-  'dwb run --connection URI --question-file F [--rules-file F] --technique singlerag|iterrag|planrag|planrag-norp --base-url URL --model M [--api-key K] [--tool-mode tools|text|auto] [--max-steps N] [--simulator stated|compat|off] [--whatif on|off] [--country C --home N | --goods G] [--replay TRANSCRIPT] --out DIR';
+  `dwb run --connection URI --question-file F [--rules-file F] --technique ${techniqueIds().join('|')} --base-url URL --model M [--api-key K] [--tool-mode tools|text|auto] [--max-steps N] [--simulator stated|compat|off] [--whatif on|off] [--country C --home N | --goods G] [--replay TRANSCRIPT] --out DIR`;
 
 /**
  * `dwb run`: one decision run without the app. Writes the notebook, the hash-chained run log
@@ -48,8 +48,8 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
     return value;
   };
   const technique = required('technique');
-  if (!techniqueIds.includes(technique as TechniqueId)) {
-    throw new WorkbenchError('invalid-request', `--technique must be one of ${techniqueIds.join(', ')}, got "${technique}"`);
+  if (!techniqueIds().includes(technique)) {
+    throw new WorkbenchError('invalid-request', `--technique must be one of ${techniqueIds().join(', ')}, got "${technique}"`);
   }
   const toolMode = required('tool-mode');
   if (!['tools', 'text', 'auto'].includes(toolMode)) throw new WorkbenchError('invalid-request', `--tool-mode must be tools, text or auto, got "${toolMode}"`);
@@ -85,7 +85,7 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
       outDir,
       question,
       rules,
-      technique: technique as TechniqueId,
+      technique,
       connection: { target, password, description: required('connection').replace(/\/\/[^@/]*@/, '//') },
       model,
       simulator: {

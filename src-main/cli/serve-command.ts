@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { WorkbenchError } from '../contract/errors';
 import { startBrowserServer } from '../server/browser-server';
-import { appRoot } from '../services/app-root';
+import { appRoot } from '../native/app-root';
 import { openWorkbench } from '../services/workbench';
 import { defaultWorkspaceDir } from '../workspace/paths';
 import { positiveInteger, type CommandIo } from './command-io';

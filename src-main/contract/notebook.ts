@@ -32,6 +32,8 @@ export const provenanceSchema = z.object({
   runId: z.string().optional(),
   /** Step number within that run. */
   step: z.number().int().optional(),
+  /** The plan node the cell belongs to, when the run's technique named one (a graph's node, a program's line). */
+  node: z.string().optional(),
   /** The cell this one was derived from (e.g. an edited copy of a model's query). */
   derivedFrom: z.string().optional(),
   /** Free-text origin, e.g. "bundled demo". */

@@ -4,7 +4,12 @@ import { workbenchErrorSchema } from './errors';
 import { simulationResultSchema, verificationSchema } from './simulation';
 import { whatIfResultSchema, whatIfSpecSchema } from './whatif';
 
-export const techniqueIdSchema = z.enum(['singlerag', 'iterrag', 'planrag', 'planrag-norp']);
+/**
+ * A technique's id. The techniques are registered in the main process
+ * (src-main/engine/techniques/registry.ts), which refuses an id it does not know; the contract
+ * only fixes the form, so adding a technique does not change the contract.
+ */
+export const techniqueIdSchema = z.string().regex(/^[a-z][a-z0-9-]*$/, 'a technique id is lower-case letters, digits and dashes');
 export type TechniqueIdValue = z.infer<typeof techniqueIdSchema>;
 
 export const runStatusSchema = z.enum(['running', 'interrupted', 'answered', 'step-limit', 'token-limit', 'time-limit', 'failed', 'stopped', 'cancelled']);
@@ -24,6 +29,26 @@ export const connectionFingerprintSchema = z.object({
   fileBytes: z.number().nullable(),
 });
 export type ConnectionFingerprint = z.infer<typeof connectionFingerprintSchema>;
+
+/**
+ * One step of a plan, addressable by its id: a linear plan is a chain (each step depends on
+ * the one before), a plan graph (Plan*RAG) or a program (Pearl) names its own dependencies.
+ */
+export const planNodeSchema = z.object({ id: z.string().min(1), text: z.string(), dependsOn: z.array(z.string()) });
+export type PlanNode = z.infer<typeof planNodeSchema>;
+
+/** A list of steps as a chain of nodes s1 → s2 → …: how a linear plan, and a plan logged before ids existed, is read. */
+export function chainPlan(steps: readonly string[]): PlanNode[] {
+  return steps.map((text, index) => ({ id: `s${index + 1}`, text, dependsOn: index === 0 ? [] : [`s${index}`] }));
+}
+
+/** The nodes of a plan or re-plan event; events logged before ids existed read as a chain. */
+export function planNodesOf(event: { steps: readonly string[]; nodes?: PlanNode[] | undefined }): PlanNode[] {
+  return event.nodes ?? chainPlan(event.steps);
+}
+
+/** The plan node an event works on, when the technique knows it (optional: old logs and flat techniques have none). */
+const nodeField = z.string().min(1).optional();
 
 /**
  * Everything that happens in a decision run, in order. The run log stores these events; the
@@ -62,13 +87,15 @@ export const runEventSchema = z.discriminatedUnion('type', [
     usage: usageSchema,
     latencyMs: z.number(),
   }),
-  z.object({ type: z.literal('thought'), step: z.number(), text: z.string() }),
-  z.object({ type: z.literal('plan'), step: z.number(), steps: z.array(z.string()) }),
+  z.object({ type: z.literal('thought'), step: z.number(), text: z.string(), node: nodeField }),
+  /** `steps` are the nodes' texts in order (what every reader shows); `nodes` carry ids and dependencies (absent in old logs). */
+  z.object({ type: z.literal('plan'), step: z.number(), steps: z.array(z.string()), nodes: z.array(planNodeSchema).optional() }),
   z.object({
     type: z.literal('replan'),
     step: z.number(),
     previous: z.array(z.string()),
     steps: z.array(z.string()),
+    nodes: z.array(planNodeSchema).optional(),
     reason: z.string(),
     author: z.enum(['model', 'analyst']),
   }),
@@ -78,6 +105,7 @@ export const runEventSchema = z.discriminatedUnion('type', [
     queryId: z.string(),
     query: z.string(),
     author: z.enum(['model', 'analyst']),
+    node: nodeField,
     /** Named parameters bound to the query, when it had any. */
     params: z.record(z.string(), z.unknown()).optional(),
   }),
@@ -90,8 +118,8 @@ export const runEventSchema = z.discriminatedUnion('type', [
     /** sha256 of the full result (columns and rows), so a report can prove what was seen. */
     digest: z.string().nullable(),
   }),
-  z.object({ type: z.literal('observation'), step: z.number(), queryId: z.string().nullable(), text: z.string() }),
-  z.object({ type: z.literal('analyst-review'), step: z.number(), action: z.enum(['approve', 'edit', 'skip', 'note', 'stop']), subject: z.enum(['query', 'replan']), original: z.string(), edited: z.string().nullable(), note: z.string().nullable() }),
+  z.object({ type: z.literal('observation'), step: z.number(), queryId: z.string().nullable(), text: z.string(), node: nodeField }),
+  z.object({ type: z.literal('analyst-review'), step: z.number(), node: nodeField, action: z.enum(['approve', 'edit', 'skip', 'note', 'stop']), subject: z.enum(['query', 'replan']), original: z.string(), edited: z.string().nullable(), note: z.string().nullable() }),
   z.object({ type: z.literal('model-repair'), step: z.number(), problem: z.string() }),
   /** The run went on after the app stopped mid-run; the last unfinished model call is made again. */
   z.object({ type: z.literal('run-resume'), step: z.number(), messageCount: z.number() }),
@@ -105,9 +133,14 @@ export const runEventSchema = z.discriminatedUnion('type', [
     verification: verificationSchema.nullable().optional(),
   }),
   /** A simulator run, asked for by the model (`simulate`) or by the workbench to check a decision. */
-  z.object({ type: z.literal('simulation'), step: z.number(), requested: z.array(z.string()).nullable(), result: simulationResultSchema }),
+  z.object({ type: z.literal('simulation'), step: z.number(), node: nodeField, requested: z.array(z.string()).nullable(), result: simulationResultSchema }),
   /** A what-if experiment the model asked for (`whatif`), run on a throwaway copy of the data; a failed one keeps its error. */
-  z.object({ type: z.literal('whatif'), step: z.number(), spec: whatIfSpecSchema, result: whatIfResultSchema.nullable(), error: workbenchErrorSchema.nullable() }),
+  z.object({ type: z.literal('whatif'), step: z.number(), node: nodeField, spec: whatIfSpecSchema, result: whatIfResultSchema.nullable(), error: workbenchErrorSchema.nullable() }),
+  /**
+   * A call of a tool that has no event of its own (a tool added after these): what it was asked
+   * and what the model was told. Cells come from the tool's own projection; reports show it as it is.
+   */
+  z.object({ type: z.literal('tool'), step: z.number(), node: nodeField, tool: z.string(), input: z.unknown(), output: z.string() }),
   z.object({
     type: z.literal('run-end'),
     status: runStatusSchema,
@@ -121,8 +154,8 @@ export type RunEventType = RunEvent['type'];
 
 /** What the run asks the analyst in step-through mode. */
 export const reviewRequestSchema = z.discriminatedUnion('subject', [
-  z.object({ subject: z.literal('query'), step: z.number(), query: z.string() }),
-  z.object({ subject: z.literal('replan'), step: z.number(), steps: z.array(z.string()), reason: z.string() }),
+  z.object({ subject: z.literal('query'), step: z.number(), node: nodeField, query: z.string() }),
+  z.object({ subject: z.literal('replan'), step: z.number(), node: nodeField, steps: z.array(z.string()), reason: z.string() }),
 ]);
 
 export const reviewDecisionSchema = z.discriminatedUnion('action', [

@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { writeSqliteDatabase } from '../importers/sqlite-import';
+import { writeSqliteDatabase } from './sqlite-import';
 import { parseCypherDump } from './cypher-dump';
 import { writeKuzuDatabase } from './kuzu-import';
 import { parseSqlDump } from './sql-dump';

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import type { LoggedEvent } from '../audit/hash-chain';
+import { TraceReader } from '../audit/run-trace';
 import type { Transcript } from '../llm/transcript';
 import { copyMessage } from '../llm/transcript';
 import { chatMessageSchema } from '../llm/transcript-schema';
-import type { ResumeState } from './decision-run';
+import type { ResumeState } from './run-context';
 
 /** What the run saves just before each model call (decision-run's `onCheckpoint`). */
 const checkpointSchema = z.object({
@@ -15,6 +16,8 @@ const checkpointSchema = z.object({
   tokens: z.number().nonnegative(),
   evidence: z.array(z.string()),
   queryCount: z.number().int().nonnegative(),
+  /** A technique's own state (absent for one-conversation techniques and in older checkpoints). */
+  technique: z.unknown().optional(),
 });
 
 /**
@@ -38,38 +41,18 @@ export function resumeStateFor(entries: LoggedEvent[], transcript: Transcript, c
  * model asked for is silently lost; what was already done stays in the log.
  */
 export function resumeStateFrom(entries: LoggedEvent[], transcript: Transcript): ResumeState {
-  let planned = false;
-  let plan: string[] = [];
-  let queries = 0;
-  let queryCount = 0;
-  let tokens = 0;
-  const evidence: string[] = [];
-  for (const { event } of entries) {
-    if (event.type === 'plan') {
-      planned = true;
-      plan = event.steps;
-    } else if (event.type === 'replan') {
-      plan = event.steps;
-    } else if (event.type === 'query-start') {
-      queries++;
-      queryCount++;
-    } else if (event.type === 'observation' && event.queryId === null) {
-      queries++; // a query the analyst skipped still counts as the model's turn
-    } else if (event.type === 'query-end' && event.result) {
-      evidence.push(event.queryId);
-    } else if (event.type === 'model-response') {
-      tokens += event.usage?.totalTokens ?? 0;
-    }
-  }
+  const trace = TraceReader.of(entries);
+  const queries = trace.queryList();
   const last = transcript.exchanges.at(-1);
   return {
     messages: last ? last.request.messages.map(copyMessage) : null,
-    planned,
-    plan,
-    queries,
-    queryCount,
+    planned: trace.plans.some((plan) => plan.reason === null),
+    plan: trace.plans.at(-1)?.steps ?? [],
+    // A query the analyst skipped still counts as the model's turn.
+    queries: queries.length + trace.skippedQueries,
+    queryCount: queries.length,
     steps: Math.max(0, transcript.exchanges.length - 1),
-    tokens,
-    evidence,
+    tokens: trace.spent.totalTokens,
+    evidence: queries.filter((query) => query.result !== null).map((query) => query.id),
   };
 }

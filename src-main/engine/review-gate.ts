@@ -1,10 +1,13 @@
+import type { RunEvent } from '../contract/run';
+
 /**
  * Step-through: before every query and every re-plan the run asks the gate, and waits. The
- * automatic gate approves at once; the notebook's gate waits for the analyst.
+ * automatic gate approves at once; the notebook's gate waits for the analyst. A review point
+ * names the model step and, when the technique knows it, the plan node it concerns.
  */
 export type ReviewRequest =
-  | { subject: 'query'; step: number; query: string }
-  | { subject: 'replan'; step: number; steps: string[]; reason: string };
+  | { subject: 'query'; step: number; node?: string; query: string }
+  | { subject: 'replan'; step: number; node?: string; steps: string[]; reason: string };
 
 export type ReviewDecision =
   | { action: 'approve' }
@@ -23,3 +26,16 @@ export interface ReviewGate {
 }
 
 export const automaticGate: ReviewGate = { interactive: false, review: async () => ({ action: 'approve' }) };
+
+/** Records what the analyst decided at a review point as an `analyst-review` event. */
+export function recordReview(
+  run: { emit(event: RunEvent): void },
+  at: { step: number; node?: string | undefined },
+  subject: 'query' | 'replan',
+  original: string,
+  decision: ReviewDecision,
+): void {
+  const edited = decision.action === 'edit' ? (decision.query ?? decision.steps?.join('\n') ?? null) : null;
+  const note = decision.action === 'note' || decision.action === 'skip' ? (decision.note ?? null) : null;
+  run.emit({ type: 'analyst-review', step: at.step, ...(at.node ? { node: at.node } : {}), action: decision.action, subject, original, edited, note });
+}

@@ -7,7 +7,7 @@ import type { Connector } from '../connectors/connector';
 import { openConnector } from '../connectors/open-connector';
 import { canonicalJson } from '../audit/canonical-json';
 import type { LoggedEvent } from '../audit/hash-chain';
-import { runDetails } from '../audit/run-details';
+import { runDetails } from './run-details';
 import { createOpenAiProvider } from '../llm/openai-provider';
 import { createReplayProvider } from '../llm/replay-provider';
 import { recordingProvider, writeTranscriptLine, type Transcript } from '../llm/transcript';
@@ -19,7 +19,6 @@ import { MemoryCellSink } from './memory-cell-sink';
 import { automaticGate, type ReviewGate } from './review-gate';
 import { createRunCellWriter, type CellSink } from './run-cells';
 import { RunLog } from './run-log';
-import type { TechniqueId } from './techniques';
 
 /**
  * Everything one decision run is wired from. The app (services/run-manager.ts), `dwb run`
@@ -32,7 +31,7 @@ export interface RunSetup {
   runId: string;
   question: string;
   rules: string;
-  technique: TechniqueId;
+  technique: string;
   connector: Connector;
   /** The saved target of the connection, for the run's fingerprint (a file's hash) and the what-if copy. */
   target: ConnectionTarget;
@@ -111,7 +110,7 @@ export interface DirectoryRunRequest {
   outDir: string;
   question: string;
   rules: string;
-  technique: TechniqueId;
+  technique: string;
   /**
    * The database: a target opened (and closed) for this run, the password used for this run
    * only; or an open connector the caller owns and closes.

@@ -1,4 +1,4 @@
-import type { ToolName } from './techniques';
+import type { TextReply, ToolDefinition } from './tools/tool';
 
 /**
  * The plain-text protocol for models without tool calling (documented in
@@ -12,62 +12,42 @@ import type { ToolName } from './techniques';
  *     SELECT …
  *
  * and later `Re-plan:` (with `Reason:` and numbered steps) or `Final Answer:` (with
- * `Rationale:`). The engine answers an action with `Observation:` and the rows.
+ * `Rationale:`). The engine answers an action with `Observation:` and the rows. Each tool
+ * gives its own reply form and reads its own call (./tools/); this file only splits sections.
  */
 export interface TextStep {
   thought: string | null;
-  calls: { name: ToolName; arguments: Record<string, unknown> }[];
+  calls: { name: string; arguments: unknown }[];
 }
 
-export function textProtocolInstructions(tools: ToolName[]): string {
-  const forms: Record<ToolName, string> = {
-    plan: 'Plan:\n1. <first step>\n2. <next step>',
-    query: 'Thought: <what you need next and why>\nAction: query\nAction Input:\n<one query>',
-    replan: 'Re-plan:\nReason: <why the plan no longer holds>\n1. <new first step>\n2. <next step>',
-    answer: 'Final Answer: <the decision only>\nRationale: <the evidence>',
-    whatif:
-      'Action: whatif\nAction Input:\n{"change": "UPDATE … WHERE id = :candidate", "objective": "SELECT <one number> …", "candidates": [1, 2], "direction": "maximize"}  (or "candidatesQuery": "SELECT id FROM …" instead of "candidates")',
-    simulate: 'Action: simulate\nAction Input:\n{"candidates": ["<option>", "<option>"], "country": "…", "home": "…"}  (or {"goods": "…"})',
-  };
+export function textProtocolInstructions(tools: readonly ToolDefinition[]): string {
   return [
     '# Reply format',
     'You cannot call functions. Reply in plain text using exactly one of these forms, then stop; an action is answered with "Observation:" and the rows.',
-    ...tools.map((tool) => forms[tool]),
+    ...tools.map((tool) => tool.textForm),
   ].join('\n\n');
 }
 
-const sectionPattern = /^\s*(Plan|Thought|Action Input|Action|Re-plan|Replan|Reason|Final Answer|Rationale|Observation)\s*:\s?/im;
+const coreSections = ['Thought', 'Action Input', 'Action', 'Observation'];
 
-/** Reads a reply in the plain-text protocol; returns no calls when it follows none of the forms. */
-export function parseTextReply(text: string): TextStep {
-  const sections = splitSections(text);
-  const get = (name: string): string | undefined => sections.find((section) => section.name === name)?.body;
+/** Reads a reply in the plain-text protocol, in the order of `tools`; returns no calls when it follows none of the forms. */
+export function parseTextReply(text: string, tools: readonly ToolDefinition[]): TextStep {
+  const labels = [...new Set([...tools.flatMap((tool) => tool.textSections ?? []), ...coreSections])].sort((a, b) => b.length - a.length);
+  const sections = splitSections(text, new RegExp(`^\\s*(${labels.map(escapeRegExp).join('|')})\\s*:\\s?`, 'im'));
+  const section = (name: string): string | undefined => sections.find((candidate) => candidate.name === name)?.body;
+  const actionName = section('action')?.trim().toLowerCase();
+  const input = section('action input');
+  const reply: TextReply = { section, action: actionName !== undefined && input !== undefined ? { name: actionName, input: stripFences(input) } : null };
   const calls: TextStep['calls'] = [];
-
-  const plan = get('plan');
-  if (plan !== undefined) {
-    const steps = numberedSteps(plan);
-    if (steps.length > 0) calls.push({ name: 'plan', arguments: { steps } });
+  for (const tool of tools) {
+    const args = tool.fromText(reply);
+    if (args !== undefined) calls.push({ name: tool.name, arguments: args });
   }
-  const replan = get('re-plan') ?? get('replan');
-  if (replan !== undefined) {
-    const reason = get('reason') ?? replan.split('\n')[0] ?? '';
-    calls.push({ name: 'replan', arguments: { steps: numberedSteps(replan), reason: reason.trim() } });
-  }
-  const action = get('action')?.trim().toLowerCase();
-  const input = get('action input');
-  if (action?.startsWith('query') && input !== undefined) calls.push({ name: 'query', arguments: { query: stripFences(input) } });
-  if (action?.startsWith('simulate') && input !== undefined) calls.push({ name: 'simulate', arguments: parseJsonObject(stripFences(input)) });
-  if (action?.startsWith('whatif') && input !== undefined) calls.push({ name: 'whatif', arguments: parseJsonObject(stripFences(input)) });
-  const answer = get('final answer');
-  if (answer !== undefined) {
-    calls.push({ name: 'answer', arguments: { decision: answer.split('\n')[0]?.trim() ?? '', rationale: (get('rationale') ?? answer).trim() } });
-  }
-  const thought = get('thought')?.trim() ?? null;
+  const thought = section('thought')?.trim() ?? null;
   return { thought: thought || null, calls };
 }
 
-function splitSections(text: string): { name: string; body: string }[] {
+function splitSections(text: string, sectionPattern: RegExp): { name: string; body: string }[] {
   const sections: { name: string; body: string }[] = [];
   let rest = text;
   let match = sectionPattern.exec(rest);
@@ -84,14 +64,16 @@ function splitSections(text: string): { name: string; body: string }[] {
   return sections;
 }
 
-function numberedSteps(body: string): string[] {
+/** The numbered or bulleted lines of a section (plan steps). */
+export function numberedSteps(body: string): string[] {
   return body
     .split('\n')
     .map((line) => /^\s*(?:\d+[.)]|[-*•])\s+(.*\S)\s*$/.exec(line)?.[1])
     .filter((step): step is string => step !== undefined);
 }
 
-function parseJsonObject(text: string): Record<string, unknown> {
+/** An `Action Input:` holding a JSON object; what is not one is passed on for the schema to refuse. */
+export function parseJsonObject(text: string): Record<string, unknown> {
   try {
     const value: unknown = JSON.parse(text);
     return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
@@ -100,7 +82,16 @@ function parseJsonObject(text: string): Record<string, unknown> {
   }
 }
 
+/** The arguments of an `Action: <name>` call whose input is JSON, or undefined when the reply makes no such call. */
+export function jsonAction(reply: TextReply, name: string): Record<string, unknown> | undefined {
+  return reply.action?.name.startsWith(name) ? parseJsonObject(reply.action.input) : undefined;
+}
+
 function stripFences(input: string): string {
   const fenced = /```[a-zA-Z]*\s*\n([\s\S]*?)```/.exec(input);
   return (fenced ? (fenced[1] as string) : input).trim();
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { appRoot } from '../services/app-root';
+import { appRoot } from './app-root';
 
 /**
  * better-sqlite3 is a native module, built for one ABI at a time. `npm install` builds it for

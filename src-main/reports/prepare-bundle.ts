@@ -1,5 +1,5 @@
 import { WorkbenchError } from '../contract/errors';
-import { appVersion } from '../services/version';
+import { appVersion } from '../native/version';
 import type { ReportBundle, SignOffInput } from './bundle-format';
 import { addSignOff, sealBundle, serializeBundle, type RunMaterials } from './create-bundle';
 import { describeFailure, verifyBundleText } from './verify-bundle';

@@ -19,6 +19,7 @@ import { benchmarkQuestions, runBenchmark } from '../benchmark/run-benchmark';
 import { writeResultFiles } from '../benchmark/results-files';
 import { collectResults, resultsTable } from '../benchmark/results-table';
 import { readQuestionSet } from '../dqa/question-file';
+import { techniqueNamed } from '../engine/techniques/registry';
 import { requireDumpFiles } from '../dqa/scenario-databases';
 import { redactUrl } from '../llm/settings';
 import type { AppDatabase } from '../workspace/app-database';
@@ -56,6 +57,7 @@ export function createBenchmarkService(deps: {
 
   /** Checks the questions file and its dumps before anything starts; returns the question count per database kind. */
   const readQuestions = (spec: BenchmarkSpec): number => {
+    for (const technique of spec.techniques) techniqueNamed(technique);
     const set = readQuestionSet(spec.questionsFile);
     for (const db of spec.dbs) requireDumpFiles(set.baseDir, set.questions.map((question) => (db === 'rdb' ? question.rdb : question.gdb)), db);
     return set.questions.length;

@@ -11,6 +11,7 @@ import type { RunProgress, RunStatus } from '../contract/run';
 import type { Connector } from '../connectors/connector';
 import { defaultRunLimits, type ResumeState } from '../engine/decision-run';
 import { executeRun } from '../engine/run-setup';
+import { techniqueNamed } from '../engine/techniques/registry';
 import type { ReviewDecision, ReviewGate, ReviewRequest } from '../engine/review-gate';
 import type { CellSink } from '../engine/run-cells';
 import { simulatorFor, type RunSimulator } from '../simulators/run-simulator';
@@ -80,6 +81,7 @@ export class RunManager {
   async start(request: RunStart): Promise<{ runId: string }> {
     const settings = this.dependencies.modelSettings();
     if (!settings) throw new WorkbenchError('invalid-request', 'Set up a model endpoint first (Model settings in the sidebar)');
+    techniqueNamed(request.technique); // an unknown technique is refused before anything is stored
     const { notebooks, runs, environment } = this.dependencies;
     const notebook = notebooks.get(request.notebookId);
     const connector = await this.dependencies.connector(request.connectionId);

@@ -21,7 +21,7 @@ import { testProviderConnection } from '../llm/test-connection';
 import { EventBus } from './event-bus';
 import { createBenchmarkService } from './benchmark-service';
 import { createRouter, type Handlers } from './router';
-import { appVersion } from './version';
+import { appVersion } from '../native/version';
 
 /** What differs between the desktop app and browser mode: only the native pieces. */
 export interface Platform extends ReportPlatform {

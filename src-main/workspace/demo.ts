@@ -1,8 +1,8 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseSqlDump } from '../dqa/sql-dump';
-import { writeSqliteDatabase } from '../importers/sqlite-import';
-import { appRoot } from '../services/app-root';
+import { writeSqliteDatabase } from '../dqa/sqlite-import';
+import { appRoot } from '../native/app-root';
 import type { AppDatabase } from './app-database';
 import type { Environment } from './clock';
 import type { ConnectionStore } from './connection-store';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { parseSqlDump } from '../../src-main/dqa/sql-dump';
-import { writeSqliteDatabase } from '../../src-main/importers/sqlite-import';
+import { writeSqliteDatabase } from '../../src-main/dqa/sqlite-import';
 import type { Environment } from '../../src-main/workspace/clock';
 
 export const repoRoot = resolve(__dirname, '..', '..');

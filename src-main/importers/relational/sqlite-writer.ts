@@ -5,7 +5,7 @@ import { openSqliteFile } from '../../native/better-sqlite3';
 import type { DumpFile, DumpSource } from '../dump-files';
 import type { DumpWriter } from '../dump-writer';
 import type { CreatedPart, ImportRecord } from '../import-outcome';
-import { writeSqliteDatabase } from '../sqlite-import';
+import { writeSqliteDatabase } from '../../dqa/sqlite-import';
 import { notMadeByImport } from '../target-guard';
 import { partsOf, recordAsTable, recordFromRow, recordTable } from './table-plan';
 

@@ -60,7 +60,7 @@ describe('the results table and its reports', () => {
   it('escapes whatever the model answered, in Markdown and in HTML', () => {
     const markdown = resultsMarkdown(table);
     expect(markdown).not.toContain('<script>');
-    expect(markdown).toContain('\\<script\\>alert\\(1\\)\\</script\\> \\| \\*\\*bold\\*\\*');
+    expect(markdown).toContain('\\<script\\>alert(1)\\</script\\> \\| \\*\\*bold\\*\\* \\[link\\](http://x)');
     const html = resultsHtml(table);
     expect(html).not.toContain('<script');
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt; | **bold**');

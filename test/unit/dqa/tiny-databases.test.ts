@@ -19,7 +19,7 @@ import { writeKuzuDatabase } from '../../../src-main/dqa/kuzu-import';
 import { solveLocating, type LocatingData } from '../../../src-main/dqa/locating';
 import { importingDatabases } from '../../../src-main/dqa/scenario-databases';
 import { parseSqlDump } from '../../../src-main/dqa/sql-dump';
-import { writeSqliteDatabase } from '../../../src-main/importers/sqlite-import';
+import { writeSqliteDatabase } from '../../../src-main/dqa/sqlite-import';
 import { useSuiteTempDir } from '../../support/temp';
 
 const suiteDir = useSuiteTempDir();

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { connectionFingerprint, databaseFilePath, fileDigest, schemaHash } from '../../../src-main/audit/connection-fingerprint';
-import { addRunDetails, runDetails } from '../../../src-main/audit/run-details';
+import { addRunDetails, runDetails } from '../../../src-main/engine/run-details';
 import type { SchemaInfo } from '../../../src-main/contract/data';
 import { sampleEvents } from './bundle-fixture';
 import { useTempDirs } from '../../support/temp';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { exportReport } from '../../../src-main/reports/export-report';
 import { markdownFence, markdownLiteral, markdownSanitized } from '../../../src-main/reports/markdown-text';
-import { diffSteps } from '../../../src-main/reports/plan-diff';
+import { diffSteps } from '../../../src-main/audit/plan-diff';
 import { buildReport } from '../../../src-main/reports/report-model';
 import { renderHtmlReport } from '../../../src-main/reports/render-html';
 import { renderMarkdownReport } from '../../../src-main/reports/render-markdown';

@@ -2,7 +2,7 @@ import type { Connector } from '../connectors/connector';
 import type { ProviderSettings } from '../contract/model';
 import type { RunEvent } from '../contract/run';
 import { redactUrl } from '../llm/settings';
-import { connectionFingerprint, databaseFilePath, type ConnectionFingerprint } from './connection-fingerprint';
+import { connectionFingerprint, databaseFilePath, type ConnectionFingerprint } from '../audit/connection-fingerprint';
 
 /** What a run's `run-start` event should say besides what the engine knows. */
 export interface RunDetails {

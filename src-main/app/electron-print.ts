@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ReportPlatform } from '../services/report-service';
-import { footerTemplate } from './render-pdf';
+import { footerTemplate } from '../reports/render-pdf';
 
 /** Millimetres to the inches Electron's printToPDF takes. */
 const inches = (millimetres: number): number => millimetres / 25.4;

@@ -1,6 +1,6 @@
 import { openSqliteFile } from '../native/better-sqlite3';
 import { renameSync, rmSync } from 'node:fs';
-import type { DumpTable, DumpValue } from '../dqa/sql-dump';
+import type { DumpTable, DumpValue } from './sql-dump';
 
 /**
  * Writes parsed dump tables into a new SQLite file. The file is built beside the target and

@@ -1,0 +1,383 @@
+import { z } from 'zod';
+import type { Engine } from '../contract/data';
+import { WorkbenchError } from '../contract/errors';
+import type { RunEvent, RunStatus } from '../contract/run';
+import type { SimulationResult } from '../contract/simulation';
+import type { Connector } from '../connectors/connector';
+import type { ChatMessage, ModelProvider, ModelResponse } from '../llm/types';
+import type { RunSimulator } from '../simulators/run-simulator';
+import type { RunWhatIf } from '../whatif/connection-whatif';
+import { dialectNotes } from './dialects';
+import { systemPrompt, taskMessage } from './prompts';
+import type { ReviewGate } from './review-gate';
+import { summarizeSchema } from './schema-summary';
+import type { TechniqueDefinition } from './techniques/technique';
+import { parseTextReply, textProtocolInstructions } from './text-protocol';
+import { registeredTools } from './tools/registry';
+import type { ToolDefinition } from './tools/tool';
+
+export interface RunLimits {
+  /** Model calls allowed. */
+  maxSteps: number;
+  /** Tokens (prompt + completion, all calls) allowed; null for no limit. */
+  maxTokens: number | null;
+  maxDurationMs: number;
+  /** Consecutive unusable replies tolerated before the run fails. */
+  maxRepairs: number;
+  queryMaxRows: number;
+  queryTimeoutMs: number;
+}
+
+export const defaultRunLimits: RunLimits = {
+  maxSteps: 20,
+  maxTokens: null,
+  maxDurationMs: 15 * 60_000,
+  maxRepairs: 2,
+  queryMaxRows: 1000,
+  queryTimeoutMs: 30_000,
+};
+
+export interface DecisionRunOptions {
+  question: string;
+  rules: string;
+  /** A technique id of the registry (./techniques/registry.ts). */
+  technique: string;
+  connector: Connector;
+  connectionDescription: string;
+  provider: ModelProvider;
+  /** `tools`: native tool calling; `text`: the plain-text protocol (./text-protocol.ts). */
+  toolMode: 'tools' | 'text';
+  limits: RunLimits;
+  gate: ReviewGate;
+  /** Receives every event as it happens, in order. */
+  emit(event: RunEvent): void;
+  signal?: AbortSignal;
+  onToken?: (text: string) => void;
+  /** Names the query ids of this run (injected for deterministic tests). */
+  newQueryId?: () => string;
+  simulator?: RunSimulator;
+  whatIf?: RunWhatIf;
+  /** Continue a run that was interrupted: no run-start, and the technique starts from this state. */
+  resume?: ResumeState;
+  /** Told where the run stands just before each model call, to be saved for a resume. */
+  onCheckpoint?: (state: ResumeState) => void;
+}
+
+/** Where a run interrupted by an app stop picks up again (see ./resume-state.ts). */
+export interface ResumeState {
+  /** The conversation as it stood before the unfinished model call, or null to start it afresh. */
+  messages: ChatMessage[] | null;
+  planned: boolean;
+  plan: string[];
+  queries: number;
+  steps: number;
+  tokens: number;
+  evidence: string[];
+  queryCount: number;
+  /** What a technique that is not one conversation keeps of its own (a DAG's answered nodes, a program's counter). */
+  technique?: unknown;
+}
+
+export interface RunOutcome {
+  status: Exclude<RunStatus, 'running'>;
+  decision: string | null;
+  rationale: string | null;
+  message: string | null;
+  steps: number;
+  totalTokens: number;
+}
+
+/** A validated call of an offered tool. */
+export interface AcceptedCall {
+  id: string;
+  tool: ToolDefinition;
+  arguments: unknown;
+}
+
+/** One model turn: the calls to carry out, or that the run ended (a limit, a stop, a failure). */
+export type Turn = { calls: AcceptedCall[]; step: number; response: ModelResponse; problems: string[] } | { end: RunOutcome };
+
+/**
+ * The shared turn executor every technique runs on: it holds the run's counters and limits and
+ * knows how to ask the model (`turn`: checkpoint, request, validate, repair) and how to carry
+ * out and record what the model asked for (`perform`). A technique decides which conversations
+ * to hold, which tools to offer when, and when the run is over.
+ */
+export class RunContext {
+  readonly engine: Engine;
+  readonly started = Date.now();
+  readonly state: {
+    planned: boolean;
+    plan: string[];
+    queries: number;
+    steps: number;
+    tokens: number;
+    repairs: number;
+    evidence: string[];
+    queryCount: number;
+    lastSimulation: SimulationResult | null;
+    /** The technique's own state, saved with every checkpoint. */
+    technique: unknown;
+  };
+  readonly newQueryId: () => string;
+
+  constructor(
+    readonly options: DecisionRunOptions,
+    readonly technique: TechniqueDefinition,
+  ) {
+    this.engine = options.connector.engine;
+    const resume = options.resume;
+    this.state = {
+      planned: resume?.planned ?? false,
+      plan: resume?.plan ?? [],
+      queries: resume?.queries ?? 0,
+      steps: resume?.steps ?? 0,
+      tokens: resume?.tokens ?? 0,
+      repairs: 0,
+      evidence: [...(resume?.evidence ?? [])],
+      queryCount: resume?.queryCount ?? 0,
+      lastSimulation: null,
+      technique: resume?.technique,
+    };
+    this.newQueryId = options.newQueryId ?? (() => `q${++this.state.queryCount}`);
+  }
+
+  get limits(): RunLimits {
+    return this.options.limits;
+  }
+
+  get signal(): AbortSignal | undefined {
+    return this.options.signal;
+  }
+
+  emit(event: RunEvent): void {
+    this.options.emit(event);
+  }
+
+  /** Ends the run: emits run-end and returns the outcome. */
+  finish(status: RunOutcome['status'], message: string | null, answer?: { decision: string; rationale: string }): RunOutcome {
+    const { steps, tokens } = this.state;
+    this.emit({ type: 'run-end', status, message, steps, totalTokens: tokens });
+    return { status, decision: answer?.decision ?? null, rationale: answer?.rationale ?? null, message, steps, totalTokens: tokens };
+  }
+
+  /** The outcome when the run must stop before another model call (stopped, out of steps, tokens or time); null to go on. */
+  limitReached(): RunOutcome | null {
+    const { limits } = this;
+    if (this.signal?.aborted) return this.finish('cancelled', 'The run was stopped');
+    if (this.state.steps >= limits.maxSteps) return this.finish('step-limit', `Stopped after ${limits.maxSteps} model calls without a decision`);
+    if (limits.maxTokens !== null && this.state.tokens >= limits.maxTokens) {
+      return this.finish('token-limit', `Stopped after using ${this.state.tokens} tokens (limit ${limits.maxTokens}) without a decision`);
+    }
+    if (this.remainingMs() <= 0) return this.timeLimit();
+    return null;
+  }
+
+  /**
+   * The opening of a conversation about the run's question: the system prompt (role, the
+   * technique's method, the database and its dialect) and the task. A resumed run gets the
+   * conversation it had saved.
+   */
+  async openConversation(): Promise<ChatMessage[] | RunOutcome> {
+    if (this.options.resume?.messages) return this.options.resume.messages;
+    let schemaSummary: string;
+    try {
+      schemaSummary = summarizeSchema(await this.options.connector.schema());
+    } catch (error) {
+      return this.finish('failed', `Could not read the database schema: ${WorkbenchError.from(error).message}`);
+    }
+    const context = {
+      method: this.technique.method,
+      engine: this.engine,
+      schemaSummary,
+      question: this.options.question,
+      rules: this.options.rules,
+      whatIfNote: this.options.whatIf?.note ?? null,
+    };
+    return [
+      { role: 'system', content: systemPrompt(context) },
+      { role: 'user', content: taskMessage(context) },
+    ];
+  }
+
+  /**
+   * One model call on `messages` with `offered` tools: saves the checkpoint, asks, records the
+   * response and the thought, validates the calls. An unusable reply is answered with a repair
+   * request (bounded by `maxRepairs`) and comes back with no calls; the assistant message is
+   * appended to `messages` either way.
+   */
+  async turn(messages: ChatMessage[], offered: ToolDefinition[]): Promise<Turn> {
+    const { options, limits } = this;
+    const names = offered.map((tool) => tool.name);
+    const step = this.state.steps + 1;
+    options.onCheckpoint?.(this.checkpoint(messages));
+    this.emit({ type: 'model-request', step, tools: names, messageCount: messages.length });
+    let response: ModelResponse;
+    const call = deadlineSignal(this.remainingMs(), this.signal);
+    try {
+      response = await options.provider.generate(
+        options.toolMode === 'tools'
+          ? { messages, tools: offered.map((tool) => ({ name: tool.name, description: tool.description(dialectNotes[this.engine].label), parameters: toolParameters(tool) })) }
+          : { messages: withTextInstructions(messages, offered) },
+        { signal: call.signal, ...(options.onToken ? { onToken: options.onToken } : {}) },
+      );
+    } catch (error) {
+      const failure = WorkbenchError.from(error);
+      if (call.expired()) return { end: this.timeLimit() };
+      if (failure.code === 'cancelled') return { end: this.finish('cancelled', 'The run was stopped') };
+      return { end: this.finish('failed', `The model call failed: ${failure.message}`) };
+    } finally {
+      call.dispose();
+    }
+    this.state.steps = step;
+    this.state.tokens += response.usage?.totalTokens ?? 0;
+    this.emit({ type: 'model-response', step, content: response.content, toolCalls: response.toolCalls, usage: response.usage, latencyMs: response.latencyMs });
+
+    const { thought, calls, problems } = readReply(response, options.toolMode, offered);
+    if (thought) this.emit({ type: 'thought', step, text: thought });
+    if (calls.length === 0) {
+      this.state.repairs++;
+      const problem = problems[0] ?? 'the reply contained no action';
+      this.emit({ type: 'model-repair', step, problem });
+      if (this.state.repairs > limits.maxRepairs) {
+        return { end: this.finish('failed', `The model's replies could not be used after ${limits.maxRepairs} repair attempts: ${problem}`) };
+      }
+      messages.push({ role: 'assistant', content: response.content, ...(response.toolCalls.length ? { toolCalls: response.toolCalls } : {}) });
+      for (const toolCall of response.toolCalls) messages.push({ role: 'tool', toolCallId: toolCall.id, content: `Not run: ${problem}` });
+      messages.push({ role: 'user', content: repairRequest(problem, offered, options.toolMode) });
+      return { calls: [], step, response, problems };
+    }
+    this.state.repairs = 0;
+    messages.push(
+      options.toolMode === 'tools'
+        ? { role: 'assistant', content: response.content, toolCalls: response.toolCalls }
+        : { role: 'assistant', content: response.content },
+    );
+    return { calls, step, response, problems };
+  }
+
+  /**
+   * Carries out a turn's calls in order and answers each in `messages` (tool messages, or one
+   * `Observation:` message in the text protocol). Returns the run's outcome when a call ended
+   * it (the final answer, the analyst's stop), null to go on.
+   */
+  async perform(messages: ChatMessage[], turn: Extract<Turn, { calls: AcceptedCall[] }>, context: { node?: string } = {}): Promise<RunOutcome | null> {
+    const replies: string[] = [];
+    const answerTool = (id: string, content: string): void => {
+      if (this.options.toolMode === 'tools') messages.push({ role: 'tool', toolCallId: id, content });
+      else replies.push(content);
+    };
+    // Calls the model made but the protocol does not allow now still need an answer.
+    for (const toolCall of turn.response.toolCalls) {
+      if (!turn.calls.some((accepted) => accepted.id === toolCall.id)) answerTool(toolCall.id, `Not run: ${turn.problems.join('; ') || 'not available now'}`);
+    }
+    for (const call of turn.calls) {
+      const outcome = await call.tool.perform(call.arguments, { step: turn.step, ...(context.node ? { node: context.node } : {}) }, this);
+      if ('stop' in outcome) return this.finish('stopped', outcome.stop);
+      if ('answer' in outcome) return this.finish('answered', null, outcome.answer);
+      answerTool(call.id, outcome.reply);
+    }
+    if (this.options.toolMode === 'text') messages.push({ role: 'user', content: replies.map((reply) => `Observation:\n${reply}`).join('\n\n') });
+    return null;
+  }
+
+  /** What a resume needs, as it stands before the next model call on `messages`. */
+  checkpoint(messages: ChatMessage[] | null): ResumeState {
+    const { state } = this;
+    return {
+      messages: messages ? structuredClone(messages) : null,
+      planned: state.planned,
+      plan: [...state.plan],
+      queries: state.queries,
+      steps: state.steps,
+      tokens: state.tokens,
+      evidence: [...state.evidence],
+      queryCount: state.queryCount,
+      ...(state.technique === undefined ? {} : { technique: structuredClone(state.technique) }),
+    };
+  }
+
+  private remainingMs(): number {
+    return this.limits.maxDurationMs - (Date.now() - this.started);
+  }
+
+  private timeLimit(): RunOutcome {
+    return this.finish('time-limit', `Stopped after ${Math.round(this.limits.maxDurationMs / 1000)} s without a decision`);
+  }
+}
+
+function toolParameters(tool: ToolDefinition): Record<string, unknown> {
+  return z.toJSONSchema(tool.arguments) as Record<string, unknown>;
+}
+
+/** The calls a reply makes, validated; what was wrong with the rest. */
+function readReply(response: ModelResponse, toolMode: 'tools' | 'text', offered: ToolDefinition[]): { thought: string | null; calls: AcceptedCall[]; problems: string[] } {
+  const problems: string[] = [];
+  const raw: { id: string; name: string; arguments: unknown }[] = [];
+  let thought: string | null;
+  if (toolMode === 'text') {
+    const parsed = parseTextReply(response.content, [...new Set([...registeredTools(), ...offered])]);
+    thought = parsed.thought;
+    parsed.calls.forEach((call, index) => raw.push({ id: `text-${index}`, name: call.name, arguments: call.arguments }));
+    if (parsed.calls.length === 0) problems.push('the reply follows none of the reply forms');
+  } else {
+    thought = response.content.trim() || null;
+    for (const call of response.toolCalls) {
+      try {
+        raw.push({ id: call.id, name: call.name, arguments: JSON.parse(call.arguments || '{}') as unknown });
+      } catch {
+        problems.push(`the arguments of ${call.name} are not valid JSON`);
+      }
+    }
+    if (response.toolCalls.length === 0) problems.push('the reply called no tool');
+  }
+  const calls: AcceptedCall[] = [];
+  for (const call of raw) {
+    const tool = offered.find((candidate) => candidate.name === call.name);
+    if (!tool) {
+      problems.push(`${call.name} is not available now (available: ${offered.map((candidate) => candidate.name).join(', ')})`);
+      continue;
+    }
+    const check = tool.arguments.safeParse(call.arguments);
+    if (!check.success) {
+      problems.push(`invalid arguments for ${tool.name}: ${check.error.issues.map((issue) => `${issue.path.join('.') || 'arguments'} ${issue.message}`).join('; ')}`);
+      continue;
+    }
+    calls.push({ id: call.id, tool, arguments: check.data });
+    if (tool.final) break; // nothing after the final answer is carried out
+  }
+  return { thought, calls, problems };
+}
+
+function repairRequest(problem: string, offered: ToolDefinition[], toolMode: 'tools' | 'text'): string {
+  return toolMode === 'tools'
+    ? `Your last reply could not be used: ${problem}. Reply by calling exactly one of these tools: ${offered.map((tool) => tool.name).join(', ')}.`
+    : `Your last reply could not be used: ${problem}. Reply again using exactly one of the reply forms.\n\n${textProtocolInstructions(offered)}`;
+}
+
+function withTextInstructions(messages: ChatMessage[], offered: ToolDefinition[]): ChatMessage[] {
+  const [system, ...rest] = messages;
+  if (!system) return messages;
+  return [{ role: 'system', content: `${system.content}\n\n${textProtocolInstructions(offered)}` }, ...rest];
+}
+
+/** An abort signal for one model call: the run's own signal, or the run's remaining time running out. */
+function deadlineSignal(remainingMs: number, outer: AbortSignal | undefined): { signal: AbortSignal; expired(): boolean; dispose(): void } {
+  const controller = new AbortController();
+  let expired = false;
+  const timer = setTimeout(() => {
+    expired = true;
+    controller.abort();
+  }, remainingMs);
+  const forward = (): void => controller.abort();
+  outer?.addEventListener('abort', forward, { once: true });
+  if (outer?.aborted) controller.abort();
+  return {
+    signal: controller.signal,
+    expired: () => expired,
+    dispose: () => {
+      clearTimeout(timer);
+      outer?.removeEventListener('abort', forward);
+    },
+  };
+}

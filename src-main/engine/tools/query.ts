@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { WorkbenchError } from '../../contract/errors';
+import { formatObservation } from '../observation';
+import { resultDigest } from '../result-digest';
+import { recordReview } from '../review-gate';
+import type { RunContext } from '../run-context';
+import { defineTool } from './tool';
+
+/** `query`: one read-only query against the database; a review point in step-through. */
+export const queryTool = defineTool({
+  name: 'query',
+  arguments: z.object({ query: z.string().trim().min(1) }),
+  description: (dialect) =>
+    `Run one read-only query against the database and receive its rows (a compact table with the row count and whether it was truncated). Write it in ${dialect}.`,
+  textForm: 'Thought: <what you need next and why>\nAction: query\nAction Input:\n<one query>',
+  fromText: (reply) => (reply.action?.name.startsWith('query') ? { query: reply.action.input } : undefined),
+  perform: async ({ query }, { step, node }, run) => {
+    const { gate } = run.options;
+    const asked = gate.interactive;
+    const decision = await gate.review({ subject: 'query', step, ...(node ? { node } : {}), query }, run.signal);
+    if (asked) recordReview(run, { step, node }, 'query', query, decision);
+    if (decision.action === 'stop') return { stop: 'The analyst stopped the run to continue by hand' };
+    if (decision.action === 'skip') {
+      run.emit({ type: 'observation', step, ...(node ? { node } : {}), queryId: null, text: 'Skipped by the analyst.' });
+      run.state.queries++;
+      return { reply: `The analyst skipped this query${decision.note ? `: ${decision.note}` : ''}. Continue without it.` };
+    }
+    const edited = decision.action === 'edit' && decision.query?.trim() ? decision.query.trim() : null;
+    const observation = await runQuery(run, { step, node, query: edited ?? query, author: edited ? 'analyst' : 'model' });
+    run.state.queries++;
+    const prefix = edited ? `The analyst replaced your query with:\n${edited}\n\n` : '';
+    const note = decision.action === 'note' ? `\n\nAnalyst note: ${decision.note}` : '';
+    return { reply: `${prefix}${observation}${note}` };
+  },
+  cells: {
+    'query-start': (event, _at, cells) => {
+      cells.queryCells.set(
+        event.queryId,
+        cells.add(event.step, { kind: 'query', author: event.author, source: event.query, connectionId: cells.connectionId, node: event.node, data: { queryId: event.queryId } }),
+      );
+    },
+    'query-end': (event, at, cells) => {
+      const cellId = cells.queryCells.get(event.queryId);
+      if (!cellId) return;
+      const connectionId = cells.connectionId ?? '';
+      if (event.result) cells.saveOutput(cellId, { status: 'ok', result: event.result, ranAt: at, connectionId });
+      else if (event.error) cells.saveOutput(cellId, { status: 'error', error: event.error, ranAt: at, connectionId });
+    },
+    observation: (event, _at, cells) => {
+      cells.add(event.step, {
+        kind: 'observation',
+        author: 'engine',
+        source: event.text,
+        node: event.node,
+        data: { queryId: event.queryId, queryCellId: event.queryId ? (cells.queryCells.get(event.queryId) ?? null) : null },
+      });
+    },
+  },
+});
+
+/** Runs a query through the read-only connector and records it; errors become observations the model can correct. */
+export async function runQuery(run: RunContext, context: { step: number; node?: string | undefined; query: string; author: 'model' | 'analyst' }): Promise<string> {
+  const queryId = run.newQueryId();
+  const { step } = context;
+  const node = context.node ? { node: context.node } : {};
+  run.emit({ type: 'query-start', step, queryId, query: context.query, author: context.author, ...node });
+  try {
+    const result = await run.options.connector.query(context.query, {
+      maxRows: run.limits.queryMaxRows,
+      timeoutMs: run.limits.queryTimeoutMs,
+      ...(run.signal ? { signal: run.signal } : {}),
+    });
+    run.emit({ type: 'query-end', step, queryId, result, error: null, digest: resultDigest(result) });
+    const text = formatObservation(result);
+    run.emit({ type: 'observation', step, queryId, text, ...node });
+    run.state.evidence.push(queryId);
+    return text;
+  } catch (caught) {
+    const error = WorkbenchError.from(caught);
+    run.emit({ type: 'query-end', step, queryId, result: null, error: error.toJSON(), digest: null });
+    const text =
+      error.code === 'read-only'
+        ? `Refused: the connection is read-only, so only queries that read data can run. (${error.message})`
+        : `Error (${error.code}): ${error.message}. Correct the query and try again.`;
+    run.emit({ type: 'observation', step, queryId, text, ...node });
+    return text;
+  }
+}

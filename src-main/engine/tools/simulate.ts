@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { WorkbenchError } from '../../contract/errors';
+import type { SimulationResult, SimulationSpec } from '../../contract/simulation';
+import { formatSimulationForModel } from '../../simulators/run-simulation';
+import type { RunSimulator } from '../../simulators/run-simulator';
+import type { RunContext } from '../run-context';
+import { jsonAction } from '../text-protocol';
+import { defineTool } from './tool';
+
+const simulateArguments = z.object({
+  candidates: z.array(z.string().trim().min(1)).max(500).optional(),
+  country: z.string().trim().min(1).optional(),
+  home: z.string().trim().min(1).optional(),
+  goods: z.string().trim().min(1).optional(),
+});
+type SimulateArguments = z.infer<typeof simulateArguments>;
+
+/** `simulate`: the exact business rules run for candidate decisions (offered only where a simulator fits the data). */
+export const simulateTool = defineTool({
+  name: 'simulate',
+  arguments: simulateArguments,
+  description: () =>
+    'Simulate the business rules exactly for candidate decisions and get each one\'s objective before and after, ranked, with the best, its margin and ties. Give the candidates to compare (all when omitted) and the scenario parameters: country and home node for trade-node (Locating) questions, goods for building (Building) questions.',
+  textForm: 'Action: simulate\nAction Input:\n{"candidates": ["<option>", "<option>"], "country": "…", "home": "…"}  (or {"goods": "…"})',
+  fromText: (reply) => jsonAction(reply, 'simulate'),
+  perform: async (args, { step, node }, run) => {
+    const simulator = run.options.simulator;
+    if (!simulator) return { reply: 'No simulator fits this database.' };
+    const spec = specFor(simulator, args);
+    if (typeof spec === 'string') return { reply: `Not simulated: ${spec}.` };
+    try {
+      const result = await simulator.run(spec);
+      run.emit({ type: 'simulation', step, ...(node ? { node } : {}), requested: args.candidates ?? null, result });
+      run.state.lastSimulation = result;
+      const unknown = (args.candidates ?? []).filter((name) => !result.candidates.some((row) => row.candidate.toLowerCase() === name.toLowerCase()));
+      const shown = args.candidates?.length
+        ? { ...result, candidates: result.candidates.filter((row) => row.rank === 1 || args.candidates?.some((name) => name.toLowerCase() === row.candidate.toLowerCase())) }
+        : result;
+      return { reply: `${formatSimulationForModel(shown)}${unknown.length ? `\nNot candidates here: ${unknown.join(', ')}` : ''}` };
+    } catch (error) {
+      return { reply: `Simulation failed: ${WorkbenchError.from(error).message}` };
+    }
+  },
+  cells: {
+    simulation: (event, at, cells) => {
+      const cellId = cells.add(event.step, { kind: 'simulation', author: 'engine', source: JSON.stringify(event.result.spec), connectionId: cells.connectionId, node: event.node, data: { requested: event.requested } });
+      cells.saveOutput(cellId, { status: 'simulated', simulation: event.result, ranAt: at, connectionId: cells.connectionId ?? '' });
+    },
+  },
+});
+
+function specFor(simulator: RunSimulator, args: Omit<SimulateArguments, 'candidates'>): SimulationSpec | string {
+  if (simulator.scenario === 'locating') {
+    const country = args.country ?? simulator.known.country;
+    const home = args.home ?? simulator.known.home;
+    return country && home ? { scenario: 'locating', country, home, rules: simulator.rules } : 'give the country and its home trade node ("country", "home")';
+  }
+  const goods = args.goods ?? simulator.known.goods;
+  return goods ? { scenario: 'building', goods, rules: simulator.rules } : 'give the goods whose price should fall ("goods")';
+}
+
+/** When the question's parameters are known, the decision is checked even if the model never simulated. */
+export async function simulateKnown(run: RunContext, step: number): Promise<SimulationResult | null> {
+  const simulator = run.options.simulator;
+  if (!simulator) return null;
+  const spec = specFor(simulator, {});
+  if (typeof spec === 'string') return null;
+  try {
+    const result = await simulator.run(spec);
+    run.emit({ type: 'simulation', step, requested: null, result });
+    return result;
+  } catch {
+    return null; // verification is a bonus; a failing simulator must not cost the decision
+  }
+}

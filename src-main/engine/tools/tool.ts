@@ -1,0 +1,71 @@
+import type { z } from 'zod';
+import type { CellOutput } from '../../contract/notebook';
+import type { RunEvent } from '../../contract/run';
+import type { RunCellDraft } from '../run-cells';
+import type { RunContext } from '../run-context';
+
+/** A reply in the plain-text protocol, split into its labelled sections (see ../text-protocol.ts). */
+export interface TextReply {
+  /** The body of a section by its lower-case label ("plan", "final answer", …). */
+  section(name: string): string | undefined;
+  /** The lower-cased `Action:` and its `Action Input:` (fences stripped), when the reply has them. */
+  action: { name: string; input: string } | null;
+}
+
+/** What performing a call came to. */
+export type ToolOutcome =
+  /** The text the model reads as the tool's answer. */
+  | { reply: string }
+  /** The model's final answer: the technique ends the run with it. */
+  | { answer: { decision: string; rationale: string } }
+  /** The analyst stopped the run at a review point. */
+  | { stop: string };
+
+/** Where a tool's events go in the notebook (see ../run-cells.ts). */
+export interface CellWriter {
+  readonly connectionId: string | null;
+  /** Adds a cell after the run's previous one and returns its id. */
+  add(step: number | undefined, draft: Omit<RunCellDraft, 'provenance' | 'connectionId'> & { connectionId?: string | null; node?: string | undefined }): string;
+  saveOutput(cellId: string, output: CellOutput): void;
+  /** The query cells of this run, by query id (evidence and observations link to them). */
+  readonly queryCells: Map<string, string>;
+}
+
+type EventOf<T extends RunEvent['type']> = Extract<RunEvent, { type: T }>;
+/** How events of one type become cells. */
+export type CellProjection = { [T in RunEvent['type']]?: (event: EventOf<T>, at: string, cells: CellWriter) => void };
+
+/**
+ * One tool the model can call, defined once: its name, arguments, description, plain-text form,
+ * how it is performed, and how the events it emits become cells. Reports read the same events
+ * through `TraceReader` (audit/run-trace.ts); a new tool with no event of its own emits the
+ * generic `tool` event, which reports show as it is.
+ */
+export interface ToolDefinition<A = unknown> {
+  name: string;
+  arguments: z.ZodType<A>;
+  /** What the model is told the tool does; `dialect` names the query language of the database. */
+  description(dialect: string): string;
+  /** The reply form of the plain-text protocol for models without tool calling. */
+  textForm: string;
+  /** Section labels this tool's text form uses besides `Action`/`Action Input`. */
+  textSections?: readonly string[];
+  /** The arguments of this tool's call in a plain-text reply, if the reply makes one. */
+  fromText(reply: TextReply): unknown;
+  /** Carries out a validated call; never throws for the model's or the data's mistakes. */
+  perform(args: A, call: { step: number; node?: string }, run: RunContext): Promise<ToolOutcome>;
+  /** Events this tool emits, projected into notebook cells. */
+  cells?: CellProjection;
+  /** No call after this one in the same reply is carried out (the final answer). */
+  final?: boolean;
+}
+
+/** Defines a tool with its argument type checked against its schema. */
+export function defineTool<S extends z.ZodType>(definition: ToolDefinition<z.infer<S>> & { arguments: S }): ToolDefinition {
+  return definition as unknown as ToolDefinition;
+}
+
+/** A numbered list, as plans are shown. */
+export function numbered(steps: readonly string[]): string {
+  return steps.map((step, index) => `${index + 1}. ${step}`).join('\n');
+}

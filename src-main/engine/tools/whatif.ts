@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { WorkbenchError } from '../../contract/errors';
+import { WHATIF_DEFAULT_TIMEOUT_MS, WHATIF_DEFAULT_TOLERANCE, whatIfCandidateSchema, whatIfExperimentSchema, type WhatIfSpec } from '../../contract/whatif';
+import { formatWhatIfForModel } from '../../whatif/format-for-model';
+import { jsonAction } from '../text-protocol';
+import { defineTool } from './tool';
+
+/** `whatif`: a parametrised change per candidate on a throwaway copy of the data (offered only where the data can be copied). */
+export const whatIfTool = defineTool({
+  name: 'whatif',
+  arguments: whatIfExperimentSchema
+    .pick({ change: true, objective: true, direction: true })
+    .extend({
+      candidates: z.array(whatIfCandidateSchema).min(1).max(500).optional().describe('The decisions to compare, bound in turn as :candidate.'),
+      candidatesQuery: z.string().trim().min(1).optional().describe('Instead of candidates: a read-only query whose first column lists them.'),
+    })
+    .refine((args) => (args.candidates === undefined) !== (args.candidatesQuery === undefined), {
+      message: 'give either candidates or candidatesQuery, not both',
+      path: ['candidates'],
+    }),
+  description: () =>
+    'Run a what-if experiment on a throwaway copy of the database (the database itself never changes): for each candidate decision, apply one SQL change (INSERT, UPDATE or DELETE) that names the candidate as :candidate (in DuckDB: $candidate), measure the objective query before and after, and get the candidates ranked with the best, its margin and ties. Use it to compare the effect of decisions the data can express directly.',
+  textForm:
+    'Action: whatif\nAction Input:\n{"change": "UPDATE … WHERE id = :candidate", "objective": "SELECT <one number> …", "candidates": [1, 2], "direction": "maximize"}  (or "candidatesQuery": "SELECT id FROM …" instead of "candidates")',
+  fromText: (reply) => jsonAction(reply, 'whatif'),
+  perform: async (args, { step, node }, run) => {
+    const sandbox = run.options.whatIf;
+    if (!sandbox) return { reply: 'What-if experiments are not available on this database.' };
+    const spec: WhatIfSpec = {
+      change: args.change,
+      objective: args.objective,
+      direction: args.direction,
+      tolerance: WHATIF_DEFAULT_TOLERANCE,
+      timeoutMs: Math.min(WHATIF_DEFAULT_TIMEOUT_MS, run.limits.queryTimeoutMs),
+      ...(args.candidates ? { candidates: args.candidates } : { candidatesQuery: args.candidatesQuery ?? '' }),
+    };
+    const at = { step, ...(node ? { node } : {}) };
+    try {
+      const result = await sandbox.run(spec, run.signal);
+      run.emit({ type: 'whatif', ...at, spec, result, error: null });
+      return { reply: formatWhatIfForModel(result) };
+    } catch (caught) {
+      const error = WorkbenchError.from(caught);
+      run.emit({ type: 'whatif', ...at, spec, result: null, error: error.toJSON() });
+      return { reply: `What-if failed (${error.code}): ${error.message}. Correct the change, the objective or the candidates and try again.` };
+    }
+  },
+  cells: {
+    whatif: (event, at, cells) => {
+      const cellId = cells.add(event.step, { kind: 'whatif', author: 'model', source: JSON.stringify(event.spec, null, 2), connectionId: cells.connectionId, node: event.node, data: {} });
+      const connectionId = cells.connectionId ?? '';
+      if (event.result) cells.saveOutput(cellId, { status: 'whatif', whatif: event.result, ranAt: at, connectionId });
+      else if (event.error) cells.saveOutput(cellId, { status: 'error', error: event.error, ranAt: at, connectionId });
+    },
+  },
+});
