@@ -1,18 +1,16 @@
-import type { Author, CellKind, CellOutput, Provenance } from '../contract/notebook';
+import type { Author, CellKindData, CellOutput, Provenance } from '../contract/notebook';
 import type { RunEvent } from '../contract/run';
 import type { LoggedEvent } from '../audit/hash-chain';
 import { registeredTools } from './tools/registry';
 import type { CellProjection, CellWriter } from './tools/tool';
 
-/** A cell a run adds to a notebook. */
-export interface RunCellDraft {
-  kind: CellKind;
+/** A cell a run adds to a notebook: its kind and that kind's data (contract/notebook.ts `cellDataSchemas`). */
+export type RunCellDraft = {
   author: Author;
   source: string;
   connectionId: string | null;
   provenance: Provenance;
-  data: Record<string, unknown>;
-}
+} & CellKindData;
 
 /** Where a run's cells go: the workspace's notebook store, or an in-memory list for the CLI. */
 export interface CellSink {
@@ -89,7 +87,7 @@ export function createRunCellWriter(
     queryCells: new Map<string, string>(context.knownQueryCells ?? []),
     add: (step, { node, ...draft }) => {
       const provenance: Provenance = { runId: context.runId, ...(step === undefined ? {} : { step }), ...(node ? { node } : {}) };
-      last = sink.insert({ connectionId: null, ...draft, provenance }, last);
+      last = sink.insert({ ...draft, connectionId: draft.connectionId ?? null, provenance } as RunCellDraft, last);
       return last;
     },
     saveOutput: (cellId, output) => sink.saveOutput(cellId, output),
