@@ -179,6 +179,29 @@ describe('dwb dqa solve --engine <technique> (relational dumps, SQLite)', () => 
     expect(readdirSync(out).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 
+  it('stops on Ctrl-C with the decided questions recorded and the tables written, and says how to finish', async () => {
+    const questions = devQuestions('locating', ['L1', 'L2', 'L3', 'L4']);
+    const file = writeQuestionFile(join(tempDir(), 'four.json'), 'locating', questions);
+    const scripts = new Map(questions.map((question) => [question.id, { queries: [`SELECT '${question.id}' AS question, count(*) AS nodes FROM trade_node`], answer: question.answer }]));
+    const server = await serve(techniqueModel(questions, scripts, { delayMs: 300 }));
+    const out = tempDir();
+    const child = spawn(process.execPath, ['bin/dwb.js', 'dqa', 'solve', '--questions', file, '--engine', 'iterrag', '--base-url', server.baseUrl, '--model', 'scripted', '--tool-mode', 'tools', '--concurrency', '1', '--out', out], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const deadline = Date.now() + 60_000;
+    while (!existsSync(join(out, 'L1', 'result.json')) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    child.kill('SIGINT');
+    expect(await exited).toBe(1);
+    const decided = questions.filter((question) => existsSync(join(out, question.id, 'result.json'))).length;
+    expect(decided).toBeGreaterThanOrEqual(1);
+    expect(decided).toBeLessThan(4);
+    expect(stderr).toContain('stopping: runs in flight end now; re-run the same command to finish the rest');
+    expect(stderr).toContain(`stopped: ${decided} of 4 questions decided; re-run the same command to finish the rest`);
+    const table = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as ResultsTable;
+    expect(table.questions).toHaveLength(decided);
+  });
+
   it('explains bad arguments', async () => {
     const fails = async (args: string[], code: number, message: RegExp): Promise<void> => {
       const result = await solve(args);
@@ -196,11 +219,13 @@ describe('dwb dqa solve --engine <technique> (relational dumps, SQLite)', () => 
 
 describe('dwb dqa solve --engine planrag on graph dumps (Kùzu, Cypher)', () => {
   it('plans, queries with Cypher and gets exactly the scripted accuracy', async () => {
-    const questions = [...devQuestions('locating', ['L1', 'L4']), ...devQuestions('building', ['B2'])];
-    const locatingGraph = writeQuestionFile(join(tempDir(), 'locating-graph.json'), 'locating', questions.slice(0, 2));
-    const buildingGraph = writeQuestionFile(join(tempDir(), 'building-graph.json'), 'building', questions.slice(2));
+    // L1 and L2 share a graph dump: two runs read the same Kùzu database at once.
+    const questions = [...devQuestions('locating', ['L1', 'L2', 'L4']), ...devQuestions('building', ['B2'])];
+    const locatingGraph = writeQuestionFile(join(tempDir(), 'locating-graph.json'), 'locating', questions.slice(0, 3));
+    const buildingGraph = writeQuestionFile(join(tempDir(), 'building-graph.json'), 'building', questions.slice(3));
     const scripts = new Map<string, QuestionScript>([
       ['L1', { plan: ['Values of the home node', 'Decide'], queries: ["MATCH (t:Trade_node {name: 'krakow'}) RETURN 'L1' AS question, t.ingoing AS ingoing, t.total_power AS power"], answer: 'krakow' }],
+      ['L2', { plan: ['Upstream of lubeck', 'Decide'], queries: ["MATCH (s:Trade_node)-[:source]->(d:Trade_node {name: 'lubeck'}) RETURN 'L2' AS question, s.name AS source"], answer: 'rheinland' }],
       ['L4', { plan: ['Count nodes', 'Decide'], queries: ["MATCH (t:Trade_node) RETURN 'L4' AS question, count(t) AS nodes"], answer: 'pest' }],
       ['B2', { plan: ['Find the building', 'Decide'], queries: ["MATCH (b:Building) WHERE b.id = 1485 RETURN 'B2' AS question, b.name AS name"], answer: '1485' }],
     ]);
@@ -209,8 +234,9 @@ describe('dwb dqa solve --engine planrag on graph dumps (Kùzu, Cypher)', () => 
     const result = await solve(['--questions', locatingGraph, '--questions', buildingGraph, '--engine', 'planrag', '--db', 'gdb', '--base-url', server.baseUrl, '--model', 'scripted', '--tool-mode', 'tools', '--concurrency', '2', '--out', out]);
     expect(server.failures).toEqual([]);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout.trim().split('\n').slice(-2)).toEqual(['accuracy: 2/3', 'accuracy (ties counted): 2/3']);
-    expect(server.chatRequests()).toHaveLength(9);
+    expect(result.stdout.trim().split('\n').slice(-2)).toEqual(['accuracy: 3/4', 'accuracy (ties counted): 3/4']);
+    expect(server.chatRequests()).toHaveLength(12);
+    expect(logEvents(out, 'L2').find((event) => event.type === 'query-end')).toMatchObject({ error: null });
     const l1 = logEvents(out, 'L1');
     expect(l1.find((event) => event.type === 'plan')).toMatchObject({ steps: ['Values of the home node', 'Decide'] });
     expect(l1.find((event) => event.type === 'query-end')).toMatchObject({ error: null });
