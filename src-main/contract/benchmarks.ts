@@ -150,6 +150,11 @@ export const benchmarkRequests = {
   /** Runs the questions not decided yet. */
   'benchmarks/resume': { params: benchmarkId, result: benchmarkSummarySchema },
   'benchmarks/results': { params: benchmarkId, result: resultsTableSchema },
+  /** The analyst's failure category for a wrong answer (e.g. DEEP where the log cannot tell); the reports are rewritten. */
+  'benchmarks/label': {
+    params: z.object({ id: z.string(), technique: techniqueIdSchema, db: dbKindSchema, questionId: z.string(), category: failureCategorySchema }),
+    result: questionResultSchema,
+  },
   /** Copies one question's run into a new notebook of the workspace and returns it. */
   'benchmarks/open-question': {
     params: z.object({ id: z.string(), technique: techniqueIdSchema, db: dbKindSchema, questionId: z.string() }),

@@ -12,11 +12,12 @@ import { z } from 'zod';
 import type { EventName, EventPayload } from '../contract/api';
 import type { Handlers } from './router';
 import { WorkbenchError } from '../contract/errors';
-import type { BenchmarkSpec, BenchmarkSummary } from '../contract/benchmarks';
+import type { BenchmarkSpec, BenchmarkSummary, QuestionResult } from '../contract/benchmarks';
 import { cellSchema } from '../contract/notebook';
 import type { ProviderSettings } from '../contract/model';
 import { benchmarkQuestions, runBenchmark } from '../benchmark/run-benchmark';
 import { writeResultFiles } from '../benchmark/results-files';
+import { writeQuestionResult } from '../benchmark/question-result';
 import { collectResults, resultsTable } from '../benchmark/results-table';
 import { readQuestionSet } from '../dqa/question-file';
 import { techniqueNamed } from '../engine/techniques/registry';
@@ -27,13 +28,16 @@ import { BenchmarkStore } from '../workspace/benchmark-store';
 import type { Environment } from '../workspace/clock';
 import type { NotebookStore } from '../workspace/notebook-store';
 
-type BenchmarkHandlers = Pick<Handlers, 'benchmarks/list' | 'benchmarks/start' | 'benchmarks/stop' | 'benchmarks/resume' | 'benchmarks/results' | 'benchmarks/open-question'>;
+type BenchmarkHandlers = Pick<Handlers, 'benchmarks/list' | 'benchmarks/start' | 'benchmarks/stop' | 'benchmarks/resume' | 'benchmarks/results' | 'benchmarks/label' | 'benchmarks/open-question'>;
 
 export interface BenchmarkService {
   handlers: BenchmarkHandlers;
   /** Stops every running benchmark (app shutdown); they stay resumable. */
   stopAll(): Promise<void>;
 }
+
+/** How the evidence says the category is the analyst's. */
+const ANALYST_LABEL = 'labelled by the analyst:';
 
 const savedNotebookSchema = z.object({ title: z.string().optional(), cells: z.array(cellSchema) });
 
@@ -110,6 +114,13 @@ export function createBenchmarkService(deps: {
     return settings;
   };
 
+  /** Only a question this benchmark recorded: the id never walks the file system on its own. */
+  const recordedQuestion = (summary: BenchmarkSummary, technique: string, db: string, questionId: string): QuestionResult => {
+    const recorded = collectResults(summary.directory).find((result) => result.technique === technique && result.db === db && result.id === questionId);
+    if (!recorded) throw new WorkbenchError('not-found', `Benchmark ${summary.id} has no decided question ${questionId} for ${technique} on ${db}`);
+    return recorded;
+  };
+
   const handlers: BenchmarkHandlers = {
     'benchmarks/list': () => store.list(),
     'benchmarks/start': (spec) => {
@@ -147,11 +158,20 @@ export function createBenchmarkService(deps: {
       return publish(summary);
     },
     'benchmarks/results': ({ id }) => resultsTable(collectResults(store.get(id).directory)),
+    'benchmarks/label': ({ id, technique, db, questionId, category }) => {
+      const summary = store.get(id);
+      const recorded = recordedQuestion(summary, technique, db, questionId);
+      if (recorded.correct || recorded.correctWithTies) throw new WorkbenchError('conflict', `${questionId} was answered right: it has no failure to label`);
+      if (live.has(id)) throw new WorkbenchError('conflict', `Benchmark ${id} is running: label its questions once it is stopped or finished`);
+      const evidence = recorded.failure.evidence.filter((line) => !line.startsWith(ANALYST_LABEL));
+      const labelled = { ...recorded, failure: { category, automatic: false, evidence: [...evidence, `${ANALYST_LABEL} ${category}`] } };
+      writeQuestionResult(join(summary.directory, `${technique}-${db}`, questionId), labelled);
+      writeResultFiles(summary.directory);
+      return labelled;
+    },
     'benchmarks/open-question': ({ id, technique, db, questionId }) => {
       const summary = store.get(id);
-      // Only a question this benchmark recorded: the id never walks the file system on its own.
-      const known = collectResults(summary.directory).some((result) => result.technique === technique && result.db === db && result.id === questionId);
-      if (!known) throw new WorkbenchError('not-found', `Benchmark ${id} has no decided question ${questionId} for ${technique} on ${db}`);
+      recordedQuestion(summary, technique, db, questionId);
       const path = join(summary.directory, `${technique}-${db}`, questionId, 'notebook.json');
       if (!existsSync(path)) throw new WorkbenchError('not-found', `The run of ${questionId} wrote no notebook (it could not start)`);
       const parsed = savedNotebookSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));

@@ -14,6 +14,8 @@ const dbOptions = [
   { id: 'gdb', label: 'Graph (Kùzu)' },
 ] as const;
 
+const categories = ['CAN', 'MIS', 'DEEP', 'QUR', 'OTH', 'unlabelled'] as const;
+
 function percent(part: number, whole: number): string {
   return whole === 0 ? '–' : `${((100 * part) / whole).toFixed(1)}%`;
 }
@@ -80,6 +82,13 @@ export function BenchmarksView({ client, onOpenNotebook }: { client: WorkbenchCl
   };
   const act = (method: 'benchmarks/stop' | 'benchmarks/resume', id: string): void => {
     void client.invoke(method, { id }).catch((error: unknown) => reportError(error, method === 'benchmarks/stop' ? 'Could not stop the benchmark' : 'Could not resume the benchmark'));
+  };
+  const label = (result: ResultsTable['questions'][number], category: (typeof categories)[number]): void => {
+    if (selectedId === null) return;
+    client
+      .invoke('benchmarks/label', { id: selectedId, technique: result.technique, db: result.db, questionId: result.id, category })
+      .then(() => loadTable(selectedId))
+      .catch((error: unknown) => reportError(error, `Could not label ${result.id}`));
   };
   const openQuestion = (result: ResultsTable['questions'][number]): void => {
     if (selectedId === null) return;
@@ -195,7 +204,25 @@ export function BenchmarksView({ client, onOpenNotebook }: { client: WorkbenchCl
                   <td>{result.correct ? 'yes' : result.correctWithTies ? 'tied' : 'no'}</td>
                   <td>{result.flags.join(', ')}</td>
                   <td>{result.status ?? 'not started'}</td>
-                  <td>{result.failure.category ?? '–'}</td>
+                  <td>
+                    {result.failure.category === null ? (
+                      '–'
+                    ) : (
+                      <select
+                        aria-label={`Category of ${result.id}`}
+                        value={result.failure.category}
+                        disabled={selected.status === 'running'}
+                        title={result.failure.automatic ? 'Set from the run log and the simulator' : 'Set by the analyst, or left open'}
+                        onChange={(event) => label(result, event.target.value as (typeof categories)[number])}
+                      >
+                        {categories.map((category) => (
+                          <option key={category} value={category}>
+                            {category}
+                          </option>
+                        ))}
+                      </select>
+                    )}
+                  </td>
                   <td className="evidence">{result.failure.evidence.join('\n')}</td>
                   <td>
                     {result.error === null && (

@@ -42,6 +42,13 @@ describe('benchmarks in the app', () => {
     for (const chart of ['chart-accuracy', 'chart-tokens', 'chart-ended']) expect(await view.getByTestId(chart).locator('.recharts-bar-rectangle').count()).toBeGreaterThan(0);
     await screenshot(page, 'benchmarks-01-finished');
 
+    // The analyst labels the wrong answer the log could not tell apart.
+    const l3 = view.locator('[data-question="L3"]');
+    expect(await l3.getByLabel('Category of L3').inputValue()).toBe('MIS');
+    await l3.getByLabel('Category of L3').selectOption('DEEP');
+    await expect.poll(() => l3.innerText()).toContain('labelled by the analyst: DEEP');
+    expect(await l3.getByLabel('Category of L3').inputValue()).toBe('DEEP');
+
     await view.locator('[data-question="L2"]').getByTestId('open-question').click();
     await expect.poll(() => page.getByTestId('notebook-title').textContent()).toBe('L2 · iterrag · rdb (benchmark)');
     await expect.poll(() => page.locator('[data-cell-kind]').count()).toBe(4);

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BenchmarkSummary } from '../../../src-main/contract/benchmarks';
@@ -69,6 +70,16 @@ describe('benchmarks in the workbench', () => {
       ['iterrag', 'rdb', 4, 3],
     ]);
     expect(table.questions.find((result) => result.id === 'L4' && result.technique === 'iterrag')?.failure.category).toBe('MIS');
+
+    // The analyst labels what the log could not tell; the reports follow.
+    const labelled = await workbench.invoke('benchmarks/label', { id: started.id, technique: 'iterrag', db: 'rdb', questionId: 'L4', category: 'DEEP' });
+    expect(labelled.failure).toMatchObject({ category: 'DEEP', automatic: false });
+    expect(labelled.failure.evidence.at(-1)).toBe('labelled by the analyst: DEEP');
+    const relabelled = await workbench.invoke('benchmarks/label', { id: started.id, technique: 'iterrag', db: 'rdb', questionId: 'L4', category: 'OTH' });
+    expect(relabelled.failure.evidence.filter((line) => line.startsWith('labelled by the analyst'))).toEqual(['labelled by the analyst: OTH']);
+    expect((await workbench.invoke('benchmarks/results', { id: started.id })).rows.find((row) => row.technique === 'iterrag')?.failures).toEqual({ OTH: 1 });
+    expect(readFileSync(join(started.directory, 'results.md'), 'utf8')).toMatch(/\| L4 \| IterRAG \(ReAct\) \| rdb \|.*\| OTH \|/);
+    await expect(workbench.invoke('benchmarks/label', { id: started.id, technique: 'iterrag', db: 'rdb', questionId: 'L1', category: 'DEEP' })).rejects.toThrow(/answered right: it has no failure to label/);
 
     const { notebookId } = await workbench.invoke('benchmarks/open-question', { id: started.id, technique: 'iterrag', db: 'rdb', questionId: 'L2' });
     const notebook = await workbench.invoke('notebooks/get', { id: notebookId });
