@@ -46,6 +46,10 @@ export async function runDqaCommand(args: string[], io: CommandIo): Promise<numb
   const [subcommand, ...rest] = args;
   if (subcommand === 'import') return runDqaImportCommand(rest, io);
   if (subcommand === 'solve' && asksForTechnique(rest)) return runDqaTechniqueCommand(rest, io);
+  // parseArgs would keep only the last of several --questions: refuse rather than drop files.
+  if (subcommand === 'solve' && rest.filter((arg) => arg === '--questions' || arg.startsWith('--questions=')).length > 1) {
+    throw new WorkbenchError('invalid-request', '--engine simulator takes one --questions file (a technique engine takes several)');
+  }
   if (subcommand !== 'solve') {
     throw new WorkbenchError('invalid-request', `${subcommand === undefined ? 'missing subcommand' : `unknown subcommand "${subcommand}"`} (use "dwb dqa solve …" or "dwb dqa import …"): ${dqaSolveUsage}`);
   }
