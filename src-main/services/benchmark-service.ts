@@ -36,6 +36,10 @@ export interface BenchmarkService {
   stopAll(): Promise<void>;
 }
 
+function modelDescription(settings: ProviderSettings): string {
+  return `${settings.model} at ${redactUrl(settings.baseUrl)}`;
+}
+
 /** How the evidence says the category is the analyst's. */
 const ANALYST_LABEL = 'labelled by the analyst:';
 
@@ -130,7 +134,7 @@ export function createBenchmarkService(deps: {
       store.create({
         id,
         spec,
-        model: `${settings.model} at ${redactUrl(settings.baseUrl)}`,
+        model: modelDescription(settings),
         status: 'running',
         progress: { done: 0, total: perKind * spec.techniques.length * spec.dbs.length, correct: 0, correctWithTies: 0, tokens: 0 },
         message: null,
@@ -152,8 +156,11 @@ export function createBenchmarkService(deps: {
       const current = store.get(id);
       if (live.has(id) || current.status === 'running') throw new WorkbenchError('conflict', `Benchmark ${id} is already running`);
       const settings = requireModel();
+      // One benchmark, one model: answers of two models in one table would compare nothing.
+      const ranOn = current.model.slice(0, current.model.lastIndexOf(' at '));
+      if (ranOn !== settings.model) throw new WorkbenchError('conflict', `Benchmark ${id} ran on ${ranOn}; the configured model is ${settings.model}: set ${ranOn} back or start a new benchmark`);
       readQuestions(current.spec);
-      const summary = store.update(id, { status: 'running', message: null, endedAt: null });
+      const summary = store.update(id, { status: 'running', message: null, endedAt: null, model: modelDescription(settings) });
       launch(summary, settings);
       return publish(summary);
     },

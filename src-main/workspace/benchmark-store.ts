@@ -27,12 +27,12 @@ export class BenchmarkStore {
       .run(summary.id, JSON.stringify(summary.spec), summary.model, summary.status, JSON.stringify(summary.progress), summary.message, summary.createdAt, summary.endedAt);
   }
 
-  update(id: string, change: Partial<Pick<BenchmarkSummary, 'status' | 'progress' | 'message' | 'endedAt'>>): BenchmarkSummary {
+  update(id: string, change: Partial<Pick<BenchmarkSummary, 'status' | 'progress' | 'message' | 'endedAt' | 'model'>>): BenchmarkSummary {
     const current = this.get(id);
     const next = { ...current, ...change };
     this.database
-      .prepare('UPDATE benchmarks SET status = ?, progress = ?, message = ?, ended_at = ? WHERE id = ?')
-      .run(next.status, JSON.stringify(next.progress), next.message, next.endedAt, id);
+      .prepare('UPDATE benchmarks SET status = ?, progress = ?, message = ?, ended_at = ?, model = ? WHERE id = ?')
+      .run(next.status, JSON.stringify(next.progress), next.message, next.endedAt, next.model, id);
     return next;
   }
 

@@ -114,6 +114,9 @@ describe('benchmarks in the workbench', () => {
     expect(slow.chatRequests().length).toBeGreaterThanOrEqual(2 * decided);
 
     const fast = await serve(questions, scripts);
+    await workbench.invoke('model/save', { settings: { ...settings(fast.baseUrl), model: 'another-model' } });
+    await expect(workbench.invoke('benchmarks/resume', { id: started.id })).rejects.toThrow(/ran on scripted; the configured model is another-model/);
+    // The same model behind another endpoint (a restarted server) is the same benchmark.
     await workbench.invoke('model/save', { settings: settings(fast.baseUrl) });
     const finished = progressOf(workbench, (summary) => summary.status === 'finished');
     const resumed = await workbench.invoke('benchmarks/resume', { id: started.id });
