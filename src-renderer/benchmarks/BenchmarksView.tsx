@@ -1,14 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { BenchmarkSummary, ResultsTable, TechniqueIdValue, WorkbenchClient } from '../../src-main/contract';
+import type { BenchmarkSummary, ResultsTable, TechniqueIdValue, TechniqueInfo, WorkbenchClient } from '../../src-main/contract';
 import { useWorkbench } from '../app/store-context';
 import { BenchmarkCharts } from './BenchmarkCharts';
 
-const techniqueOptions: { id: TechniqueIdValue; label: string }[] = [
-  { id: 'singlerag', label: 'SingleRAG' },
-  { id: 'iterrag', label: 'IterRAG' },
-  { id: 'planrag', label: 'PlanRAG' },
-  { id: 'planrag-norp', label: 'PlanRAG without re-planning' },
-];
 const dbOptions = [
   { id: 'rdb', label: 'Relational (SQLite)' },
   { id: 'gdb', label: 'Graph (Kùzu)' },
@@ -33,6 +27,8 @@ export function BenchmarksView({ client, onOpenNotebook }: { client: WorkbenchCl
   const model = useWorkbench((state) => state.model);
   const reportError = useWorkbench((state) => state.reportError);
   const [benchmarks, setBenchmarks] = useState<BenchmarkSummary[]>([]);
+  // From the technique registry: a technique added there shows here.
+  const [techniqueOptions, setTechniqueOptions] = useState<TechniqueInfo[]>([]);
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [table, setTable] = useState<ResultsTable | null>(null);
   const [questionsFile, setQuestionsFile] = useState('');
@@ -53,6 +49,10 @@ export function BenchmarksView({ client, onOpenNotebook }: { client: WorkbenchCl
   );
 
   useEffect(() => {
+    void client
+      .invoke('runs/techniques', {})
+      .then(setTechniqueOptions)
+      .catch((error: unknown) => reportError(error, 'Could not list the techniques'));
     void client
       .invoke('benchmarks/list', {})
       .then((list) => {
@@ -112,7 +112,7 @@ export function BenchmarksView({ client, onOpenNotebook }: { client: WorkbenchCl
         <fieldset>
           <legend>Techniques</legend>
           {techniqueOptions.map((option) => (
-            <label key={option.id} className="inline">
+            <label key={option.id} className="inline" title={option.summary}>
               <input type="checkbox" aria-label={option.label} checked={techniques.includes(option.id)} onChange={(event) => setTechniques(toggle(techniques, option.id, event.target.checked))} />
               {option.label}
             </label>
