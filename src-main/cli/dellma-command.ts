@@ -13,7 +13,7 @@ import { createReplayProvider } from '../llm/replay-provider';
 import { parseProviderSettings, publicSettings } from '../llm/settings';
 import { readTranscript, recordingProvider, writeTranscriptLine } from '../llm/transcript';
 import type { ModelProvider } from '../llm/types';
-import { appRoot } from '../services/app-root';
+import { appRoot } from '../native/app-root';
 import { positiveInteger, type CommandIo } from './command-io';
 
 import { dellmaUsage } from './usage';

@@ -49,10 +49,23 @@ function dbList(value: string): DbKind[] {
  * are parsed in memory, once per run; `--target` reads databases through the connectors
  * instead. Exits 0 when the run completes, whatever the accuracy.
  */
+/** The value of `--engine` (or `--engine=…`) among the arguments, if any. */
+function engineArgument(args: readonly string[]): string | undefined {
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index] as string;
+    if (arg === '--engine') return args[index + 1];
+    if (arg.startsWith('--engine=')) return arg.slice('--engine='.length);
+  }
+  return undefined;
+}
+
 export async function runDqaCommand(args: string[], io: CommandIo): Promise<number> {
   const [subcommand, ...rest] = args;
   // Only `import` needs the database writers (and their drivers): load them only for it.
   if (subcommand === 'import') return (await import('./dqa-import-command')).runDqaImportCommand(rest, io);
+  // A decision technique (the engine, the model, the connectors) loads only when asked for.
+  const engine = engineArgument(rest);
+  if (subcommand === 'solve' && engine !== undefined && engine !== 'simulator') return (await import('./dqa-solve-technique')).runDqaTechniqueCommand(rest, io);
   if (subcommand !== 'solve') {
     throw new WorkbenchError('invalid-request', `${subcommand === undefined ? 'missing subcommand' : `unknown subcommand "${subcommand}"`} (use "dwb dqa solve …" or "dwb dqa import …"): ${dqaSolveUsage}`);
   }
@@ -74,7 +87,7 @@ export async function runDqaCommand(args: string[], io: CommandIo): Promise<numb
   if (questionFiles.length === 0 || questionFiles.includes('')) throw new WorkbenchError('invalid-request', `--questions is required: ${dqaSolveUsage}`);
   if (values.engine === undefined) throw new WorkbenchError('invalid-request', `--engine is required (only "simulator" for now): ${dqaSolveUsage}`);
   if (!(engines as readonly string[]).includes(values.engine)) {
-    throw new WorkbenchError('unsupported', `--engine ${values.engine} is not available: only "simulator" is (LLM decision engines run with dwb run)`);
+    throw new WorkbenchError('unsupported', `--engine ${values.engine} is not available: use simulator or a technique (${(await import('../engine/techniques/registry')).techniqueIds().join(', ')})`);
   }
   if (values['password-file'] !== undefined && values.target === undefined) throw new WorkbenchError('invalid-request', `--password-file goes with --target: ${dqaSolveUsage}`);
   const rules = oneOf(values.rules, ruleSets, '--rules');

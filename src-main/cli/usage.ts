@@ -14,7 +14,9 @@ export const verifyUsage =
 export const dqaSolveUsage =
   'dwb dqa solve --questions PATH/questions.json [--questions …] --engine simulator [--rules compat|stated] [--db rdb|gdb|rdb,gdb] [--target URI [--password-file F]] [--out results.jsonl]';
 export const dqaImportUsage = 'dwb dqa import --questions PATH/questions.json [--questions …] --target TARGET [--password-file F]';
-export const dqaUsage = `${dqaSolveUsage}\n  ${dqaImportUsage}`;
+export const dqaTechniqueUsage =
+  'dwb dqa solve --questions F [--questions F2 …] --engine planrag|iterrag|singlerag|planrag-norp|… [--db rdb|gdb] --base-url URL --model M [--api-key-file F | env DWB_API_KEY] [--tool-mode tools|text|auto] [--concurrency N] [--max-steps N] [--timeout-ms N] [--out DIR]';
+export const dqaUsage = `${dqaSolveUsage}\n  ${dqaTechniqueUsage}\n  ${dqaImportUsage}`;
 export const whatifUsage =
   'dwb whatif --connection sqlite:PATH|duckdb:PATH|csv:PATH|parquet:PATH|postgres://…|mysql://… [--password-file F] --change SQL --objective SQL (--candidates a,b,c | --candidates-query SQL) [--minimize] [--tolerance X] [--timeout-ms N] [--json]';
 export const keysUsage = 'dwb keys create --name NAME | dwb keys show | dwb keys export [--out FILE]';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { queryResultSchema } from './data';
 import { connectionRequests } from './connections';
 import { reportRequests } from './reports';
+import { benchmarkRequests, benchmarkSummarySchema } from './benchmarks';
 import { connectionReportSchema, modelSettingsViewSchema, providerSettingsSchema } from './model';
 import { reviewDecisionSchema, runProgressSchema, runSummarySchema, techniqueIdSchema, techniqueInfoSchema } from './run';
 import { scenarioSchema, simulationResultSchema, simulationSpecSchema } from './simulation';
@@ -34,6 +35,7 @@ export const api = {
   /** Saved connections: add, edit, test, remove, schema (see ./connections.ts). */
   ...connectionRequests,
   ...reportRequests,
+  ...benchmarkRequests,
 
   'notebooks/list': { params: empty, result: z.array(notebookSummarySchema) },
   'notebooks/get': { params: id, result: notebookSchema },
@@ -190,6 +192,8 @@ export const events = {
   'connections-change': z.object({}),
   /** Candidates done so far in a what-if run started with a `requestId` (a few updates a second at most). */
   'whatif-progress': z.object({ requestId: z.string(), done: z.number().int(), total: z.number().int() }),
+  /** A technique benchmark moved on (a question decided, a stop, the end). */
+  'benchmark-progress': benchmarkSummarySchema,
 } as const;
 export type Events = typeof events;
 export type EventName = keyof Events;

@@ -1,4 +1,5 @@
 export * from './api';
+export * from './benchmarks';
 export * from './connections';
 export * from './data';
 export * from './errors';

@@ -23,6 +23,7 @@ import { memorySecretStore, type SecretStore } from '../secrets/secret-store';
 import { defaultConfigDir } from '../workspace/paths';
 import { testProviderConnection } from '../llm/test-connection';
 import { EventBus } from './event-bus';
+import { createBenchmarkService } from './benchmark-service';
 import { createRouter, type Handlers } from './router';
 import { appVersion } from '../native/version';
 
@@ -87,9 +88,18 @@ export function openWorkbench(options: {
   // The analyst's signing key: in the OS key store where there is one, else a 0600 file in the user's config folder.
   const analystKeys = secrets.persistent ? secretKeyStore(secrets) : fileKeyStore(join(defaultConfigDir(), 'keys'));
   const reports = createReportService({ runs: runStore, notebooks, environment, workspaceDir: options.workspaceDir, platform: options.platform, analystKeys });
+  const benchmarks = createBenchmarkService({
+    database,
+    environment,
+    workspaceDir: options.workspaceDir,
+    notebooks,
+    modelSettings: () => modelSettings.resolved(),
+    emit: (event, payload) => bus.emit(event, payload),
+  });
 
   const handlers: Handlers = {
     ...reports.handlers,
+    ...benchmarks.handlers,
     'workspace/info': () => ({ directory: options.workspaceDir, transport: options.platform.transport, version: appVersion() }),
 
     'connections/list': () => connections.list(),
@@ -269,6 +279,7 @@ export function openWorkbench(options: {
     subscribe: (listener) => bus.subscribe(listener),
     close: async () => {
       await runs.stopAll();
+      await benchmarks.stopAll();
       for (const controller of running.values()) controller.abort();
       await pool.closeAll();
       database.close();

@@ -78,6 +78,17 @@ const migrations: string[] = [
   `ALTER TABLE runs ADD COLUMN request TEXT;`,
   // Where a live run stood just before its latest model call, so a run killed during that call resumes with it.
   `ALTER TABLE runs ADD COLUMN checkpoint TEXT;`,
+  // Technique benchmarks started from the app; their question runs live in <workspace>/benchmarks/<id>/.
+  `CREATE TABLE benchmarks (
+     id TEXT PRIMARY KEY,
+     spec TEXT NOT NULL,
+     model TEXT NOT NULL,
+     status TEXT NOT NULL,
+     progress TEXT NOT NULL,
+     message TEXT,
+     created_at TEXT NOT NULL,
+     ended_at TEXT
+   );`,
 ];
 
 /**

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { WorkbenchClient } from '../../src-main/contract';
+import { BenchmarksView } from '../benchmarks/BenchmarksView';
 import { NotebookView } from '../notebook/NotebookView';
 import { ConnectionsPanel } from '../sidebar/ConnectionsPanel';
 import { ModelPanel } from '../sidebar/ModelPanel';
@@ -21,6 +22,15 @@ export function App({ client }: { client: WorkbenchClient }) {
   const reportError = useWorkbench((state) => state.reportError);
   const loadActiveRuns = useWorkbench((state) => state.loadActiveRuns);
   const [info, setInfo] = useState<{ directory: string; transport: 'ipc' | 'websocket' } | null>(null);
+  const [view, setView] = useState<'notebook' | 'benchmarks'>('notebook');
+  const currentNotebookId = useWorkbench((state) => state.currentNotebookId);
+
+  // Opening another notebook (from the list, or a benchmark question) shows it.
+  const [shownNotebookId, setShownNotebookId] = useState(currentNotebookId);
+  if (shownNotebookId !== currentNotebookId) {
+    setShownNotebookId(currentNotebookId);
+    setView('notebook');
+  }
 
   useEffect(() => {
     const start = async (): Promise<void> => {
@@ -74,6 +84,14 @@ export function App({ client }: { client: WorkbenchClient }) {
         </div>
         <NotebookList />
         <ModelPanel />
+        <section className="panel" aria-label="Benchmarks">
+          <header className="panel-header">
+            <h2>Benchmarks</h2>
+            <button className="ghost small" data-testid="open-benchmarks" onClick={() => setView(view === 'benchmarks' ? 'notebook' : 'benchmarks')}>
+              {view === 'benchmarks' ? 'Close' : 'Open'}
+            </button>
+          </header>
+        </section>
         <ConnectionsPanel
           canBrowse={info?.transport === 'ipc'}
           browse={async () => (await client.invoke('dialog/open-file', { title: 'SQLite database', extensions: ['sqlite', 'sqlite3', 'db'] })).path}
@@ -88,7 +106,19 @@ export function App({ client }: { client: WorkbenchClient }) {
             {transport === 'connecting' ? 'Connecting to the workbench…' : 'Disconnected from the workbench — reconnecting. Your edits are kept.'}
           </div>
         )}
-        <NotebookView />
+        {view === 'benchmarks' ? (
+          <BenchmarksView
+            client={client}
+            onOpenNotebook={(id) => {
+              void loadNotebooks()
+                .then(() => openNotebook(id))
+                .then(() => setView('notebook'))
+                .catch((error: unknown) => reportError(error, 'Could not open the notebook'));
+            }}
+          />
+        ) : (
+          <NotebookView />
+        )}
       </div>
       <ExportDialog />
       <Toasts />

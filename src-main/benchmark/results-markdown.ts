@@ -1,0 +1,146 @@
+/**
+ * The results as Markdown: accuracy in the paper's layout (techniques down, scenario and
+ * database kind across), the full row per technique × scenario × database kind, where runs
+ * ended, failure categories, the questions reported apart, and every question with its
+ * category and evidence. Model and data text is escaped so it cannot become Markdown.
+ */
+import type { QuestionResult } from './question-result';
+import { endedAs, techniqueLabel, type ResultsRow, type ResultsTable } from './results-table';
+
+/** Text safe inside a Markdown table cell: no markup, no pipes, no line breaks. */
+export function markdownCell(text: string): string {
+  return text
+    .replace(/\s+/g, ' ')
+    .replace(/[\\`*_{}[\]#+!|<>~]/g, (char) => `\\${char}`)
+    .trim();
+}
+
+export function percent(part: number, whole: number): string {
+  return whole === 0 ? '–' : `${((100 * part) / whole).toFixed(1)}%`;
+}
+
+const columns = [
+  { scenario: 'locating', db: 'rdb', label: 'Locating RDB' },
+  { scenario: 'locating', db: 'gdb', label: 'Locating GDB' },
+  { scenario: 'building', db: 'rdb', label: 'Building RDB' },
+  { scenario: 'building', db: 'gdb', label: 'Building GDB' },
+] as const;
+
+export const failureOrder = ['CAN', 'MIS', 'DEEP', 'QUR', 'OTH', 'unlabelled'] as const;
+
+function table(header: string[], rows: string[][]): string[] {
+  return [`| ${header.join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`, ...rows.map((row) => `| ${row.join(' | ')} |`)];
+}
+
+function label(technique: ResultsRow['technique']): string {
+  return markdownCell(techniqueLabel(technique));
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+export function flagText(result: QuestionResult): string {
+  return result.flags.join(', ');
+}
+
+export function questionDecision(result: QuestionResult): string {
+  if (result.error !== null) return `not run: ${result.error}`;
+  if (result.match.raw === null) return `no decision (${result.status ?? 'not started'})`;
+  if (result.match.matched === null) return `"${result.match.raw}" (${result.match.rule})`;
+  return result.match.rule === 'exact' ? result.match.matched : `${result.match.matched} (from "${result.match.raw}", ${result.match.rule})`;
+}
+
+export function resultsMarkdown(results: ResultsTable): string {
+  const lines: string[] = ['# Technique benchmark', '', `Generated ${results.generatedAt}. Right = the exact simulator's best decision (compat rules); ties counted = one of the candidates tied with the best.`, ''];
+  const techniquesPresent = [...new Set(results.rows.map((row) => row.technique))];
+  const presentColumns = columns.filter((column) => results.rows.some((row) => row.scenario === column.scenario && row.db === column.db));
+
+  lines.push('## Accuracy (paper layout)', '');
+  lines.push(
+    ...table(
+      ['Technique', ...presentColumns.map((column) => column.label)],
+      techniquesPresent.map((technique) => [
+        label(technique),
+        ...presentColumns.map((column) => {
+          const row = results.rows.find((candidate) => candidate.technique === technique && candidate.scenario === column.scenario && candidate.db === column.db);
+          return row ? `${percent(row.correct, row.questions)} (${row.correct}/${row.questions}; ties ${row.correctWithTies}/${row.questions})` : '–';
+        }),
+      ]),
+    ),
+    '',
+  );
+
+  lines.push('## Technique × scenario × database', '');
+  lines.push(
+    ...table(
+      ['Technique', 'Scenario', 'DB', 'Questions', 'Accuracy', 'Ties counted', 'Without flagged', 'Mean steps', 'Mean prompt tokens', 'Mean completion tokens', 'Wall time (sum)', 'Mean wall time'],
+      results.rows.map((row) => [
+        label(row.technique),
+        row.scenario,
+        row.db,
+        String(row.questions),
+        `${row.correct}/${row.questions} (${percent(row.correct, row.questions)})`,
+        `${row.correctWithTies}/${row.questions} (${percent(row.correctWithTies, row.questions)})`,
+        `${row.clearCorrect}/${row.questions - row.flagged}`,
+        row.meanSteps.toFixed(1),
+        row.meanPromptTokens.toFixed(0),
+        row.meanCompletionTokens.toFixed(0),
+        seconds(row.wallMs),
+        seconds(row.meanWallMs),
+      ]),
+    ),
+    '',
+  );
+
+  const statuses = [...new Set(results.rows.flatMap((row) => Object.keys(row.ended)))].sort();
+  lines.push('## Where runs ended', '');
+  lines.push(...table(['Technique', 'Scenario', 'DB', ...statuses], results.rows.map((row) => [label(row.technique), row.scenario, row.db, ...statuses.map((status) => String(row.ended[status] ?? 0))])), '');
+
+  lines.push('## Failure categories', '', 'CAN wrong candidate set · MIS a critical value never retrieved · DEEP data or equations misused · QUR query errors · OTH other · unlabelled: left to the analyst.', '');
+  lines.push(...table(['Technique', 'Scenario', 'DB', ...failureOrder], results.rows.map((row) => [label(row.technique), row.scenario, row.db, ...failureOrder.map((category) => String(row.failures[category] ?? 0))])), '');
+
+  const flagged = results.questions.filter((result) => result.flags.length > 0);
+  lines.push('## Reported apart: ties and float-level decisions', '');
+  if (flagged.length === 0) lines.push('None of the questions is a tie or decided at floating-point level.', '');
+  else
+    lines.push(
+      ...table(
+        ['Question', 'Technique', 'DB', 'Flags', 'Simulator best', 'Tied', 'Decision', 'Right', 'Ties counted'],
+        flagged.map((result) => [
+          markdownCell(result.id),
+          label(result.technique),
+          result.db,
+          flagText(result),
+          markdownCell(result.simulator?.best ?? '–'),
+          markdownCell(result.simulator?.tied.join(', ') ?? '–'),
+          markdownCell(questionDecision(result)),
+          result.correct ? 'yes' : 'no',
+          result.correctWithTies ? 'yes' : 'no',
+        ]),
+      ),
+      '',
+    );
+
+  lines.push('## Questions', '');
+  lines.push(
+    ...table(
+      ['Question', 'Technique', 'DB', 'Decision', 'Simulator best', 'Right', 'Ended', 'Steps', 'Tokens (prompt/completion)', 'Category', 'Evidence'],
+      results.questions.map((result) => [
+        markdownCell(result.id),
+        label(result.technique),
+        result.db,
+        markdownCell(questionDecision(result)),
+        markdownCell(result.simulator?.best ?? '–'),
+        result.correct ? 'yes' : result.correctWithTies ? 'tied' : 'no',
+        endedAs(result),
+        String(result.steps),
+        `${result.promptTokens}/${result.completionTokens}`,
+        result.failure.category ?? '–',
+        markdownCell(result.failure.evidence.join('; ')),
+      ]),
+    ),
+    '',
+  );
+  return lines.join('\n');
+}

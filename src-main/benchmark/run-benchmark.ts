@@ -1,0 +1,171 @@
+/**
+ * A technique benchmark over DQA questions: every question is run by one technique against
+ * its own database, several at once (a bounded pool), each into DIR/<question-id>/ as a
+ * `dwb run` output directory, then judged by the exact simulator and recorded
+ * (result.json). Questions already recorded are not run again, so a batch that was killed or
+ * stopped finishes where it left off.
+ */
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { WorkbenchError } from '../contract/errors';
+import type { ProviderSettings } from '../contract/model';
+import type { BuildingQuestion, LocatingQuestion } from '../dqa/dataset';
+import type { ScenarioQuestion } from '../dqa/prepared-scenario';
+import type { QuestionSet } from '../dqa/question-file';
+import type { DbKind } from '../dqa/scenario-databases';
+import { runPool } from './bounded-pool';
+import { dqaQuestionText } from './dqa-question-text';
+import { failedQuestion, judgeRun } from './judge';
+import { questionDatabases } from './question-databases';
+import { readQuestionResult, writeQuestionResult, type QuestionResult } from './question-result';
+import { readRunFacts } from './run-facts';
+import { runQuestion } from './run-question';
+
+export interface BenchmarkQuestion {
+  id: string;
+  scenario: QuestionSet['scenario'];
+  questionsFile: string;
+  dump: string;
+  dumpPath: string;
+  annotation: string;
+  text: string;
+  rules: string;
+  scenarioQuestion: ScenarioQuestion;
+}
+
+/** Every question of the files, in order; ids must be unique over all of them (each names a directory). */
+export function benchmarkQuestions(sets: readonly QuestionSet[], db: DbKind): BenchmarkQuestion[] {
+  const seen = new Map<string, string>();
+  const questions: BenchmarkQuestion[] = [];
+  for (const set of sets) {
+    const all: (LocatingQuestion | BuildingQuestion)[] = set.questions;
+    for (const question of all) {
+      const earlier = seen.get(question.id);
+      if (earlier !== undefined) throw new WorkbenchError('invalid-request', `question id ${question.id} appears in both ${earlier} and ${set.path}; ids name the result directories and must be unique`);
+      seen.set(question.id, set.path);
+      const dump = db === 'rdb' ? question.rdb : question.gdb;
+      questions.push({
+        id: question.id,
+        scenario: set.scenario,
+        questionsFile: set.path,
+        dump,
+        dumpPath: resolve(set.baseDir, dump),
+        annotation: question.answer,
+        text: dqaQuestionText(question),
+        rules: question.business_rules,
+        scenarioQuestion: 'home' in question ? { country: question.country, home: question.home } : { goods: (question as BuildingQuestion).goods },
+      });
+    }
+  }
+  return questions;
+}
+
+export interface BenchmarkProgress {
+  done: number;
+  total: number;
+  correct: number;
+  correctWithTies: number;
+  tokens: number;
+  inFlight: number;
+}
+
+export interface BenchmarkOptions {
+  questions: readonly BenchmarkQuestion[];
+  technique: string;
+  db: DbKind;
+  outDir: string;
+  settings: ProviderSettings;
+  maxSteps: number;
+  concurrency: number;
+  signal?: AbortSignal;
+  /** Once per question, recorded earlier (`resumed`) or just now. */
+  onResult?: (result: QuestionResult, resumed: boolean, progress: BenchmarkProgress) => void;
+  /** A question starts running. */
+  onStart?: (question: BenchmarkQuestion, progress: BenchmarkProgress) => void;
+}
+
+export interface BenchmarkOutcome {
+  /** In question order; questions not decided (the batch was stopped) are missing. */
+  results: QuestionResult[];
+  resumed: number;
+  stopped: boolean;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export async function runBenchmark(options: BenchmarkOptions): Promise<BenchmarkOutcome> {
+  const { questions, technique, db, outDir } = options;
+  mkdirSync(outDir, { recursive: true });
+  const databases = questionDatabases(outDir, db);
+  const results = new Map<string, QuestionResult>();
+  const progress: BenchmarkProgress = { done: 0, total: questions.length, correct: 0, correctWithTies: 0, tokens: 0, inFlight: 0 };
+  const record = (result: QuestionResult, resumed: boolean): void => {
+    results.set(result.id, result);
+    progress.done += 1;
+    if (result.correct) progress.correct += 1;
+    if (result.correctWithTies) progress.correctWithTies += 1;
+    progress.tokens += result.totalTokens;
+    options.onResult?.(result, resumed, progress);
+  };
+
+  const pending: BenchmarkQuestion[] = [];
+  for (const question of questions) {
+    const earlier = readQuestionResult(join(outDir, question.id));
+    if (earlier === null) {
+      pending.push(question);
+      continue;
+    }
+    if (earlier.technique !== technique || earlier.db !== db) {
+      throw new WorkbenchError('invalid-request', `${join(outDir, question.id)} holds a run of ${earlier.technique} on ${earlier.db}, not ${technique} on ${db}: use another --out directory`);
+    }
+    record(earlier, true);
+  }
+  const resumed = progress.done;
+
+  const runOne = async (question: BenchmarkQuestion): Promise<void> => {
+    const dir = join(outDir, question.id);
+    // A directory without a result is a run cut short: start it again from nothing.
+    if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
+    const base = { id: question.id, scenario: question.scenario, technique, db, dump: question.dump, questionsFile: question.questionsFile };
+    const started = performance.now();
+    progress.inFlight += 1;
+    options.onStart?.(question, progress);
+    let result: QuestionResult;
+    try {
+      const database = await databases.get(question.dumpPath, question.scenario);
+      const outcome = await runQuestion({
+        outDir: dir,
+        connectionUri: database.connectionUri,
+        question: question.text,
+        rules: question.rules,
+        technique,
+        settings: options.settings,
+        maxSteps: options.maxSteps,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      // A run stopped by the batch's stop is not decided: a resume runs it again.
+      if (options.signal?.aborted) return;
+      result = judgeRun({
+        base,
+        annotation: question.annotation,
+        scenarioQuestion: question.scenarioQuestion,
+        prepared: database.prepared,
+        outcome,
+        facts: readRunFacts(join(dir, 'run-log.jsonl')),
+      });
+    } catch (error) {
+      if (options.signal?.aborted) return;
+      result = failedQuestion(base, question.annotation, messageOf(error), performance.now() - started);
+    } finally {
+      progress.inFlight -= 1;
+    }
+    mkdirSync(dir, { recursive: true });
+    writeQuestionResult(dir, result);
+    record(result, false);
+  };
+
+  await runPool(pending, options.concurrency, runOne, options.signal);
+  return { results: questions.flatMap((question) => results.get(question.id) ?? []), resumed, stopped: options.signal?.aborted ?? false };
+}

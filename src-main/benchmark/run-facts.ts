@@ -1,0 +1,79 @@
+/**
+ * What the benchmark needs to know about one finished run, read from its run log
+ * (run-log.jsonl) through the workbench's one reader of run logs (audit/run-trace.ts): how it
+ * ended, what it cost, which queries failed and what the model saw. Lines that are not run
+ * events are counted, never fatal: a log cut short by a kill still tells what happened before.
+ */
+import { readFileSync } from 'node:fs';
+import { parseRunLogLines, TraceReader } from '../audit/run-trace';
+import type { RunStatus } from '../contract/run';
+
+export interface QueryFact {
+  queryId: string;
+  query: string;
+  step: number;
+  /** null while the query has no end in the log. */
+  ok: boolean | null;
+  error: string | null;
+  rowCount: number | null;
+}
+
+export interface RunFacts {
+  status: Exclude<RunStatus, 'running'> | null;
+  message: string | null;
+  decision: string | null;
+  /** Model calls answered. */
+  steps: number;
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+  replans: number;
+  queries: QueryFact[];
+  /** Everything the model was shown as the result of an action, in order. */
+  observations: string[];
+  unreadableLines: number;
+}
+
+export function runFactsFromTrace(trace: TraceReader, unreadableLines = 0): RunFacts {
+  const totals = trace.totals();
+  const queries = trace.queryList();
+  const status = trace.ended?.status;
+  return {
+    status: status === undefined || status === 'running' ? null : status,
+    message: trace.ended?.message ?? null,
+    decision: trace.decision?.decision ?? null,
+    steps: totals.modelCalls,
+    // Every answered call is paid for, including one made again after a resume.
+    promptTokens: trace.spent.promptTokens,
+    completionTokens: trace.spent.completionTokens,
+    totalTokens: trace.spent.totalTokens,
+    replans: totals.replans,
+    queries: queries.map((query) => ({
+      queryId: query.id,
+      query: query.text,
+      step: query.step,
+      ok: query.endedAt === null ? null : query.error === null,
+      error: query.error?.message ?? null,
+      rowCount: query.result?.rowCount ?? null,
+    })),
+    observations: [
+      ...queries.flatMap((query) => (query.observation === null ? [] : [query.observation])),
+      ...trace.stepList().flatMap((step) => step.items.flatMap((item) => (item.kind === 'observation' ? [item.text] : []))),
+    ],
+    unreadableLines: unreadableLines + trace.unknown,
+  };
+}
+
+export function readRunFacts(logPath: string): RunFacts {
+  const trace = new TraceReader();
+  let unreadable = 0;
+  for (const line of readFileSync(logPath, 'utf8').split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      for (const entry of parseRunLogLines(line, logPath)) trace.read(entry.event, entry.at);
+    } catch {
+      unreadable += 1;
+    }
+  }
+  return runFactsFromTrace(trace, unreadable);
+}

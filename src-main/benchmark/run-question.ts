@@ -1,0 +1,68 @@
+/**
+ * The benchmark's one door into the engine: runs one decision into an output directory laid
+ * out as `dwb run --out` lays it out (notebook.json, run-log.jsonl, transcript.jsonl) through
+ * the shared run set-up, and returns how it ended and what it cost. Nothing else in
+ * src-main/benchmark calls the engine's set-up.
+ *
+ * The techniques are measured as the paper measured them: retrieval only. The model is not
+ * offered the workbench's simulator or what-if sandbox (they would hand it the answer); the
+ * simulator judges the decision afterwards instead (./judge.ts).
+ */
+import { parseConnectionUriWithPassword } from '../connectors/connection-uri';
+import type { ProviderSettings } from '../contract/model';
+import type { RunEvent, RunStatus } from '../contract/run';
+import { runToDirectory } from '../engine/run-setup';
+
+export interface QuestionRunInput {
+  outDir: string;
+  /** A connection URI of an embedded database, e.g. `sqlite:/…/x.sqlite` or `kuzu:/…/x.kuzu`. */
+  connectionUri: string;
+  question: string;
+  rules: string;
+  technique: string;
+  settings: ProviderSettings;
+  maxSteps: number;
+  signal?: AbortSignal;
+  /** Every event of the run as it happens (progress). */
+  onEvent?: (event: RunEvent) => void;
+}
+
+export interface QuestionRunOutcome {
+  status: Exclude<RunStatus, 'running'>;
+  decision: string | null;
+  message: string | null;
+  /** Model calls made. */
+  steps: number;
+  totalTokens: number;
+  promptTokens: number;
+  completionTokens: number;
+  wallMs: number;
+}
+
+/** Runs one decision into `input.outDir`; the model's and the database's mistakes end as a status, never a throw. */
+export async function runQuestion(input: QuestionRunInput): Promise<QuestionRunOutcome> {
+  const { target, password } = parseConnectionUriWithPassword(input.connectionUri);
+  const result = await runToDirectory({
+    outDir: input.outDir,
+    question: input.question,
+    rules: input.rules,
+    technique: input.technique,
+    connection: { target, description: input.connectionUri, password },
+    model: { settings: input.settings },
+    simulator: { rules: 'off', known: {} },
+    whatIf: false,
+    limits: { maxSteps: input.maxSteps },
+    ...(input.signal ? { signal: input.signal } : {}),
+    ...(input.onEvent ? { onEvent: input.onEvent } : {}),
+  });
+  return {
+    status: result.status,
+    decision: result.decision,
+    message: result.message,
+    steps: result.steps,
+    totalTokens: result.totalTokens,
+    promptTokens: result.promptTokens,
+    completionTokens: result.completionTokens,
+    wallMs: result.wallTimeMs,
+  };
+}

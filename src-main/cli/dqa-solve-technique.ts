@@ -1,0 +1,176 @@
+/**
+ * `dwb dqa solve --engine <technique>`: the technique benchmark. Runs a decision technique
+ * (PlanRAG or a baseline) with a model on every question of one or more DQA question files,
+ * each against its own imported dump, several questions at once; judges each decision with
+ * the exact simulator and writes the results table (Markdown, JSON, HTML) into the output
+ * directory. Re-running with the same directory finishes what a stopped or killed batch left.
+ */
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { WorkbenchError } from '../contract/errors';
+import { readQuestionSet } from '../dqa/question-file';
+import { requireDumpFiles, type DbKind } from '../dqa/scenario-databases';
+import { accuracyLines, verdictLine } from '../dqa/solve-report';
+import type { QuestionVerdict } from '../dqa/solve-questions';
+import { techniqueIds } from '../engine/techniques/registry';
+import { parseProviderSettings } from '../llm/settings';
+import { benchmarkQuestions, runBenchmark, type BenchmarkProgress } from '../benchmark/run-benchmark';
+import type { QuestionResult } from '../benchmark/question-result';
+import { RESULT_FILES, writeResultFiles } from '../benchmark/results-files';
+import { positiveInteger, type CommandIo } from './command-io';
+import { dqaTechniqueUsage } from './usage';
+
+export { dqaTechniqueUsage };
+
+
+export const DEFAULT_CONCURRENCY = 2;
+export const DEFAULT_MAX_STEPS = 20;
+
+/** Whether a `dwb dqa solve` argument list asks for a technique rather than the simulator. */
+export function asksForTechnique(args: readonly string[]): boolean {
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index] as string;
+    const value = arg === '--engine' ? args[index + 1] : arg.startsWith('--engine=') ? arg.slice('--engine='.length) : undefined;
+    if (value !== undefined) return techniqueIds().includes(value);
+  }
+  return false;
+}
+
+function apiKeyFrom(file: string | undefined): string | undefined {
+  if (file !== undefined) {
+    try {
+      const key = readFileSync(file, 'utf8').trim();
+      if (key === '') throw new WorkbenchError('invalid-request', `--api-key-file ${file} is empty`);
+      return key;
+    } catch (error) {
+      if (error instanceof WorkbenchError) throw error;
+      throw new WorkbenchError('not-found', `cannot read --api-key-file ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    }
+  }
+  const fromEnv = process.env['DWB_API_KEY'];
+  return fromEnv !== undefined && fromEnv !== '' ? fromEnv : undefined;
+}
+
+/** The simulator's line format, with the technique's matched decision in place of the simulator's. */
+export function techniqueVerdictLine(result: QuestionResult): string {
+  const decision = result.match.matched ?? result.match.raw;
+  const verdict: QuestionVerdict = {
+    id: result.id,
+    database: result.dump,
+    via: null,
+    decision: decision === null ? null : decision.replace(/\s+/g, ' '),
+    tied: result.simulator?.tied ?? [],
+    annotation: result.simulator?.annotation ?? '',
+    agrees: result.correct,
+    agreesWithTies: result.correctWithTies,
+    result: null,
+    error: decision === null ? (result.error ?? `${result.status ?? 'not started'}: ${result.message ?? 'no decision'}`) : null,
+    solveMs: result.wallMs,
+  };
+  return verdictLine(verdict);
+}
+
+function progressLine(result: QuestionResult, resumed: boolean, progress: BenchmarkProgress): string {
+  const how = resumed ? 'recorded earlier' : `${result.status ?? 'not started'} after ${result.steps} model calls`;
+  const decided = result.match.matched ?? (result.match.raw === null ? 'no decision' : `"${result.match.raw.replace(/\s+/g, ' ').slice(0, 60)}" (not a candidate)`);
+  const verdict = result.correct ? 'right' : result.correctWithTies ? 'tied' : `wrong${result.failure.category ? ` [${result.failure.category}]` : ''}`;
+  return `[${progress.done}/${progress.total}] ${result.id} ${how}: ${decided} ${verdict} · accuracy so far ${progress.correct}/${progress.done} · ${progress.tokens} tokens · ${progress.inFlight} running`;
+}
+
+export async function runDqaTechniqueCommand(args: string[], io: CommandIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      questions: { type: 'string', multiple: true },
+      engine: { type: 'string' },
+      db: { type: 'string', default: 'rdb' },
+      'base-url': { type: 'string' },
+      model: { type: 'string' },
+      'api-key': { type: 'string' },
+      'api-key-file': { type: 'string' },
+      'tool-mode': { type: 'string', default: 'auto' },
+      concurrency: { type: 'string' },
+      'max-steps': { type: 'string' },
+      'timeout-ms': { type: 'string' },
+      out: { type: 'string' },
+    },
+  });
+  if (positionals.length > 0) throw new WorkbenchError('invalid-request', `unexpected argument "${positionals[0] ?? ''}": ${dqaTechniqueUsage}`);
+  if (values['api-key'] !== undefined) throw new WorkbenchError('invalid-request', '--api-key would put the key on the command line: use --api-key-file F or the environment variable DWB_API_KEY');
+  const technique = values.engine ?? '';
+  const files = values.questions ?? [];
+  if (files.length === 0 || files.some((file) => file === '')) throw new WorkbenchError('invalid-request', `--questions is required: ${dqaTechniqueUsage}`);
+  if (values.db !== 'rdb' && values.db !== 'gdb') throw new WorkbenchError('invalid-request', `--db must be rdb or gdb, got "${values.db}"`);
+  const db: DbKind = values.db;
+  if (!['tools', 'text', 'auto'].includes(values['tool-mode'])) throw new WorkbenchError('invalid-request', `--tool-mode must be tools, text or auto, got "${values['tool-mode']}"`);
+  for (const flag of ['base-url', 'model'] as const) {
+    if (values[flag] === undefined || values[flag] === '') throw new WorkbenchError('invalid-request', `--${flag} is required with --engine ${technique}: ${dqaTechniqueUsage}`);
+  }
+  const concurrency = positiveInteger(values.concurrency, '--concurrency') ?? DEFAULT_CONCURRENCY;
+  const maxSteps = positiveInteger(values['max-steps'], '--max-steps') ?? DEFAULT_MAX_STEPS;
+  const requestTimeoutMs = positiveInteger(values['timeout-ms'], '--timeout-ms');
+  const apiKey = apiKeyFrom(values['api-key-file']);
+  const settings = parseProviderSettings({
+    baseUrl: values['base-url'],
+    model: values.model,
+    toolMode: values['tool-mode'],
+    ...(apiKey !== undefined ? { apiKey } : {}),
+    ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}),
+  });
+
+  const sets = files.map((file) => readQuestionSet(file));
+  const questions = benchmarkQuestions(sets, db);
+  for (const set of sets) requireDumpFiles(set.baseDir, set.questions.map((question) => (db === 'rdb' ? question.rdb : question.gdb)), db);
+  const outDir = resolve(values.out ?? `dqa-${technique}-${db}`);
+
+  const controller = new AbortController();
+  const stop = (): void => {
+    io.stderr('stopping: runs in flight end now; re-run the same command to finish the rest');
+    controller.abort();
+  };
+  process.once('SIGINT', stop);
+  // Lines go out in question order, whatever order the runs finish in.
+  const lines = new Map<string, string>();
+  let printed = 0;
+  const flush = (): void => {
+    for (let next = questions[printed]; next !== undefined && lines.has(next.id); next = questions[printed]) {
+      io.stdout(lines.get(next.id) as string);
+      printed += 1;
+    }
+  };
+  try {
+    io.stderr(`solving ${questions.length} questions from ${files.join(', ')} with ${technique} on --db ${db}, ${concurrency} at a time, into ${outDir}`);
+    const outcome = await runBenchmark({
+      questions,
+      technique,
+      db,
+      outDir,
+      settings,
+      maxSteps,
+      concurrency,
+      signal: controller.signal,
+      onResult: (result, resumed, progress) => {
+        io.stderr(progressLine(result, resumed, progress));
+        lines.set(result.id, techniqueVerdictLine(result));
+        flush();
+      },
+    });
+    const table = writeResultFiles(outDir);
+    if (outcome.stopped) {
+      io.stderr(`stopped: ${outcome.results.length} of ${questions.length} questions decided; re-run the same command to finish the rest`);
+      return 1;
+    }
+    const correct = outcome.results.filter((result) => result.correct).length;
+    const correctWithTies = outcome.results.filter((result) => result.correctWithTies).length;
+    for (const line of accuracyLines({ correct, correctWithTies, total: outcome.results.length })) io.stdout(line);
+    const flagged = outcome.results.filter((result) => result.flags.length > 0).length;
+    if (flagged > 0) io.stderr(`${flagged} question(s) are ties or float-level decisions; the report lists them apart`);
+    if (outcome.resumed > 0) io.stderr(`${outcome.resumed} question(s) were decided by an earlier run and not asked again`);
+    io.stderr(`results: ${join(outDir, RESULT_FILES.markdown)}, ${join(outDir, RESULT_FILES.json)}, ${join(outDir, RESULT_FILES.html)} (${table.rows.length} rows)`);
+    return 0;
+  } finally {
+    process.removeListener('SIGINT', stop);
+  }
+}

@@ -1,0 +1,163 @@
+import { z } from 'zod';
+import { runStatusSchema, techniqueIdSchema } from './run';
+
+/**
+ * Technique benchmarks (spread into `api` in ./api.ts): runs of techniques × database kinds
+ * over a DQA questions file with the configured model, each question judged by the exact
+ * simulator. The same records back `dwb dqa solve --engine <technique>` (src-main/benchmark).
+ */
+
+export const dbKindSchema = z.enum(['rdb', 'gdb']);
+
+export const questionFlagSchema = z.enum(['tie', 'float-level', 'annotation-differs', 'no-improvement']);
+export type QuestionFlag = z.infer<typeof questionFlagSchema>;
+
+export const failureCategorySchema = z.enum(['CAN', 'MIS', 'DEEP', 'QUR', 'OTH', 'unlabelled']);
+
+export const failureLabelSchema = z.object({
+  /** null for a right decision (or one tied with the best). */
+  category: failureCategorySchema.nullable(),
+  automatic: z.boolean(),
+  evidence: z.array(z.string()),
+});
+
+/** One question's record (DIR/<question-id>/result.json); its presence marks the question decided. */
+export const questionResultSchema = z.object({
+  format: z.literal('decision-workbench/benchmark-question'),
+  version: z.literal(1),
+  id: z.string(),
+  scenario: z.enum(['locating', 'building']),
+  technique: techniqueIdSchema,
+  db: dbKindSchema,
+  /** The question's dump, as the questions file names it. */
+  dump: z.string(),
+  questionsFile: z.string(),
+  /** How the run ended; null when it could not start (see `error`). */
+  status: runStatusSchema.nullable(),
+  message: z.string().nullable(),
+  error: z.string().nullable(),
+  match: z.object({
+    raw: z.string().nullable(),
+    matched: z.string().nullable(),
+    rule: z.enum(['exact', 'normalized', 'contained', 'ambiguous', 'none', 'no-decision']),
+    alternatives: z.array(z.string()),
+  }),
+  simulator: z
+    .object({
+      best: z.string(),
+      tied: z.array(z.string()),
+      annotation: z.string(),
+      /** null when there is no runner-up. */
+      margin: z.number().nullable(),
+      candidateCount: z.number(),
+      /** Rank of the matched decision (1 = best), null when unmatched. */
+      rank: z.number().nullable(),
+      notes: z.array(z.string()),
+    })
+    .nullable(),
+  /** The matched decision is the simulator's best (compat rules). */
+  correct: z.boolean(),
+  /** The matched decision is among the candidates tied with the best. */
+  correctWithTies: z.boolean(),
+  flags: z.array(questionFlagSchema),
+  steps: z.number(),
+  promptTokens: z.number(),
+  completionTokens: z.number(),
+  totalTokens: z.number(),
+  wallMs: z.number(),
+  failure: failureLabelSchema,
+  decidedAt: z.string(),
+});
+export type QuestionResult = z.infer<typeof questionResultSchema>;
+
+export const resultsRowSchema = z.object({
+  technique: techniqueIdSchema,
+  scenario: z.enum(['locating', 'building']),
+  db: dbKindSchema,
+  questions: z.number(),
+  correct: z.number(),
+  correctWithTies: z.number(),
+  /** Questions flagged as ties, float-level or otherwise without a meaningful unique answer. */
+  flagged: z.number(),
+  /** Right answers among the questions that are not flagged. */
+  clearCorrect: z.number(),
+  meanSteps: z.number(),
+  meanPromptTokens: z.number(),
+  meanCompletionTokens: z.number(),
+  promptTokens: z.number(),
+  completionTokens: z.number(),
+  /** Sum of the questions' wall times (runs overlap, so the batch took less). */
+  wallMs: z.number(),
+  meanWallMs: z.number(),
+  /** How many runs ended with each status (`not started` when the run could not start). */
+  ended: z.record(z.string(), z.number()),
+  /** Wrong answers per failure category, `unlabelled` for those left to the analyst. */
+  failures: z.record(z.string(), z.number()),
+});
+export type ResultsRow = z.infer<typeof resultsRowSchema>;
+
+export const resultsTableSchema = z.object({
+  format: z.literal('decision-workbench/benchmark-results'),
+  version: z.literal(1),
+  generatedAt: z.string(),
+  rows: z.array(resultsRowSchema),
+  questions: z.array(questionResultSchema),
+});
+export type ResultsTable = z.infer<typeof resultsTableSchema>;
+
+export const benchmarkSpecSchema = z.object({
+  /** A DQA questions.json on the machine running the workbench. */
+  questionsFile: z.string().trim().min(1, 'name a questions file'),
+  techniques: z.array(techniqueIdSchema).min(1, 'choose at least one technique'),
+  dbs: z.array(dbKindSchema).min(1, 'choose at least one database kind'),
+  concurrency: z.number().int().min(1).max(16).default(2),
+  maxSteps: z.number().int().min(1).max(200).default(20),
+});
+export type BenchmarkSpec = z.output<typeof benchmarkSpecSchema>;
+
+export const benchmarkStatusSchema = z.enum(['running', 'stopped', 'finished', 'interrupted', 'failed']);
+
+export const benchmarkProgressSchema = z.object({
+  done: z.number().int(),
+  total: z.number().int(),
+  correct: z.number().int(),
+  correctWithTies: z.number().int(),
+  tokens: z.number(),
+});
+
+export const benchmarkSummarySchema = z.object({
+  id: z.string(),
+  spec: benchmarkSpecSchema,
+  /** The model the benchmark runs on (endpoint without credentials, and model name). */
+  model: z.string(),
+  status: benchmarkStatusSchema,
+  progress: benchmarkProgressSchema,
+  message: z.string().nullable(),
+  directory: z.string(),
+  createdAt: z.string(),
+  endedAt: z.string().nullable(),
+});
+export type BenchmarkSummary = z.infer<typeof benchmarkSummarySchema>;
+
+const benchmarkId = z.object({ id: z.string() });
+
+export const benchmarkRequests = {
+  'benchmarks/list': { params: z.object({}), result: z.array(benchmarkSummarySchema) },
+  /** Starts a benchmark on the configured model; progress arrives as `benchmark-progress`. */
+  'benchmarks/start': { params: benchmarkSpecSchema, result: benchmarkSummarySchema },
+  /** Stops the runs in flight; the questions decided so far are kept. */
+  'benchmarks/stop': { params: benchmarkId, result: benchmarkSummarySchema },
+  /** Runs the questions not decided yet. */
+  'benchmarks/resume': { params: benchmarkId, result: benchmarkSummarySchema },
+  'benchmarks/results': { params: benchmarkId, result: resultsTableSchema },
+  /** The analyst's failure category for a wrong answer (e.g. DEEP where the log cannot tell); the reports are rewritten. */
+  'benchmarks/label': {
+    params: z.object({ id: z.string(), technique: techniqueIdSchema, db: dbKindSchema, questionId: z.string(), category: failureCategorySchema }),
+    result: questionResultSchema,
+  },
+  /** Copies one question's run into a new notebook of the workspace and returns it. */
+  'benchmarks/open-question': {
+    params: z.object({ id: z.string(), technique: techniqueIdSchema, db: dbKindSchema, questionId: z.string() }),
+    result: z.object({ notebookId: z.string() }),
+  },
+} as const;

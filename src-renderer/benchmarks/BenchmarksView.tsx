@@ -1,0 +1,242 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { BenchmarkSummary, ResultsTable, TechniqueIdValue, TechniqueInfo, WorkbenchClient } from '../../src-main/contract';
+import { useWorkbench } from '../app/store-context';
+import { BenchmarkCharts } from './BenchmarkCharts';
+
+const dbOptions = [
+  { id: 'rdb', label: 'Relational (SQLite)' },
+  { id: 'gdb', label: 'Graph (Kùzu)' },
+] as const;
+
+const categories = ['CAN', 'MIS', 'DEEP', 'QUR', 'OTH', 'unlabelled'] as const;
+
+function percent(part: number, whole: number): string {
+  return whole === 0 ? '–' : `${((100 * part) / whole).toFixed(1)}%`;
+}
+
+function toggle<T>(list: readonly T[], item: T, on: boolean): T[] {
+  return on ? [...list.filter((value) => value !== item), item] : list.filter((value) => value !== item);
+}
+
+/**
+ * Technique benchmarks: start techniques × database kinds over a DQA questions file on the
+ * configured model, watch them, stop and resume, read the table and charts, and open any
+ * question's run as a notebook.
+ */
+export function BenchmarksView({ client, onOpenNotebook }: { client: WorkbenchClient; onOpenNotebook: (notebookId: string) => void }) {
+  const model = useWorkbench((state) => state.model);
+  const reportError = useWorkbench((state) => state.reportError);
+  const [benchmarks, setBenchmarks] = useState<BenchmarkSummary[]>([]);
+  // From the technique registry: a technique added there shows here.
+  const [techniqueOptions, setTechniqueOptions] = useState<TechniqueInfo[]>([]);
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [table, setTable] = useState<ResultsTable | null>(null);
+  const [questionsFile, setQuestionsFile] = useState('');
+  const [techniques, setTechniques] = useState<TechniqueIdValue[]>(['planrag']);
+  const [dbs, setDbs] = useState<('rdb' | 'gdb')[]>(['rdb']);
+  const [concurrency, setConcurrency] = useState(2);
+  const [maxSteps, setMaxSteps] = useState(20);
+  const [starting, setStarting] = useState(false);
+
+  const loadTable = useCallback(
+    (id: string) => {
+      void client
+        .invoke('benchmarks/results', { id })
+        .then(setTable)
+        .catch((error: unknown) => reportError(error, 'Could not read the results'));
+    },
+    [client, reportError],
+  );
+
+  useEffect(() => {
+    void client
+      .invoke('runs/techniques', {})
+      .then(setTechniqueOptions)
+      .catch((error: unknown) => reportError(error, 'Could not list the techniques'));
+    void client
+      .invoke('benchmarks/list', {})
+      .then((list) => {
+        setBenchmarks(list);
+        setSelectedId((current) => current ?? list[0]?.id ?? null);
+      })
+      .catch((error: unknown) => reportError(error, 'Could not list the benchmarks'));
+    return client.on('benchmark-progress', (summary) => {
+      setBenchmarks((list) => (list.some((item) => item.id === summary.id) ? list.map((item) => (item.id === summary.id ? summary : item)) : [summary, ...list]));
+    });
+  }, [client, reportError]);
+
+  const selected = benchmarks.find((benchmark) => benchmark.id === selectedId) ?? null;
+  const selectedDone = selected?.progress.done ?? 0;
+  const selectedStatus = selected?.status;
+  useEffect(() => {
+    if (selectedId !== null) loadTable(selectedId);
+  }, [selectedId, selectedDone, selectedStatus, loadTable]);
+
+  const start = (): void => {
+    setStarting(true);
+    client
+      .invoke('benchmarks/start', { questionsFile, techniques, dbs, concurrency, maxSteps })
+      .then((summary) => setSelectedId(summary.id))
+      .catch((error: unknown) => reportError(error, 'Could not start the benchmark'))
+      .finally(() => setStarting(false));
+  };
+  const act = (method: 'benchmarks/stop' | 'benchmarks/resume', id: string): void => {
+    void client.invoke(method, { id }).catch((error: unknown) => reportError(error, method === 'benchmarks/stop' ? 'Could not stop the benchmark' : 'Could not resume the benchmark'));
+  };
+  const label = (result: ResultsTable['questions'][number], category: (typeof categories)[number]): void => {
+    if (selectedId === null) return;
+    client
+      .invoke('benchmarks/label', { id: selectedId, technique: result.technique, db: result.db, questionId: result.id, category })
+      .then(() => loadTable(selectedId))
+      .catch((error: unknown) => reportError(error, `Could not label ${result.id}`));
+  };
+  const openQuestion = (result: ResultsTable['questions'][number]): void => {
+    if (selectedId === null) return;
+    client
+      .invoke('benchmarks/open-question', { id: selectedId, technique: result.technique, db: result.db, questionId: result.id })
+      .then(({ notebookId }) => onOpenNotebook(notebookId))
+      .catch((error: unknown) => reportError(error, `Could not open ${result.id}`));
+  };
+
+  return (
+    <div className="benchmarks" data-testid="benchmarks-view">
+      <h1>Benchmarks</h1>
+      <section className="benchmark-form" aria-label="New benchmark">
+        <p className="muted" data-testid="benchmark-model">
+          {model?.settings ? `Model: ${model.settings.model} at ${model.settings.baseUrl}` : 'No model yet: set one up under Model in the sidebar first.'}
+        </p>
+        <label>
+          Questions file (a DQA questions.json)
+          <input aria-label="Questions file" value={questionsFile} placeholder="/path/to/locating/questions.json" onChange={(event) => setQuestionsFile(event.target.value)} />
+        </label>
+        <fieldset>
+          <legend>Techniques</legend>
+          {techniqueOptions.map((option) => (
+            <label key={option.id} className="inline" title={option.summary}>
+              <input type="checkbox" aria-label={option.label} checked={techniques.includes(option.id)} onChange={(event) => setTechniques(toggle(techniques, option.id, event.target.checked))} />
+              {option.label}
+            </label>
+          ))}
+        </fieldset>
+        <fieldset>
+          <legend>Databases</legend>
+          {dbOptions.map((option) => (
+            <label key={option.id} className="inline">
+              <input type="checkbox" aria-label={option.label} checked={dbs.includes(option.id)} onChange={(event) => setDbs(toggle(dbs, option.id, event.target.checked))} />
+              {option.label}
+            </label>
+          ))}
+        </fieldset>
+        <label className="inline">
+          Questions at once
+          <input type="number" aria-label="Questions at once" min={1} max={16} value={concurrency} onChange={(event) => setConcurrency(Number(event.target.value))} />
+        </label>
+        <label className="inline">
+          Max steps
+          <input type="number" aria-label="Max steps" min={1} max={200} value={maxSteps} onChange={(event) => setMaxSteps(Number(event.target.value))} />
+        </label>
+        <button className="primary" data-testid="start-benchmark" disabled={starting || questionsFile.trim() === '' || techniques.length === 0 || dbs.length === 0} onClick={start}>
+          Start
+        </button>
+      </section>
+
+      <section aria-label="Benchmark runs">
+        <ul className="benchmark-list" data-testid="benchmark-list">
+          {benchmarks.map((benchmark) => (
+            <li key={benchmark.id} className={benchmark.id === selectedId ? 'selected' : ''} data-testid="benchmark-item" data-status={benchmark.status}>
+              <button className="link" onClick={() => setSelectedId(benchmark.id)}>
+                {benchmark.spec.techniques.join(', ')} · {benchmark.spec.dbs.join(', ')} · {benchmark.spec.questionsFile.split(/[\\/]/).slice(-2).join('/')}
+              </button>
+              <span className="benchmark-progress" data-testid="benchmark-progress">
+                {benchmark.status}: {benchmark.progress.done}/{benchmark.progress.total} questions · accuracy so far {benchmark.progress.correct}/{benchmark.progress.done} ({percent(benchmark.progress.correct, benchmark.progress.done)}) · {benchmark.progress.tokens} tokens
+              </span>
+              {benchmark.status === 'running' ? (
+                <button className="small" data-testid="stop-benchmark" onClick={() => act('benchmarks/stop', benchmark.id)}>
+                  Stop
+                </button>
+              ) : benchmark.status !== 'finished' ? (
+                <button className="small" data-testid="resume-benchmark" onClick={() => act('benchmarks/resume', benchmark.id)}>
+                  Resume
+                </button>
+              ) : null}
+              {benchmark.message && <span className="muted"> {benchmark.message}</span>}
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      {selected && table && (
+        <section aria-label="Results" data-testid="benchmark-results">
+          <h2>Results</h2>
+          <p className="muted">Right = the exact simulator's best decision; ties counted = one of the candidates tied with it. Files: {selected.directory}</p>
+          <table className="benchmark-table" data-testid="results-table">
+            <thead>
+              <tr>
+                <th>Technique</th><th>Scenario</th><th>DB</th><th>Questions</th><th>Accuracy</th><th>Ties counted</th><th>Without flagged</th><th>Mean steps</th><th>Mean prompt tokens</th><th>Mean completion tokens</th><th>Wall time (s)</th>
+              </tr>
+            </thead>
+            <tbody>
+              {table.rows.map((row) => (
+                <tr key={`${row.technique}-${row.scenario}-${row.db}`}>
+                  <td>{row.technique}</td><td>{row.scenario}</td><td>{row.db}</td><td>{row.questions}</td>
+                  <td>{row.correct}/{row.questions} ({percent(row.correct, row.questions)})</td>
+                  <td>{row.correctWithTies}/{row.questions} ({percent(row.correctWithTies, row.questions)})</td>
+                  <td>{row.clearCorrect}/{row.questions - row.flagged}</td>
+                  <td>{row.meanSteps.toFixed(1)}</td><td>{row.meanPromptTokens.toFixed(0)}</td><td>{row.meanCompletionTokens.toFixed(0)}</td><td>{(row.wallMs / 1000).toFixed(1)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <BenchmarkCharts table={table} />
+          <h2>Questions</h2>
+          <table className="benchmark-table" data-testid="question-table">
+            <thead>
+              <tr>
+                <th>Question</th><th>Technique</th><th>DB</th><th>Decision</th><th>Simulator best</th><th>Right</th><th>Flags</th><th>Ended</th><th>Category</th><th>Evidence</th><th />
+              </tr>
+            </thead>
+            <tbody>
+              {table.questions.map((result) => (
+                <tr key={`${result.technique}-${result.db}-${result.id}`} data-testid="question-row" data-question={result.id}>
+                  <td>{result.id}</td><td>{result.technique}</td><td>{result.db}</td>
+                  <td>{result.match.matched ?? result.match.raw ?? 'no decision'}</td>
+                  <td>{result.simulator?.best ?? '–'}</td>
+                  <td>{result.correct ? 'yes' : result.correctWithTies ? 'tied' : 'no'}</td>
+                  <td>{result.flags.join(', ')}</td>
+                  <td>{result.status ?? 'not started'}</td>
+                  <td>
+                    {result.failure.category === null ? (
+                      '–'
+                    ) : (
+                      <select
+                        aria-label={`Category of ${result.id}`}
+                        value={result.failure.category}
+                        disabled={selected.status === 'running'}
+                        title={result.failure.automatic ? 'Set from the run log and the simulator' : 'Set by the analyst, or left open'}
+                        onChange={(event) => label(result, event.target.value as (typeof categories)[number])}
+                      >
+                        {categories.map((category) => (
+                          <option key={category} value={category}>
+                            {category}
+                          </option>
+                        ))}
+                      </select>
+                    )}
+                  </td>
+                  <td className="evidence">{result.failure.evidence.join('\n')}</td>
+                  <td>
+                    {result.error === null && (
+                      <button className="small" data-testid="open-question" onClick={() => openQuestion(result)}>
+                        Open
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,59 @@
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { devQuestions, techniqueModel, writeQuestionFile } from '../support/dqa-technique-model';
+import { editorText, screenshot, setModelInApp, useAppInBrowser } from '../support/browser';
+import { startScriptedOpenAiServer, type ScriptedOpenAiServer } from '../support/scripted-openai';
+import { useSuiteTempDir } from '../support/temp';
+
+const app = useAppInBrowser({ viewport: { width: 1500, height: 1100 } });
+const suiteDir = useSuiteTempDir();
+let server: ScriptedOpenAiServer | null = null;
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('benchmarks in the app', () => {
+  it('starts a small benchmark, shows its progress, table and charts, and opens a question as a notebook', async () => {
+    const questions = devQuestions('locating', ['L1', 'L2', 'L3']);
+    const file = writeQuestionFile(join(suiteDir(), 'questions.json'), 'locating', questions);
+    // L1 and L2 answered right, L3 wrong.
+    const scripts = new Map(questions.map((question, index) => [question.id, { queries: [`SELECT '${question.id}' AS question, count(*) AS nodes FROM trade_node`], answer: index < 2 ? question.answer : 'krakow' }]));
+    server = await startScriptedOpenAiServer(techniqueModel(questions, scripts));
+    const { page } = app;
+    await page.goto(app.server.url);
+    await setModelInApp(page, server.baseUrl);
+
+    await page.getByTestId('open-benchmarks').click();
+    const view = page.getByTestId('benchmarks-view');
+    await expect.poll(() => view.getByTestId('benchmark-model').innerText()).toContain('scripted-model');
+    await view.getByLabel('Questions file').fill(file);
+    await view.getByLabel('PlanRAG', { exact: true }).uncheck();
+    await view.getByLabel('IterRAG').check();
+    await view.getByTestId('start-benchmark').click();
+
+    const item = view.getByTestId('benchmark-item').first();
+    await expect.poll(() => item.getAttribute('data-status'), { timeout: 60_000 }).toBe('finished');
+    expect(await item.getByTestId('benchmark-progress').innerText()).toBe('finished: 3/3 questions · accuracy so far 2/3 (66.7%) · 660 tokens');
+    const rows = view.getByTestId('results-table').locator('tbody tr');
+    await expect.poll(() => rows.count()).toBe(1);
+    expect(await rows.first().innerText()).toMatch(/^iterrag\s+locating\s+rdb\s+3\s+2\/3 \(66\.7%\)\s+2\/3 \(66\.7%\)\s+2\/3\s+2\.0\s+200\s+20\s/);
+    expect(await view.getByTestId('question-row').count()).toBe(3);
+    expect(await view.locator('[data-question="L3"]').innerText()).toMatch(/L3\s+iterrag\s+rdb\s+krakow\s+\S+\s+no/);
+    for (const chart of ['chart-accuracy', 'chart-tokens', 'chart-ended']) expect(await view.getByTestId(chart).locator('.recharts-bar-rectangle').count()).toBeGreaterThan(0);
+    await screenshot(page, 'benchmarks-01-finished');
+
+    // The analyst labels the wrong answer the log could not tell apart.
+    const l3 = view.locator('[data-question="L3"]');
+    expect(await l3.getByLabel('Category of L3').inputValue()).toBe('MIS');
+    await l3.getByLabel('Category of L3').selectOption('DEEP');
+    await expect.poll(() => l3.innerText()).toContain('labelled by the analyst: DEEP');
+    expect(await l3.getByLabel('Category of L3').inputValue()).toBe('DEEP');
+
+    await view.locator('[data-question="L2"]').getByTestId('open-question').click();
+    await expect.poll(() => page.getByTestId('notebook-title').textContent()).toBe('L2 · iterrag · rdb (benchmark)');
+    await expect.poll(() => page.locator('[data-cell-kind]').count()).toBe(4);
+    await expect.poll(() => editorText(page.locator('[data-cell-kind="query"]').first())).toBe("SELECT 'L2' AS question, count(*) AS nodes FROM trade_node");
+    await screenshot(page, 'benchmarks-02-question');
+    expect(app.pageErrors).toEqual([]);
+  });
+});
