@@ -65,7 +65,9 @@ export async function runDqaCommand(args: string[], io: CommandIo): Promise<numb
   if (subcommand === 'import') return (await import('./dqa-import-command')).runDqaImportCommand(rest, io);
   // A decision technique (the engine, the model, the connectors) loads only when asked for.
   const engine = engineArgument(rest);
-  if (subcommand === 'solve' && engine !== undefined && engine !== 'simulator') return (await import('./dqa-solve-technique')).runDqaTechniqueCommand(rest, io);
+  if (subcommand === 'solve' && engine !== undefined && engine !== 'simulator' && (await import('../engine/techniques/registry')).techniqueIds().includes(engine)) {
+    return (await import('./dqa-solve-technique')).runDqaTechniqueCommand(rest, io);
+  }
   if (subcommand !== 'solve') {
     throw new WorkbenchError('invalid-request', `${subcommand === undefined ? 'missing subcommand' : `unknown subcommand "${subcommand}"`} (use "dwb dqa solve …" or "dwb dqa import …"): ${dqaSolveUsage}`);
   }

@@ -214,7 +214,6 @@ describe('dwb dqa solve --engine <technique> (relational dumps, SQLite)', () => 
     await fails(['--questions', locatingFile, ...common, '--api-key-file', '/no/such/key'], 1, /cannot read --api-key-file \/no\/such\/key: ENOENT$/);
     await fails(['--questions', locatingFile, ...common, '--concurrency', '0'], 2, /--concurrency takes a positive whole number, got "0"$/);
     await fails(['--questions', locatingFile, '--engine', 'iterrag', '--model', 'm'], 2, /--base-url is required with --engine iterrag/);
-    await fails(['--questions', locatingFile, '--questions', buildingFile, '--engine', 'simulator'], 2, /--engine simulator takes one --questions file \(a technique engine takes several\)$/);
   });
 });
 
