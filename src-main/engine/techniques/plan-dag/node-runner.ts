@@ -66,7 +66,11 @@ class NodeFailure extends Error {
   }
 }
 
-/** What a node is given: its plan node, its parents' questions and answers, and, in Base, the shared result. */
+/**
+ * What a node is given: its plan node, its parents' questions and answers, and, in Base, the
+ * shared result. A parent's question is its template as planned (tags unfilled): filled in, it
+ * would carry the grand-parents' answers, and the node's context would grow with the depth.
+ */
 export interface NodeInput {
   node: DagNode;
   final: boolean;

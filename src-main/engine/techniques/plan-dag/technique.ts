@@ -205,7 +205,7 @@ class PlanDagRun {
   private async runOne(node: DagNode): Promise<{ result: NodeResult } | { ending: RunEnding }> {
     const parents = node.parents.map((id) => {
       const answered = this.answers.get(id) as Answered;
-      return { id, question: answered.question, answer: answered.answer };
+      return { id, question: this.graph.nodes.find((candidate) => candidate.id === id)?.question ?? answered.question, answer: answered.answer };
     });
     try {
       const result = await runNode(this.run, this.brief, { node, final: node.id === this.graph.final, parents, sharedEvidence: this.sharedEvidence }, this.config);
