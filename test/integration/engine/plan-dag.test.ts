@@ -9,6 +9,7 @@ import { runToDirectory, type DirectoryRunResult } from '../../../src-main/engin
 import { planDagTechnique, type PlanDagConfig } from '../../../src-main/engine/techniques/plan-dag/technique';
 import { registerTechnique, techniqueIds } from '../../../src-main/engine/techniques/registry';
 import { parseProviderSettings } from '../../../src-main/llm/settings';
+import { readTranscript } from '../../../src-main/llm/transcript';
 import type { SimulatorChoice } from '../../../src-main/simulators/run-simulator';
 import { dqaRoot, fileHash, sqliteFromDqaDump } from '../../support/fixtures';
 import { maxInFlight, nodeOf, nodeTurn, plannerTurn, promptOf, queryTurn } from '../../support/plan-dag-script';
@@ -139,6 +140,24 @@ describe('Plan*RAG (plan-dag) on a DQA Locating question (SQLite)', () => {
     const notebook = JSON.parse(readFileSync(join(outDir, 'notebook.json'), 'utf8')) as { cells: { kind: string; provenance: { node?: string } }[] };
     expect(notebook.cells.filter((cell) => cell.kind === 'query').map((cell) => cell.provenance.node).sort()).toEqual(['Q1.1', 'Q1.2']);
     expect(notebook.cells.at(-1)?.kind).toBe('decision');
+
+    // The transcript replays, with no model, to the same nodes and decision, whatever order the level's calls come in.
+    const replayDir = tempDir();
+    const replayed = await runToDirectory({
+      outDir: replayDir,
+      question: locatingQuestion,
+      rules: 'profit = (local_value + ingoing) * country_power / total_power',
+      technique: 'plan-dag',
+      connection: { target: { engine: 'sqlite', path: locating }, description: 'DQA' },
+      model: { replay: readTranscript(readFileSync(join(outDir, 'transcript.jsonl'), 'utf8')), toolMode: 'tools' },
+      simulator: locatingSimulator,
+      whatIf: false,
+    });
+    expect(replayed).toMatchObject({ status: 'answered', decision: 'krakow', steps: 6 });
+    const replayedNodes = parseRunLogLines(readFileSync(join(replayDir, 'run-log.jsonl'), 'utf8')).flatMap(({ event }) =>
+      event.type === 'tool' && event.tool === 'plan-dag.node' ? [[event.node, (event.input as { answer: unknown }).answer]] : [],
+    );
+    expect(replayedNodes.sort()).toEqual(nodes.map((event) => [event.node, event.input['answer']]).sort());
   });
 
   it('keeps every node to its parents: answers of siblings, grand-parents and unrelated nodes never reach its prompt', async () => {
