@@ -9,6 +9,10 @@ import { runToDirectory, type DirectoryRunResult } from '../../../src-main/engin
 import { planDagTechnique, type PlanDagConfig } from '../../../src-main/engine/techniques/plan-dag/technique';
 import { registerTechnique, techniqueIds } from '../../../src-main/engine/techniques/registry';
 import { parseProviderSettings } from '../../../src-main/llm/settings';
+import { createOpenAiProvider } from '../../../src-main/llm/openai-provider';
+import { openConnector } from '../../../src-main/connectors/open-connector';
+import { defaultRunLimits, runDecision, type ResumeState } from '../../../src-main/engine/decision-run';
+import { automaticGate, type ReviewGate } from '../../../src-main/engine/review-gate';
 import { readTranscript } from '../../../src-main/llm/transcript';
 import type { SimulatorChoice } from '../../../src-main/simulators/run-simulator';
 import { dqaRoot, fileHash, sqliteFromDqaDump } from '../../support/fixtures';
@@ -369,6 +373,119 @@ describe('Plan*RAG (plan-dag) on a DQA Locating question (SQLite)', () => {
     // Both answered roots stay (Q1.2 answered "none"); only the rest was planned again.
     expect(replan?.type === 'replan' && replan.nodes?.map((node) => node.id)).toEqual(['Q1.1', 'Q1.2', 'Q2.1']);
     expect(toolEvents(events, 'plan-dag.node').map((event) => event.node)).toEqual(['Q1.1', 'Q1.2', 'Q2.1']);
+  });
+});
+
+describe('Plan*RAG resumed after an interruption', () => {
+  it('skips the planner and the answered nodes, and runs only what was left', async () => {
+    const connector = await openConnector({ engine: 'sqlite', path: locating }, null);
+    try {
+      const stop = new AbortController();
+      const first = await startScriptedOpenAiServer([
+        plannerTurn(rootsAndJoin),
+        queryTurn('Q1.1', "SELECT source FROM flow WHERE dest = 'baltic_sea'"),
+        queryTurn('Q1.2', "SELECT base_trading_power FROM node_country WHERE country_name = 'SWE'"),
+        nodeTurn('Q1.1', 'answer', { answer: ['krakow', 'novgorod'] }),
+        nodeTurn('Q1.2', 'answer', { answer: 7.98 }),
+        // The join's call is under way when the app stops.
+        () => {
+          stop.abort();
+          return { holdUntil: new Promise(() => undefined) };
+        },
+      ]);
+      servers.push(first);
+      const checkpoints: ResumeState[] = [];
+      const events: RunEvent[] = [];
+      const options = {
+        question: locatingQuestion,
+        rules: '',
+        technique: 'plan-dag',
+        connector,
+        connectionDescription: 'DQA',
+        toolMode: 'tools' as const,
+        limits: defaultRunLimits,
+        gate: automaticGate,
+        emit: (event: RunEvent) => events.push(event),
+      };
+      const interrupted = await runDecision({
+        ...options,
+        provider: createOpenAiProvider(parseProviderSettings({ baseUrl: first.baseUrl, model: 'scripted', toolMode: 'tools', maxRetries: 0 })),
+        signal: stop.signal,
+        onCheckpoint: (state) => checkpoints.push(state),
+      });
+      expect(interrupted.status).toBe('cancelled');
+      const last = checkpoints.at(-1) as ResumeState;
+      expect((last.technique as { answers: { id: string }[] }).answers.map((answer) => answer.id)).toEqual(['Q1.1', 'Q1.2']);
+
+      const second = await startScriptedOpenAiServer([
+        nodeTurn('Q2.1', 'decide', { decision: 'krakow', rationale: 'r' }, { expect: (request) => (promptOf(request).includes('Of the nodes in krakow, novgorod') ? undefined : 'the join gets the answers from before') }),
+      ]);
+      servers.push(second);
+      const resumedEvents: RunEvent[] = [];
+      const resumed = await runDecision({
+        ...options,
+        provider: createOpenAiProvider(parseProviderSettings({ baseUrl: second.baseUrl, model: 'scripted', toolMode: 'tools' })),
+        emit: (event) => resumedEvents.push(event),
+        resume: last,
+      });
+      second.verify();
+      expect(resumed).toMatchObject({ status: 'answered', decision: 'krakow' });
+      expect(resumedEvents[0]?.type).toBe('run-resume');
+      expect(resumedEvents.some((event) => event.type === 'run-start' || event.type === 'plan')).toBe(false);
+    } finally {
+      await connector.close();
+    }
+  });
+});
+
+describe('Plan*RAG under review', () => {
+  it('asks the analyst about one node query at a time, records edits with the node, and runs the edited query', async () => {
+    const connector = await openConnector({ engine: 'sqlite', path: locating }, null);
+    try {
+      const server = await startScriptedOpenAiServer([
+        plannerTurn(rootsAndJoin),
+        queryTurn('Q1.1', 'SELECT source FROM flow WHERE dest = \'nowhere\''),
+        queryTurn('Q1.2', "SELECT base_trading_power FROM node_country WHERE country_name = 'SWE'"),
+        nodeTurn('Q1.1', 'answer', { answer: ['krakow', 'novgorod'] }, { expect: (request) => (promptOf(request).includes('rows: 2') ? undefined : 'Q1.1 answers from the analyst\'s query') }),
+        nodeTurn('Q1.2', 'answer', { answer: 7.98 }),
+        nodeTurn('Q2.1', 'decide', { decision: 'krakow', rationale: 'r' }),
+      ]);
+      servers.push(server);
+      let pending = 0;
+      let mostPending = 0;
+      const reviewed: string[] = [];
+      // Not interactive, so the level keeps its width; the reviews still come one at a time.
+      const gate: ReviewGate = {
+        interactive: false,
+        review: async (request) => {
+          mostPending = Math.max(mostPending, ++pending);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          pending--;
+          reviewed.push(request.node ?? '');
+          return request.subject === 'query' && request.node === 'Q1.1' ? { action: 'edit', query: "SELECT source FROM flow WHERE dest = 'baltic_sea'" } : { action: 'approve' };
+        },
+      };
+      const events: RunEvent[] = [];
+      const outcome = await runDecision({
+        question: locatingQuestion,
+        rules: '',
+        technique: 'plan-dag',
+        connector,
+        connectionDescription: 'DQA',
+        toolMode: 'tools',
+        limits: defaultRunLimits,
+        gate,
+        emit: (event) => events.push(event),
+        provider: createOpenAiProvider(parseProviderSettings({ baseUrl: server.baseUrl, model: 'scripted', toolMode: 'tools' })),
+      });
+      server.verify();
+      expect(outcome).toMatchObject({ status: 'answered', decision: 'krakow' });
+      expect(mostPending).toBe(1);
+      expect(reviewed.sort()).toEqual(['Q1.1', 'Q1.2']);
+      expect(events.find((event) => event.type === 'query-start' && event.node === 'Q1.1')).toMatchObject({ author: 'analyst', query: "SELECT source FROM flow WHERE dest = 'baltic_sea'" });
+    } finally {
+      await connector.close();
+    }
   });
 });
 

@@ -205,7 +205,7 @@ async function react(run: RunContext, brief: RunBrief, context: NodeContext, bud
 async function reviewedQuery(run: RunContext, node: string, step: number, query: string): Promise<{ ok: boolean; text: string; empty: boolean }> {
   const { gate } = run.options;
   const asked = gate.interactive;
-  const decision = await gate.review({ subject: 'query', step, node, query }, run.signal);
+  const decision = await oneReviewAtATime(run, () => gate.review({ subject: 'query', step, node, query }, run.signal));
   if (asked) recordReview(run, { step, node }, 'query', query, decision);
   if (decision.action === 'stop') throw new RunEnding('stopped', 'The analyst stopped the run to continue by hand');
   if (decision.action === 'skip') {
@@ -217,4 +217,17 @@ async function reviewedQuery(run: RunContext, node: string, step: number, query:
   run.state.queries++;
   const note = decision.action === 'note' ? `\n\nAnalyst note: ${decision.note}` : '';
   return { ok: ran.error === null, text: `${ran.text}${note}`, empty: ran.error === null && ran.rowCount === 0 };
+}
+
+/**
+ * The analyst answers one review at a time (the app keeps one pending review per run), but a
+ * level's nodes may reach their queries together — e.g. when the analyst switches an automatic
+ * run to step-through mid-level — so a run's reviews wait for each other.
+ */
+const reviewQueues = new WeakMap<RunContext, Promise<unknown>>();
+function oneReviewAtATime<T>(run: RunContext, review: () => Promise<T>): Promise<T> {
+  const previous = reviewQueues.get(run) ?? Promise.resolve();
+  const next = previous.then(review, review);
+  reviewQueues.set(run, next.catch(() => undefined));
+  return next;
 }
