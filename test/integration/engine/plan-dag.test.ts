@@ -86,7 +86,8 @@ describe('Plan*RAG (plan-dag) on a DQA Locating question (SQLite)', () => {
   it('runs two independent roots at the same time, gives the join its parents\' answers and nothing else, and the simulator checks the decision', async () => {
     const before = fileHash(locating);
     const { result, server, events, requests, outDir } = await runPlanDag([
-      plannerTurn(rootsAndJoin),
+      // 20 model calls allowed: the planner, then at most 9 nodes of two calls each.
+      plannerTurn(rootsAndJoin, { expect: (request) => (promptOf(request).includes('- At most 9 nodes.') && promptOf(request).includes(locatingQuestion) ? undefined : 'the planner is told the budget and the question') }),
       queryTurn('Q1.1', "SELECT source FROM flow WHERE dest = 'baltic_sea' ORDER BY source", { delayMs: 250 }),
       queryTurn('Q1.2', "SELECT trade_node, base_trading_power FROM node_country WHERE country_name = 'SWE' ORDER BY trade_node", { delayMs: 250 }),
       nodeTurn('Q1.1', 'answer', { answer: ['novgorod', 'krakow'], explanation: 'two sources MARK-EXPL-11' }, { delayMs: 250, expect: (request) => (promptOf(request).includes('krakow') && promptOf(request).includes('rows: 2') ? undefined : 'Q1.1 answers from its own rows') }),
@@ -254,7 +255,7 @@ describe('Plan*RAG (plan-dag) on a DQA Locating question (SQLite)', () => {
     // 1 plan + Q1.1 (query, one correction) + Q1.2 (query, answer); the join never asks.
     expect(requests).toHaveLength(5);
     expect(result.status).toBe('failed');
-    expect(result.message).toMatch(/^Plan\*RAG reached no decision: Q1\.1 failed \(QUR: the query could not run: Error \(syntax\): .*no such column: sauce/);
+    expect(result.message).toMatch(/^Plan\*RAG reached no decision: Q1\.1 failed \(QUR: the query could not run: Error \(syntax\): .*no such column: sauce.*\); blocked: Q2\.1$/);
     const nodes = toolEvents(events, 'plan-dag.node');
     expect(nodes.map((event) => [event.node, event.input['status']])).toEqual(expect.arrayContaining([['Q1.1', 'failed'], ['Q1.2', 'answered'], ['Q2.1', 'blocked']]));
     expect(nodes.find((event) => event.node === 'Q2.1')?.input['blockedBy']).toEqual(['Q1.1']);

@@ -67,6 +67,12 @@ describe('the Plan*RAG plan parser', () => {
     expect(errorOf(reply)).toMatch(error);
   });
 
+  it('refuses a plan bigger than the model-call budget allows, counting only new nodes in a re-plan', () => {
+    const nodes = [{ id: 'Q1.1', question: 'a' }, { id: 'Q1.2', question: 'b' }, { id: 'Q2.1', question: 'c <A1.1> <A1.2>' }];
+    expect(readPlan(plan(nodes), new Set(), 2)).toEqual({ ok: false, error: 'the plan has 3 nodes; at most 2 are allowed' });
+    expect(readPlan(plan(nodes), new Set(['Q1.1', 'Q1.2']), 1).ok).toBe(true);
+  });
+
   it('recomputes levels from the edges: a tag to a same-level node is relabelled, tags and final follow', () => {
     const graph = graphOf(
       plan(

@@ -90,7 +90,7 @@ export function extractJson(text: string): unknown {
  * repair turn (they are shown to it verbatim): unique ids of the form Q{level}.{j}, parents and
  * tags that name nodes of the plan, no self-reference, no cycle, at most one final node.
  */
-export function readPlan(reply: string, fixed: ReadonlySet<string> = new Set()): PlanReading {
+export function readPlan(reply: string, fixed: ReadonlySet<string> = new Set(), maxNodes = maxPlanNodes): PlanReading {
   const json = extractJson(reply);
   if (json === undefined) return { ok: false, error: 'the reply is not JSON; reply with one JSON object {"nodes": [...], "final": "Q…"}' };
   const shaped = rawPlanSchema.safeParse(Array.isArray(json) ? { nodes: json } : json);
@@ -98,16 +98,17 @@ export function readPlan(reply: string, fixed: ReadonlySet<string> = new Set()):
     const issue = shaped.error.issues[0];
     return { ok: false, error: `the plan does not have the required form: ${issue ? `${issue.path.join('.') || 'plan'} ${issue.message}` : 'unknown'}` };
   }
-  return validatePlan(shaped.data, fixed);
+  return validatePlan(shaped.data, fixed, maxNodes);
 }
 
 /**
  * Validates a plan. `fixed` names nodes that keep their ids whatever their level (the answered
  * nodes a re-plan [ext] builds on).
  */
-export function validatePlan(plan: RawPlan, fixed: ReadonlySet<string> = new Set()): PlanReading {
+export function validatePlan(plan: RawPlan, fixed: ReadonlySet<string> = new Set(), maxNodes = maxPlanNodes): PlanReading {
   if (plan.nodes.length === 0) return { ok: false, error: 'the plan has no nodes' };
-  if (plan.nodes.length > maxPlanNodes) return { ok: false, error: `the plan has ${plan.nodes.length} nodes; at most ${maxPlanNodes} are allowed` };
+  const fresh = plan.nodes.filter((node) => !fixed.has(node.id)).length;
+  if (fresh > maxNodes) return { ok: false, error: `the plan has ${fresh} nodes; at most ${maxNodes} are allowed` };
   const ids = new Set<string>();
   for (const node of plan.nodes) {
     if (!idPattern.test(node.id)) return { ok: false, error: `node id "${node.id}" is not of the form Q{level}.{j}, e.g. Q1.1` };

@@ -46,7 +46,7 @@ function subQuestion(node: NodeContext): string {
   return `\n\n# Your sub-question (${node.id})\n${node.question}`;
 }
 
-export function plannerMessages(brief: RunBrief): ChatMessage[] {
+export function plannerMessages(brief: RunBrief, maxNodes: number): ChatMessage[] {
   const system = [
     'You are a careful decision analyst. You plan how to answer a business decision question over a database; you do not answer it yet.',
     [
@@ -57,6 +57,7 @@ export function plannerMessages(brief: RunBrief): ChatMessage[] {
       '- Nodes of the same level are answered at the same time, so put independent sub-questions on level 1.',
       '- Set "compute": true for a node answered from its parents\' answers alone, with no query (a comparison, a formula of the business rules).',
       '- Exactly one final node, last, decides the main question; name it in "final".',
+      `- At most ${maxNodes} nodes.`,
     ].join('\n'),
     [
       '# Reply',
@@ -84,8 +85,8 @@ export function planRepair(error: string): string {
 }
 
 /** Re-planning of the remaining graph [ext]: what was answered, what failed, and the ids that are free. */
-export function replannerMessages(brief: RunBrief, done: { id: string; question: string; answer: string }[], failed: { id: string; question: string; problem: string }[], nextLevel: number): ChatMessage[] {
-  const [system, user] = plannerMessages(brief) as [ChatMessage, ChatMessage];
+export function replannerMessages(brief: RunBrief, maxNodes: number, done: { id: string; question: string; answer: string }[], failed: { id: string; question: string; problem: string }[], nextLevel: number): ChatMessage[] {
+  const [system, user] = plannerMessages(brief, maxNodes) as [ChatMessage, ChatMessage];
   return [
     system,
     {

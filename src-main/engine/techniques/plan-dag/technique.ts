@@ -9,7 +9,7 @@ import { runQuery } from '../../tools/query';
 import type { TechniqueDefinition } from '../technique';
 import { answerText, type NodeAnswer } from './answers';
 import { RunEnding, runNode, type NodeResult, type NodeSettings } from './node-runner';
-import { depthOf, descendantsOf, extractJson, levelsOf, readPlan, singleNodePlan, type DagNode, type PlanGraph } from './plan-graph';
+import { depthOf, descendantsOf, extractJson, levelsOf, maxPlanNodes, readPlan, singleNodePlan, type DagNode, type PlanGraph } from './plan-graph';
 import { planRepair, plannerMessages, queryMessages, readQuery, replannerMessages, type RunBrief } from './prompts';
 
 /**
@@ -74,6 +74,8 @@ class PlanDagRun {
   private graph!: PlanGraph;
   private readonly answers = new Map<string, Answered>();
   private readonly results: NodeResult[] = [];
+  /** Nodes that never ran because a node they depend on did not answer. */
+  private readonly blocked: string[] = [];
   private readonly levelTimes: { level: number; nodes: string[]; wallMs: number }[] = [];
   private replansUsed = 0;
   /** Nodes of the current graph that ran or were blocked (answered ones are in `answers`). */
@@ -117,7 +119,8 @@ class PlanDagRun {
 
   /** The planner call, validated, repaired a bounded number of times [ext], else the single-node plan. */
   private async plan(): Promise<PlanGraph> {
-    const messages: ChatMessage[] = plannerMessages(this.brief);
+    const maxNodes = nodeBudget(this.run.limits.maxSteps - this.run.state.steps);
+    const messages: ChatMessage[] = plannerMessages(this.brief, maxNodes);
     let problem = '';
     for (let attempt = 0; attempt <= this.config.planRepairs; attempt++) {
       const over = this.run.overLimit();
@@ -131,7 +134,7 @@ class PlanDagRun {
         }
         throw new RunEnding(asked.failure, asked.message);
       }
-      const reading = readPlan(asked.response.content);
+      const reading = readPlan(asked.response.content, new Set(), maxNodes);
       if (reading.ok) {
         this.emitPlan(asked.step, reading.graph, attempt);
         return reading.graph;
@@ -225,8 +228,10 @@ class PlanDagRun {
     this.replansUsed++;
     const done = this.graph.nodes.filter((node) => this.answers.has(node.id));
     const nextLevel = Math.max(0, ...done.map((node) => node.level)) + 1;
+    const maxNodes = nodeBudget(this.run.limits.maxSteps - this.run.state.steps - 1);
     const messages = replannerMessages(
       this.brief,
+      maxNodes,
       done.map((node) => ({ id: node.id, question: this.answers.get(node.id)?.question ?? node.question, answer: answerText((this.answers.get(node.id) as Answered).answer) })),
       troubled.map((result) => ({ id: result.id, question: result.question, problem: result.failure ? `${result.failure.category}: ${result.failure.message}` : 'the query returned no rows' })),
       nextLevel,
@@ -242,7 +247,7 @@ class PlanDagRun {
     const proposed = json !== null && typeof json === 'object' && !Array.isArray(json) ? (json as { nodes?: unknown; final?: unknown }) : null;
     const kept = done.map((node) => ({ id: node.id, question: node.question, parents: node.parents }));
     const combined = proposed && Array.isArray(proposed.nodes) ? { ...proposed, nodes: [...kept, ...(proposed.nodes as unknown[])] } : null;
-    const checked = combined ? readPlan(JSON.stringify(combined), new Set(done.map((node) => node.id))) : { ok: false as const, error: 'the reply is not a JSON plan' };
+    const checked = combined ? readPlan(JSON.stringify(combined), new Set(done.map((node) => node.id)), maxNodes) : { ok: false as const, error: 'the reply is not a JSON plan' };
     if (!checked.ok) {
       this.run.emit({ type: 'model-repair', step: asked.step, problem: `re-plan: ${checked.error}; the plan is kept` });
       return false;
@@ -261,7 +266,10 @@ class PlanDagRun {
     const final = this.results.find((result) => result.id === this.graph.final && result.status === 'answered');
     if (!final?.decision) {
       const failed = this.results.filter((result) => result.status === 'failed');
-      const why = failed.map((result) => `${result.id} failed (${result.failure?.category}: ${result.failure?.message})`).join('; ');
+      const why = [
+        ...failed.map((result) => `${result.id} failed (${result.failure?.category}: ${result.failure?.message})`),
+        ...(this.blocked.length ? [`blocked: ${this.blocked.join(', ')}`] : []),
+      ].join('; ');
       return this.run.finish('failed', `Plan*RAG reached no decision: ${why || `the final node ${this.graph.final} did not run`}`);
     }
     const step = final.calls.at(-1)?.step ?? this.run.state.steps;
@@ -301,9 +309,10 @@ class PlanDagRun {
   private emitBlocked(node: DagNode): void {
     this.settled.add(node.id);
     const missing = node.parents.filter((parent) => !this.answers.has(parent));
-    const failedRoots = this.results.filter((result) => result.status === 'failed' && descendantsOf(this.graph, result.id).includes(node.id)).map((result) => result.id);
-    this.results.push({ id: node.id, status: 'failed', question: node.question, answer: null, decision: null, failure: { category: 'OTH', message: `blocked: ${missing.join(', ')} not answered` }, empty: false, calls: [], startedAt: 0, endedAt: 0 });
-    this.emitTool(this.run.state.steps, node.id, 'plan-dag.node', { status: 'blocked', level: node.level, parents: node.parents, template: node.question, blockedBy: failedRoots.length ? failedRoots : missing }, `${node.id} blocked: ${(failedRoots.length ? failedRoots : missing).join(', ')} did not answer`);
+    const failedAncestors = this.results.filter((result) => result.status === 'failed' && descendantsOf(this.graph, result.id).includes(node.id)).map((result) => result.id);
+    const blockedBy = failedAncestors.length ? failedAncestors : missing;
+    this.blocked.push(node.id);
+    this.emitTool(this.run.state.steps, node.id, 'plan-dag.node', { status: 'blocked', level: node.level, parents: node.parents, template: node.question, blockedBy }, `${node.id} blocked: ${blockedBy.join(', ')} did not answer`);
   }
 
   /** The run's efficiency figures: prompt tokens per call, the largest prompt, critical-path time against the sequential sum. */
@@ -320,6 +329,7 @@ class PlanDagRun {
       sequentialMs: Math.round(sequentialMs),
       levels: this.levelTimes.map((level) => ({ ...level, wallMs: Math.round(level.wallMs) })),
       failures: this.results.filter((result) => result.failure).map((result) => ({ id: result.id, ...result.failure })),
+      blocked: this.blocked,
     };
     this.emitTool(this.run.state.steps, undefined, 'plan-dag.summary', input, `Plan*RAG: ${calls.length} node calls, largest prompt ${largest} tokens, node time ${Math.round(criticalPathMs)} ms along the levels against ${Math.round(sequentialMs)} ms one after another`);
   }
@@ -336,6 +346,15 @@ class PlanDagRun {
       replans: this.replansUsed,
     };
   }
+}
+
+/**
+ * The most nodes a plan may have so that the run's model calls can answer them all: one
+ * planner call (and up to two repairs) before, and a node costs at least two calls (its query
+ * and its answer). The planner is told the number and a bigger plan is refused.
+ */
+function nodeBudget(stepsLeft: number): number {
+  return Math.max(1, Math.min(maxPlanNodes, Math.floor((stepsLeft - 1) / 2)));
 }
 
 function planNodes(graph: PlanGraph): { id: string; text: string; dependsOn: string[] }[] {
