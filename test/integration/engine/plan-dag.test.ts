@@ -46,7 +46,10 @@ interface Ran {
   requests: ReceivedChatRequest[];
 }
 
-async function runPlanDag(script: ScriptStep[], options: { technique?: string; database?: string; engine?: 'sqlite' | 'kuzu'; question?: string; simulator?: SimulatorChoice } = {}): Promise<Ran> {
+async function runPlanDag(
+  script: ScriptStep[],
+  options: { technique?: string; database?: string; engine?: 'sqlite' | 'kuzu'; question?: string; simulator?: SimulatorChoice; toolMode?: 'tools' | 'text' } = {},
+): Promise<Ran> {
   const server = await startScriptedOpenAiServer(script);
   servers.push(server);
   const outDir = tempDir();
@@ -56,7 +59,7 @@ async function runPlanDag(script: ScriptStep[], options: { technique?: string; d
     rules: 'profit = (local_value + ingoing) * country_power / total_power',
     technique: options.technique ?? 'plan-dag',
     connection: { target: { engine: options.engine ?? 'sqlite', path: options.database ?? locating }, description: 'DQA' },
-    model: { settings: parseProviderSettings({ baseUrl: server.baseUrl, model: 'scripted', toolMode: 'tools' }) },
+    model: { settings: parseProviderSettings({ baseUrl: server.baseUrl, model: 'scripted', toolMode: options.toolMode ?? 'tools' }) },
     simulator: options.simulator ?? locatingSimulator,
     whatIf: false,
   });
@@ -491,7 +494,7 @@ describe('Plan*RAG under review', () => {
 });
 
 describe('Plan*RAG on a DQA Building question (SQLite)', () => {
-  it('decides the building through a plan with two roots, checked by the simulator', async () => {
+  it('decides the building through a plan with two roots, checked by the simulator (text-protocol model)', async () => {
     const plan = {
       nodes: [
         { id: 'Q1.1', question: 'Which buildings supply furniture, with their max_supply and current_output?' },
@@ -509,11 +512,13 @@ describe('Plan*RAG on a DQA Building question (SQLite)', () => {
         nodeTurn('Q1.2', 'answer', { answer: 741.53 }),
         nodeTurn('Q2.1', 'decide', { decision: '1485', rationale: 'largest output per level' }, { expect: (request) => (promptOf(request).includes('Which building of 1445, 1485, 1539, 1579, raised 5 levels') ? undefined : 'list tags filled') }),
       ],
-      { database: building, question: 'Which building id should we increase a level by 5 to maximally decrease the market price of furniture?', simulator: { rules: 'compat', known: { goods: 'furniture' } } },
+      // A model without tool calling: Plan*RAG's calls offer no tools, so the text protocol changes nothing.
+      { database: building, question: 'Which building id should we increase a level by 5 to maximally decrease the market price of furniture?', simulator: { rules: 'compat', known: { goods: 'furniture' } }, toolMode: 'text' },
     );
     server.verify();
     expect(result).toMatchObject({ status: 'answered', decision: '1485' });
     expect(events.find((event) => event.type === 'decision')).toMatchObject({ decision: '1485', verification: { agrees: true } });
+    expect(server.chatRequests().every((request) => (request.chat.tools ?? []).length === 0)).toBe(true);
   });
 });
 
