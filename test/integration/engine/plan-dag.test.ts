@@ -547,6 +547,37 @@ describe('Plan*RAG on a graph database (Kùzu, Cypher)', () => {
   }, 120_000);
 });
 
+describe('Plan*RAG on a DQA Building question (Kùzu, Cypher)', () => {
+  it('decides the building with Cypher queries per node, checked by the simulator', async () => {
+    const questions = join(suiteDir(), 'building-graph-questions.json');
+    writeFileSync(questions, JSON.stringify([{ gdb: join(dqaRoot(), 'building', 'db', 'USA1836.cql') }]));
+    expect(await runDqaImportCommand(['--questions', questions, '--target', `kuzu:${join(suiteDir(), 'graphs')}`], { stdout: () => undefined, stderr: () => undefined })).toBe(0);
+    const plan = {
+      nodes: [
+        { id: 'Q1.1', question: 'Which furniture manufacturies supply furniture, with their max_supply?' },
+        { id: 'Q1.2', question: 'What is the pop_demand of furniture?' },
+        { id: 'Q2.1', question: 'Which building of <A1.1>, raised 5 levels, lowers the furniture price most given demand A1.2?', compute: true },
+      ],
+      final: 'Q2.1',
+    };
+    const { result, server, events } = await runPlanDag(
+      [
+        plannerTurn(plan),
+        queryTurn('Q1.1', "MATCH (b:Building)-[s:Supply]->(g:Goods {name: 'furniture'}) WHERE b.name CONTAINS 'furniture' RETURN b.id AS building, s.max_supply AS max_supply ORDER BY building"),
+        queryTurn('Q1.2', "MATCH (g:Goods {name: 'furniture'}) RETURN g.pop_demand AS pop_demand"),
+        nodeTurn('Q1.1', 'answer', { answer: [1445, 1485, 1539, 1579] }, { expect: (request) => (promptOf(request).includes('rows: 4') && promptOf(request).includes('1485') ? undefined : 'Q1.1 reads its Cypher rows') }),
+        nodeTurn('Q1.2', 'answer', { answer: 741.53 }, { expect: (request) => (promptOf(request).includes('741.53') ? undefined : 'Q1.2 reads its Cypher rows') }),
+        nodeTurn('Q2.1', 'decide', { decision: '1485', rationale: 'largest output per level' }),
+      ],
+      { database: join(suiteDir(), 'graphs', 'USA1836.kuzu'), engine: 'kuzu', question: 'Which building id should we increase a level by 5 to maximally decrease the market price of furniture?', simulator: { rules: 'compat', known: { goods: 'furniture' } } },
+    );
+    server.verify();
+    expect(result).toMatchObject({ status: 'answered', decision: '1485' });
+    expect(events.find((event) => event.type === 'decision')).toMatchObject({ verification: { agrees: true } });
+    expect(events.filter((event) => event.type === 'query-end').every((event) => event.type === 'query-end' && event.error === null)).toBe(true);
+  }, 120_000);
+});
+
 describe('the registry', () => {
   it('lists Plan*RAG and its variants', () => {
     expect(techniqueIds()).toEqual(expect.arrayContaining(['plan-dag', 'plan-dag-faithful', 'plan-dag-base', 'plan-dag-react', 'plan-dag-replan']));
