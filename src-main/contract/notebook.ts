@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { queryResultSchema } from './data';
 import { workbenchErrorSchema } from './errors';
-import { simulationResultSchema } from './simulation';
+import { planNodeSchema, techniqueIdSchema } from './run';
+import { simulationResultSchema, verificationSchema } from './simulation';
 import { whatIfResultSchema } from './whatif';
 
 /**
@@ -51,10 +52,42 @@ export const cellOutputSchema = z.discriminatedUnion('status', [
 ]);
 export type CellOutput = z.infer<typeof cellOutputSchema>;
 
-export const cellSchema = z.object({
+/**
+ * Each kind's structured content. Fields a run writes are optional because notebooks saved by
+ * earlier versions, and cells the analyst adds, may lack them; keys a newer version adds are
+ * kept (loose objects), so a notebook saved by it still opens here.
+ */
+export const cellDataSchemas = {
+  question: z.looseObject({
+    businessRules: z.string().optional(),
+    technique: techniqueIdSchema.optional(),
+    model: z.string().optional(),
+    mode: z.enum(['auto', 'step']).optional(),
+    /** A DQA question's id and what it names (the demo and the benchmark). */
+    dqaId: z.string().optional(),
+    known: z.looseObject({ country: z.string().optional(), home: z.string().optional(), goods: z.string().optional() }).optional(),
+  }),
+  plan: z.looseObject({ steps: z.array(z.string()).optional(), nodes: z.array(planNodeSchema).optional() }),
+  thought: z.looseObject({}),
+  query: z.looseObject({ queryId: z.string().optional() }),
+  observation: z.looseObject({ queryId: z.string().nullable().optional(), queryCellId: z.string().nullable().optional(), tool: z.string().optional() }),
+  replan: z.looseObject({ previous: z.array(z.string()).optional(), steps: z.array(z.string()).optional(), reason: z.string().optional() }),
+  simulation: z.looseObject({ requested: z.array(z.string()).nullable().optional() }),
+  whatif: z.looseObject({}),
+  decision: z.looseObject({
+    decision: z.string().optional(),
+    rationale: z.string().optional(),
+    /** Cell ids of the query cells the decision cites (query ids where no cell was written). */
+    evidence: z.array(z.string()).optional(),
+    verification: verificationSchema.nullable().optional(),
+  }),
+  note: z.looseObject({ review: z.string().optional(), status: z.string().optional() }),
+} satisfies Record<CellKind, z.ZodType>;
+export type CellData<K extends CellKind = CellKind> = z.infer<(typeof cellDataSchemas)[K]>;
+
+const cellBaseSchema = z.object({
   id: z.string(),
   notebookId: z.string(),
-  kind: cellKindSchema,
   author: authorSchema,
   /** The cell's text: SQL or Cypher for query cells, Markdown for notes, prose otherwise. */
   source: z.string(),
@@ -62,13 +95,45 @@ export const cellSchema = z.object({
   connectionId: z.string().nullable(),
   settings: querySettingsSchema,
   provenance: provenanceSchema,
-  /** Kind-specific structured content (plan steps, decision rationale…), JSON. */
-  data: z.record(z.string(), z.unknown()),
   /** The last run's output of a query cell, kept so a reopened notebook shows it. */
   output: cellOutputSchema.nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
+
+/** The kind and its data, typed together: a zod discriminated union on `kind`. */
+export const cellKindDataSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('question'), data: cellDataSchemas.question }),
+  z.object({ kind: z.literal('plan'), data: cellDataSchemas.plan }),
+  z.object({ kind: z.literal('thought'), data: cellDataSchemas.thought }),
+  z.object({ kind: z.literal('query'), data: cellDataSchemas.query }),
+  z.object({ kind: z.literal('observation'), data: cellDataSchemas.observation }),
+  z.object({ kind: z.literal('replan'), data: cellDataSchemas.replan }),
+  z.object({ kind: z.literal('simulation'), data: cellDataSchemas.simulation }),
+  z.object({ kind: z.literal('whatif'), data: cellDataSchemas.whatif }),
+  z.object({ kind: z.literal('decision'), data: cellDataSchemas.decision }),
+  z.object({ kind: z.literal('note'), data: cellDataSchemas.note }),
+]);
+/** A kind with its data, e.g. `{ kind: 'plan', data: { steps: […] } }`. */
+export type CellKindData = z.infer<typeof cellKindDataSchema>;
+
+export const cellSchema = z.intersection(cellBaseSchema, cellKindDataSchema);
+
+/**
+ * A saved cell's data read as its kind's type. A field whose value does not fit (a notebook
+ * written by hand, or damaged) is moved under `unreadable` rather than dropped or failing the
+ * notebook, so nothing is lost and the rest of the cell still shows.
+ */
+export function readCellData<K extends CellKind>(kind: K, raw: unknown): CellData<K> {
+  const schema = cellDataSchemas[kind] as unknown as z.ZodType<CellData<K>>;
+  const record = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : { value: raw };
+  const parsed = schema.safeParse(record);
+  if (parsed.success) return parsed.data;
+  const bad = new Set(parsed.error.issues.map((issue) => String(issue.path[0] ?? '')));
+  const kept = Object.fromEntries(Object.entries(record).filter(([key]) => !bad.has(key)));
+  const unreadable = Object.fromEntries(Object.entries(record).filter(([key]) => bad.has(key)));
+  return { ...schema.parse(kept), unreadable } as CellData<K>;
+}
 export type Cell = z.infer<typeof cellSchema>;
 
 export const notebookSummarySchema = z.object({

@@ -1,18 +1,16 @@
-import type { Author, CellKind, CellOutput, Provenance } from '../contract/notebook';
+import type { Author, CellKindData, CellOutput, Provenance } from '../contract/notebook';
 import type { RunEvent } from '../contract/run';
 import type { LoggedEvent } from '../audit/hash-chain';
 import { registeredTools } from './tools/registry';
 import type { CellProjection, CellWriter } from './tools/tool';
 
-/** A cell a run adds to a notebook. */
-export interface RunCellDraft {
-  kind: CellKind;
+/** A cell a run adds to a notebook: its kind and that kind's data (contract/notebook.ts `cellDataSchemas`). */
+export type RunCellDraft = {
   author: Author;
   source: string;
   connectionId: string | null;
   provenance: Provenance;
-  data: Record<string, unknown>;
-}
+} & CellKindData;
 
 /** Where a run's cells go: the workspace's notebook store, or an in-memory list for the CLI. */
 export interface CellSink {
@@ -59,13 +57,22 @@ const runProjection: CellProjection = {
   // model-request, model-response and model-repair are in the run log and the transcript, not in the notebook.
 };
 
-/** Each event type's projection: the run's own, then every registered tool's (a tool's own wins for its events). */
-function projections(): Map<string, Project> {
+/**
+ * Each event type's projection: the run's own, then every registered tool's (a tool's own wins
+ * for its events). The generic `tool` event goes to the projection of the tool it names, when
+ * that tool has one.
+ */
+function projections(): (event: RunEvent) => Project | undefined {
   const byType = new Map<string, Project>();
-  for (const projection of [runProjection, ...registeredTools().flatMap((tool) => (tool.cells ? [tool.cells] : []))]) {
-    for (const [type, project] of Object.entries(projection)) byType.set(type, project as Project);
+  const byTool = new Map<string, Project>();
+  for (const tool of registeredTools()) {
+    for (const [type, project] of Object.entries(tool.cells ?? {})) {
+      if (type === 'tool') byTool.set(tool.name, project as Project);
+      else byType.set(type, project as Project);
+    }
   }
-  return byType;
+  for (const [type, project] of Object.entries(runProjection)) if (!byType.has(type)) byType.set(type, project as Project);
+  return (event) => (event.type === 'tool' ? (byTool.get(event.tool) ?? byType.get('tool')) : byType.get(event.type));
 }
 
 /**
@@ -83,16 +90,16 @@ export function createRunCellWriter(
   },
 ): (entry: LoggedEvent) => void {
   let last = context.afterCellId;
-  const byType = projections();
+  const projectionOf = projections();
   const cells: CellWriter = {
     connectionId: context.connectionId,
     queryCells: new Map<string, string>(context.knownQueryCells ?? []),
     add: (step, { node, ...draft }) => {
       const provenance: Provenance = { runId: context.runId, ...(step === undefined ? {} : { step }), ...(node ? { node } : {}) };
-      last = sink.insert({ connectionId: null, ...draft, provenance }, last);
+      last = sink.insert({ ...draft, connectionId: draft.connectionId ?? null, provenance } as RunCellDraft, last);
       return last;
     },
     saveOutput: (cellId, output) => sink.saveOutput(cellId, output),
   };
-  return ({ event, at }) => byType.get(event.type)?.(event, at, cells);
+  return ({ event, at }) => projectionOf(event)?.(event, at, cells);
 }

@@ -49,8 +49,7 @@ export type RunStart = z.infer<typeof runStartSchema>;
 function queryCellsOf(cells: Cell[], runId: string): Map<string, string> {
   return new Map(
     cells
-      .filter((cell) => cell.kind === 'query' && cell.provenance.runId === runId && typeof cell.data['queryId'] === 'string')
-      .map((cell) => [cell.data['queryId'] as string, cell.id]),
+      .flatMap((cell) => (cell.kind === 'query' && cell.provenance.runId === runId && cell.data.queryId ? [[cell.data.queryId, cell.id] as const] : [])),
   );
 }
 

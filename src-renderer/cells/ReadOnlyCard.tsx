@@ -1,5 +1,5 @@
 import { diffArrays } from 'diff';
-import { verificationSchema, type Cell, type Verification } from '../../src-main/contract';
+import type { Cell, CellData } from '../../src-main/contract';
 import { useWorkbench } from '../app/store-context';
 import { CellFrame } from './CellFrame';
 import { Markdown } from './Markdown';
@@ -15,11 +15,11 @@ export function ReadOnlyCard({ cell }: { cell: Cell }) {
   );
 }
 
+/** Each kind's content from its typed data (contract/notebook.ts `cellDataSchemas`). */
 function CardContent({ cell }: { cell: Cell }) {
-  const steps = stringList(cell.data['steps']);
   switch (cell.kind) {
     case 'question': {
-      const rules = typeof cell.data['businessRules'] === 'string' ? cell.data['businessRules'] : '';
+      const rules = cell.data.businessRules ?? '';
       return (
         <>
           <Markdown text={cell.source} />
@@ -33,14 +33,14 @@ function CardContent({ cell }: { cell: Cell }) {
       );
     }
     case 'plan':
-      return steps ? <StepList steps={steps} /> : <Markdown text={cell.source} />;
+      return cell.data.steps ? <StepList steps={cell.data.steps} /> : <Markdown text={cell.source} />;
     case 'replan': {
-      const previous = stringList(cell.data['previous']);
+      const { previous, steps } = cell.data;
       if (!steps || !previous) return <Markdown text={cell.source} />;
       return (
         <>
           <p className="replan-reason">
-            <strong>Why:</strong> {String(cell.data['reason'] ?? '')}
+            <strong>Why:</strong> {cell.data.reason ?? ''}
           </p>
           <PlanDiff previous={previous} next={steps} />
         </>
@@ -49,7 +49,7 @@ function CardContent({ cell }: { cell: Cell }) {
     case 'observation':
       return <pre className="observation">{cell.source}</pre>;
     case 'decision':
-      return <DecisionContent cell={cell} />;
+      return <DecisionContent cell={cell} data={cell.data} />;
     default:
       return <Markdown text={cell.source} />;
   }
@@ -82,13 +82,12 @@ function PlanDiff({ previous, next }: { previous: string[]; next: string[] }) {
   );
 }
 
-function DecisionContent({ cell }: { cell: Cell }) {
+function DecisionContent({ cell, data }: { cell: Cell; data: CellData<'decision'> }) {
   const cells = useWorkbench((state) => state.cells);
-  const decision = typeof cell.data['decision'] === 'string' ? cell.data['decision'] : null;
-  const rationale = typeof cell.data['rationale'] === 'string' ? cell.data['rationale'] : null;
-  const evidence = stringList(cell.data['evidence']) ?? [];
+  const { decision, rationale } = data;
+  const evidence = data.evidence ?? [];
   if (!decision) return <Markdown text={cell.source} />;
-  const verification = verificationOf(cell.data['verification']);
+  const verification = data.verification ?? null;
   return (
     <div className="decision" data-testid="decision">
       <p className="decision-value">{decision}</p>
@@ -151,8 +150,8 @@ function RunQuestionButton({ cell }: { cell: Cell }) {
       onClick={() =>
         openRunDraft({
           question: cell.source,
-          rules: typeof cell.data['businessRules'] === 'string' ? cell.data['businessRules'] : '',
-          known: knownParameters(cell.data['known']),
+          rules: cell.kind === 'question' ? (cell.data.businessRules ?? '') : '',
+          known: cell.kind === 'question' ? knownParameters(cell.data.known) : {},
           ...(connectionId ? { connectionId } : {}),
         })
       }
@@ -162,17 +161,6 @@ function RunQuestionButton({ cell }: { cell: Cell }) {
   );
 }
 
-function knownParameters(value: unknown): { country?: string; home?: string; goods?: string } {
-  if (value === null || typeof value !== 'object') return {};
-  const record = value as Record<string, unknown>;
-  return Object.fromEntries(['country', 'home', 'goods'].filter((key) => typeof record[key] === 'string').map((key) => [key, record[key] as string]));
-}
-
-function stringList(value: unknown): string[] | null {
-  return Array.isArray(value) && value.every((item) => typeof item === 'string') ? value : null;
-}
-
-function verificationOf(value: unknown): Verification | null {
-  const parsed = verificationSchema.safeParse(value);
-  return parsed.success ? parsed.data : null;
+function knownParameters(known: CellData<'question'>['known']): { country?: string; home?: string; goods?: string } {
+  return { ...(known?.country ? { country: known.country } : {}), ...(known?.home ? { home: known.home } : {}), ...(known?.goods ? { goods: known.goods } : {}) };
 }

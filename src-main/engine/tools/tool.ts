@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { CellOutput } from '../../contract/notebook';
 import type { RunEvent } from '../../contract/run';
-import type { RunCellDraft } from '../run-cells';
+import type { Author, CellKindData } from '../../contract/notebook';
 import type { RunContext } from '../run-context';
 
 /** A reply in the plain-text protocol, split into its labelled sections (see ../text-protocol.ts). */
@@ -21,11 +21,14 @@ export type ToolOutcome =
   /** The analyst stopped the run at a review point. */
   | { stop: string };
 
+/** A cell as a projection writes it: the writer adds the run's provenance (step, node) and connection. */
+export type CellDraft = { author: Author; source: string; connectionId?: string | null; node?: string | undefined } & CellKindData;
+
 /** Where a tool's events go in the notebook (see ../run-cells.ts). */
 export interface CellWriter {
   readonly connectionId: string | null;
   /** Adds a cell after the run's previous one and returns its id. */
-  add(step: number | undefined, draft: Omit<RunCellDraft, 'provenance' | 'connectionId'> & { connectionId?: string | null; node?: string | undefined }): string;
+  add(step: number | undefined, draft: CellDraft): string;
   saveOutput(cellId: string, output: CellOutput): void;
   /** The query cells of this run, by query id (evidence and observations link to them). */
   readonly queryCells: Map<string, string>;
