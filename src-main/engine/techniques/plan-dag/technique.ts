@@ -56,6 +56,8 @@ const savedStateSchema = z.object({
   }),
   answers: z.array(z.object({ id: z.string(), question: z.string(), answer: z.object({ value: z.unknown(), explanation: z.string() }) })),
   replans: z.number(),
+  /** Base variant: the shared result, so a resumed run does not retrieve it again. */
+  shared: z.string().nullable().optional(),
 });
 type SavedState = z.infer<typeof savedStateSchema>;
 
@@ -105,11 +107,12 @@ class PlanDagRun {
         this.graph = saved.data.graph;
         for (const answered of saved.data.answers) this.answers.set(answered.id, { question: answered.question, answer: answered.answer });
         this.replansUsed = saved.data.replans;
+        this.sharedEvidence = saved.data.shared ?? null;
         run.emit({ type: 'run-resume', step: run.state.steps + 1, messageCount: 0 });
       } else {
         this.graph = await this.plan();
       }
-      if (this.config.retrieval === 'shared') this.sharedEvidence = await this.sharedRetrieval();
+      if (this.config.retrieval === 'shared' && this.sharedEvidence === null) this.sharedEvidence = await this.sharedRetrieval();
       return await this.traverse();
     } catch (error) {
       if (error instanceof RunEnding) return this.end(error.status, error.message);
@@ -344,6 +347,7 @@ class PlanDagRun {
       graph: this.graph,
       answers: [...this.answers].map(([id, answered]) => ({ id, question: answered.question, answer: { value: answered.answer.value, explanation: answered.answer.explanation } })),
       replans: this.replansUsed,
+      shared: this.sharedEvidence,
     };
   }
 }
