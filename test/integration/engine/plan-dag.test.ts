@@ -107,9 +107,6 @@ describe('Plan*RAG (plan-dag) on a DQA Locating question (SQLite)', () => {
     const roots = [...byNode('Q1.1'), ...byNode('Q1.2')];
     // The roots were in flight together, and the join asked only after both had answered.
     expect(maxInFlight(roots)).toBe(2);
-    const [q11] = byNode('Q1.1');
-    const [q12] = byNode('Q1.2');
-    expect(q11 && q12 && Math.abs(q11.receivedAt - q12.receivedAt)).toBeLessThan(200);
     const joins = byNode('Q2.1');
     expect(joins).toHaveLength(1);
     const joinPrompt = promptOf(joins[0] as ReceivedChatRequest);
