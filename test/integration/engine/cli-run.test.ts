@@ -146,6 +146,15 @@ describe('dwb run --technique plan-dag', () => {
     expect(result.stderr).toContain('decision: krakow (simulator: optimal)');
     const notebook = JSON.parse(readFileSync(join(out, 'notebook.json'), 'utf8')) as { cells: { kind: string }[] };
     expect(notebook.cells.at(-1)?.kind).toBe('decision');
+
+    // The report shows the plan graph's nodes and each node's answer.
+    const report = join(tempDir(), 'report.md');
+    const reported = await runDwb(['report', '--run', out, '--format', 'md', '--out', report]);
+    expect(reported.code).toBe(0);
+    const markdown = readFileSync(report, 'utf8');
+    expect(markdown).toContain('3. Q2.1: Which of \\<A1.1\\> is best for SWE given A1.2?');
+    expect(markdown).toContain('"node": "Q1.1"');
+    expect(markdown).toContain('A1.1: krakow, novgorod');
   });
 });
 
