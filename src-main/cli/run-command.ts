@@ -145,8 +145,10 @@ function progressLine(event: RunEvent): string | null {
         : `[step ${event.step}] query failed: ${event.error?.message ?? ''}`;
     case 'model-repair':
       return `[step ${event.step}] unusable reply (${event.problem}); asking again`;
+    case 'tool':
+      return `[step ${event.step}] ${event.node ? `${event.node} ` : ''}${event.tool}: ${clip(event.output)}`;
     case 'model-response':
-      return `[step ${event.step}] model answered in ${Math.round(event.latencyMs)} ms${event.usage ? `, ${event.usage.totalTokens} tokens` : ''}`;
+      return `[step ${event.step}] ${event.node ? `${event.node}: ` : ''}model answered in ${Math.round(event.latencyMs)} ms${event.usage ? `, ${event.usage.totalTokens} tokens` : ''}`;
     case 'decision':
       return `[step ${event.step}] decision: ${event.decision}${
         event.verification ? (event.verification.agrees ? ' (simulator: optimal)' : ` (simulator: best is ${event.verification.best}, regret ${event.verification.regret ?? 'n/a'})`) : ''

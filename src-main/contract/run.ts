@@ -82,7 +82,8 @@ export const runEventSchema = z.discriminatedUnion('type', [
     }),
     limits: z.object({ maxSteps: z.number(), maxTokens: z.number().nullable(), maxDurationMs: z.number() }),
   }),
-  z.object({ type: z.literal('model-request'), step: z.number(), tools: z.array(z.string()), messageCount: z.number() }),
+  /** `node` and `purpose` when a technique asks on behalf of a plan node (e.g. Q2.1, `answer`). */
+  z.object({ type: z.literal('model-request'), step: z.number(), tools: z.array(z.string()), messageCount: z.number(), node: nodeField, purpose: z.string().optional() }),
   z.object({
     type: z.literal('model-response'),
     step: z.number(),
@@ -90,6 +91,7 @@ export const runEventSchema = z.discriminatedUnion('type', [
     toolCalls: z.array(toolCallSchema),
     usage: usageSchema,
     latencyMs: z.number(),
+    node: nodeField,
   }),
   z.object({ type: z.literal('thought'), step: z.number(), text: z.string(), node: nodeField }),
   /** `steps` are the nodes' texts in order (what every reader shows); `nodes` carry ids and dependencies (absent in old logs). */

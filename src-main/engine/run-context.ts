@@ -4,7 +4,7 @@ import { WorkbenchError } from '../contract/errors';
 import type { RunEvent, RunStatus } from '../contract/run';
 import type { SimulationResult } from '../contract/simulation';
 import type { Connector } from '../connectors/connector';
-import type { ChatMessage, ModelProvider, ModelResponse } from '../llm/types';
+import type { ChatMessage, ModelProvider, ModelRequest, ModelResponse } from '../llm/types';
 import type { RunSimulator } from '../simulators/run-simulator';
 import type { RunWhatIf } from '../whatif/connection-whatif';
 import { dialectNotes } from './dialects';
@@ -108,6 +108,8 @@ export class RunContext {
     technique: unknown;
   };
   readonly newQueryId: () => string;
+  /** The highest step number handed to a model call so far (calls may be in flight at once). */
+  private issuedSteps = 0;
 
   constructor(
     readonly options: DecisionRunOptions,
@@ -151,13 +153,23 @@ export class RunContext {
 
   /** The outcome when the run must stop before another model call (stopped, out of steps, tokens or time); null to go on. */
   limitReached(): RunOutcome | null {
+    const over = this.overLimit();
+    return over ? this.finish(over.status, over.message) : null;
+  }
+
+  /**
+   * Which limit a further model call would break, without ending the run: a technique with
+   * calls in flight at once (a plan graph's level) lets them settle before it finishes.
+   * Calls already started count against the step limit.
+   */
+  overLimit(): { status: RunOutcome['status']; message: string } | null {
     const { limits } = this;
-    if (this.signal?.aborted) return this.finish('cancelled', 'The run was stopped');
-    if (this.state.steps >= limits.maxSteps) return this.finish('step-limit', `Stopped after ${limits.maxSteps} model calls without a decision`);
+    if (this.signal?.aborted) return { status: 'cancelled', message: 'The run was stopped' };
+    if (Math.max(this.state.steps, this.issuedSteps) >= limits.maxSteps) return { status: 'step-limit', message: `Stopped after ${limits.maxSteps} model calls without a decision` };
     if (limits.maxTokens !== null && this.state.tokens >= limits.maxTokens) {
-      return this.finish('token-limit', `Stopped after using ${this.state.tokens} tokens (limit ${limits.maxTokens}) without a decision`);
+      return { status: 'token-limit', message: `Stopped after using ${this.state.tokens} tokens (limit ${limits.maxTokens}) without a decision` };
     }
-    if (this.remainingMs() <= 0) return this.timeLimit();
+    if (this.remainingMs() <= 0) return { status: 'time-limit', message: this.timeLimitMessage() };
     return null;
   }
 
@@ -196,30 +208,19 @@ export class RunContext {
    */
   async turn(messages: ChatMessage[], offered: ToolDefinition[]): Promise<Turn> {
     const { options, limits } = this;
-    const names = offered.map((tool) => tool.name);
-    const step = this.state.steps + 1;
     options.onCheckpoint?.(this.checkpoint(messages));
-    this.emit({ type: 'model-request', step, tools: names, messageCount: messages.length });
-    let response: ModelResponse;
-    const call = deadlineSignal(this.remainingMs(), this.signal);
-    try {
-      response = await options.provider.generate(
-        options.toolMode === 'tools'
-          ? { messages, tools: offered.map((tool) => ({ name: tool.name, description: tool.description(dialectNotes[this.engine].label), parameters: toolParameters(tool) })) }
-          : { messages: withTextInstructions(messages, offered) },
-        { signal: call.signal, ...(options.onToken ? { onToken: options.onToken } : {}) },
-      );
-    } catch (error) {
-      const failure = WorkbenchError.from(error);
-      if (call.expired()) return { end: this.timeLimit() };
-      if (failure.code === 'cancelled') return { end: this.finish('cancelled', 'The run was stopped') };
-      return { end: this.finish('failed', `The model call failed: ${failure.message}`) };
-    } finally {
-      call.dispose();
+    const asked = await this.ask(
+      options.toolMode === 'tools'
+        ? { messages, tools: offered.map((tool) => ({ name: tool.name, description: tool.description(dialectNotes[this.engine].label), parameters: toolParameters(tool) })) }
+        : { messages: withTextInstructions(messages, offered) },
+      { tools: offered.map((tool) => tool.name), messageCount: messages.length },
+    );
+    if ('failure' in asked) {
+      if (asked.failure === 'time-limit') return { end: this.timeLimit() };
+      if (asked.failure === 'cancelled') return { end: this.finish('cancelled', 'The run was stopped') };
+      return { end: this.finish('failed', asked.message) };
     }
-    this.state.steps = step;
-    this.state.tokens += response.usage?.totalTokens ?? 0;
-    this.emit({ type: 'model-response', step, content: response.content, toolCalls: response.toolCalls, usage: response.usage, latencyMs: response.latencyMs });
+    const { step, response } = asked;
 
     const { thought, calls, problems } = readReply(response, options.toolMode, offered);
     if (thought) this.emit({ type: 'thought', step, text: thought });
@@ -242,6 +243,40 @@ export class RunContext {
         : { role: 'assistant', content: response.content },
     );
     return { calls, step, response, problems };
+  }
+
+  /**
+   * One model call, recorded (`model-request`, `model-response`, step and token counters) but
+   * neither validated nor repaired, and never ending the run: the caller decides what a failure
+   * means. Safe to call several times at once (a plan graph's level): each call gets its own step
+   * number when it starts. `node` names the plan node the call works for, `purpose` what it is
+   * for (e.g. `plan`, `query`, `answer`); both go into the events.
+   */
+  async ask(
+    request: ModelRequest,
+    about: { tools?: string[]; messageCount?: number; node?: string; purpose?: string } = {},
+  ): Promise<{ step: number; response: ModelResponse } | { failure: 'time-limit' | 'cancelled' | 'failed'; message: string; step: number }> {
+    const { options } = this;
+    const step = Math.max(this.state.steps, this.issuedSteps) + 1;
+    this.issuedSteps = step;
+    const at = { ...(about.node ? { node: about.node } : {}), ...(about.purpose ? { purpose: about.purpose } : {}) };
+    this.emit({ type: 'model-request', step, tools: about.tools ?? [], messageCount: about.messageCount ?? request.messages.length, ...at });
+    let response: ModelResponse;
+    const call = deadlineSignal(this.remainingMs(), this.signal);
+    try {
+      response = await options.provider.generate(request, { signal: call.signal, ...(options.onToken ? { onToken: options.onToken } : {}) });
+    } catch (error) {
+      const failure = WorkbenchError.from(error);
+      if (call.expired()) return { failure: 'time-limit', message: this.timeLimitMessage(), step };
+      if (failure.code === 'cancelled') return { failure: 'cancelled', message: 'The run was stopped', step };
+      return { failure: 'failed', message: `The model call failed: ${failure.message}`, step };
+    } finally {
+      call.dispose();
+    }
+    this.state.steps = Math.max(this.state.steps, step);
+    this.state.tokens += response.usage?.totalTokens ?? 0;
+    this.emit({ type: 'model-response', step, content: response.content, toolCalls: response.toolCalls, usage: response.usage, latencyMs: response.latencyMs, ...(about.node ? { node: about.node } : {}) });
+    return { step, response };
   }
 
   /**
@@ -290,7 +325,11 @@ export class RunContext {
   }
 
   private timeLimit(): RunOutcome {
-    return this.finish('time-limit', `Stopped after ${Math.round(this.limits.maxDurationMs / 1000)} s without a decision`);
+    return this.finish('time-limit', this.timeLimitMessage());
+  }
+
+  private timeLimitMessage(): string {
+    return `Stopped after ${Math.round(this.limits.maxDurationMs / 1000)} s without a decision`;
   }
 }
 

@@ -14,17 +14,25 @@ export interface ReplayOptions {
 /**
  * A provider that answers from a transcript instead of a model: call N gets exchange N's
  * recorded response (latency and usage included) or throws its recorded error, so a run can be
- * re-executed exactly, offline. Accepts a parsed transcript or the text of a transcript file.
+ * re-executed exactly, offline. Calls a technique makes at the same time (a plan graph's level)
+ * may come in another order than they were recorded: a call whose messages equal those of a
+ * later unused exchange gets that exchange. Accepts a parsed transcript or the text of a
+ * transcript file.
  */
 export function createReplayProvider(transcript: Transcript | string, options: ReplayOptions = {}): ModelProvider {
   const { header, exchanges } = typeof transcript === 'string' ? readTranscript(transcript) : transcript;
+  const used = new Set<number>();
   let next = 0;
 
   return {
     description: `replay of ${header.provider}`,
     async generate(request, generateOptions = {}): Promise<ModelResponse> {
       if (generateOptions.signal?.aborted) throw new WorkbenchError('cancelled', 'The model request was cancelled.');
-      const exchange = exchanges[next];
+      while (used.has(next)) next++;
+      const asked = request.messages.map(copyMessage);
+      const matching = exchanges.findIndex((candidate, position) => position >= next && !used.has(position) && firstDifference(candidate.request.messages, asked) === null);
+      const position = matching >= 0 ? matching : next;
+      const exchange = exchanges[position];
       if (!exchange) {
         throw new WorkbenchError(
           'invalid-request',
@@ -32,10 +40,10 @@ export function createReplayProvider(transcript: Transcript | string, options: R
         );
       }
       if (options.strict) {
-        const difference = firstDifference(exchange.request.messages, request.messages.map(copyMessage));
+        const difference = firstDifference(exchange.request.messages, asked);
         if (difference) throw new WorkbenchError('invalid-request', `Replay diverged at exchange ${exchange.index}: ${difference}`);
       }
-      next++;
+      used.add(position);
       if (exchange.error) throw new WorkbenchError(exchange.error.code, exchange.error.message);
       if (!exchange.response) throw new WorkbenchError('internal', `Exchange ${exchange.index} has neither a response nor an error.`);
       const response = copyResponse(exchange.response);

@@ -26,7 +26,7 @@ export const queryTool = defineTool({
       return { reply: `The analyst skipped this query${decision.note ? `: ${decision.note}` : ''}. Continue without it.` };
     }
     const edited = decision.action === 'edit' && decision.query?.trim() ? decision.query.trim() : null;
-    const observation = await runQuery(run, { step, node, query: edited ?? query, author: edited ? 'analyst' : 'model' });
+    const { text: observation } = await runQuery(run, { step, node, query: edited ?? query, author: edited ? 'analyst' : 'model' });
     run.state.queries++;
     const prefix = edited ? `The analyst replaced your query with:\n${edited}\n\n` : '';
     const note = decision.action === 'note' ? `\n\nAnalyst note: ${decision.note}` : '';
@@ -58,8 +58,17 @@ export const queryTool = defineTool({
   },
 });
 
+/** What running one query came to: the observation the model reads, and whether it ran (and how many rows it gave). */
+export interface QueryRun {
+  text: string;
+  queryId: string;
+  /** Null when the query ran; the refusal or the database's error otherwise. */
+  error: WorkbenchError | null;
+  rowCount: number;
+}
+
 /** Runs a query through the read-only connector and records it; errors become observations the model can correct. */
-export async function runQuery(run: RunContext, context: { step: number; node?: string | undefined; query: string; author: 'model' | 'analyst' }): Promise<string> {
+export async function runQuery(run: RunContext, context: { step: number; node?: string | undefined; query: string; author: 'model' | 'analyst' }): Promise<QueryRun> {
   const queryId = run.newQueryId();
   const { step } = context;
   const node = context.node ? { node: context.node } : {};
@@ -74,7 +83,7 @@ export async function runQuery(run: RunContext, context: { step: number; node?: 
     const text = formatObservation(result);
     run.emit({ type: 'observation', step, queryId, text, ...node });
     run.state.evidence.push(queryId);
-    return text;
+    return { text, queryId, error: null, rowCount: result.rowCount };
   } catch (caught) {
     const error = WorkbenchError.from(caught);
     run.emit({ type: 'query-end', step, queryId, result: null, error: error.toJSON(), digest: null });
@@ -83,6 +92,6 @@ export async function runQuery(run: RunContext, context: { step: number; node?: 
         ? `Refused: the connection is read-only, so only queries that read data can run. (${error.message})`
         : `Error (${error.code}): ${error.message}. Correct the query and try again.`;
     run.emit({ type: 'observation', step, queryId, text, ...node });
-    return text;
+    return { text, queryId, error, rowCount: 0 };
   }
 }

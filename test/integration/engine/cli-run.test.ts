@@ -8,6 +8,7 @@ import { startScriptedOpenAiServer, type ScriptedOpenAiServer } from '../../supp
 import type { ScriptStep } from '../../support/scripted-openai/script';
 import { useSuiteTempDir, useTempDirs } from '../../support/temp';
 import { runDwb } from '../../support/cli';
+import { nodeTurn, plannerTurn, queryTurn } from '../../support/plan-dag-script';
 
 const suiteDir = useSuiteTempDir();
 const tempDir = useTempDirs();
@@ -109,9 +110,51 @@ describe('dwb run', () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('--base-url is required');
     const badTechnique = await dwbRun(['--technique', 'magic', '--out', tempDir()]);
-    expect(badTechnique.stderr).toContain('--technique must be one of singlerag, iterrag, planrag, planrag-norp');
+    expect(badTechnique.stderr).toContain('--technique must be one of singlerag, iterrag, planrag, planrag-norp, plan-dag, plan-dag-faithful, plan-dag-base, plan-dag-react, plan-dag-replan,');
     const noQuestion = await dwbRun(['--connection', `sqlite:${database}`, '--question-file', '/nope.txt', '--base-url', 'http://127.0.0.1:9/v1', '--model', 'm', '--out', tempDir()]);
     expect(noQuestion.stderr.trim()).toBe('dwb run: not-found: Cannot read the question file /nope.txt: ENOENT');
+  });
+});
+
+describe('dwb run --technique plan-dag', () => {
+  it('plans a graph, runs its roots, decides at the join, and prints each node', async () => {
+    const server = await serve([
+      plannerTurn({
+        nodes: [
+          { id: 'Q1.1', question: 'Which trade nodes have a flow into baltic_sea?' },
+          { id: 'Q1.2', question: 'What is SWE\'s base trading power at each node?' },
+          { id: 'Q2.1', question: 'Which of <A1.1> is best for SWE given A1.2?', parents: ['Q1.1', 'Q1.2'], compute: true },
+        ],
+        final: 'Q2.1',
+      }),
+      queryTurn('Q1.1', "SELECT source FROM flow WHERE dest = 'baltic_sea' ORDER BY source"),
+      queryTurn('Q1.2', "SELECT trade_node, base_trading_power FROM node_country WHERE country_name = 'SWE'"),
+      nodeTurn('Q1.1', 'answer', { answer: ['krakow', 'novgorod'] }),
+      nodeTurn('Q1.2', 'answer', { answer: 'krakow 7.98, novgorod 11.795' }),
+      nodeTurn('Q2.1', 'decide', { decision: 'krakow', rationale: 'krakow feeds baltic_sea.' }),
+    ]);
+    const out = tempDir();
+    const result = await dwbRun([
+      '--connection', `sqlite:${database}`, '--question-file', questionFile, '--technique', 'plan-dag', '--base-url', server.baseUrl, '--model', 'scripted',
+      '--simulator', 'compat', '--country', 'SWE', '--home', 'baltic_sea', '--out', out,
+    ]);
+    server.verify();
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim().split('\n').at(-1)).toBe('decision: krakow');
+    expect(result.stderr).toContain('plan-dag.plan: Plan graph: 2 levels (widths 2, 1), final Q2.1');
+    expect(result.stderr).toContain('Q1.1 plan-dag.node: Q1.1: Which trade nodes have a flow into baltic_sea? A1.1: krakow, novgorod');
+    expect(result.stderr).toContain('decision: krakow (simulator: optimal)');
+    const notebook = JSON.parse(readFileSync(join(out, 'notebook.json'), 'utf8')) as { cells: { kind: string }[] };
+    expect(notebook.cells.at(-1)?.kind).toBe('decision');
+
+    // The report shows the plan graph's nodes and each node's answer.
+    const report = join(tempDir(), 'report.md');
+    const reported = await runDwb(['report', '--run', out, '--format', 'md', '--out', report]);
+    expect(reported.code).toBe(0);
+    const markdown = readFileSync(report, 'utf8');
+    expect(markdown).toContain('3. Q2.1: Which of \\<A1.1\\> is best for SWE given A1.2?');
+    expect(markdown).toContain('"node": "Q1.1"');
+    expect(markdown).toContain('A1.1: krakow, novgorod');
   });
 });
 

@@ -49,11 +49,16 @@ describe('decision runs in the workspace', () => {
       { id: 'iterrag', label: 'IterRAG (ReAct)', summary: 'Thought, query, observation, repeated until the model answers.' },
       { id: 'planrag', label: 'PlanRAG', summary: expect.stringContaining('A plan first') },
       { id: 'planrag-norp', label: 'PlanRAG without re-planning', summary: expect.stringContaining('never revised') },
+      { id: 'plan-dag', label: 'Plan*RAG', summary: expect.stringContaining('level by level in parallel') },
+      { id: 'plan-dag-faithful', label: 'Plan*RAG (LLM tag rewrite)', summary: expect.stringContaining('LLM rewrite') },
+      { id: 'plan-dag-base', label: 'Plan*RAG-Base (shared retrieval)', summary: expect.stringContaining('retrieved once') },
+      { id: 'plan-dag-react', label: 'Plan*-IterRAG (ReAct per node)', summary: expect.stringContaining('ReAct loop') },
+      { id: 'plan-dag-replan', label: 'Plan*RAG with re-planning [ext]', summary: expect.stringContaining('re-plans the remaining graph') },
     ]);
     await workbench.invoke('model/save', { settings: { baseUrl: server.baseUrl, model: 'm', temperature: 0, maxTokens: 100, requestTimeoutMs: 5000, maxRetries: 0, stream: true, toolMode: 'tools' } });
     await expect(
       workbench.invoke('runs/start', { notebookId: notebook.id, connectionId: locating.id, question: 'q', technique: 'pearl-unknown', mode: 'auto' }),
-    ).rejects.toThrow('No technique "pearl-unknown": the techniques are singlerag, iterrag, planrag, planrag-norp');
+    ).rejects.toThrow('No technique "pearl-unknown": the techniques are singlerag, iterrag, planrag, planrag-norp, plan-dag, plan-dag-faithful, plan-dag-base, plan-dag-react, plan-dag-replan');
     await expect(
       workbench.invoke('runs/start', { notebookId: notebook.id, connectionId: locating.id, question: 'q', technique: 'Not An Id', mode: 'auto' }),
     ).rejects.toThrow(/technique id/);

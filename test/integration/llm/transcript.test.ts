@@ -88,6 +88,25 @@ describe('transcripts: record, read, replay', () => {
     expect((await replay.generate({ messages: [question] })).content).toBe('fine');
   });
 
+  it('replays calls made at the same time in another order than recorded, by their messages', async () => {
+    const lines: TranscriptLine[] = [];
+    const inner: ModelProvider = {
+      description: 'stub',
+      generate: async (request) => ({ content: `answer to ${request.messages[0]?.content ?? ''}`, toolCalls: [], finishReason: 'stop', usage: null, latencyMs: 1, model: 'stub' }),
+    };
+    const recorded = recordingProvider(inner, (line) => lines.push(line));
+    const ask = (content: string) => ({ messages: [{ role: 'user' as const, content }] });
+    await Promise.all([recorded.generate(ask('Q1.1')), recorded.generate(ask('Q1.2'))]);
+    await recorded.generate(ask('Q1.1'));
+    const replay = createReplayProvider(lines.map(writeTranscriptLine).join(''), { strict: true });
+    expect((await replay.generate(ask('Q1.2'))).content).toBe('answer to Q1.2');
+    expect((await replay.generate(ask('Q1.1'))).content).toBe('answer to Q1.1');
+    expect((await replay.generate(ask('Q1.1'))).content).toBe('answer to Q1.1');
+    // A request no unused exchange recorded still diverges, naming the next exchange in order.
+    const other = createReplayProvider(lines.map(writeTranscriptLine).join(''), { strict: true });
+    expect((await failureOf(other.generate(ask('Q9.9')))).error.message).toMatch(/^Replay diverged at exchange 0: message 0 differs in content/);
+  });
+
   it('copies the request when the call starts, so later edits of the history do not leak in', async () => {
     const lines: TranscriptLine[] = [];
     const inner: ModelProvider = {

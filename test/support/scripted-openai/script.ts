@@ -45,6 +45,13 @@ export interface ScriptedRawBody {
 export interface ScriptedTurn {
   /** Named in failure messages. */
   label?: string;
+  /**
+   * Which request takes this turn. Without it a turn is taken in script order; with it, a request
+   * takes the first unused turn whose `when` holds — every string appears in its messages, or
+   * the predicate says yes — so requests made at the same time (a plan graph's level) find
+   * their answers whatever order they arrive in.
+   */
+  when?: string | string[] | ((request: WireChatRequest) => boolean);
 
   // --- The answer (streamed as SSE when the request asks for `stream: true`) ---
   content?: string;
@@ -144,6 +151,8 @@ export interface ReceivedRequest {
   turnIndex: number | null;
   /** Epoch milliseconds. */
   receivedAt: number;
+  /** Epoch milliseconds when the answer was completely sent; null until then (or when the client left first). */
+  answeredAt: number | null;
   /** The HTTP status sent, once sent. */
   status: number | null;
   /** True when the client went away before the answer was complete (a cancel or a timeout). */

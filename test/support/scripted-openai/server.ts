@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { checkExpectations } from './expectations';
-import { wireChatRequestSchema, type ReceivedChatRequest, type ReceivedRequest, type ScriptedServerOptions, type ScriptedTurn, type ScriptStep } from './script';
+import { messageText, wireChatRequestSchema, type ReceivedChatRequest, type ReceivedRequest, type ScriptedServerOptions, type ScriptedTurn, type ScriptStep, type WireChatRequest } from './script';
 import { chunkObjects, completionObject, errorBody, resolveAnswer, sseDone, sseEvent, type ResolvedAnswer } from './wire';
 
 /** A running scripted server. */
@@ -32,7 +32,8 @@ export async function startScriptedOpenAiServer(script: ScriptStep[], options: S
   const requests: ReceivedRequest[] = [];
   const failures: string[] = [];
   const lifetime = new AbortController();
-  let nextTurn = 0;
+  const used = new Array<boolean>(script.length).fill(false);
+  const unused = (): number => used.filter((taken) => !taken).length;
 
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
@@ -53,6 +54,7 @@ export async function startScriptedOpenAiServer(script: ScriptStep[], options: S
       chat: null,
       turnIndex: null,
       receivedAt: Date.now(),
+      answeredAt: null,
       status: null,
       clientDisconnected: false,
     };
@@ -60,6 +62,9 @@ export async function startScriptedOpenAiServer(script: ScriptStep[], options: S
     const requestLife = new AbortController();
     const stopRequest = () => requestLife.abort();
     lifetime.signal.addEventListener('abort', stopRequest, { once: true });
+    res.on('finish', () => {
+      record.answeredAt = Date.now();
+    });
     res.on('close', () => {
       if (!res.writableFinished) record.clientDisconnected = true;
       lifetime.signal.removeEventListener('abort', stopRequest);
@@ -97,14 +102,18 @@ export async function startScriptedOpenAiServer(script: ScriptStep[], options: S
       return respond(400, errorBody(400, 'This server does not support tools.'));
     }
 
-    const turnIndex = nextTurn;
+    // The first unused turn, in script order, that this request matches (a turn without `when` matches any).
+    const turnIndex = script.findIndex((candidate, index) => !used[index] && matches(candidate, parsed.data));
     const step = script[turnIndex];
-    if (!step) {
-      const failure = `request ${record.index} found no turn left (the script has ${script.length})`;
+    if (turnIndex < 0 || !step) {
+      const failure =
+        unused() === 0
+          ? `request ${record.index} found no turn left (the script has ${script.length})`
+          : `request ${record.index} matched none of the ${unused()} turns left (its last message: ${JSON.stringify(lastMessageText(parsed.data).slice(0, 200))})`;
       failures.push(failure);
       return respond(400, errorBody(400, `Scripted server: ${failure}`));
     }
-    nextTurn++;
+    used[turnIndex] = true;
     chatRequest.turnIndex = turnIndex;
     // A throwing step is a failed expectation (a 400, never retried), not a server crash (a 500,
     // which the client would retry against the next turn).
@@ -206,10 +215,10 @@ export async function startScriptedOpenAiServer(script: ScriptStep[], options: S
     requests,
     failures,
     chatRequests: () => requests.filter((request): request is ReceivedChatRequest => request.chat !== null),
-    remainingTurns: () => script.length - nextTurn,
+    remainingTurns: unused,
     verify() {
       const problems = [...failures];
-      if (nextTurn < script.length) problems.push(`${script.length - nextTurn} of ${script.length} turns were never used`);
+      if (unused() > 0) problems.push(`${unused()} of ${script.length} turns were never used`);
       if (problems.length > 0) throw new Error(`Scripted OpenAI server:\n- ${problems.join('\n- ')}`);
     },
     close: () =>
@@ -219,6 +228,19 @@ export async function startScriptedOpenAiServer(script: ScriptStep[], options: S
         server.closeAllConnections();
       }),
   };
+}
+
+/** Whether a turn's `when` holds for a request: every string appears in the request's messages, or the predicate says yes. */
+function matches(step: ScriptStep, chat: WireChatRequest): boolean {
+  if (typeof step === 'function' || step.when === undefined) return true;
+  if (typeof step.when === 'function') return step.when(chat);
+  const text = chat.messages.map(messageText).join('\n');
+  return (Array.isArray(step.when) ? step.when : [step.when]).every((needle) => text.includes(needle));
+}
+
+function lastMessageText(chat: WireChatRequest): string {
+  const last = chat.messages[chat.messages.length - 1];
+  return last ? messageText(last) : '';
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
