@@ -182,6 +182,7 @@ function copyRequest(request: ModelRequest): TranscriptExchange['request'] {
     ...(request.tools ? { tools: request.tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: structuredClone(tool.parameters) })) } : {}),
     ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
     ...(request.maxTokens !== undefined ? { maxTokens: request.maxTokens } : {}),
+    ...(request.output ? { output: structuredClone(request.output) } : {}),
   };
 }
 
@@ -193,5 +194,6 @@ export function copyResponse(response: ModelResponse): ModelResponse {
     usage: response.usage ? { ...response.usage } : null,
     latencyMs: response.latencyMs,
     model: response.model,
+    ...(response.constrained ? { constrained: response.constrained } : {}),
   };
 }
