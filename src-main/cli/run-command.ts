@@ -11,9 +11,9 @@ import { createRunCellWriter } from '../engine/run-cells';
 import { RunLog } from '../engine/run-log';
 import { automaticGate } from '../engine/review-gate';
 import { techniqueIds, type TechniqueId } from '../engine/techniques';
-import { createOpenAiProvider } from '../llm/openai-provider';
+import type { LocalModelSettingsInput } from '../llm/local/local-settings';
 import { createReplayProvider } from '../llm/replay-provider';
-import { parseProviderSettings } from '../llm/settings';
+import type { ProviderSettingsInput } from '../llm/settings';
 import { readTranscript, recordingProvider, writeTranscriptLine } from '../llm/transcript';
 import type { ModelProvider } from '../llm/types';
 import { canonicalJson } from '../audit/canonical-json';
@@ -21,9 +21,9 @@ import { runDetails } from '../audit/run-details';
 import { simulatorFor } from '../simulators/run-simulator';
 import { runWhatIfFor } from '../whatif';
 import { positiveInteger, type CommandIo } from './command-io';
+import { modelCliOptions, modelCliUsage, providerFromCliOptions } from './model-options';
 
-export const runUsage =
-  'dwb run --connection URI --question-file F [--rules-file F] --technique singlerag|iterrag|planrag|planrag-norp --base-url URL --model M [--api-key K] [--tool-mode tools|text|auto] [--max-steps N] [--simulator stated|compat|off] [--whatif on|off] [--country C --home N | --goods G] [--replay TRANSCRIPT] --out DIR';
+export const runUsage = `dwb run --connection URI --question-file F [--rules-file F] --technique singlerag|iterrag|planrag|planrag-norp ${modelCliUsage} [--max-steps N] [--simulator stated|compat|off] [--whatif on|off] [--country C --home N | --goods G] [--replay TRANSCRIPT] --out DIR`;
 
 /**
  * `dwb run`: one decision run without the app. Writes the notebook, the hash-chained run log
@@ -38,12 +38,8 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
       'question-file': { type: 'string' },
       'rules-file': { type: 'string' },
       technique: { type: 'string', default: 'planrag' },
-      'base-url': { type: 'string' },
-      model: { type: 'string' },
-      'api-key': { type: 'string' },
-      'tool-mode': { type: 'string', default: 'auto' },
+      ...modelCliOptions,
       'max-steps': { type: 'string' },
-      'timeout-ms': { type: 'string' },
       replay: { type: 'string' },
       out: { type: 'string' },
       simulator: { type: 'string', default: 'stated' },
@@ -62,15 +58,14 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
   if (!techniqueIds.includes(technique as TechniqueId)) {
     throw new WorkbenchError('invalid-request', `--technique must be one of ${techniqueIds.join(', ')}, got "${technique}"`);
   }
-  const toolMode = required('tool-mode');
-  if (!['tools', 'text', 'auto'].includes(toolMode)) throw new WorkbenchError('invalid-request', `--tool-mode must be tools, text or auto, got "${toolMode}"`);
   const outDir = resolve(required('out'));
   const question = readText(required('question-file'), 'question');
   const rules = values['rules-file'] ? readText(values['rules-file'], 'rules') : '';
   // A password in the URI is used for this run only, never written to the run's records.
   const { target, password } = parseConnectionUriWithPassword(required('connection'));
   const maxSteps = positiveInteger(values['max-steps'], '--max-steps') ?? defaultRunLimits.maxSteps;
-  const requestTimeoutMs = positiveInteger(values['timeout-ms'], '--timeout-ms');
+  // A replayed run needs no model; otherwise the options name a server or a local model file.
+  const model = values.replay ? null : providerFromCliOptions(values, runUsage);
 
   mkdirSync(outDir, { recursive: true });
   const transcriptPath = join(outDir, 'transcript.jsonl');
@@ -78,29 +73,17 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
   writeFileSync(transcriptPath, '');
   writeFileSync(logPath, '');
 
-  let provider: ModelProvider;
-  const settingsInput = values.replay
-    ? null
-    : parseProviderSettings({
-        baseUrl: required('base-url'),
-        model: required('model'),
-        toolMode,
-        ...(values['api-key'] ? { apiKey: values['api-key'] } : {}),
-        ...(requestTimeoutMs ? { requestTimeoutMs } : {}),
-      });
-  if (values.replay) {
-    provider = createReplayProvider(readTranscript(readText(values.replay, 'transcript')));
-  } else {
-    provider = createOpenAiProvider(settingsInput!);
-  }
-  provider = recordingProvider(provider, (line) => appendFileSync(transcriptPath, writeTranscriptLine(line)), settingsInput ? { settings: settingsInput } : {});
+  let provider: ModelProvider = model ? model.provider : createReplayProvider(readTranscript(readText(values.replay!, 'transcript')));
+  provider = recordingProvider(provider, (line) => appendFileSync(transcriptPath, writeTranscriptLine(line)), model ? { settings: model.recordedSettings as ProviderSettingsInput | LocalModelSettingsInput } : {});
+  // A replay runs in the tool mode the transcript was recorded in: text mode shows in its requests.
+  const toolMode = model ? model.toolMode : replayedToolMode(values['tool-mode']);
 
   const simulatorRules = required('simulator');
   if (!['stated', 'compat', 'off'].includes(simulatorRules)) throw new WorkbenchError('invalid-request', `--simulator must be stated, compat or off, got "${simulatorRules}"`);
   const whatIfChoice = required('whatif');
   if (whatIfChoice !== 'on' && whatIfChoice !== 'off') throw new WorkbenchError('invalid-request', `--whatif must be on or off, got "${whatIfChoice}"`);
   const connector = await openConnector(target, password);
-  const withDetails = await runDetails({ connector, target, settings: settingsInput });
+  const withDetails = await runDetails({ connector, target, settings: model?.details ?? null });
   const simulator = await simulatorFor(connector, {
     rules: simulatorRules as 'stated' | 'compat' | 'off',
     known: { ...(values.country ? { country: values.country } : {}), ...(values.home ? { home: values.home } : {}), ...(values.goods ? { goods: values.goods } : {}) },
@@ -115,6 +98,8 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
     const line = progressLine(event);
     if (line) io.stderr(line);
   });
+  const counts = new ModelCallCounts();
+  log.onEntry(({ event }) => counts.add(event));
 
   const controller = new AbortController();
   const interrupt = (): void => controller.abort();
@@ -127,7 +112,7 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
       connector,
       connectionDescription: required('connection').replace(/\/\/[^@/]*@/, '//'),
       provider,
-      toolMode: toolMode === 'text' ? 'text' : 'tools',
+      toolMode,
       limits: { ...defaultRunLimits, maxSteps },
       gate: automaticGate,
       emit: (event) => log.append(withDetails(event)),
@@ -147,7 +132,38 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
     return 0;
   } finally {
     process.removeListener('SIGINT', interrupt);
+    io.stderr(counts.line());
     await connector.close();
+    await model?.local?.unload();
+  }
+}
+
+function replayedToolMode(option: string | undefined): 'tools' | 'text' {
+  if (option !== undefined && !['tools', 'text', 'auto'].includes(option)) throw new WorkbenchError('invalid-request', `--tool-mode must be tools, text or auto, got "${option}"`);
+  return option === 'text' ? 'text' : 'tools';
+}
+
+/**
+ * The run's model use, from its events: calls made, replies the engine could not use (each
+ * asked again: a `model-repair`), and the tokens the model reported.
+ */
+class ModelCallCounts {
+  private calls = 0;
+  private unusable = 0;
+  private promptTokens = 0;
+  private completionTokens = 0;
+
+  add(event: RunEvent): void {
+    if (event.type === 'model-request') this.calls++;
+    else if (event.type === 'model-repair') this.unusable++;
+    else if (event.type === 'model-response') {
+      this.promptTokens += event.usage?.promptTokens ?? 0;
+      this.completionTokens += event.usage?.completionTokens ?? 0;
+    }
+  }
+
+  line(): string {
+    return `model calls: ${this.calls}, unusable replies: ${this.unusable}, prompt tokens: ${this.promptTokens}, completion tokens: ${this.completionTokens}`;
   }
 }
 
