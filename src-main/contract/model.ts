@@ -45,6 +45,8 @@ export type PublicProviderSettings = Omit<ProviderSettings, 'apiKey'>;
 /** A starting point for the settings form: a local server or OpenAI. */
 export const providerPresetSchema = z.object({
   id: z.string(),
+  /** `endpoint`: an OpenAI-compatible server at `baseUrl`; `local`: a GGUF file from the model manager (no URL). */
+  kind: z.enum(['endpoint', 'local']),
   label: z.string(),
   baseUrl: z.string(),
   exampleModel: z.string(),

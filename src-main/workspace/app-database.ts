@@ -78,6 +78,13 @@ const migrations: string[] = [
   `ALTER TABLE runs ADD COLUMN request TEXT;`,
   // Where a live run stood just before its latest model call, so a run killed during that call resumes with it.
   `ALTER TABLE runs ADD COLUMN checkpoint TEXT;`,
+  // GGUF model files the analyst added (the files stay where they are; this is only the list).
+  `CREATE TABLE local_models (
+     id TEXT PRIMARY KEY,
+     path TEXT NOT NULL UNIQUE,
+     info TEXT NOT NULL,
+     added_at TEXT NOT NULL
+   );`,
 ];
 
 /**
