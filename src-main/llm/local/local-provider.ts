@@ -5,10 +5,10 @@ import { formatSeconds } from '../settings';
 import type { GenerateOptions, ModelProvider, ModelRequest, ModelResponse } from '../types';
 import { toChatHistory } from './chat-history';
 import { forkModelProcess } from './fork-model-process';
-import { grammarLimitsFor, readToolCallReply, toGrammarSchema, toolCallGrammarSchema, type GrammarSchema } from './grammar-schema';
+import { grammarLimitsFor, readToolCallReply, toGrammarSchema, toolCallGrammarSchema, type GrammarLimits, type GrammarSchema } from './grammar-schema';
 import { defaultThreads, parseLocalModelSettings, type LocalModelSettings, type LocalModelSettingsInput } from './local-settings';
 import { assertEnoughMemory, defaultContextSize, estimateLoadBytes, readGgufModelInfo, type GgufModelInfo } from './model-file';
-import type { FromModelProcess, ModelProcess, ModelProcessLauncher } from './protocol';
+import type { ChatHistoryEntry, FromModelProcess, ModelProcess, ModelProcessLauncher } from './protocol';
 
 /** A loaded model, as the model manager shows it. */
 export interface LoadedLocalModel {
@@ -83,8 +83,10 @@ export function createLocalModelProvider(input: LocalModelSettingsInput, depende
     ending?.kill();
   }
 
-  function load(options: { onProgress?: (progress: number) => void } = {}): Promise<LoadedLocalModel> {
-    if (current) return Promise.resolve(current);
+  async function load(options: { onProgress?: (progress: number) => void } = {}): Promise<LoadedLocalModel> {
+    // A cancelled generation may still end its process (killed after the grace period): wait for that.
+    await idle;
+    if (current) return current;
     loading ??= startLoad(options.onProgress).catch((error: unknown) => {
       stopProcess();
       throw error;
@@ -142,12 +144,49 @@ export function createLocalModelProvider(input: LocalModelSettingsInput, depende
     if (!process) throw new WorkbenchError('internal', `The model process for ${fileName} is not running.`);
     const maxTokens = request.maxTokens ?? settings.maxTokens;
     const tools = request.tools ?? [];
-    const limits = grammarLimitsFor(maxTokens);
-    const grammar: GrammarSchema | null =
-      request.output?.kind === 'json' ? toGrammarSchema(request.output.schema, request.output.name, limits) : tools.length > 0 ? toolCallGrammarSchema(tools, limits) : null;
-    const id = nextId++;
+    const isToolCall = tools.length > 0 && request.output?.kind !== 'json';
+    const grammarFor = (limits: GrammarLimits): GrammarSchema | null =>
+      request.output?.kind === 'json' ? toGrammarSchema(request.output.schema, request.output.name, limits) : isToolCall ? toolCallGrammarSchema(tools, limits) : null;
+    const history = toChatHistory(request.messages, tools);
+    const temperature = request.temperature ?? settings.temperature;
+    const onToken = isToolCall ? undefined : options.onToken;
 
-    const outcome = new Promise<FromModelProcess & { type: 'done' }>((resolve, reject) => {
+    let limits = grammarLimitsFor(maxTokens);
+    let grammar = grammarFor(limits);
+    let attempt = await decode(process, { history, grammar, maxTokens, temperature }, onToken, signal);
+    const usage = { promptTokens: attempt.done.promptTokens, completionTokens: attempt.done.completionTokens, totalTokens: 0 };
+    // A constrained reply cut off at the token limit is unusable JSON (a small model can spend a
+    // string's whole allowance on digits, one token each): ask once more with strings and
+    // arrays cut to a quarter, which fits the budget whatever the tokens.
+    if (grammar && attempt.done.stopReason === 'maxTokens' && !signal.aborted) {
+      limits = { maxStringLength: Math.max(8, Math.floor(limits.maxStringLength / 4)), maxArrayItems: Math.max(1, Math.floor(limits.maxArrayItems / 4)) };
+      grammar = grammarFor(limits);
+      attempt = await decode(process, { history, grammar, maxTokens, temperature }, onToken, signal);
+      usage.promptTokens += attempt.done.promptTokens;
+      usage.completionTokens += attempt.done.completionTokens;
+    }
+    usage.totalTokens = usage.promptTokens + usage.completionTokens;
+    const { done, id } = attempt;
+    const base = { usage, latencyMs: Math.round(performance.now() - started), model: model.info.name, constrained: grammar ? ('grammar' as const) : ('none' as const) };
+    const cutOff = done.stopReason === 'maxTokens';
+    if (grammar && isToolCall) {
+      // Still cut off at the token limit, the JSON is incomplete: report it as such, with the text.
+      if (cutOff) return { ...base, content: done.text, toolCalls: [], finishReason: 'length' };
+      const call = readToolCallReply(done.text, tools);
+      return { ...base, content: '', toolCalls: [{ id: `call_${id}`, ...call }], finishReason: 'tool_calls' };
+    }
+    return { ...base, content: done.text, toolCalls: [], finishReason: cutOff ? 'length' : 'stop' };
+  }
+
+  /** One generation in the model process; settles at once on abort (see `abortGraceMs`). */
+  function decode(
+    process: ModelProcess,
+    input: { history: ChatHistoryEntry[]; grammar: GrammarSchema | null; maxTokens: number; temperature: number },
+    onToken: ((text: string) => void) | undefined,
+    signal: AbortSignal,
+  ): Promise<{ done: FromModelProcess & { type: 'done' }; id: number }> {
+    const id = nextId++;
+    return new Promise((resolve, reject) => {
       let finished!: () => void;
       idle = new Promise<void>((resolveIdle) => (finished = resolveIdle));
       const end = (): void => {
@@ -168,10 +207,10 @@ export function createLocalModelProvider(input: LocalModelSettingsInput, depende
       };
       generation = {
         id,
-        onToken: grammar && request.output?.kind !== 'json' ? undefined : options.onToken,
+        onToken,
         settle: (message) => {
           end();
-          if (message.type === 'done') resolve(message);
+          if (message.type === 'done') resolve({ done: message, id });
           else reject(new WorkbenchError('internal', `The local model ${fileName} failed to answer: ${message.message}`));
         },
         crash: (how) => {
@@ -180,19 +219,8 @@ export function createLocalModelProvider(input: LocalModelSettingsInput, depende
         },
       };
       signal.addEventListener('abort', onAbort, { once: true });
-      process.send({ type: 'generate', id, history: toChatHistory(request.messages, tools), grammar, maxTokens, temperature: request.temperature ?? settings.temperature });
+      process.send({ type: 'generate', id, ...input });
     });
-    const done = await outcome;
-    const usage = { promptTokens: done.promptTokens, completionTokens: done.completionTokens, totalTokens: done.promptTokens + done.completionTokens };
-    const base = { usage, latencyMs: Math.round(performance.now() - started), model: model.info.name, constrained: grammar ? ('grammar' as const) : ('none' as const) };
-    const cutOff = done.stopReason === 'maxTokens';
-    if (grammar && tools.length > 0 && request.output?.kind !== 'json') {
-      // Cut off at the token limit, the JSON is incomplete: report it as such, with the text.
-      if (cutOff) return { ...base, content: done.text, toolCalls: [], finishReason: 'length' };
-      const call = readToolCallReply(done.text, tools);
-      return { ...base, content: '', toolCalls: [{ id: `call_${id}`, ...call }], finishReason: 'tool_calls' };
-    }
-    return { ...base, content: done.text, toolCalls: [], finishReason: cutOff ? 'length' : 'stop' };
   }
 
   async function generate(request: ModelRequest, options: GenerateOptions = {}): Promise<ModelResponse> {

@@ -53,6 +53,11 @@ describeOrNotRun('local model provider (SmolLM2-135M in a child process)', model
     const [call] = response.toolCalls;
     expect(['query', 'answer']).toContain(call!.name);
     expect(toolArguments[call!.name as 'query' | 'answer'].safeParse(JSON.parse(call!.arguments)).success).toBe(true);
+
+    // A budget too small for the usual string allowance still ends in a complete call (asked again with tighter caps if cut off).
+    const tight = await local.generate({ ...request, tools: [toolSpec('plan', 'SQLite')], maxTokens: 40 });
+    expect(tight.finishReason, tight.content).toBe('tool_calls');
+    expect(toolArguments.plan.safeParse(JSON.parse(tight.toolCalls[0]!.arguments)).success).toBe(true);
   }, 300_000);
 
   it('a cancelled generation returns within a second, and a killed model process gives a clear error and loads again', async () => {
