@@ -4,7 +4,7 @@
  * utility process) so that a crash or an out-of-memory in llama.cpp ends only this process.
  * It never downloads or builds llama.cpp: only the prebuilt binaries are used.
  */
-import type { Llama, LlamaChat, LlamaContext, LlamaGrammar, LlamaModel, Token, TokenBias } from 'node-llama-cpp';
+import type { Llama, LlamaChat, LlamaContext, LlamaGrammar, LlamaModel } from 'node-llama-cpp';
 import type { FromModelProcess, GenerateRequest, LoadRequest, ToModelProcess } from './protocol';
 
 interface ParentPort {
@@ -28,27 +28,6 @@ if (!parentPort) process.on('disconnect', () => process.exit(0));
 let loaded: { llama: Llama; model: LlamaModel; context: LlamaContext; chat: LlamaChat } | null = null;
 const running = new Map<number, AbortController>();
 const grammars = new Map<string, LlamaGrammar>();
-let compactJson: TokenBias | null = null;
-
-/**
- * JSON under the grammar may be pretty-printed (a newline and indentation before each key),
- * which costs a small model a token per space. No JSON value needs a raw newline (inside a
- * string it is written \n), so under a grammar every token holding one is ruled out, and the
- * reply comes out compact: more of the token budget goes to the content.
- */
-async function compactJsonBias(model: LlamaModel): Promise<TokenBias> {
-  if (compactJson) return compactJson;
-  const { TokenBias: Bias } = await import('node-llama-cpp');
-  const tokens = (model.fileInfo.metadata as unknown as { tokenizer?: { ggml?: { tokens?: readonly unknown[] } } }).tokenizer?.ggml?.tokens;
-  const bias = new Bias(model.tokenizer);
-  const count = Array.isArray(tokens) ? tokens.length : 0;
-  for (let token = 0; token < count; token++) {
-    if (model.detokenize([token as Token], true).includes('\n')) bias.set(token as Token, 'never');
-  }
-  compactJson = bias;
-  return bias;
-}
-
 const maxRssBytes = (): number => process.resourceUsage().maxRSS * 1024;
 const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
@@ -102,10 +81,8 @@ async function generate(request: GenerateRequest): Promise<void> {
   const outputBefore = sequence.tokenMeter.usedOutputTokens;
   try {
     const grammar = request.grammar ? await grammarFor(request.grammar) : undefined;
-    const tokenBias = grammar ? await compactJsonBias(loaded.model) : undefined;
     const result = await loaded.chat.generateResponse(request.history as never, {
       ...(grammar ? { grammar } : {}),
-      ...(tokenBias ? { tokenBias } : {}),
       maxTokens: request.maxTokens,
       temperature: request.temperature,
       signal: controller.signal,
