@@ -55,7 +55,7 @@ describeOrNotRun('local model provider (SmolLM2-135M in a child process)', model
     expect(toolArguments[call!.name as 'query' | 'answer'].safeParse(JSON.parse(call!.arguments)).success).toBe(true);
 
     // A budget too small for the usual string allowance still ends in a complete call (asked again with tighter caps if cut off).
-    const tight = await local.generate({ ...request, tools: [toolSpec('plan', 'SQLite')], maxTokens: 40 });
+    const tight = await local.generate({ ...request, tools: [toolSpec('plan', 'SQLite')], maxTokens: 64 });
     expect(tight.finishReason, tight.content).toBe('tool_calls');
     expect(toolArguments.plan.safeParse(JSON.parse(tight.toolCalls[0]!.arguments)).success).toBe(true);
   }, 300_000);
