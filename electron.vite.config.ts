@@ -20,6 +20,7 @@ export default defineConfig({
           'sqlite-worker': resolve(__dirname, 'src-main/connectors/sqlite/worker.ts'),
           'whatif-worker': resolve(__dirname, 'src-main/whatif/worker.ts'),
           'kuzu-worker': resolve(__dirname, 'src-main/connectors/kuzu/worker.ts'),
+          'model-process': resolve(__dirname, 'src-main/llm/local/model-process.ts'),
         },
         output: flatOutput,
       },

@@ -6,6 +6,7 @@ import { openWorkbench, type Workbench } from '../services/workbench';
 import { invokeChannel, eventChannel } from '../preload/channels';
 import { encryptedSecretStore, memorySecretStore } from '../secrets/secret-store';
 import { electronReportPlatform } from './electron-print';
+import { launchUtilityModelProcess } from './utility-model-process';
 
 /**
  * The desktop app: one window over the main-process services, with Electron's security
@@ -96,6 +97,7 @@ void app.whenReady().then(() => {
         });
         return choice.canceled ? null : (choice.filePaths[0] ?? null);
       },
+      modelProcessLauncher: launchUtilityModelProcess,
     },
   });
   serveIpc(workbench);

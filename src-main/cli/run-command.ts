@@ -7,10 +7,10 @@ import { openConnector } from '../connectors/open-connector';
 import { defaultRunLimits } from '../engine/decision-run';
 import { runToDirectory, type DirectoryRunRequest } from '../engine/run-setup';
 import { techniqueIds } from '../engine/techniques/registry';
-import { parseProviderSettings } from '../llm/settings';
 import { readTranscript } from '../llm/transcript';
 import { positiveInteger, printConnectionWarnings, type CommandIo } from './command-io';
-import { apiKeyOptions, passwordFileOption, resolveApiKey, resolveDatabasePassword } from './secret-args';
+import { modelCliOptions, providerFromCliOptions } from './model-options';
+import { passwordFileOption, resolveApiKey, resolveDatabasePassword } from './secret-args';
 import { runUsage } from './usage';
 
 export { runUsage };
@@ -28,13 +28,9 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
       'question-file': { type: 'string' },
       'rules-file': { type: 'string' },
       technique: { type: 'string', default: 'planrag' },
-      'base-url': { type: 'string' },
-      model: { type: 'string' },
-      ...apiKeyOptions,
+      ...modelCliOptions,
       ...passwordFileOption,
-      'tool-mode': { type: 'string', default: 'auto' },
       'max-steps': { type: 'string' },
-      'timeout-ms': { type: 'string' },
       replay: { type: 'string' },
       out: { type: 'string' },
       simulator: { type: 'string', default: 'stated' },
@@ -53,36 +49,30 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
   if (!techniqueIds().includes(technique)) {
     throw new WorkbenchError('invalid-request', `--technique must be one of ${techniqueIds().join(', ')}, got "${technique}"`);
   }
-  const toolMode = required('tool-mode');
-  if (!['tools', 'text', 'auto'].includes(toolMode)) throw new WorkbenchError('invalid-request', `--tool-mode must be tools, text or auto, got "${toolMode}"`);
   const outDir = resolve(required('out'));
   const question = readText(required('question-file'), 'question');
   const rules = values['rules-file'] ? readText(values['rules-file'], 'rules') : '';
   // The password (file, URI or DWB_DB_PASSWORD) is used for this run only, never written to the run's records.
   const { target, password } = resolveDatabasePassword(required('connection'), values['password-file']);
   const maxSteps = positiveInteger(values['max-steps'], '--max-steps') ?? defaultRunLimits.maxSteps;
-  const requestTimeoutMs = positiveInteger(values['timeout-ms'], '--timeout-ms');
 
   const simulatorRules = required('simulator');
   if (!['stated', 'compat', 'off'].includes(simulatorRules)) throw new WorkbenchError('invalid-request', `--simulator must be stated, compat or off, got "${simulatorRules}"`);
   const whatIfChoice = required('whatif');
   if (whatIfChoice !== 'on' && whatIfChoice !== 'off') throw new WorkbenchError('invalid-request', `--whatif must be on or off, got "${whatIfChoice}"`);
-  const apiKey = values.replay ? undefined : resolveApiKey(values, io, 'run');
-  const model: DirectoryRunRequest['model'] = values.replay
-    ? { replay: readTranscript(readText(values.replay, 'transcript')), toolMode: toolMode === 'text' ? 'text' : 'tools' }
-    : {
-        settings: parseProviderSettings({
-          baseUrl: required('base-url'),
-          model: required('model'),
-          toolMode,
-          ...(apiKey ? { apiKey } : {}),
-          ...(requestTimeoutMs ? { requestTimeoutMs } : {}),
-        }),
-      };
+  // A replayed run needs no model; otherwise the options name a server or a local model file.
+  const cliModel = values.replay ? null : providerFromCliOptions(values, runUsage, resolveApiKey(values, io, 'run'));
+  const model: DirectoryRunRequest['model'] = cliModel
+    ? { provider: cliModel.provider, settings: cliModel.recordedSettings, details: cliModel.details, toolMode: cliModel.toolMode }
+    : { replay: readTranscript(readText(values.replay as string, 'transcript')), toolMode: replayedToolMode(values['tool-mode']) };
 
   // Opened here so that a connection's warnings (a privileged login) reach stderr first.
-  const connector = await openConnector(target, password);
+  const connector = await openConnector(target, password).catch(async (error: unknown) => {
+    await cliModel?.local?.unload();
+    throw error;
+  });
   printConnectionWarnings(connector, io);
+  const counts = new ModelCallCounts();
   const controller = new AbortController();
   const interrupt = (): void => controller.abort();
   process.once('SIGINT', interrupt);
@@ -102,6 +92,7 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
       limits: { maxSteps },
       signal: controller.signal,
       onEvent: (event) => {
+        counts.add(event);
         const line = progressLine(event);
         if (line) io.stderr(line);
       },
@@ -114,7 +105,38 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
     return 0;
   } finally {
     process.removeListener('SIGINT', interrupt);
+    io.stderr(counts.line());
     await connector.close();
+    await cliModel?.local?.unload();
+  }
+}
+
+function replayedToolMode(option: string | undefined): 'tools' | 'text' {
+  if (option !== undefined && !['tools', 'text', 'auto'].includes(option)) throw new WorkbenchError('invalid-request', `--tool-mode must be tools, text or auto, got "${option}"`);
+  return option === 'text' ? 'text' : 'tools';
+}
+
+/**
+ * The run's model use, from its events: calls made, replies the engine could not use (each
+ * asked again: a `model-repair`), and the tokens the model reported.
+ */
+class ModelCallCounts {
+  private calls = 0;
+  private unusable = 0;
+  private promptTokens = 0;
+  private completionTokens = 0;
+
+  add(event: RunEvent): void {
+    if (event.type === 'model-request') this.calls++;
+    else if (event.type === 'model-repair') this.unusable++;
+    else if (event.type === 'model-response') {
+      this.promptTokens += event.usage?.promptTokens ?? 0;
+      this.completionTokens += event.usage?.completionTokens ?? 0;
+    }
+  }
+
+  line(): string {
+    return `model calls: ${this.calls}, unusable replies: ${this.unusable}, prompt tokens: ${this.promptTokens}, completion tokens: ${this.completionTokens}`;
   }
 }
 

@@ -3,6 +3,7 @@ import { queryResultSchema } from './data';
 import { connectionRequests } from './connections';
 import { reportRequests } from './reports';
 import { benchmarkRequests, benchmarkSummarySchema } from './benchmarks';
+import { localModelsViewSchema } from './local-models';
 import { connectionReportSchema, modelSettingsViewSchema, providerSettingsSchema } from './model';
 import { reviewDecisionSchema, runProgressSchema, runSummarySchema, techniqueIdSchema, techniqueInfoSchema } from './run';
 import { scenarioSchema, simulationResultSchema, simulationSpecSchema } from './simulation';
@@ -161,6 +162,21 @@ export const api = {
   },
   'whatif/cancel': { params: z.object({ requestId: z.string() }), result: z.object({ cancelled: z.boolean() }) },
 
+  /** GGUF model files the analyst added: read from their headers, never downloaded. */
+  'local-models/list': { params: empty, result: localModelsViewSchema },
+  /** Adds a file by path; refuses a file that is not GGUF or a model llama.cpp cannot run. */
+  'local-models/add': { params: z.object({ path: z.string().min(1) }), result: localModelsViewSchema },
+  /** Removes it from the list (unloading it); the file stays. */
+  'local-models/remove': { params: z.object({ id: z.string() }), result: localModelsViewSchema },
+  /** Loads it in its own process (unloading any other), reporting `local-model-progress`; refuses when memory is short. */
+  'local-models/load': {
+    params: z.object({ id: z.string(), threads: z.number().int().positive().optional(), contextSize: z.number().int().min(256).optional() }),
+    result: localModelsViewSchema,
+  },
+  'local-models/unload': { params: empty, result: localModelsViewSchema },
+  /** Decision runs use this model (null: the HTTP endpoint of the model settings). */
+  'local-models/select': { params: z.object({ id: z.string().nullable() }), result: localModelsViewSchema },
+
   /** Native file picker in the desktop app; browser mode answers `unsupported`. */
   'dialog/open-file': {
     params: z.object({ title: z.string(), extensions: z.array(z.string()) }),
@@ -190,6 +206,8 @@ export const events = {
   /** Model text as it streams in, for the live view. */
   'run-token': z.object({ runId: z.string(), text: z.string() }),
   'connections-change': z.object({}),
+  /** Loading progress of a local model (0…1). */
+  'local-model-progress': z.object({ id: z.string(), progress: z.number() }),
   /** Candidates done so far in a what-if run started with a `requestId` (a few updates a second at most). */
   'whatif-progress': z.object({ requestId: z.string(), done: z.number().int(), total: z.number().int() }),
   /** A technique benchmark moved on (a question decided, a stop, the end). */

@@ -3,6 +3,7 @@ export * from './benchmarks';
 export * from './connections';
 export * from './data';
 export * from './errors';
+export * from './local-models';
 export * from './model';
 export * from './notebook';
 export * from './reports';

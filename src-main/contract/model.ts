@@ -46,6 +46,12 @@ export const providerSettingsSchema = z.object({
   maxRetries: z.number().int().min(0).max(10).default(2),
   stream: z.boolean().default(true),
   toolMode: z.enum(toolModes).default('auto'),
+  /**
+   * Structured output this endpoint was found to support by Test connection (`tool_choice:
+   * "required"`, `response_format` with a JSON schema). Absent: not known yet — asked for, and
+   * dropped for good at the first refusal. False: never asked for (today's repair turns).
+   */
+  structuredOutput: z.object({ toolChoice: z.boolean(), jsonSchema: z.boolean() }).optional(),
 });
 
 /** Parsed settings: every field present, defaults applied. */
@@ -58,6 +64,8 @@ export type PublicProviderSettings = Omit<ProviderSettings, 'apiKey'>;
 /** A starting point for the settings form: a local server or OpenAI. */
 export const providerPresetSchema = z.object({
   id: z.string(),
+  /** `endpoint`: an OpenAI-compatible server at `baseUrl`; `local`: a GGUF file from the model manager (no URL). */
+  kind: z.enum(['endpoint', 'local']),
   label: z.string(),
   baseUrl: z.string(),
   exampleModel: z.string(),
@@ -81,6 +89,8 @@ export const connectionReportSchema = z.object({
   models: z.array(z.string()).optional(),
   latencyMs: z.number(),
   supportsTools: z.union([z.boolean(), z.literal('unknown')]),
+  /** What structured output the endpoint honoured; absent when the connection failed. */
+  structuredOutput: z.object({ toolChoice: z.boolean(), jsonSchema: z.boolean() }).optional(),
   message: z.string(),
 });
 export type ConnectionReport = z.infer<typeof connectionReportSchema>;

@@ -7,11 +7,12 @@ import type { Connector } from '../connectors/connector';
 import { openConnector } from '../connectors/open-connector';
 import { canonicalJson } from '../audit/canonical-json';
 import type { LoggedEvent } from '../audit/hash-chain';
-import { runDetails } from './run-details';
+import { runDetails, type RunDetails } from './run-details';
 import { createOpenAiProvider } from '../llm/openai-provider';
 import { createReplayProvider } from '../llm/replay-provider';
 import { recordingProvider, writeTranscriptLine, type Transcript } from '../llm/transcript';
 import type { ModelProvider } from '../llm/types';
+import type { LocalModelSettings } from '../llm/local/local-settings';
 import { simulatorFor, type RunSimulator, type SimulatorChoice } from '../simulators/run-simulator';
 import { runWhatIfFor } from '../whatif';
 import { defaultRunLimits, runDecision, type ResumeState, type RunLimits, type RunOutcome } from './decision-run';
@@ -39,8 +40,10 @@ export interface RunSetup {
   model: {
     /** The provider before recording; `executeRun` wraps it with the transcript recorder. */
     provider: ModelProvider;
-    /** Written to the transcript header and the run-start event (never the key); null for a replay. */
-    settings: ProviderSettings | null;
+    /** Written to the transcript header (never the key); null for a replay. */
+    settings: ProviderSettings | LocalModelSettings | null;
+    /** What the run-start event says of the model; by default the endpoint settings' own. */
+    details?: RunDetails['settings'];
     toolMode: 'tools' | 'text';
   };
   /** Where transcript lines go; `continueAt` when a resumed run goes on with an existing transcript. */
@@ -83,7 +86,8 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
   });
   const whatIf = runWhatIfFor(setup.target, setup.connector, setup.whatIf);
   // The run-start event records the data's fingerprint and the model settings for the audit trail.
-  const withDetails = await runDetails({ connector: setup.connector, target: setup.target, settings });
+  const details = setup.model.details ?? (settings !== null && 'baseUrl' in settings ? settings : null);
+  const withDetails = await runDetails({ connector: setup.connector, target: setup.target, settings: details });
   return runDecision({
     question: setup.question,
     rules: setup.rules,
@@ -120,7 +124,7 @@ export interface DirectoryRunRequest {
   model:
     | { settings: ProviderSettings }
     | { replay: Transcript; toolMode: 'tools' | 'text' }
-    | { provider: ModelProvider; settings: ProviderSettings | null; toolMode: 'tools' | 'text' };
+    | { provider: ModelProvider; settings: ProviderSettings | LocalModelSettings | null; details?: RunDetails['settings']; toolMode: 'tools' | 'text' };
   simulator: SimulatorChoice;
   whatIf: boolean;
   limits?: Partial<RunLimits>;

@@ -1,5 +1,5 @@
 /** The model-provider layer: what the decision engine imports. */
-export type { ChatMessage, GenerateOptions, ModelProvider, ModelRequest, ModelResponse, ModelUsage, ToolCall, ToolSpec } from './types';
+export type { ChatMessage, ConstrainedBy, GenerateOptions, OutputConstraint, ModelProvider, ModelRequest, ModelResponse, ModelUsage, ToolCall, ToolSpec } from './types';
 export {
   parseProviderSettings,
   providerSettingsSchema,

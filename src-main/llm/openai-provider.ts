@@ -12,6 +12,8 @@ import { chunkSchema, completionSchema, readToolCalls, readUsage, readWire, toke
 
 type Answer = Omit<ModelResponse, 'latencyMs'>;
 type EffectiveToolMode = 'tools' | 'text';
+/** The structured-output field a request carries, if any. */
+type Structure = 'tool-choice' | 'json-schema' | 'none';
 
 /**
  * A ModelProvider for any OpenAI-compatible server (Ollama, LM Studio, llama.cpp, vLLM,
@@ -24,6 +26,8 @@ export function createOpenAiProvider(input: ProviderSettingsInput): ModelProvide
   const baseUrl = redactUrl(settings.baseUrl);
   // In `auto` mode a server that refuses native tools is switched to text mode for good.
   let learnedTextMode = false;
+  // What the endpoint supports: from Test connection (settings), else learned at the first refusal.
+  const supports = { 'tool-choice': settings.structuredOutput?.toolChoice, 'json-schema': settings.structuredOutput?.jsonSchema };
   let idCounter = 0;
   const newToolCallId = () => `call_${++idCounter}`;
 
@@ -32,8 +36,21 @@ export function createOpenAiProvider(input: ProviderSettingsInput): ModelProvide
     const started = performance.now();
     let attempts = 0;
     const client = createOpenAiClient(settings, { onAttempt: () => attempts++, deadline: Date.now() + settings.requestTimeoutMs });
-    const call = (mode: EffectiveToolMode, signal: AbortSignal) =>
-      requestAnswer({ client, settings, request, mode, signal, onToken: options.onToken, newToolCallId });
+    const send = (mode: EffectiveToolMode, structure: Structure, signal: AbortSignal) =>
+      requestAnswer({ client, settings, request, mode, structure, signal, onToken: options.onToken, newToolCallId });
+    // Structured output where asked for and not known to be refused; a refusal (HTTP 400/422)
+    // from an endpoint not known to support it is remembered, and the call made without it.
+    const call = async (mode: EffectiveToolMode, signal: AbortSignal): Promise<Answer> => {
+      const structure = structureFor(request, mode);
+      if (structure === 'none' || supports[structure] === false) return send(mode, 'none', signal);
+      try {
+        return await send(mode, structure, signal);
+      } catch (error) {
+        if (supports[structure] === true || !refusesStructure(error)) throw error;
+        supports[structure] = false;
+        return send(mode, 'none', signal);
+      }
+    };
 
     try {
       const answer = await withDeadline(
@@ -64,6 +81,33 @@ export function createOpenAiProvider(input: ProviderSettingsInput): ModelProvide
   return { description: `${settings.model} at ${baseUrl}`, generate };
 }
 
+/** The structured output a request asks for, in a tool mode: a required tool call needs native tools. */
+function structureFor(request: ModelRequest, mode: EffectiveToolMode): Structure {
+  if (request.output?.kind === 'json') return 'json-schema';
+  if (request.output?.kind === 'tool-call' && mode === 'tools' && (request.tools?.length ?? 0) > 0) return 'tool-choice';
+  return 'none';
+}
+
+/**
+ * OpenAI's strict mode takes only schemas whose every object lists all its properties as
+ * required and allows no others; a looser schema is sent non-strict rather than refused.
+ */
+function strictCompatible(schema: unknown): boolean {
+  if (typeof schema !== 'object' || schema === null) return true;
+  if (Array.isArray(schema)) return schema.every(strictCompatible);
+  const node = schema as Record<string, unknown>;
+  if (node.type === 'object') {
+    const properties = Object.keys((node.properties ?? {}) as object);
+    const required = Array.isArray(node.required) ? (node.required as string[]) : [];
+    if (node.additionalProperties !== false || properties.some((name) => !required.includes(name))) return false;
+  }
+  return Object.values(node).every(strictCompatible);
+}
+
+function refusesStructure(error: unknown): boolean {
+  return error instanceof APIError && (error.status === 400 || error.status === 422);
+}
+
 /** A 400/422, or a server error that talks about tools (llama.cpp without `--jinja`). */
 function refusesTools(error: unknown): boolean {
   if (!(error instanceof APIError) || error.status === undefined) return false;
@@ -76,6 +120,7 @@ interface AnswerInput {
   settings: ProviderSettings;
   request: ModelRequest;
   mode: EffectiveToolMode;
+  structure: Structure;
   signal: AbortSignal;
   onToken: ((text: string) => void) | undefined;
   newToolCallId: () => string;
@@ -93,8 +138,12 @@ async function requestAnswer(input: AnswerInput): Promise<Answer> {
     temperature: request.temperature ?? settings.temperature,
     ...(tokenLimitField(settings.baseUrl) === 'max_tokens' ? { max_tokens: maxTokens } : { max_completion_tokens: maxTokens }),
     ...(mode === 'tools' && tools.length > 0 ? { tools: toWireTools(tools) } : {}),
+    ...(input.structure === 'tool-choice' ? { tool_choice: 'required' as const } : {}),
+    ...(input.structure === 'json-schema' && request.output?.kind === 'json'
+      ? { response_format: { type: 'json_schema' as const, json_schema: { name: request.output.name, schema: request.output.schema, strict: strictCompatible(request.output.schema) } } }
+      : {}),
   };
-  const answer = settings.stream ? await streamAnswer(input, params, emulateTools) : await fetchAnswer(input, params);
+  const answer = { ...(settings.stream ? await streamAnswer(input, params, emulateTools) : await fetchAnswer(input, params)), constrained: input.structure };
   if (!emulateTools) return answer;
 
   const parsed = parseTextToolCalls(answer.content, new Set(tools.map((tool) => tool.name)), input.newToolCallId);

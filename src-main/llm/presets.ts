@@ -74,6 +74,16 @@ export const providerPresets: readonly ProviderPreset[] = [
   },
 ];
 
+/**
+ * The model the workbench runs itself: a GGUF file from the model manager, in its own process,
+ * every reply decoded under the tools' grammar. Listed beside the servers; it has no URL.
+ */
+export const localModelPreset = {
+  id: 'local',
+  label: 'Local model',
+  note: 'A GGUF file on this computer, run by the workbench itself (no server, nothing downloaded); every reply is held to the tool schemas.',
+} as const;
+
 export function findPreset(id: PresetId): ProviderPreset {
   const preset = providerPresets.find((candidate) => candidate.id === id);
   if (!preset) throw new Error(`Unknown preset ${id}`);

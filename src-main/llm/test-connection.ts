@@ -16,6 +16,12 @@ export interface ConnectionReport {
   latencyMs: number;
   /** Whether a request with a tool got a tool call back; 'unknown' when it could not be tried. */
   supportsTools: boolean | 'unknown';
+  /**
+   * Structured output the endpoint honoured: `tool_choice: "required"` answered with a tool
+   * call, `response_format` with a JSON schema answered with JSON of that schema. Absent when
+   * the connection failed. Saved with the settings, so runs ask for it only where it works.
+   */
+  structuredOutput?: { toolChoice: boolean; jsonSchema: boolean };
   /** One paragraph for the analyst. */
   message: string;
 }
@@ -73,15 +79,47 @@ export async function testProviderConnection(input: ProviderSettingsInput): Prom
   }
   const latencyMs = Math.round(performance.now() - started);
 
-  const supportsTools = await probeTools(client, base, bounded);
-  return { ok: true, models: listing.models, latencyMs, supportsTools, message: summary(settings, baseUrl, latencyMs, listing.models, supportsTools) };
+  const tools = await probeTools(client, base, bounded);
+  const jsonSchema = await probeJsonSchema(client, base, bounded);
+  const structuredOutput = { toolChoice: tools.toolChoice, jsonSchema };
+  return {
+    ok: true,
+    models: listing.models,
+    latencyMs,
+    supportsTools: tools.supportsTools,
+    structuredOutput,
+    message: summary(settings, baseUrl, latencyMs, listing.models, tools.supportsTools, structuredOutput),
+  };
+}
+
+const probeSchema = { type: 'object', properties: { status: { type: 'string', enum: ['ok'] } }, required: ['status'], additionalProperties: false } as const;
+
+/** Whether `response_format: json_schema` is accepted and answered with JSON of the schema. */
+async function probeJsonSchema(
+  client: ReturnType<typeof createOpenAiClient>,
+  base: ChatCompletionCreateParamsNonStreaming,
+  bounded: <T>(work: (signal: AbortSignal) => Promise<T>) => Promise<T>,
+): Promise<boolean> {
+  const request: ChatCompletionCreateParamsNonStreaming = {
+    ...base,
+    messages: [{ role: 'user', content: 'Reply with the JSON object {"status": "ok"}.' }],
+    response_format: { type: 'json_schema', json_schema: { name: 'status_report', schema: probeSchema, strict: true } },
+  };
+  try {
+    const completion = await bounded(async (signal) => readWire(completionSchema, await client.chat.completions.create(request, { signal }), 'The answer'));
+    const parsed = JSON.parse(completion.choices[0]?.message.content ?? '') as { status?: unknown };
+    return parsed.status === 'ok';
+  } catch {
+    // A refusal, or an answer that ignored the schema: not supported for the purpose of runs.
+    return false;
+  }
 }
 
 async function probeTools(
   client: ReturnType<typeof createOpenAiClient>,
   base: ChatCompletionCreateParamsNonStreaming,
   bounded: <T>(work: (signal: AbortSignal) => Promise<T>) => Promise<T>,
-): Promise<boolean | 'unknown'> {
+): Promise<{ supportsTools: boolean | 'unknown'; toolChoice: boolean }> {
   const request: ChatCompletionCreateParamsNonStreaming = {
     ...base,
     messages: [{ role: 'user', content: 'Call the report_status tool with status "ok".' }],
@@ -93,16 +131,24 @@ async function probeTools(
     try {
       const probe = toolChoice ? { ...request, tool_choice: toolChoice } : request;
       const completion = await bounded(async (signal) => readWire(completionSchema, await client.chat.completions.create(probe, { signal }), 'The answer'));
-      return (completion.choices[0]?.message.tool_calls?.length ?? 0) > 0;
+      const called = (completion.choices[0]?.message.tool_calls?.length ?? 0) > 0;
+      return { supportsTools: called, toolChoice: called && toolChoice === 'required' };
     } catch (error) {
       // A 4xx is the server refusing tools; anything else (timeout, 5xx) says nothing about tools.
-      if (!(error instanceof APIError && error.status !== undefined && error.status >= 400 && error.status < 500)) return 'unknown';
+      if (!(error instanceof APIError && error.status !== undefined && error.status >= 400 && error.status < 500)) return { supportsTools: 'unknown', toolChoice: false };
     }
   }
-  return false;
+  return { supportsTools: false, toolChoice: false };
 }
 
-function summary(settings: ProviderSettings, baseUrl: string, latencyMs: number, models: string[] | undefined, supportsTools: boolean | 'unknown'): string {
+function summary(
+  settings: ProviderSettings,
+  baseUrl: string,
+  latencyMs: number,
+  models: string[] | undefined,
+  supportsTools: boolean | 'unknown',
+  structured: { toolChoice: boolean; jsonSchema: boolean },
+): string {
   const parts = [`Connected to ${baseUrl}: ${settings.model} answered in ${latencyMs} ms.`];
   if (models) {
     parts.push(`The server lists ${models.length} model${models.length === 1 ? '' : 's'}.`);
@@ -112,5 +158,7 @@ function summary(settings: ProviderSettings, baseUrl: string, latencyMs: number,
   else if (supportsTools === false)
     parts.push(settings.toolMode === 'tools' ? 'Native tool calling does not work here: choose tool mode "auto" or "text".' : 'No native tool calling: tools will be described in the prompt (text mode).');
   else parts.push('Tool calling could not be checked.');
+  const kinds = [structured.toolChoice ? 'required tool calls' : null, structured.jsonSchema ? 'JSON-schema replies' : null].filter((kind) => kind !== null);
+  parts.push(kinds.length > 0 ? `Structured output: ${kinds.join(' and ')}.` : 'No structured output: unusable replies are repaired by asking again.');
   return parts.join(' ');
 }

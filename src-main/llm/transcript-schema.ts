@@ -56,6 +56,12 @@ export const transcriptExchangeSchema = z
       tools: z.array(toolSpecSchema).optional(),
       temperature: z.number().optional(),
       maxTokens: z.number().int().positive().optional(),
+      output: z
+        .union([
+          z.object({ kind: z.literal('tool-call'), required: z.literal(true) }),
+          z.object({ kind: z.literal('json'), name: z.string(), schema: z.record(z.string(), z.unknown()) }),
+        ])
+        .optional(),
     }),
     response: z
       .object({
@@ -65,6 +71,7 @@ export const transcriptExchangeSchema = z
         usage: usageSchema.nullable(),
         latencyMs: z.number().nonnegative(),
         model: z.string(),
+        constrained: z.enum(['grammar', 'tool-choice', 'json-schema', 'none']).optional(),
       })
       .optional(),
     error: z.object({ code: z.enum(errorCodes), message: z.string() }).optional(),

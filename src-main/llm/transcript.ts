@@ -1,3 +1,4 @@
+import { parseLocalModelSettings, type LocalModelSettingsInput } from './local/local-settings';
 import type { z } from 'zod';
 import { WorkbenchError } from '../contract/errors';
 import { parseProviderSettings, publicSettings, type ProviderSettingsInput } from './settings';
@@ -29,8 +30,8 @@ export type TranscriptSink = (line: TranscriptLine) => void;
 
 /** Options of `recordingProvider`. */
 export interface RecordingOptions {
-  /** Written to the header without the API key. */
-  settings?: ProviderSettingsInput;
+  /** Written to the header without the API key (an HTTP server's settings, or a local model's). */
+  settings?: ProviderSettingsInput | LocalModelSettingsInput;
   /** ISO-8601 timestamps; injected so tests are deterministic. */
   now?: () => string;
   /**
@@ -38,6 +39,13 @@ export interface RecordingOptions {
    * restart): no second header is written and indexes go on from there.
    */
   continueAt?: number;
+}
+
+function headerSettings(settings: RecordingOptions['settings']): Record<string, unknown> | null {
+  if (!settings) return null;
+  // A local model has no key and no URL: its settings are recorded as they are.
+  if ('modelPath' in settings) return { ...parseLocalModelSettings(settings) };
+  return publicSettings(parseProviderSettings(settings));
 }
 
 /** One line of the file: the JSON of `line` and a newline. */
@@ -60,7 +68,7 @@ export function recordingProvider(inner: ModelProvider, sink: TranscriptSink, op
       version: transcriptVersion,
       createdAt: now(),
       provider: inner.description,
-      settings: options.settings ? publicSettings(parseProviderSettings(options.settings)) : null,
+      settings: headerSettings(options.settings),
     });
   }
   let nextIndex = options.continueAt ?? 0;
@@ -182,6 +190,7 @@ function copyRequest(request: ModelRequest): TranscriptExchange['request'] {
     ...(request.tools ? { tools: request.tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: structuredClone(tool.parameters) })) } : {}),
     ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
     ...(request.maxTokens !== undefined ? { maxTokens: request.maxTokens } : {}),
+    ...(request.output ? { output: structuredClone(request.output) } : {}),
   };
 }
 
@@ -193,5 +202,6 @@ export function copyResponse(response: ModelResponse): ModelResponse {
     usage: response.usage ? { ...response.usage } : null,
     latencyMs: response.latencyMs,
     model: response.model,
+    ...(response.constrained ? { constrained: response.constrained } : {}),
   };
 }

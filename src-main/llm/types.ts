@@ -30,12 +30,25 @@ export interface ToolSpec {
   parameters: Record<string, unknown>;
 }
 
+/**
+ * A structured reply the caller insists on. `tool-call`: the reply must be exactly one call of
+ * one of `request.tools`. `json`: the reply text must be one JSON value matching `schema`.
+ * Providers honour it as far as the model or server can (a grammar in-process, `tool_choice` or
+ * `response_format` over HTTP) and say in `ModelResponse.constrained` whether they did.
+ */
+export type OutputConstraint = { kind: 'tool-call'; required: true } | { kind: 'json'; name: string; schema: Record<string, unknown> };
+
+/** How a reply was held to its structure: `grammar` (in-process decoding), `tool-choice`, `json-schema` (HTTP), or `none`. */
+export type ConstrainedBy = 'grammar' | 'tool-choice' | 'json-schema' | 'none';
+
 /** One call to the model. `temperature` and `maxTokens` override the provider settings. */
 export interface ModelRequest {
   messages: ChatMessage[];
   tools?: ToolSpec[];
   temperature?: number;
   maxTokens?: number;
+  /** Ask for a structured reply; absent = the provider's default (see each provider). */
+  output?: OutputConstraint;
 }
 
 /** Token counts as the server reported them. */
@@ -57,6 +70,8 @@ export interface ModelResponse {
   latencyMs: number;
   /** The model name the server reported (the configured one when it reported none). */
   model: string;
+  /** How the reply was held to its structure; absent when the provider predates the field (read as `none`). */
+  constrained?: ConstrainedBy;
 }
 
 /** Per-call options. */

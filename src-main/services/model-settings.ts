@@ -1,5 +1,5 @@
 import { urlHasCredentials, type ModelSettingsView, type ProviderSettings } from '../contract/model';
-import { providerPresets } from '../llm/presets';
+import { localModelPreset, providerPresets } from '../llm/presets';
 import { parseProviderSettings } from '../llm/settings';
 import type { SecretStore } from '../secrets/secret-store';
 import type { AppDatabase } from '../workspace/app-database';
@@ -61,14 +61,19 @@ export class ModelSettingsStore {
       settings,
       hasApiKey: this.secrets.get(apiKeySecret) !== null,
       secretsPersistent: this.secrets.persistent,
-      presets: providerPresets.map((preset) => ({
-        id: preset.id,
-        label: preset.label,
-        baseUrl: preset.defaults.baseUrl,
-        exampleModel: preset.exampleModel,
-        requiresApiKey: preset.requiresApiKey,
-        note: preset.note,
-      })),
+      presets: [
+        ...providerPresets.map((preset) => ({
+          id: preset.id,
+          kind: 'endpoint' as const,
+          label: preset.label,
+          baseUrl: preset.defaults.baseUrl,
+          exampleModel: preset.exampleModel,
+          requiresApiKey: preset.requiresApiKey,
+          note: preset.note,
+        })),
+        // The model the workbench runs itself: chosen in the model manager, no URL.
+        { ...localModelPreset, kind: 'local' as const, baseUrl: '', exampleModel: '', requiresApiKey: false },
+      ],
     };
   }
 

@@ -1,3 +1,5 @@
+import { basename } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import type { EventName, EventPayload } from '../contract/api';
 import type { Cell } from '../contract/notebook';
@@ -16,11 +18,22 @@ import type { ReviewDecision, ReviewGate, ReviewRequest } from '../engine/review
 import type { CellSink } from '../engine/run-cells';
 import { simulatorFor, type RunSimulator } from '../simulators/run-simulator';
 import { createOpenAiProvider } from '../llm/openai-provider';
+import type { LocalModelSettings } from '../llm/local/local-settings';
 import type { ModelProvider } from '../llm/types';
 import type { ProviderSettings } from '../contract/model';
 import type { Environment } from '../workspace/clock';
 import type { NotebookStore } from '../workspace/notebook-store';
 import type { RunStore } from '../workspace/run-store';
+
+/** The model a run uses, with what its records say about it. */
+interface RunModel {
+  provider: ModelProvider;
+  /** For the transcript header (never an API key: the recorder strips it). */
+  recordedSettings: ProviderSettings | LocalModelSettings;
+  /** For the run-start event: endpoint (a file: URL for a local model), model name, sampling. */
+  details: Pick<ProviderSettings, 'baseUrl' | 'model' | 'temperature' | 'maxTokens'>;
+  toolMode: 'tools' | 'text';
+}
 
 interface LiveRun {
   progress: RunProgress;
@@ -73,14 +86,32 @@ export class RunManager {
       modelSettings(): ProviderSettings | null;
       /** Injected by tests to drive a run without HTTP; defaults to the OpenAI-compatible provider. */
       providerFor?: (settings: ProviderSettings) => ModelProvider;
+      /** The local model selected in the model manager, which runs use instead of the endpoint; null: none. */
+      localModel?: () => { provider: ModelProvider; settings: LocalModelSettings } | null;
       emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
     },
   ) {}
 
-  async start(request: RunStart): Promise<{ runId: string }> {
+  /** The model runs use: the selected local model, else the configured endpoint. */
+  private runModel(): RunModel {
+    const local = this.dependencies.localModel?.() ?? null;
+    if (local) {
+      const { settings } = local;
+      return {
+        provider: local.provider,
+        recordedSettings: settings,
+        details: { baseUrl: pathToFileURL(settings.modelPath).href, model: basename(settings.modelPath), temperature: settings.temperature, maxTokens: settings.maxTokens },
+        toolMode: 'tools',
+      };
+    }
     const settings = this.dependencies.modelSettings();
     if (!settings) throw new WorkbenchError('invalid-request', 'Set up a model endpoint first (Model settings in the sidebar)');
+    return { provider: (this.dependencies.providerFor ?? createOpenAiProvider)(settings), recordedSettings: settings, details: settings, toolMode: settings.toolMode === 'text' ? 'text' : 'tools' };
+  }
+
+  async start(request: RunStart): Promise<{ runId: string }> {
     techniqueNamed(request.technique); // an unknown technique is refused before anything is stored
+    const settings = this.runModel();
     const { notebooks, runs, environment } = this.dependencies;
     const notebook = notebooks.get(request.notebookId);
     const connector = await this.dependencies.connector(request.connectionId);
@@ -106,8 +137,7 @@ export class RunManager {
    * stood; the chain, the transcript and the notebook continue from there.
    */
   async resume(runId: string): Promise<void> {
-    const settings = this.dependencies.modelSettings();
-    if (!settings) throw new WorkbenchError('invalid-request', 'Set up a model endpoint first (Model settings in the sidebar)');
+    const settings = this.runModel();
     const { notebooks, runs, environment } = this.dependencies;
     const stored = runStartSchema.safeParse(runs.interruptedRequest(runId));
     if (!stored.success) throw new WorkbenchError('unsupported', 'This run was started by an older version and cannot be resumed');
@@ -138,7 +168,7 @@ export class RunManager {
   private async launch(context: {
     runId: string;
     request: RunStart;
-    settings: ProviderSettings;
+    settings: RunModel;
     connector: Connector;
     simulator: RunSimulator | null;
     notebookCells: Cell[];
@@ -196,11 +226,7 @@ export class RunManager {
       connector,
       target: this.dependencies.connectionTarget(request.connectionId),
       connectionDescription: `${request.connectionName} (${connector.engine})`,
-      model: {
-        provider: (this.dependencies.providerFor ?? createOpenAiProvider)(settings),
-        settings,
-        toolMode: settings.toolMode === 'text' ? 'text' : 'tools',
-      },
+      model: { provider: settings.provider, settings: settings.recordedSettings, details: settings.details, toolMode: settings.toolMode },
       transcript: {
         write: (line) => runs.appendTranscriptLine(runId, transcriptSeq++, line),
         ...(resume ? { continueAt: resume.exchanges } : {}),

@@ -24,6 +24,8 @@ import { defaultConfigDir } from '../workspace/paths';
 import { testProviderConnection } from '../llm/test-connection';
 import { EventBus } from './event-bus';
 import { createBenchmarkService } from './benchmark-service';
+import { LocalModelManager } from './local-models';
+import type { ModelProcessLauncher } from '../llm/local/protocol';
 import { createRouter, type Handlers } from './router';
 import { appVersion } from '../native/version';
 
@@ -34,6 +36,8 @@ export interface Platform extends ReportPlatform {
   openFileDialog?(options: { title: string; extensions: string[] }): Promise<string | null>;
   /** The OS-encrypted secret store of the desktop app; browser mode keeps secrets in memory. */
   secretStore?(database: AppDatabase): SecretStore;
+  /** Starts a local model's process: an Electron utility process in the app; a forked child process when absent. */
+  modelProcessLauncher?: ModelProcessLauncher;
 }
 
 export interface Workbench {
@@ -71,6 +75,12 @@ export function openWorkbench(options: {
   const runStore = new RunStore(database);
   runStore.markInterrupted(environment.now());
   const modelSettings = new ModelSettingsStore(database, secrets);
+  const localModels = new LocalModelManager({
+    database,
+    environment,
+    ...(options.platform.modelProcessLauncher ? { launch: options.platform.modelProcessLauncher } : {}),
+    onProgress: (id, progress) => bus.emit('local-model-progress', { id, progress }),
+  });
   const runs = new RunManager({
     notebooks,
     runs: runStore,
@@ -78,6 +88,7 @@ export function openWorkbench(options: {
     connector: (id) => pool.get(id),
     connectionTarget: (id) => connections.get(id).target,
     modelSettings: () => modelSettings.resolved(),
+    localModel: () => localModels.providerForRuns(),
     emit: (event, payload) => bus.emit(event, payload),
   });
 
@@ -190,6 +201,13 @@ export function openWorkbench(options: {
     'model/save': ({ settings, apiKey }) => modelSettings.save(settings, apiKey),
     'model/test': ({ settings, apiKey }) => testProviderConnection(modelSettings.withKey(settings, apiKey)),
 
+    'local-models/list': () => localModels.view(),
+    'local-models/add': ({ path }) => localModels.add(path),
+    'local-models/remove': ({ id }) => localModels.remove(id),
+    'local-models/load': ({ id, threads, contextSize }) => localModels.load(id, { ...(threads ? { threads } : {}), ...(contextSize ? { contextSize } : {}) }),
+    'local-models/unload': () => localModels.unload(),
+    'local-models/select': ({ id }) => localModels.select(id),
+
     'runs/start': ({ connectionId, ...rest }) => runs.start({ ...rest, connectionId, connectionName: connections.get(connectionId).name }),
     'runs/review': ({ runId, decision }) => {
       runs.review(runId, decision);
@@ -280,6 +298,7 @@ export function openWorkbench(options: {
     close: async () => {
       await runs.stopAll();
       await benchmarks.stopAll();
+      await localModels.close();
       for (const controller of running.values()) controller.abort();
       await pool.closeAll();
       database.close();

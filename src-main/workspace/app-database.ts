@@ -89,6 +89,13 @@ const migrations: string[] = [
      created_at TEXT NOT NULL,
      ended_at TEXT
    );`,
+  // GGUF model files the analyst added (the files stay where they are; this is only the list).
+  `CREATE TABLE local_models (
+     id TEXT PRIMARY KEY,
+     path TEXT NOT NULL UNIQUE,
+     info TEXT NOT NULL,
+     added_at TEXT NOT NULL
+   );`,
 ];
 
 /**

@@ -6,23 +6,32 @@ import { ModelSettingsDialog } from '../settings/ModelSettingsDialog';
 export function ModelPanel() {
   const model = useWorkbench((state) => state.model);
   const loadModel = useWorkbench((state) => state.loadModel);
+  const localModels = useWorkbench((state) => state.localModels);
+  const loadLocalModels = useWorkbench((state) => state.loadLocalModels);
+  const local = localModels?.models.find((candidate) => candidate.id === localModels.selectedId) ?? null;
   const reportError = useWorkbench((state) => state.reportError);
   const [open, setOpen] = useState(false);
 
   useEffect(() => {
     void loadModel().catch((error: unknown) => reportError(error, 'Could not read the model settings'));
-  }, [loadModel, reportError]);
+    void loadLocalModels().catch((error: unknown) => reportError(error, 'Could not read the local models'));
+  }, [loadModel, loadLocalModels, reportError]);
 
   return (
     <section className="panel" aria-label="Model">
       <header className="panel-header">
         <h2>Model</h2>
         <button className="ghost small" data-testid="open-model-settings" onClick={() => setOpen(true)}>
-          {model?.settings ? 'Settings' : 'Set up'}
+          {model?.settings || local ? 'Settings' : 'Set up'}
         </button>
       </header>
       <p className="model-summary" data-testid="model-summary">
-        {model?.settings ? (
+        {local ? (
+          <>
+            <span className="list-title">{local.name}</span>
+            <span className="list-meta">local model · {local.state === 'loaded' ? 'loaded' : 'loads on the first run'}</span>
+          </>
+        ) : model?.settings ? (
           <>
             <span className="list-title">{model.settings.model}</span>
             <span className="list-meta">{model.settings.baseUrl}</span>

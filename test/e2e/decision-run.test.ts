@@ -4,9 +4,10 @@ import { startScriptedOpenAiServer, type ScriptedOpenAiServer } from '../support
 import type { ScriptStep } from '../support/scripted-openai/script';
 
 const script: ScriptStep[] = [
-  // "Test connection": one tiny completion, then a tool-calling probe.
+  // "Test connection": one tiny completion, a tool-calling probe, then a JSON-schema probe.
   { content: 'ok' },
   { toolCalls: [{ name: 'probe', arguments: {} }] },
+  { content: '{"status": "ok"}' },
   { expectTools: ['plan'], toolCalls: [{ name: 'plan', arguments: { steps: ['Read SWE trading power per node', 'Compare the nodes upstream of baltic_sea'] } }] },
   { content: 'Start with SWE power.', toolCalls: [{ name: 'query', arguments: { query: "SELECT trade_node, base_trading_power FROM node_country WHERE country_name = 'SWE'" } }] },
   {

@@ -86,7 +86,9 @@ describe('dwb run', () => {
     const garbage = await serve([{ raw: { body: '{"choices": [ this is not json' } }]);
     const garbageRun = await dwbRun(['--connection', `sqlite:${database}`, '--question-file', questionFile, '--technique', 'iterrag', '--base-url', garbage.baseUrl, '--model', 'm', '--tool-mode', 'tools', '--out', tempDir()]);
     expect(garbageRun.code).toBe(1);
-    expect(garbageRun.stderr.trim().split('\n').at(-1)).toMatch(/^dwb run: failed: The model call failed: .+/);
+    // The failure, then the run's model use as the last line.
+    expect(garbageRun.stderr.trim().split('\n').at(-2)).toMatch(/^dwb run: failed: The model call failed: .+/);
+    expect(garbageRun.stderr.trim().split('\n').at(-1)).toBe('model calls: 1, unusable replies: 0, prompt tokens: 0, completion tokens: 0');
 
     const slow = await serve([{ delayMs: 5000, content: 'late' }]);
     const slowRun = await dwbRun(['--connection', `sqlite:${database}`, '--question-file', questionFile, '--technique', 'iterrag', '--base-url', slow.baseUrl, '--model', 'm', '--tool-mode', 'tools', '--timeout-ms', '500', '--out', tempDir()]);

@@ -70,7 +70,7 @@ describe('decision runs in the workspace', () => {
     const view = await workbench.invoke('model/save', { settings: { baseUrl: server.baseUrl, model: 'm', temperature: 0, maxTokens: 100, requestTimeoutMs: 5000, maxRetries: 0, stream: true, toolMode: 'tools' }, apiKey: 'sk-secret' });
     expect(view).toMatchObject({ hasApiKey: true, secretsPersistent: false, settings: { model: 'm' } });
     expect(JSON.stringify(view)).not.toContain('sk-secret');
-    expect(view.presets.map((preset) => preset.id)).toEqual(['ollama', 'lm-studio', 'llama-cpp', 'vllm', 'openai']);
+    expect(view.presets.map((preset) => preset.id)).toEqual(['ollama', 'lm-studio', 'llama-cpp', 'vllm', 'openai', 'local']);
   });
 
   it('runs PlanRAG in step mode: waits for review, takes an edited query, writes cells and the run log', async () => {

@@ -15,17 +15,22 @@ describe('testProviderConnection', () => {
           expectTools: ['report_status'],
           expect: (request) => (request.chat.tool_choice === 'required' ? undefined : `tool_choice was ${JSON.stringify(request.chat.tool_choice)}`),
         },
+        {
+          content: '{"status": "ok"}',
+          expect: (request) => (request.chat.response_format?.type === 'json_schema' ? undefined : `response_format was ${JSON.stringify(request.chat.response_format)}`),
+        },
       ],
       { models: ['scripted-model', 'other-model'] },
     );
     const report = await testProviderConnection(settingsFor(server));
-    expect(report).toMatchObject({ ok: true, models: ['scripted-model', 'other-model'], supportsTools: true });
+    expect(report).toMatchObject({ ok: true, models: ['scripted-model', 'other-model'], supportsTools: true, structuredOutput: { toolChoice: true, jsonSchema: true } });
     expect(report.latencyMs).toBeGreaterThanOrEqual(45);
     expect(report.message).toBe(
-      `Connected to ${server.baseUrl}: scripted-model answered in ${report.latencyMs} ms. The server lists 2 models. Native tool calling works.`,
+      `Connected to ${server.baseUrl}: scripted-model answered in ${report.latencyMs} ms. The server lists 2 models. Native tool calling works. Structured output: required tool calls and JSON-schema replies.`,
     );
     expect(server.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
       'GET /v1/models',
+      'POST /v1/chat/completions',
       'POST /v1/chat/completions',
       'POST /v1/chat/completions',
     ]);
@@ -33,13 +38,14 @@ describe('testProviderConnection', () => {
   });
 
   it('reports no tool support when the server rejects tools', async () => {
-    const server = await startServer([{ content: 'OK' }], { rejectTools: true });
+    const server = await startServer([{ content: 'OK' }, { content: '{"status": "ok"}' }], { rejectTools: true });
     const report = await testProviderConnection(settingsFor(server, { toolMode: 'auto' }));
     expect(report).toMatchObject({ ok: true, supportsTools: false });
     expect(report.message).toContain('No native tool calling: tools will be described in the prompt (text mode).');
-    // `required` first, then the default tool choice, both refused.
-    expect(server.chatRequests().map((request) => request.chat.tool_choice ?? 'default')).toEqual(['default', 'required', 'default']);
-    expect(server.chatRequests().map((request) => request.status)).toEqual([200, 400, 400]);
+    // `required` first, then the default tool choice, both refused; then the JSON-schema probe (no tools).
+    expect(server.chatRequests().map((request) => request.chat.tool_choice ?? 'default')).toEqual(['default', 'required', 'default', 'default']);
+    expect(server.chatRequests().map((request) => request.status)).toEqual([200, 400, 400, 200]);
+    expect(report.structuredOutput).toEqual({ toolChoice: false, jsonSchema: true });
   });
 
   it('reports no tool support when the model answers without a tool call', async () => {

@@ -108,6 +108,10 @@ export interface ScriptedServerOptions {
   requireApiKey?: string;
   /** Play a server without tool calling: any request with `tools` gets a 400 (no turn is used). */
   rejectTools?: boolean;
+  /** Play a server that knows tools but not `tool_choice: "required"`: such a request gets a 400 (no turn is used). */
+  rejectToolChoice?: boolean;
+  /** Play a server without structured output: any request with `response_format` gets a 400 (no turn is used). */
+  rejectResponseFormat?: boolean;
 }
 
 /** A message as it arrived on the wire. */
@@ -129,6 +133,8 @@ export const wireChatRequestSchema = z.looseObject({
     .array(z.looseObject({ type: z.string(), function: z.looseObject({ name: z.string(), description: z.string().optional(), parameters: z.unknown() }) }))
     .optional(),
   tool_choice: z.unknown().optional(),
+  /** Structured output as asked for, e.g. `{type: 'json_schema', json_schema: {name, schema, strict}}`. */
+  response_format: z.looseObject({ type: z.string(), json_schema: z.looseObject({ name: z.string(), schema: z.unknown() }).optional() }).optional(),
   stream: z.boolean().nullish(),
   stream_options: z.looseObject({ include_usage: z.boolean().optional() }).nullish(),
   temperature: z.number().nullish(),

@@ -101,6 +101,12 @@ export async function startScriptedOpenAiServer(script: ScriptStep[], options: S
     if (options.rejectTools && (parsed.data.tools?.length ?? 0) > 0) {
       return respond(400, errorBody(400, 'This server does not support tools.'));
     }
+    if (options.rejectToolChoice && parsed.data.tool_choice !== undefined && parsed.data.tool_choice !== 'auto') {
+      return respond(400, errorBody(400, `tool_choice ${JSON.stringify(parsed.data.tool_choice)} is not supported.`));
+    }
+    if (options.rejectResponseFormat && parsed.data.response_format !== undefined) {
+      return respond(400, errorBody(400, `response_format ${parsed.data.response_format.type} is not supported.`));
+    }
 
     // The first unused turn, in script order, that this request matches (a turn without `when` matches any).
     const turnIndex = script.findIndex((candidate, index) => !used[index] && matches(candidate, parsed.data));

@@ -1,0 +1,142 @@
+import { WorkbenchError } from '../../contract/errors';
+import type { ToolSpec } from '../types';
+
+/**
+ * JSON schemas → the subset node-llama-cpp's JSON-schema grammar honours, so a reply decoded
+ * under the grammar always parses and always fits the tool's own schema.
+ *
+ * What the grammar cannot say, and how it is said instead:
+ * - every property of an object is emitted (it knows no optional properties): an optional
+ *   property becomes "the value or null", and `readToolCallReply` drops the nulls again;
+ * - strings and arrays without an upper bound get one (`GrammarLimits`), so a
+ *   small model cannot decode forever inside one string (the "endless digits" failure);
+ * - `default`, `$schema`, `format` and `pattern` are left out (the grammar has no use for them);
+ * - `$ref`, `allOf`, `not`, conditionals and tuple schemas are refused with a clear error.
+ */
+
+/** A JSON schema node in the grammar's subset (what `llama.createGrammarForJsonSchema` takes). */
+export type GrammarSchema = Readonly<Record<string, unknown>>;
+
+/** Upper bounds put on strings and arrays that have none (or a larger one). */
+export interface GrammarLimits {
+  maxStringLength: number;
+  maxArrayItems: number;
+}
+
+export const defaultGrammarLimits: GrammarLimits = { maxStringLength: 1200, maxArrayItems: 50 };
+
+/**
+ * Limits that let a reply close within `maxTokens`: a reply cut off at the token limit is
+ * unusable JSON, so strings and arrays are kept to what the budget can hold (about three
+ * characters a token, a few strings per reply).
+ */
+export function grammarLimitsFor(maxTokens: number): GrammarLimits {
+  const clamp = (value: number, low: number, high: number): number => Math.max(low, Math.min(high, Math.floor(value)));
+  return {
+    maxStringLength: clamp((maxTokens * 3) / 8, 24, defaultGrammarLimits.maxStringLength),
+    maxArrayItems: clamp(maxTokens / 48, 1, defaultGrammarLimits.maxArrayItems),
+  };
+}
+
+type Schema = Record<string, unknown>;
+
+const unsupportedKeywords = ['$ref', 'allOf', 'not', 'if', 'then', 'else', 'prefixItems', 'patternProperties', 'dependentSchemas'] as const;
+
+/** Converts one JSON schema (as `z.toJSONSchema` writes it) into the grammar's subset. */
+export function toGrammarSchema(schema: unknown, where = 'schema', limits: GrammarLimits = defaultGrammarLimits): GrammarSchema {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+    throw new WorkbenchError('invalid-request', `${where} is not a JSON schema object`);
+  }
+  const node = schema as Schema;
+  for (const keyword of unsupportedKeywords) {
+    if (keyword in node) throw new WorkbenchError('unsupported', `${where} uses "${keyword}", which constrained decoding cannot honour`);
+  }
+  const described = typeof node.description === 'string' ? { description: node.description } : {};
+  if ('const' in node) return { const: node.const as never, ...described };
+  if (Array.isArray(node.enum)) return { enum: node.enum as unknown[], ...described };
+  const alternatives = (node.anyOf ?? node.oneOf) as unknown;
+  if (Array.isArray(alternatives)) {
+    return { oneOf: alternatives.map((alternative, index) => toGrammarSchema(alternative, `${where}.anyOf[${index}]`, limits)), ...described };
+  }
+  const type = node.type;
+  if (Array.isArray(type)) return { oneOf: type.map((single, index) => toGrammarSchema({ ...node, type: single }, `${where}.type[${index}]`, limits)), ...described };
+  switch (type) {
+    case 'object':
+      return objectSchema(node, where, described, limits);
+    case 'array': {
+      const items = node.items === undefined ? { type: ['string', 'number', 'boolean', 'null'] } : node.items;
+      const maxItems = typeof node.maxItems === 'number' ? Math.min(node.maxItems, limits.maxArrayItems) : limits.maxArrayItems;
+      const minItems = typeof node.minItems === 'number' ? Math.min(node.minItems, maxItems) : 0;
+      return { type: 'array', items: toGrammarSchema(items, `${where}.items`, limits), ...(minItems > 0 ? { minItems } : {}), maxItems, ...described };
+    }
+    case 'string': {
+      const maxLength = typeof node.maxLength === 'number' ? Math.min(node.maxLength, limits.maxStringLength) : limits.maxStringLength;
+      const minLength = typeof node.minLength === 'number' ? Math.min(node.minLength, maxLength) : 0;
+      return { type: 'string', ...(minLength > 0 ? { minLength } : {}), maxLength, ...described };
+    }
+    case 'number':
+    case 'integer':
+    case 'boolean':
+    case 'null':
+      return { type, ...described };
+    default:
+      throw new WorkbenchError('unsupported', `${where} has no type constrained decoding knows (${JSON.stringify(type ?? null)})`);
+  }
+}
+
+function objectSchema(node: Schema, where: string, described: object, limits: GrammarLimits): GrammarSchema {
+  const properties = (node.properties ?? {}) as Record<string, unknown>;
+  const required = new Set(Array.isArray(node.required) ? (node.required as string[]) : []);
+  const converted: Record<string, GrammarSchema> = {};
+  for (const [name, property] of Object.entries(properties)) {
+    const inner = toGrammarSchema(property, `${where}.${name}`, limits);
+    converted[name] = required.has(name) ? inner : { oneOf: [inner, { type: 'null' }] };
+  }
+  return { type: 'object', properties: converted, additionalProperties: false, ...described };
+}
+
+/**
+ * The schema of one tool-call reply: `{"tool": "<name>", "arguments": {...}}`, one alternative
+ * per offered tool, each with that tool's own arguments.
+ */
+export function toolCallGrammarSchema(tools: readonly ToolSpec[], limits: GrammarLimits = defaultGrammarLimits): GrammarSchema {
+  if (tools.length === 0) throw new WorkbenchError('invalid-request', 'A tool-call reply needs at least one tool');
+  const alternatives = tools.map((tool) => ({
+    type: 'object',
+    properties: { tool: { const: tool.name }, arguments: toGrammarSchema(tool.parameters, `the arguments of tool "${tool.name}"`, limits) },
+    additionalProperties: false,
+  }));
+  return alternatives.length === 1 ? (alternatives[0] as GrammarSchema) : { oneOf: alternatives };
+}
+
+/** A reply decoded under `toolCallGrammarSchema`, read back as a tool name and its arguments. */
+export function readToolCallReply(text: string, tools: readonly ToolSpec[]): { name: string; arguments: string } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new WorkbenchError('internal', `The constrained reply is not JSON (${(error as Error).message}): ${text.slice(0, 200)}`);
+  }
+  const call = parsed as { tool?: unknown; arguments?: unknown };
+  const tool = tools.find((candidate) => candidate.name === call.tool);
+  if (!tool || typeof call.arguments !== 'object' || call.arguments === null) {
+    throw new WorkbenchError('internal', `The constrained reply is not a call of an offered tool: ${text.slice(0, 200)}`);
+  }
+  return { name: tool.name, arguments: JSON.stringify(withoutNullOptionals(call.arguments, tool.parameters)) };
+}
+
+/** Removes the nulls that stand for left-out optional properties (see `objectSchema`). */
+export function withoutNullOptionals(value: unknown, schema: unknown): unknown {
+  if (typeof schema !== 'object' || schema === null) return value;
+  const node = schema as Schema;
+  if (Array.isArray(value)) return node.items ? value.map((item) => withoutNullOptionals(item, node.items)) : value;
+  if (typeof value !== 'object' || value === null || node.type !== 'object') return value;
+  const properties = (node.properties ?? {}) as Record<string, unknown>;
+  const required = new Set(Array.isArray(node.required) ? (node.required as string[]) : []);
+  const result: Record<string, unknown> = {};
+  for (const [name, item] of Object.entries(value as Record<string, unknown>)) {
+    if (item === null && !required.has(name)) continue;
+    result[name] = withoutNullOptionals(item, properties[name]);
+  }
+  return result;
+}
