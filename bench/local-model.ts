@@ -11,7 +11,7 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism, homedir } from 'node:os';
 import { join } from 'node:path';
-import { toolSpec } from '../src-main/engine/tool-specs';
+import { toolNamed, toolSpecFor } from '../src-main/engine/tools/registry';
 import { createLocalModelProvider } from '../src-main/llm/local/local-provider';
 import { formatBytes } from '../src-main/llm/local/model-file';
 import type { ModelRequest } from '../src-main/llm/types';
@@ -56,7 +56,7 @@ async function main(): Promise<void> {
           { role: 'system', content: 'You are a data analyst. The database has the tables trade_node(trade_node, local_value) and flow(source, dest, flow).' },
           { role: 'user', content: 'Which trade node sends the most value into baltic_sea?' },
         ],
-        tools: (['plan', 'query', 'answer'] as const).map((name) => toolSpec(name, 'SQLite')),
+        tools: (['plan', 'query', 'answer'] as const).map((name) => toolSpecFor(toolNamed(name), 'SQLite')),
       },
       'tool call under the grammar (plan | query | answer)',
       false,

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { Engine } from '../contract/data';
 import { WorkbenchError } from '../contract/errors';
 import type { RunEvent, RunStatus } from '../contract/run';
@@ -14,7 +13,7 @@ import type { ResumeState } from './resume-state';
 import { summarizeSchema } from './schema-summary';
 import type { TechniqueDefinition } from './techniques/technique';
 import { parseTextReply, textProtocolInstructions } from './text-protocol';
-import { registeredTools } from './tools/registry';
+import { registeredTools, toolSpecFor } from './tools/registry';
 import type { ToolDefinition } from './tools/tool';
 
 export interface RunLimits {
@@ -211,7 +210,7 @@ export class RunContext {
     options.onCheckpoint?.(this.checkpoint(messages));
     const asked = await this.ask(
       options.toolMode === 'tools'
-        ? { messages, tools: offered.map((tool) => ({ name: tool.name, description: tool.description(dialectNotes[this.engine].label), parameters: toolParameters(tool) })) }
+        ? { messages, tools: offered.map((tool) => toolSpecFor(tool, dialectNotes[this.engine].label)) }
         : { messages: withTextInstructions(messages, offered) },
       { tools: offered.map((tool) => tool.name), messageCount: messages.length },
     );
@@ -331,10 +330,6 @@ export class RunContext {
   private timeLimitMessage(): string {
     return `Stopped after ${Math.round(this.limits.maxDurationMs / 1000)} s without a decision`;
   }
-}
-
-function toolParameters(tool: ToolDefinition): Record<string, unknown> {
-  return z.toJSONSchema(tool.arguments) as Record<string, unknown>;
 }
 
 /** The calls a reply makes, validated; what was wrong with the rest. */

@@ -3,6 +3,8 @@ import { planTool } from './plan';
 import { queryTool } from './query';
 import { replanTool } from './replan';
 import { simulateTool } from './simulate';
+import { z } from 'zod';
+import type { ToolSpec } from '../../llm/types';
 import type { ToolDefinition } from './tool';
 import { whatIfTool } from './whatif';
 
@@ -21,4 +23,9 @@ export function toolNamed(name: string): ToolDefinition {
   const tool = tools.find((candidate) => candidate.name === name);
   if (!tool) throw new Error(`No tool is registered as "${name}" (registered: ${tools.map((candidate) => candidate.name).join(', ')})`);
   return tool;
+}
+
+/** How a tool is offered to the model: its name, description and its arguments as a JSON schema. */
+export function toolSpecFor(tool: ToolDefinition, dialectLabel: string): ToolSpec {
+  return { name: tool.name, description: tool.description(dialectLabel), parameters: z.toJSONSchema(tool.arguments) as Record<string, unknown> };
 }

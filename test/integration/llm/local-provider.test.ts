@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { toolArguments, toolSpec } from '../../../src-main/engine/tool-specs';
+import { toolNamed, toolSpecFor } from '../../../src-main/engine/tools/registry';
 import { createLocalModelProvider, type LocalModelProvider } from '../../../src-main/llm/local/local-provider';
 import { readGgufModelInfo } from '../../../src-main/llm/local/model-file';
 import type { ModelRequest } from '../../../src-main/llm/types';
@@ -10,7 +10,7 @@ import { useTempDirs } from '../../support/temp';
 import { testModel, testModelThreads } from '../../support/test-model';
 
 const model = testModel();
-const tools = [toolSpec('query', 'SQLite'), toolSpec('answer', 'SQLite')];
+const tools = [toolSpecFor(toolNamed('query'), 'SQLite'), toolSpecFor(toolNamed('answer'), 'SQLite')];
 const request: ModelRequest = {
   messages: [
     { role: 'system', content: 'You are a data analyst. The database has the table sales(region TEXT, revenue REAL).' },
@@ -52,12 +52,12 @@ describeOrNotRun('local model provider (SmolLM2-135M in a child process)', model
     expect(response.toolCalls).toHaveLength(1);
     const [call] = response.toolCalls;
     expect(['query', 'answer']).toContain(call!.name);
-    expect(toolArguments[call!.name as 'query' | 'answer'].safeParse(JSON.parse(call!.arguments)).success).toBe(true);
+    expect(toolNamed(call!.name as 'query' | 'answer').arguments.safeParse(JSON.parse(call!.arguments)).success).toBe(true);
 
     // A budget too small for the usual string allowance still ends in a complete call (asked again with tighter caps if cut off).
-    const tight = await local.generate({ ...request, tools: [toolSpec('plan', 'SQLite')], maxTokens: 64 });
+    const tight = await local.generate({ ...request, tools: [toolSpecFor(toolNamed('plan'), 'SQLite')], maxTokens: 64 });
     expect(tight.finishReason, tight.content).toBe('tool_calls');
-    expect(toolArguments.plan.safeParse(JSON.parse(tight.toolCalls[0]!.arguments)).success).toBe(true);
+    expect(toolNamed('plan').arguments.safeParse(JSON.parse(tight.toolCalls[0]!.arguments)).success).toBe(true);
   }, 300_000);
 
   it('a cancelled generation returns within a second, and a killed model process gives a clear error and loads again', async () => {

@@ -1,7 +1,7 @@
 import { getLlama, type Llama } from 'node-llama-cpp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { toolArguments, toolSpec } from '../../../src-main/engine/tool-specs';
-import type { ToolName } from '../../../src-main/engine/techniques';
+import { toolNamed, toolSpecFor } from '../../../src-main/engine/tools/registry';
+type ToolName = 'plan' | 'query' | 'replan' | 'simulate' | 'whatif' | 'answer';
 import { defaultGrammarLimits, grammarLimitsFor, readToolCallReply, toGrammarSchema, toolCallGrammarSchema } from '../../../src-main/llm/local/grammar-schema';
 
 // A valid call of every tool, and what the grammar must refuse for it.
@@ -13,7 +13,7 @@ const validArguments: Record<ToolName, Record<string, unknown>> = {
   simulate: { candidates: ['venice', 'genua'], country: 'Castile', home: null, goods: null },
   whatif: { change: 'UPDATE node SET power = power + 1 WHERE id = :candidate', objective: 'SELECT SUM(profit) FROM node', direction: 'maximize', candidates: ['a', 2], candidatesQuery: null },
 };
-const tools = (Object.keys(validArguments) as ToolName[]).map((name) => toolSpec(name, 'SQLite'));
+const tools = (Object.keys(validArguments) as ToolName[]).map((name) => toolSpecFor(toolNamed(name), 'SQLite'));
 
 describe('tool schemas → grammar', () => {
   let llama: Llama;
@@ -29,7 +29,7 @@ describe('tool schemas → grammar', () => {
       const call = readToolCallReply(text, tools);
       expect(call.name).toBe(name);
       // The nulls that stand for left-out optional arguments are gone: the engine's zod schema accepts the call.
-      const parsed = toolArguments[name].safeParse(JSON.parse(call.arguments));
+      const parsed = toolNamed(name).arguments.safeParse(JSON.parse(call.arguments));
       expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
       expect(call.arguments).not.toContain('null');
     });
@@ -44,13 +44,13 @@ describe('tool schemas → grammar', () => {
   });
 
   it('caps every string and array, required fields stay required, optional ones may be null', () => {
-    const whatif = toGrammarSchema(toolSpec('whatif', 'SQLite').parameters) as { properties: Record<string, Record<string, unknown>> };
+    const whatif = toGrammarSchema(toolSpecFor(toolNamed('whatif'), 'SQLite').parameters) as { properties: Record<string, Record<string, unknown>> };
     expect(whatif.properties['change']).toMatchObject({ type: 'string', minLength: 1, maxLength: defaultGrammarLimits.maxStringLength });
     expect(whatif.properties['direction']).toEqual({ enum: ['maximize', 'minimize'], description: expect.any(String) });
     expect(whatif.properties['candidatesQuery']).toMatchObject({ oneOf: [{ type: 'string' }, { type: 'null' }] });
     const candidates = (whatif.properties['candidates'] as { oneOf: Record<string, unknown>[] }).oneOf[0];
     expect(candidates).toMatchObject({ type: 'array', minItems: 1, maxItems: defaultGrammarLimits.maxArrayItems });
-    const plan = toGrammarSchema(toolSpec('plan', 'SQLite').parameters, 'plan', grammarLimitsFor(256)) as { properties: { steps: Record<string, unknown> } };
+    const plan = toGrammarSchema(toolSpecFor(toolNamed('plan'), 'SQLite').parameters, 'plan', grammarLimitsFor(256)) as { properties: { steps: Record<string, unknown> } };
     expect(plan.properties.steps).toMatchObject({ maxItems: 5, items: { type: 'string', maxLength: 96 } });
   });
 
