@@ -150,6 +150,8 @@ function progressLine(event: RunEvent): string | null {
       return event.result
         ? `[step ${event.step}] what-if on a copy: ${event.result.rows.length} candidates, best ${String(event.result.best)} (source unchanged)`
         : `[step ${event.step}] what-if failed: ${event.error?.message ?? ''}`;
+    case 'tool':
+      return `[step ${event.step}] ${event.tool}${event.node ? ` ${event.node}` : ''}: ${clip(event.output)}`;
     case 'run-end':
       return `run ended: ${event.status} after ${event.steps} model calls, ${event.totalTokens} tokens`;
     default:

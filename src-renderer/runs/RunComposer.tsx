@@ -8,6 +8,7 @@ const techniqueOptions: { id: TechniqueIdValue; label: string; hint: string }[] 
   { id: 'planrag-norp', label: 'PlanRAG (no re-planning)', hint: 'Plan once, then query along it.' },
   { id: 'iterrag', label: 'IterRAG (ReAct)', hint: 'Think, query, observe, repeat.' },
   { id: 'singlerag', label: 'SingleRAG', hint: 'One query, then an answer.' },
+  { id: 'pearl', label: 'Pearl', hint: 'Write the analysis as a small checked program of actions, then run it step by step.' },
 ];
 
 /** Where a decision run is set up: question, business rules, data, technique and mode. */

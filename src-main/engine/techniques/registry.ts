@@ -1,6 +1,7 @@
 import { WorkbenchError } from '../../contract/errors';
 import { iterRag } from './iterrag/technique';
 import { planRag } from './planrag/technique';
+import { pearl } from './pearl/technique';
 import { planRagNoReplan } from './planrag-norp/technique';
 import { singleRag } from './singlerag/technique';
 import type { TechniqueDefinition } from './technique';
@@ -10,7 +11,7 @@ import type { TechniqueDefinition } from './technique';
  * here and a line in this list). Runs, `dwb run`, the app's composer and the benchmark read
  * the ids from here.
  */
-const techniques: TechniqueDefinition[] = [singleRag, iterRag, planRag, planRagNoReplan];
+const techniques: TechniqueDefinition[] = [singleRag, iterRag, planRag, planRagNoReplan, pearl];
 
 export function registeredTechniques(): readonly TechniqueDefinition[] {
   return techniques;

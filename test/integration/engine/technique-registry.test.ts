@@ -45,8 +45,8 @@ describe('the tool registry', () => {
 });
 
 describe('the technique registry', () => {
-  it('lists the four techniques and offers their tools as before', () => {
-    expect(techniqueIds()).toEqual(['singlerag', 'iterrag', 'planrag', 'planrag-norp']);
+  it('lists the five techniques and offers their tools as before', () => {
+    expect(techniqueIds()).toEqual(['singlerag', 'iterrag', 'planrag', 'planrag-norp', 'pearl']);
     expect(registeredTechniques().map((technique) => technique.label)).toContain('IterRAG (ReAct)');
     expect(() => techniqueNamed('pearl-x')).toThrow(/No technique "pearl-x": the techniques are singlerag, iterrag, planrag, planrag-norp/);
     const planrag = { plansFirst: true, replans: true, queryLimit: null };
