@@ -3,7 +3,7 @@ import { queryResultSchema } from './data';
 import { connectionRequests } from './connections';
 import { reportRequests } from './reports';
 import { connectionReportSchema, modelSettingsViewSchema, providerSettingsSchema } from './model';
-import { reviewDecisionSchema, runProgressSchema, runSummarySchema, techniqueIdSchema } from './run';
+import { reviewDecisionSchema, runProgressSchema, runSummarySchema, techniqueIdSchema, techniqueInfoSchema } from './run';
 import { scenarioSchema, simulationResultSchema, simulationSpecSchema } from './simulation';
 import { whatIfResultSchema, whatIfSpecSchema } from './whatif';
 import {
@@ -132,6 +132,8 @@ export const api = {
   'runs/list': { params: z.object({ notebookId: z.string() }), result: z.array(runSummarySchema) },
   /** Progress of the runs still going (to restore the view after a reload). */
   'runs/active': { params: empty, result: z.array(runProgressSchema) },
+  /** The techniques this workbench has (src-main/engine/techniques/registry.ts), in registry order. */
+  'runs/techniques': { params: empty, result: z.array(techniqueInfoSchema) },
 
   /** Which simulator, if any, fits a connection's data. */
   'simulations/detect': { params: z.object({ connectionId: z.string() }), result: z.object({ scenario: scenarioSchema.nullable() }) },

@@ -12,6 +12,10 @@ import { whatIfResultSchema, whatIfSpecSchema } from './whatif';
 export const techniqueIdSchema = z.string().regex(/^[a-z][a-z0-9-]*$/, 'a technique id is lower-case letters, digits and dashes');
 export type TechniqueIdValue = z.infer<typeof techniqueIdSchema>;
 
+/** A registered technique as pickers show it (the run composer, the benchmark). */
+export const techniqueInfoSchema = z.object({ id: techniqueIdSchema, label: z.string(), summary: z.string() });
+export type TechniqueInfo = z.infer<typeof techniqueInfoSchema>;
+
 export const runStatusSchema = z.enum(['running', 'interrupted', 'answered', 'step-limit', 'token-limit', 'time-limit', 'failed', 'stopped', 'cancelled']);
 export type RunStatus = z.infer<typeof runStatusSchema>;
 

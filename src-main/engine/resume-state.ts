@@ -4,11 +4,14 @@ import { TraceReader } from '../audit/run-trace';
 import type { Transcript } from '../llm/transcript';
 import { copyMessage } from '../llm/transcript';
 import { chatMessageSchema } from '../llm/transcript-schema';
-import type { ResumeState } from './run-context';
 
-/** What the run saves just before each model call (decision-run's `onCheckpoint`). */
-const checkpointSchema = z.object({
-  messages: z.array(chatMessageSchema),
+/**
+ * Where a run interrupted by an app stop picks up again: what the run saves just before each
+ * model call (`onCheckpoint`), defined once for the saved checkpoint and the engine's type.
+ */
+export const resumeStateSchema = z.object({
+  /** The conversation as it stood before the unfinished model call, or null to start it afresh. */
+  messages: z.array(chatMessageSchema).nullable(),
   planned: z.boolean(),
   plan: z.array(z.string()),
   queries: z.number().int().nonnegative(),
@@ -19,6 +22,10 @@ const checkpointSchema = z.object({
   /** A technique's own state (absent for one-conversation techniques and in older checkpoints). */
   technique: z.unknown().optional(),
 });
+export type ResumeState = z.infer<typeof resumeStateSchema>;
+
+/** A saved checkpoint always holds the conversation. */
+const checkpointSchema = resumeStateSchema.extend({ messages: z.array(chatMessageSchema) });
 
 /**
  * Where an interrupted run picks up. The checkpoint saved before the latest model call is

@@ -57,13 +57,22 @@ const runProjection: CellProjection = {
   // model-request, model-response and model-repair are in the run log and the transcript, not in the notebook.
 };
 
-/** Each event type's projection: the run's own, then every registered tool's (a tool's own wins for its events). */
-function projections(): Map<string, Project> {
+/**
+ * Each event type's projection: the run's own, then every registered tool's (a tool's own wins
+ * for its events). The generic `tool` event goes to the projection of the tool it names, when
+ * that tool has one.
+ */
+function projections(): (event: RunEvent) => Project | undefined {
   const byType = new Map<string, Project>();
-  for (const projection of [runProjection, ...registeredTools().flatMap((tool) => (tool.cells ? [tool.cells] : []))]) {
-    for (const [type, project] of Object.entries(projection)) byType.set(type, project as Project);
+  const byTool = new Map<string, Project>();
+  for (const tool of registeredTools()) {
+    for (const [type, project] of Object.entries(tool.cells ?? {})) {
+      if (type === 'tool') byTool.set(tool.name, project as Project);
+      else byType.set(type, project as Project);
+    }
   }
-  return byType;
+  for (const [type, project] of Object.entries(runProjection)) if (!byType.has(type)) byType.set(type, project as Project);
+  return (event) => (event.type === 'tool' ? (byTool.get(event.tool) ?? byType.get('tool')) : byType.get(event.type));
 }
 
 /**
@@ -81,7 +90,7 @@ export function createRunCellWriter(
   },
 ): (entry: LoggedEvent) => void {
   let last = context.afterCellId;
-  const byType = projections();
+  const projectionOf = projections();
   const cells: CellWriter = {
     connectionId: context.connectionId,
     queryCells: new Map<string, string>(context.knownQueryCells ?? []),
@@ -92,5 +101,5 @@ export function createRunCellWriter(
     },
     saveOutput: (cellId, output) => sink.saveOutput(cellId, output),
   };
-  return ({ event, at }) => byType.get(event.type)?.(event, at, cells);
+  return ({ event, at }) => projectionOf(event)?.(event, at, cells);
 }

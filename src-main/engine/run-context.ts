@@ -10,6 +10,7 @@ import type { RunWhatIf } from '../whatif/connection-whatif';
 import { dialectNotes } from './dialects';
 import { systemPrompt, taskMessage } from './prompts';
 import type { ReviewGate } from './review-gate';
+import type { ResumeState } from './resume-state';
 import { summarizeSchema } from './schema-summary';
 import type { TechniqueDefinition } from './techniques/technique';
 import { parseTextReply, textProtocolInstructions } from './text-protocol';
@@ -63,20 +64,7 @@ export interface DecisionRunOptions {
   onCheckpoint?: (state: ResumeState) => void;
 }
 
-/** Where a run interrupted by an app stop picks up again (see ./resume-state.ts). */
-export interface ResumeState {
-  /** The conversation as it stood before the unfinished model call, or null to start it afresh. */
-  messages: ChatMessage[] | null;
-  planned: boolean;
-  plan: string[];
-  queries: number;
-  steps: number;
-  tokens: number;
-  evidence: string[];
-  queryCount: number;
-  /** What a technique that is not one conversation keeps of its own (a DAG's answered nodes, a program's counter). */
-  technique?: unknown;
-}
+export type { ResumeState } from './resume-state';
 
 export interface RunOutcome {
   status: Exclude<RunStatus, 'running'>;

@@ -1,3 +1,4 @@
+import { registeredTechniques } from '../engine/techniques/registry';
 import type { EventName, EventPayload, Method, Params, Result } from '../contract/api';
 import { WorkbenchError } from '../contract/errors';
 import { openAppDatabase, type AppDatabase } from '../workspace/app-database';
@@ -193,6 +194,7 @@ export function openWorkbench(options: {
     },
     'runs/list': ({ notebookId }) => runStore.list(notebookId),
     'runs/active': () => runs.active(),
+    'runs/techniques': () => registeredTechniques().map(({ id, label, summary }) => ({ id, label, summary })),
 
     'simulations/detect': async ({ connectionId }) => ({ scenario: recogniseScenario(await (await pool.get(connectionId)).schema()) }),
     'simulations/run': async ({ connectionId, spec, cellId }) => {

@@ -3,20 +3,18 @@ import type { TechniqueIdValue } from '../../src-main/contract';
 import { useWorkbench } from '../app/store-context';
 import type { RunDraft } from '../state/runs-slice';
 
-const techniqueOptions: { id: TechniqueIdValue; label: string; hint: string }[] = [
-  { id: 'planrag', label: 'PlanRAG', hint: 'Plan, query, re-plan when the data says so, decide.' },
-  { id: 'planrag-norp', label: 'PlanRAG (no re-planning)', hint: 'Plan once, then query along it.' },
-  { id: 'iterrag', label: 'IterRAG (ReAct)', hint: 'Think, query, observe, repeat.' },
-  { id: 'singlerag', label: 'SingleRAG', hint: 'One query, then an answer.' },
-  { id: 'pearl', label: 'Pearl', hint: 'Write the analysis as a small checked program of actions, then run it step by step.' },
-];
-
 /** Where a decision run is set up: question, business rules, data, technique and mode. */
 export function RunComposer({ draft }: { draft: RunDraft }) {
   const connections = useWorkbench((state) => state.connections);
   const model = useWorkbench((state) => state.model);
   const startRun = useWorkbench((state) => state.startRun);
   const closeRunDraft = useWorkbench((state) => state.closeRunDraft);
+  // The techniques come from the main process's registry, so a new one shows here by itself.
+  const techniqueOptions = useWorkbench((state) => state.techniques);
+  const loadTechniques = useWorkbench((state) => state.loadTechniques);
+  useEffect(() => {
+    if (techniqueOptions.length === 0) void loadTechniques().catch(() => undefined);
+  }, [techniqueOptions.length, loadTechniques]);
   const [form, setForm] = useState(draft);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -87,7 +85,7 @@ export function RunComposer({ draft }: { draft: RunDraft }) {
           Technique
           <select aria-label="Technique" value={form.technique} onChange={(event) => update({ technique: event.target.value as TechniqueIdValue })}>
             {techniqueOptions.map((option) => (
-              <option key={option.id} value={option.id} title={option.hint}>
+              <option key={option.id} value={option.id} title={option.summary}>
                 {option.label}
               </option>
             ))}
@@ -136,7 +134,7 @@ export function RunComposer({ draft }: { draft: RunDraft }) {
         </p>
       )}
       <footer className="composer-footer">
-        <span className="muted">{techniqueOptions.find((option) => option.id === form.technique)?.hint}</span>
+        <span className="muted">{techniqueOptions.find((option) => option.id === form.technique)?.summary}</span>
         <span className="spacer" />
         <button className="primary" data-testid="start-run" disabled={busy || !form.question.trim() || !form.connectionId || !model?.settings} onClick={() => void start()}>
           {busy ? 'Starting…' : '▶ Start run'}

@@ -1,4 +1,4 @@
-import type { RunSummary, ConnectionReport, ModelSettingsView, ProviderSettingsInput, ReviewDecisionInput, RunProgress, TechniqueIdValue } from '../../src-main/contract';
+import type { RunSummary, ConnectionReport, ModelSettingsView, ProviderSettingsInput, ReviewDecisionInput, RunProgress, TechniqueIdValue, TechniqueInfo } from '../../src-main/contract';
 import type { SliceContext } from './store';
 
 export type ModelSettingsForm = Omit<Exclude<ProviderSettingsInput, undefined>, 'apiKey'>;
@@ -27,6 +27,8 @@ export interface RunsSlice {
   runDraft: RunDraft | null;
   /** Runs of the open notebook that the app stopped in the middle of. */
   interruptedRuns: RunSummary[];
+  /** The techniques the main process has registered (empty until loaded). */
+  techniques: TechniqueInfo[];
 
   loadModel(): Promise<void>;
   saveModel(settings: ModelSettingsForm, apiKey: string | undefined): Promise<void>;
@@ -40,6 +42,7 @@ export interface RunsSlice {
   loadInterruptedRuns(notebookId: string): Promise<void>;
   resumeRun(runId: string): Promise<void>;
   loadActiveRuns(): Promise<void>;
+  loadTechniques(): Promise<void>;
 }
 
 const streamTail = 600;
@@ -68,6 +71,7 @@ export function createRunsSlice({ client, set, get }: SliceContext): RunsSlice {
     streamedText: {},
     runDraft: null,
     interruptedRuns: [],
+    techniques: [],
 
     loadModel: async () => set({ model: await client.invoke('model/get', {}) }),
     saveModel: async (settings, apiKey) => {
@@ -108,6 +112,9 @@ export function createRunsSlice({ client, set, get }: SliceContext): RunsSlice {
     loadActiveRuns: async () => {
       const active = await client.invoke('runs/active', {});
       set({ runs: Object.fromEntries(active.map((progress) => [progress.runId, progress])) });
+    },
+    loadTechniques: async () => {
+      set({ techniques: await client.invoke('runs/techniques', {}) });
     },
   };
 }

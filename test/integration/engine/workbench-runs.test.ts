@@ -42,6 +42,25 @@ describe('decision runs in the workspace', () => {
     ).rejects.toThrow('Set up a model endpoint first');
   });
 
+  it('lists the registered techniques and refuses a run of one it does not have, storing nothing', async () => {
+    const { workbench, server, locating, notebook } = await setup([]);
+    expect(await workbench.invoke('runs/techniques', {})).toEqual([
+      { id: 'singlerag', label: 'SingleRAG', summary: 'One retrieval query, then an answer.' },
+      { id: 'iterrag', label: 'IterRAG (ReAct)', summary: 'Thought, query, observation, repeated until the model answers.' },
+      { id: 'planrag', label: 'PlanRAG', summary: expect.stringContaining('A plan first') },
+      { id: 'planrag-norp', label: 'PlanRAG without re-planning', summary: expect.stringContaining('never revised') },
+      { id: 'pearl', label: 'Pearl', summary: expect.stringContaining('small program over a library of typed actions') },
+    ]);
+    await workbench.invoke('model/save', { settings: { baseUrl: server.baseUrl, model: 'm', temperature: 0, maxTokens: 100, requestTimeoutMs: 5000, maxRetries: 0, stream: true, toolMode: 'tools' } });
+    await expect(
+      workbench.invoke('runs/start', { notebookId: notebook.id, connectionId: locating.id, question: 'q', technique: 'pearl-unknown', mode: 'auto' }),
+    ).rejects.toThrow('No technique "pearl-unknown": the techniques are singlerag, iterrag, planrag, planrag-norp');
+    await expect(
+      workbench.invoke('runs/start', { notebookId: notebook.id, connectionId: locating.id, question: 'q', technique: 'Not An Id', mode: 'auto' }),
+    ).rejects.toThrow(/technique id/);
+    expect(await workbench.invoke('runs/list', { notebookId: notebook.id })).toEqual([]);
+  });
+
   it('keeps the API key out of the settings it shows, and out of the database in browser mode', async () => {
     const { workbench, server } = await setup([]);
     const view = await workbench.invoke('model/save', { settings: { baseUrl: server.baseUrl, model: 'm', temperature: 0, maxTokens: 100, requestTimeoutMs: 5000, maxRetries: 0, stream: true, toolMode: 'tools' }, apiKey: 'sk-secret' });
