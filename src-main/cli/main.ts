@@ -1,4 +1,5 @@
 import { WorkbenchError } from '../contract/errors';
+import { actionsUsage, runActionsCommand } from './actions-command';
 import type { CommandIo } from './command-io';
 import { dqaUsage, runDqaCommand } from './dqa-command';
 import { queryUsage, runQueryCommand } from './query-command';
@@ -8,7 +9,7 @@ import { runServeCommand, serveUsage } from './serve-command';
 import { runVerifyCommand, verifyUsage } from './verify-command';
 import { runWhatifCommand, whatifUsage } from './whatif-command';
 
-const usage = ['Decision Workbench command line', '', `  ${serveUsage}`, `  ${queryUsage}`, `  ${runUsage}`, `  ${reportUsage}`, `  ${verifyUsage}`, `  ${dqaUsage}`, `  ${whatifUsage}`].join('\n');
+const usage = ['Decision Workbench command line', '', `  ${serveUsage}`, `  ${queryUsage}`, `  ${runUsage}`, `  ${reportUsage}`, `  ${verifyUsage}`, `  ${dqaUsage}`, `  ${whatifUsage}`, `  ${actionsUsage}`].join('\n');
 
 const commands: Record<string, (args: string[], io: CommandIo) => Promise<number>> = {
   serve: runServeCommand,
@@ -18,6 +19,7 @@ const commands: Record<string, (args: string[], io: CommandIo) => Promise<number
   verify: runVerifyCommand,
   dqa: runDqaCommand,
   whatif: runWhatifCommand,
+  actions: runActionsCommand,
 };
 
 /** Runs one CLI invocation; every failure becomes one line on stderr and a non-zero exit. */
