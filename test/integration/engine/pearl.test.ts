@@ -39,7 +39,7 @@ const output = (text: string, expectResult?: string | string[]): ScriptStep => (
   toolCalls: [{ name: 'output', arguments: { output: text } }],
 });
 
-async function run(script: ScriptStep[], options: { simulate?: boolean } = {}) {
+async function run(script: ScriptStep[], options: { simulate?: boolean; toolMode?: 'tools' | 'text' } = {}) {
   const server = await serve(script);
   const outDir = tempDir();
   const result = await runToDirectory({
@@ -48,7 +48,7 @@ async function run(script: ScriptStep[], options: { simulate?: boolean } = {}) {
     rules: 'profit(c) = (LV(h) + IV(h)) * TPR(h, c)',
     technique: 'pearl',
     connection: { target: { engine: 'sqlite', path: database }, description: 'locating 1445' },
-    model: { settings: parseProviderSettings({ baseUrl: server.baseUrl, model: 'scripted', toolMode: 'tools' }) },
+    model: { settings: parseProviderSettings({ baseUrl: server.baseUrl, model: 'scripted', toolMode: options.toolMode ?? 'tools' }) },
     simulator: options.simulate === false ? { rules: 'off', known: {} } : { rules: 'compat', known: { country: 'SWE', home: 'baltic_sea' } },
     whatIf: false,
     limits: { maxSteps: 30 },
@@ -120,6 +120,21 @@ describe('Pearl: self-correction', () => {
 });
 
 describe('Pearl: execution', () => {
+  it('works with models without tool calling: the program, the query and the output as plain-text reply forms', async () => {
+    const { result, events, server } = await run(
+      [
+        { content: `Program:\n${listCandidates}\n2. out2 = ARGMAX(out1, "SWE profit") : the best one` },
+        { expect: (request) => (messageText(request.chat.messages[0] as never).includes('Action: query') ? undefined : 'the query reply form is not in the system prompt'), content: "Thought: the feeding nodes\nAction: query\nAction Input:\nSELECT source FROM flow WHERE dest = 'baltic_sea' ORDER BY source" },
+        { expectLastMessageContains: ['Observation:', 'krakow'], content: 'Output:\nkrakow and others feed baltic_sea' },
+        { expectLastMessageContains: '(the output of out1)\nkrakow and others feed baltic_sea', content: 'Output:\nkrakow' },
+      ],
+      { toolMode: 'text' },
+    );
+    expect(result).toMatchObject({ status: 'answered', decision: 'krakow' });
+    expect(server.chatRequests().every((request) => request.chat.tools === undefined)).toBe(true);
+    expect(toolEvents(events, 'pearl-step').map((event) => event.node)).toEqual(['out1', 'out2']);
+  });
+
   it('runs steps in order with exact bindings, CONCAT in code, a new action with its definition, and answers with every sink', async () => {
     const text = [
       'New actions:',
