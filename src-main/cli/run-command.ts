@@ -6,13 +6,14 @@ import type { RunEvent } from '../contract/run';
 import { parseConnectionUriWithPassword } from '../connectors/connection-uri';
 import { defaultRunLimits } from '../engine/decision-run';
 import { runToDirectory, type DirectoryRunRequest } from '../engine/run-setup';
+import { readActionLibrary, useActionLibrary } from '../engine/techniques/pearl/library';
 import { techniqueIds } from '../engine/techniques/registry';
 import { parseProviderSettings } from '../llm/settings';
 import { readTranscript } from '../llm/transcript';
 import { positiveInteger, type CommandIo } from './command-io';
 
 export const runUsage =
-  `dwb run --connection URI --question-file F [--rules-file F] --technique ${techniqueIds().join('|')} --base-url URL --model M [--api-key K] [--tool-mode tools|text|auto] [--max-steps N] [--simulator stated|compat|off] [--whatif on|off] [--country C --home N | --goods G] [--replay TRANSCRIPT] --out DIR`;
+  `dwb run --connection URI --question-file F [--rules-file F] --technique ${techniqueIds().join('|')} --base-url URL --model M [--api-key K] [--tool-mode tools|text|auto] [--max-steps N] [--simulator stated|compat|off] [--whatif on|off] [--country C --home N | --goods G] [--actions LIB.json (pearl)] [--replay TRANSCRIPT] --out DIR`;
 
 /**
  * `dwb run`: one decision run without the app. Writes the notebook, the hash-chained run log
@@ -40,6 +41,7 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
       country: { type: 'string' },
       home: { type: 'string' },
       goods: { type: 'string' },
+      actions: { type: 'string' },
     },
   });
   const required = (name: keyof typeof values): string => {
@@ -51,6 +53,8 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
   if (!techniqueIds().includes(technique)) {
     throw new WorkbenchError('invalid-request', `--technique must be one of ${techniqueIds().join(', ')}, got "${technique}"`);
   }
+  if (values.actions !== undefined && technique !== 'pearl') throw new WorkbenchError('invalid-request', `--actions is an action library for --technique pearl, not ${technique}`);
+  const library = values.actions === undefined ? null : readActionLibrary(readText(values.actions, 'action library'), values.actions);
   const toolMode = required('tool-mode');
   if (!['tools', 'text', 'auto'].includes(toolMode)) throw new WorkbenchError('invalid-request', `--tool-mode must be tools, text or auto, got "${toolMode}"`);
   const outDir = resolve(required('out'));
@@ -77,6 +81,7 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
         }),
       };
 
+  const withdraw = library ? useActionLibrary(library) : null;
   const controller = new AbortController();
   const interrupt = (): void => controller.abort();
   process.once('SIGINT', interrupt);
@@ -107,6 +112,7 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
     io.stdout(`decision: ${outcome.decision ?? ''}`);
     return 0;
   } finally {
+    withdraw?.();
     process.removeListener('SIGINT', interrupt);
   }
 }

@@ -228,6 +228,52 @@ describe('dwb run --technique pearl on DQA data', () => {
       neighbors: "MATCH (s:Trade_node)-[r:source]->(d:Trade_node {name: 'baltic_sea'}) RETURN s.name AS source, r.flow AS flow ORDER BY source",
     },
   ];
+  it('plans with a library given by --actions (and refuses it for another technique)', async () => {
+    const dir = tempDir();
+    const library = join(dir, 'lib.json');
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(
+      library,
+      JSON.stringify({
+        format: 'decision-workbench/pearl-actions',
+        version: 1,
+        scenario: 'locating',
+        schema: 'relational',
+        actions: [
+          { name: 'FEEDERS', params: ['DB', 'node'], definition: 'The trade nodes that send value into a node, with each flow.', usage: 3, provenance: 'mined: round 2 from UPSTREAM, INFLOW' },
+          { name: 'CONCAT', params: ['S1', 'S2'], variadic: true, definition: 'Joins its inputs, one per line.', usage: 0, provenance: 'seed' },
+        ],
+        demonstrations: [],
+      }),
+    );
+    const questionFile = join(dir, 'question.txt');
+    writeFileSync(questionFile, question);
+    const server = await serve([
+      {
+        ...program('New actions:\n- None\n\n1. out1 = FEEDERS(DB, "baltic_sea") : who feeds the home node'),
+        expect: (request) => {
+          const system = messageText(request.chat.messages[0] as never);
+          return system.includes('FEEDERS(DB, node) : The trade nodes') && !system.includes('LOOKUP(') ? undefined : 'the planner was not shown the given library';
+        },
+      },
+      query("SELECT source FROM flow WHERE dest = 'baltic_sea' ORDER BY source"),
+      output('krakow', 'krakow'),
+      // No simulator, so no candidate list: the mapping is the model's.
+      { expectTools: ['answer'], toolCalls: [{ name: 'answer', arguments: { decision: 'krakow', rationale: 'It feeds the home node.' } }] },
+    ]);
+    const out = tempDir();
+    const args = ['--connection', `sqlite:${database}`, '--question-file', questionFile, '--base-url', server.baseUrl, '--model', 'scripted', '--tool-mode', 'tools', '--simulator', 'off', '--actions', library, '--out', out];
+    const result = await runDwb(['run', '--technique', 'pearl', ...args]);
+    server.verify();
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim().split('\n').at(-1)).toBe('decision: krakow');
+    const events = readFileSync(join(out, 'run-log.jsonl'), 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as LoggedEvent).event as RunEvent);
+    expect(toolEvents(events, 'pearl-program')[0]?.input).toMatchObject({ library: { scenario: 'locating', schema: 'relational', actions: 2 }, valid: true });
+    const refused = await runDwb(['run', '--technique', 'planrag', ...args]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.trim()).toBe('dwb run: invalid-request: --actions is an action library for --technique pearl, not planrag');
+  }, 60_000);
+
   it.each(cases)('on $engine', async ({ engine, connection, lookup, neighbors }) => {
     const uri = await connection();
     const questionFile = join(suiteDir(), 'pearl-question.txt');

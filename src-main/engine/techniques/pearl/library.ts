@@ -76,6 +76,26 @@ export function seedLibrary(): ActionLibrary {
   return readActionLibrary(JSON.stringify(seedLibraryJson), 'the seed action library');
 }
 
+const inUse: ActionLibrary[] = [];
+
+/**
+ * Offers a library to the Pearl runs of this process (`dwb run --actions LIB.json`); runs pick
+ * the most specific one that fits their scenario and schema. Returns a function that withdraws
+ * it. Libraries kept in the workspace will come through here too.
+ */
+export function useActionLibrary(library: ActionLibrary): () => void {
+  inUse.unshift(library);
+  return () => {
+    const index = inUse.indexOf(library);
+    if (index >= 0) inUse.splice(index, 1);
+  };
+}
+
+/** The libraries on offer, most recently offered first, then the seed. */
+export function availableLibraries(): ActionLibrary[] {
+  return [...inUse, seedLibrary()];
+}
+
 /** The library for a scenario and schema: the most specific that fits, else the seed. */
 export function libraryFor(libraries: readonly ActionLibrary[], scenario: string | null, schema: { kind: string; hash?: string }): ActionLibrary {
   const fits = (library: ActionLibrary, wantScenario: string, wantSchema: string): boolean => library.scenario === wantScenario && library.schema === wantSchema;

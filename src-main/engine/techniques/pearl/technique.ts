@@ -9,7 +9,7 @@ import { simulateKnown } from '../../tools/simulate';
 import type { ToolDefinition } from '../../tools/tool';
 import { planRag } from '../planrag/technique';
 import type { TechniqueDefinition } from '../technique';
-import { actionLine, libraryFor, seedLibrary, signaturesOf, type ActionLibrary } from './library';
+import { actionLine, availableLibraries, libraryFor, signaturesOf, type ActionLibrary } from './library';
 import { mapAnswer } from './mapping';
 import { argumentText, formatProgramError, parseProgram, programNodes, sinkSteps, type NewAction, type Program, type ProgramStep } from './program';
 import { fixMessages, mappingMessages, plannerMessages, stepMessages, type PlannerContext } from './prompts';
@@ -57,7 +57,7 @@ async function runPearl(run: RunContext): Promise<RunOutcome> {
   } catch (error) {
     return run.finish('failed', `Could not read the database schema: ${WorkbenchError.from(error).message}`);
   }
-  const library = libraryFor([seedLibrary()], scenario, { kind: run.engine === 'kuzu' || run.engine === 'neo4j' ? 'graph' : 'relational' });
+  const library = libraryFor(availableLibraries(), scenario, { kind: run.engine === 'kuzu' || run.engine === 'neo4j' ? 'graph' : 'relational' });
   const context: PlannerContext = {
     question: run.options.question,
     rules: run.options.rules,
@@ -104,6 +104,7 @@ async function formulate(run: RunContext, context: PlannerContext): Promise<{ pr
       input: {
         attempt,
         maxAttempts: maxProgramAttempts,
+        library: { scenario: context.library.scenario, schema: context.library.schema, actions: context.library.actions.length },
         program: text,
         valid: parsed.ok,
         errors: parsed.ok ? [] : parsed.errors,
