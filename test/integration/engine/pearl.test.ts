@@ -3,7 +3,12 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { findChainBreak, type LoggedEvent } from '../../../src-main/audit/hash-chain';
 import type { RunEvent } from '../../../src-main/contract/run';
+import { openSqliteConnector } from '../../../src-main/connectors/sqlite/sqlite-connector';
+import { defaultRunLimits, runDecision } from '../../../src-main/engine/decision-run';
+import type { ReviewDecision, ReviewGate, ReviewRequest } from '../../../src-main/engine/review-gate';
 import { runToDirectory } from '../../../src-main/engine/run-setup';
+import { createOpenAiProvider } from '../../../src-main/llm/openai-provider';
+import { simulatorFor } from '../../../src-main/simulators/run-simulator';
 import { seedLibrary } from '../../../src-main/engine/techniques/pearl/library';
 import { parseProviderSettings } from '../../../src-main/llm/settings';
 import { runDqaImportCommand } from '../../../src-main/cli/dqa-import-command';
@@ -172,6 +177,49 @@ describe('Pearl: execution', () => {
     expect(notebook.cells.find((cell) => cell.data['tool'] === 'pearl-program')?.source).toContain('The parser accepts it: 3 steps.');
     const decision = events.find((event) => event.type === 'decision');
     expect(decision?.type === 'decision' && decision.verification?.agrees).toBe(true);
+  });
+
+  it('step-through: the analyst edits the program before it runs; an edit the parser refuses comes back with its errors', async () => {
+    const server = await serve([
+      program(`${listCandidates}\n2. out2 = ARGMAX(out1, "SWE profit") : the best one`),
+      query("SELECT source FROM flow WHERE dest = 'baltic_sea' ORDER BY source", 'decision_type = "feeders of baltic_sea"'),
+      output('krakow', 'krakow'),
+    ]);
+    const connector = openSqliteConnector({ path: database });
+    try {
+      const reviews: ReviewRequest[] = [];
+      const answers: ReviewDecision[] = [
+        { action: 'edit', steps: ['out1 = LIST_CANDIDATES(DB, "feeders of baltic_sea") : where the merchant could go', 'out2 = PICK(out1) : pick one'] },
+        { action: 'edit', steps: ['out1 = LIST_CANDIDATES(DB, "feeders of baltic_sea") : where the merchant could go'] },
+      ];
+      const gate: ReviewGate = { interactive: true, review: async (request) => (reviews.push(request), answers.shift() ?? { action: 'approve' }) };
+      const events: RunEvent[] = [];
+      const outcome = await runDecision({
+        question,
+        rules: '',
+        technique: 'pearl',
+        connector,
+        connectionDescription: 'locating 1445',
+        provider: createOpenAiProvider({ baseUrl: server.baseUrl, model: 'scripted', requestTimeoutMs: 5000, maxRetries: 0, toolMode: 'tools' }),
+        toolMode: 'tools',
+        limits: defaultRunLimits,
+        gate,
+        emit: (event) => events.push(event),
+        simulator: (await simulatorFor(connector, { rules: 'compat', known: { country: 'SWE', home: 'baltic_sea' } })) ?? undefined,
+      });
+      server.verify();
+      expect(outcome).toMatchObject({ status: 'answered', decision: 'krakow' });
+      expect(reviews.map((request) => request.subject)).toEqual(['replan', 'replan', 'query']);
+      expect(reviews[0]?.subject === 'replan' && reviews[0].steps).toEqual(['out1 = LIST_CANDIDATES(DB, "trade nodes that feed baltic_sea") : where the merchant could go', 'out2 = ARGMAX(out1, "SWE profit") : the best one']);
+      expect(reviews[1]?.subject === 'replan' && reviews[1].reason).toContain('line 5, column 11: unknown action PICK');
+      expect(reviews[1]?.subject === 'replan' && reviews[1].steps).toHaveLength(2); // the analyst's own lines come back
+      const attempts = toolEvents(events, 'pearl-program').map((event) => event.input as { author?: string; valid: boolean });
+      expect(attempts.map((attempt) => [attempt.author ?? 'model', attempt.valid])).toEqual([['model', true], ['analyst', false], ['analyst', true]]);
+      expect(events.filter((event) => event.type === 'analyst-review').map((event) => event.type === 'analyst-review' && event.action)).toEqual(['edit', 'edit', 'approve']);
+      expect(toolEvents(events, 'pearl-step').map((event) => event.node)).toEqual(['out1']);
+    } finally {
+      await connector.close();
+    }
   });
 
   it('keeps a new action in its program: the next run does not know it; a decision naming no candidate is a mapping error', async () => {

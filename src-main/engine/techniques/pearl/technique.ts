@@ -2,6 +2,7 @@ import { WorkbenchError } from '../../../contract/errors';
 import type { ChatMessage } from '../../../llm/types';
 import { recogniseScenario } from '../../../simulators/scenario';
 import { RunContext, type AcceptedCall, type RunOutcome, type Turn } from '../../run-context';
+import { recordReview } from '../../review-gate';
 import { summarizeSchema } from '../../schema-summary';
 import { answerTool } from '../../tools/answer';
 import { queryTool } from '../../tools/query';
@@ -70,7 +71,9 @@ async function runPearl(run: RunContext): Promise<RunOutcome> {
   const planned = await formulate(run, context);
   if ('end' in planned) return planned.end;
   if ('fallback' in planned) return fallBack(run, planned.errors);
-  const { program } = planned;
+  const reviewed = run.options.gate.interactive ? await reviewProgram(run, planned.program, signaturesOf(library)) : planned;
+  if ('end' in reviewed) return reviewed.end;
+  const { program } = reviewed;
   const nodes = programNodes(program);
   run.emit({ type: 'plan', step: run.state.steps, steps: nodes.map((node) => node.text), nodes });
   run.state.plan = nodes.map((node) => node.text);
@@ -117,6 +120,42 @@ async function formulate(run: RunContext, context: PlannerContext): Promise<{ pr
     last = { text, errors };
   }
   return { fallback: true, errors: everyError };
+}
+
+/**
+ * Step-through: the analyst reviews the program before it runs, through the re-plan review
+ * point (the program's lines are its steps). An edited program is parsed like the model's; one
+ * the parser refuses comes back to the analyst with its errors until it reads or is approved
+ * as it was. New actions stay as the planner defined them.
+ */
+async function reviewProgram(run: RunContext, proposed: Program, signatures: ReturnType<typeof signaturesOf>): Promise<{ program: Program } | { end: RunOutcome }> {
+  const program = proposed;
+  let lines = program.steps.map((step) => step.text.replace(/^\d+\s*[.)]\s*/, ''));
+  let problem = '';
+  for (let round = 1; ; round++) {
+    const step = run.state.steps;
+    const decision = await run.options.gate.review(
+      { subject: 'replan', step, steps: lines, reason: `${problem}Review the Pearl program before it runs: approve it, or edit its lines (each "name = ACTION(args) : description").` },
+      run.signal,
+    );
+    recordReview(run, { step }, 'replan', lines.join('\n'), decision);
+    if (decision.action === 'stop') return { end: run.finish('stopped', 'The analyst stopped the run to continue by hand') };
+    if (decision.action !== 'edit' || !decision.steps?.length) return { program };
+    const newActions = program.newActions.length ? program.newActions.map((action) => `- ${actionLine(action)}`).join('\n') : '- None';
+    const text = `New actions:\n${newActions}\n\n${decision.steps.map((line, index) => `${index + 1}. ${line.trim().replace(/^\d+\s*[.)]\s*/, '')}`).join('\n')}`;
+    const parsed = parseProgram(text, [...signatures, ...program.newActions]);
+    const errors = parsed.ok ? [] : parsed.errors.map(formatProgramError);
+    run.emit({
+      type: 'tool',
+      step,
+      tool: 'pearl-program',
+      input: { attempt: `analyst ${round}`, author: 'analyst', program: text, valid: parsed.ok, errors: parsed.ok ? [] : parsed.errors },
+      output: `Program edited by the analyst:\n${text}\n\n${parsed.ok ? `The parser accepts it: ${parsed.program.steps.length} steps.` : `The parser refuses it:\n${errors.map((error) => `- ${error}`).join('\n')}`}`,
+    });
+    if (parsed.ok) return { program: parsed.program };
+    problem = `Your edit could not be read (${errors.join('; ')}); correct it, or approve to run the model's program. `;
+    lines = decision.steps;
+  }
 }
 
 /** One reply that makes one of the offered calls (unusable replies are repaired by the executor). */
