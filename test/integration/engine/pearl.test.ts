@@ -4,7 +4,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { findChainBreak, type LoggedEvent } from '../../../src-main/audit/hash-chain';
 import type { RunEvent } from '../../../src-main/contract/run';
 import { openSqliteConnector } from '../../../src-main/connectors/sqlite/sqlite-connector';
-import { defaultRunLimits, runDecision } from '../../../src-main/engine/decision-run';
+import { defaultRunLimits, runDecision, type DecisionRunOptions, type ResumeState } from '../../../src-main/engine/decision-run';
 import type { ReviewDecision, ReviewGate, ReviewRequest } from '../../../src-main/engine/review-gate';
 import { runToDirectory } from '../../../src-main/engine/run-setup';
 import { createOpenAiProvider } from '../../../src-main/llm/openai-provider';
@@ -217,6 +217,50 @@ describe('Pearl: execution', () => {
       expect(attempts.map((attempt) => [attempt.author ?? 'model', attempt.valid])).toEqual([['model', true], ['analyst', false], ['analyst', true]]);
       expect(events.filter((event) => event.type === 'analyst-review').map((event) => event.type === 'analyst-review' && event.action)).toEqual(['edit', 'edit', 'approve']);
       expect(toolEvents(events, 'pearl-step').map((event) => event.node)).toEqual(['out1']);
+    } finally {
+      await connector.close();
+    }
+  });
+
+  it('resumes an interrupted run with its program and the outputs it had reached: no new plan, done steps not run again', async () => {
+    const connector = openSqliteConnector({ path: database });
+    try {
+      const simulator = (await simulatorFor(connector, { rules: 'compat', known: { country: 'SWE', home: 'baltic_sea' } })) ?? undefined;
+      const options = (baseUrl: string, events: RunEvent[]): DecisionRunOptions => ({
+        question,
+        rules: '',
+        technique: 'pearl',
+        connector,
+        connectionDescription: 'locating 1445',
+        provider: createOpenAiProvider({ baseUrl, model: 'scripted', requestTimeoutMs: 5000, maxRetries: 0, toolMode: 'tools' }),
+        toolMode: 'tools',
+        limits: defaultRunLimits,
+        gate: { interactive: false, review: async () => ({ action: 'approve' }) },
+        emit: (event) => events.push(event),
+        ...(simulator ? { simulator } : {}),
+      });
+      const first = await serve([
+        program(`${listCandidates}\n2. out2 = ARGMAX(out1, "SWE profit") : the best one`),
+        query("SELECT source FROM flow WHERE dest = 'baltic_sea' ORDER BY source"),
+        output('feeders: krakow', 'krakow'),
+        { fail: { status: 500, message: 'the server went away' } },
+      ]);
+      const checkpoints: ResumeState[] = [];
+      const before: RunEvent[] = [];
+      const stopped = await runDecision({ ...options(first.baseUrl, before), onCheckpoint: (state) => checkpoints.push(state) });
+      first.verify();
+      expect(stopped.status).toBe('failed');
+      const last = checkpoints.at(-1);
+      expect(last?.technique).toMatchObject({ outputs: { out1: 'feeders: krakow' } });
+
+      const second = await serve([{ expectTools: ['output'], expectLastMessageContains: '(the output of out1)\nfeeders: krakow', toolCalls: [{ name: 'output', arguments: { output: 'krakow' } }] }]);
+      const after: RunEvent[] = [];
+      const resumed = await runDecision({ ...options(second.baseUrl, after), resume: last as ResumeState });
+      second.verify();
+      expect(resumed).toMatchObject({ status: 'answered', decision: 'krakow' });
+      expect(after.map((event) => event.type)).toContain('run-resume');
+      expect(after.some((event) => event.type === 'plan' || event.type === 'query-start')).toBe(false);
+      expect(toolEvents(after, 'pearl-step').map((event) => event.node)).toEqual(['out2']);
     } finally {
       await connector.close();
     }

@@ -68,24 +68,61 @@ async function runPearl(run: RunContext): Promise<RunOutcome> {
     demonstrations: library.demonstrations.filter((demo) => scenario === null || demo.scenario === scenario || demo.scenario === 'any'),
   };
 
-  const planned = await formulate(run, context);
-  if ('end' in planned) return planned.end;
-  if ('fallback' in planned) return fallBack(run, planned.errors);
-  const reviewed = run.options.gate.interactive ? await reviewProgram(run, planned.program, signaturesOf(library)) : planned;
-  if ('end' in reviewed) return reviewed.end;
-  const { program } = reviewed;
-  const nodes = programNodes(program);
-  run.emit({ type: 'plan', step: run.state.steps, steps: nodes.map((node) => node.text), nodes });
-  run.state.plan = nodes.map((node) => node.text);
-  run.state.planned = true;
+  // A resumed run carries on with the program it had and the outputs it had reached.
+  const saved = run.options.resume ? savedState(run.state.technique, signaturesOf(library)) : null;
+  if (run.options.resume) run.emit({ type: 'run-resume', step: run.state.steps + 1, messageCount: 0 });
+  let program: Program;
+  if (saved) program = saved.program;
+  else {
+    const planned = await formulate(run, context);
+    if ('end' in planned) return planned.end;
+    if ('fallback' in planned) return fallBack(run, planned.errors);
+    const reviewed = run.options.gate.interactive ? await reviewProgram(run, planned.program, signaturesOf(library)) : planned;
+    if ('end' in reviewed) return reviewed.end;
+    program = reviewed.program;
+    const nodes = programNodes(program);
+    run.emit({ type: 'plan', step: run.state.steps, steps: nodes.map((node) => node.text), nodes });
+    run.state.plan = nodes.map((node) => node.text);
+    run.state.planned = true;
+  }
 
-  const outputs = new Map<string, string>();
+  const outputs = new Map<string, string>(Object.entries(saved?.outputs ?? {}));
+  const keep = (): void => {
+    const state: PearlState = { program: programText(program), outputs: Object.fromEntries(outputs) };
+    run.state.technique = state;
+  };
+  keep();
   for (const step of program.steps) {
+    if (outputs.has(step.id)) continue;
     const done = await execute(run, { step, program, library, schemaSummary, outputs });
     if (typeof done !== 'string') return done;
     outputs.set(step.id, done);
+    keep();
   }
   return answer(run, program, outputs);
+}
+
+/** What a checkpoint keeps of a Pearl run: the program that runs and the outputs reached so far. */
+interface PearlState {
+  program: string;
+  outputs: Record<string, string>;
+}
+
+/** The program as text, as the parser reads it (new actions block, blank line, steps). */
+function programText(program: Program): string {
+  const newActions = program.newActions.length ? program.newActions.map((action) => `- ${actionLine(action)}`).join('\n') : '- None';
+  return `New actions:\n${newActions}\n\n${program.steps.map((step) => step.text).join('\n')}`;
+}
+
+/** A checkpoint's Pearl state, if it holds a program that still parses (else the run plans again). */
+function savedState(value: unknown, signatures: ReturnType<typeof signaturesOf>): { program: Program; outputs: Record<string, string> } | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const { program, outputs } = value as Partial<PearlState>;
+  if (typeof program !== 'string' || typeof outputs !== 'object' || outputs === null) return null;
+  const parsed = parseProgram(program, signatures);
+  if (!parsed.ok) return null;
+  const kept = Object.fromEntries(Object.entries(outputs).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && parsed.program.steps.some((step) => step.id === entry[0])));
+  return { program: parsed.program, outputs: kept };
 }
 
 /** Plan formulation with self-correction: a valid program, the fallback, or the run's end. */
