@@ -10,6 +10,7 @@ import { runToDirectory } from '../../../src-main/engine/run-setup';
 import { createOpenAiProvider } from '../../../src-main/llm/openai-provider';
 import { simulatorFor } from '../../../src-main/simulators/run-simulator';
 import { seedLibrary } from '../../../src-main/engine/techniques/pearl/library';
+import { refineDemonstration, withDemonstration } from '../../../src-main/engine/techniques/pearl/refine';
 import { parseProviderSettings } from '../../../src-main/llm/settings';
 import { runDqaImportCommand } from '../../../src-main/cli/dqa-import-command';
 import { dqaRoot, fileHash, sqliteFromDqaDump } from '../../support/fixtures';
@@ -402,4 +403,59 @@ describe('dwb run --technique pearl on DQA data', () => {
     const ended = events.filter((event) => event.type === 'query-end');
     expect(ended.every((event) => event.type === 'query-end' && event.result !== null && event.result.rowCount > 0)).toBe(true);
   }, 120_000);
+});
+
+describe('Pearl: demonstration refinement against the simulator', () => {
+  const wrongThenRight = (answer: string): ScriptStep[] => [
+    query("SELECT source FROM flow WHERE dest = 'baltic_sea' ORDER BY source"),
+    output(answer),
+    ...(answer === 'krakow' ? [] : [{ expectTools: ['answer'], toolCalls: [{ name: 'answer', arguments: { decision: 'atlantis', rationale: answer } }] } satisfies ScriptStep]),
+  ];
+  const programs = [1, 2, 3, 4].map((index) => `New actions:\n- None\n\n1. out1 = LIST_CANDIDATES(DB, "attempt ${index}") : where the merchant could go`);
+
+  async function refine(script: ScriptStep[]) {
+    const server = await serve(script);
+    const connector = openSqliteConnector({ path: database });
+    try {
+      const simulator = await simulatorFor(connector, { rules: 'compat', known: { country: 'SWE', home: 'baltic_sea' } });
+      if (!simulator) throw new Error('no simulator fits the locating database');
+      const result = await refineDemonstration({
+        question,
+        rules: '',
+        scenario: 'locating',
+        connector,
+        provider: createOpenAiProvider({ baseUrl: server.baseUrl, model: 'scripted', requestTimeoutMs: 5000, maxRetries: 0, toolMode: 'tools' }),
+        toolMode: 'tools',
+        simulator,
+      });
+      server.verify();
+      return { result, server };
+    } finally {
+      await connector.close();
+    }
+  }
+
+  it('plans again with the wrong programs in the history until the simulator agrees, and keeps that program as a demonstration', async () => {
+    const { result, server } = await refine([
+      program(programs[0] as string),
+      ...wrongThenRight('no idea'),
+      { ...program(programs[1] as string), expectLastMessageContains: [programs[0] as string, 'Wrong: this program did not lead to the right decision'] },
+      ...wrongThenRight('still unsure'),
+      { ...program(programs[2] as string), expectLastMessageContains: [programs[0] as string, programs[1] as string, '## Attempt 2'] },
+      ...wrongThenRight('krakow'),
+    ]);
+    expect(result.attempts.map((attempt) => [attempt.decision, attempt.correct])).toEqual([['atlantis', false], ['atlantis', false], ['krakow', true]]);
+    expect(result.accepted).toEqual({ scenario: 'locating', question, program: programs[2] });
+    expect(server.chatRequests().filter(offersProgram)).toHaveLength(3);
+    const library = withDemonstration(seedLibrary(), result.accepted as never);
+    expect(library.demonstrations.at(-1)?.program).toBe(programs[2]);
+  });
+
+  it('drops the question after 4 wrong programs', async () => {
+    const script = programs.flatMap((text) => [program(text), ...wrongThenRight('no idea')]);
+    const { result } = await refine(script);
+    expect(result.accepted).toBeNull();
+    expect(result.attempts).toHaveLength(4);
+    expect(result.attempts.every((attempt) => !attempt.correct)).toBe(true);
+  });
 });

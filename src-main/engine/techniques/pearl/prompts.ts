@@ -44,16 +44,19 @@ function plannerSystem(context: PlannerContext): string {
   ].join('\n\n');
 }
 
-function task(context: PlannerContext): string {
+function task(context: PlannerContext, failedPrograms: readonly string[]): string {
   const rules = context.rules.trim() ? `# Business rules\n${context.rules.trim()}\n\n` : '';
-  return `${rules}# Question\n${context.question.trim()}\n\nWrite the program for this question.`;
+  const failed = failedPrograms.length
+    ? `\n\n# Programs that ran but reached the wrong decision\n${failedPrograms.map((program, index) => `## Attempt ${index + 1}\n${program}\n(Wrong: this program did not lead to the right decision. Think again about the strategy.)`).join('\n\n')}`
+    : '';
+  return `${rules}# Question\n${context.question.trim()}${failed}\n\nWrite the program for this question.`;
 }
 
-/** The first planner request. */
-export function plannerMessages(context: PlannerContext): ChatMessage[] {
+/** The first planner request (with the programs that failed before, when demonstrations are refined). */
+export function plannerMessages(context: PlannerContext, failedPrograms: readonly string[] = []): ChatMessage[] {
   return [
     { role: 'system', content: plannerSystem(context) },
-    { role: 'user', content: task(context) },
+    { role: 'user', content: task(context, failedPrograms) },
   ];
 }
 
@@ -62,13 +65,13 @@ export function plannerMessages(context: PlannerContext): ChatMessage[] {
  * latest messages and every message of earlier attempts, and a request to repair it (and
  * improve it where it is weak).
  */
-export function fixMessages(context: PlannerContext, invalid: string, latest: readonly string[], earlier: readonly string[]): ChatMessage[] {
+export function fixMessages(context: PlannerContext, invalid: string, latest: readonly string[], earlier: readonly string[], failedPrograms: readonly string[] = []): ChatMessage[] {
   return [
     { role: 'system', content: plannerSystem(context) },
     {
       role: 'user',
       content: [
-        task(context),
+        task(context, failedPrograms),
         `# Your last program could not be read\n${invalid}`,
         `# What the parser found\n${latest.map((message) => `- ${message}`).join('\n')}`,
         ...(earlier.length ? [`# Errors in your earlier attempts (do not repeat them)\n${earlier.map((message) => `- ${message}`).join('\n')}`] : []),

@@ -48,7 +48,15 @@ export const pearl: TechniqueDefinition = {
   run: runPearl,
 };
 
-async function runPearl(run: RunContext): Promise<RunOutcome> {
+function runPearl(run: RunContext): Promise<RunOutcome> {
+  return runPearlWith(run, []);
+}
+
+/**
+ * A Pearl run whose planner is also shown programs that ran but reached a wrong decision (the
+ * paper's self-refinement of demonstrations, ./refine.ts); an ordinary run shows none.
+ */
+export async function runPearlWith(run: RunContext, failedPrograms: readonly string[]): Promise<RunOutcome> {
   let schemaSummary: string;
   let scenario: string | null;
   try {
@@ -74,7 +82,7 @@ async function runPearl(run: RunContext): Promise<RunOutcome> {
   let program: Program;
   if (saved) program = saved.program;
   else {
-    const planned = await formulate(run, context);
+    const planned = await formulate(run, context, failedPrograms);
     if ('end' in planned) return planned.end;
     if ('fallback' in planned) return fallBack(run, planned.errors);
     const reviewed = run.options.gate.interactive ? await reviewProgram(run, planned.program, signaturesOf(library)) : planned;
@@ -126,12 +134,12 @@ function savedState(value: unknown, signatures: ReturnType<typeof signaturesOf>)
 }
 
 /** Plan formulation with self-correction: a valid program, the fallback, or the run's end. */
-async function formulate(run: RunContext, context: PlannerContext): Promise<{ program: Program } | { fallback: true; errors: string[] } | { end: RunOutcome }> {
+async function formulate(run: RunContext, context: PlannerContext, failedPrograms: readonly string[]): Promise<{ program: Program } | { fallback: true; errors: string[] } | { end: RunOutcome }> {
   const signatures = signaturesOf(context.library);
   const everyError: string[] = [];
   let last: { text: string; errors: string[] } | null = null;
   for (let attempt = 1; attempt <= maxProgramAttempts; attempt++) {
-    const messages = last ? fixMessages(context, last.text, last.errors, everyError.slice(0, everyError.length - last.errors.length)) : plannerMessages(context);
+    const messages = last ? fixMessages(context, last.text, last.errors, everyError.slice(0, everyError.length - last.errors.length), failedPrograms) : plannerMessages(context, failedPrograms);
     const reply = await ask(run, messages, [programTool]);
     if ('end' in reply) return reply;
     const text = (reply.call.arguments as { program: string }).program;
