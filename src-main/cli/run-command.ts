@@ -6,6 +6,7 @@ import type { RunEvent } from '../contract/run';
 import { openConnector } from '../connectors/open-connector';
 import { defaultRunLimits } from '../engine/decision-run';
 import { runToDirectory, type DirectoryRunRequest } from '../engine/run-setup';
+import { readActionLibrary, useActionLibrary } from '../engine/techniques/pearl/library';
 import { techniqueIds } from '../engine/techniques/registry';
 import { readTranscript } from '../llm/transcript';
 import { positiveInteger, printConnectionWarnings, type CommandIo } from './command-io';
@@ -38,6 +39,7 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
       country: { type: 'string' },
       home: { type: 'string' },
       goods: { type: 'string' },
+      actions: { type: 'string' },
     },
   });
   const required = (name: keyof typeof values): string => {
@@ -49,6 +51,8 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
   if (!techniqueIds().includes(technique)) {
     throw new WorkbenchError('invalid-request', `--technique must be one of ${techniqueIds().join(', ')}, got "${technique}"`);
   }
+  if (values.actions !== undefined && technique !== 'pearl') throw new WorkbenchError('invalid-request', `--actions is an action library for --technique pearl, not ${technique}`);
+  const library = values.actions === undefined ? null : readActionLibrary(readText(values.actions, 'action library'), values.actions);
   const outDir = resolve(required('out'));
   const question = readText(required('question-file'), 'question');
   const rules = values['rules-file'] ? readText(values['rules-file'], 'rules') : '';
@@ -73,6 +77,7 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
   });
   printConnectionWarnings(connector, io);
   const counts = new ModelCallCounts();
+  const withdraw = library ? useActionLibrary(library) : null;
   const controller = new AbortController();
   const interrupt = (): void => controller.abort();
   process.once('SIGINT', interrupt);
@@ -104,6 +109,7 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
     io.stdout(`decision: ${outcome.decision ?? ''}`);
     return 0;
   } finally {
+    withdraw?.();
     process.removeListener('SIGINT', interrupt);
     io.stderr(counts.line());
     await connector.close();

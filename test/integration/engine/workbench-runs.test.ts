@@ -54,6 +54,7 @@ describe('decision runs in the workspace', () => {
       { id: 'plan-dag-base', label: 'Plan*RAG-Base (shared retrieval)', summary: expect.stringContaining('retrieved once') },
       { id: 'plan-dag-react', label: 'Plan*-IterRAG (ReAct per node)', summary: expect.stringContaining('ReAct loop') },
       { id: 'plan-dag-replan', label: 'Plan*RAG with re-planning [ext]', summary: expect.stringContaining('re-plans the remaining graph') },
+      { id: 'pearl', label: 'Pearl', summary: expect.stringContaining('small program over a library of typed actions') },
     ]);
     await workbench.invoke('model/save', { settings: { baseUrl: server.baseUrl, model: 'm', temperature: 0, maxTokens: 100, requestTimeoutMs: 5000, maxRetries: 0, stream: true, toolMode: 'tools' } });
     await expect(

@@ -1,0 +1,346 @@
+import { WorkbenchError } from '../../../contract/errors';
+import type { ChatMessage } from '../../../llm/types';
+import { recogniseScenario } from '../../../simulators/scenario';
+import { RunContext, type AcceptedCall, type RunOutcome, type Turn } from '../../run-context';
+import { recordReview } from '../../review-gate';
+import { summarizeSchema } from '../../schema-summary';
+import { answerTool } from '../../tools/answer';
+import { queryTool } from '../../tools/query';
+import { simulateKnown } from '../../tools/simulate';
+import type { ToolDefinition } from '../../tools/tool';
+import { planRag } from '../planrag/technique';
+import type { TechniqueDefinition } from '../technique';
+import { actionLine, availableLibraries, libraryFor, signaturesOf, type ActionLibrary } from './library';
+import { mapAnswer } from './mapping';
+import { argumentText, formatProgramError, parseProgram, programNodes, sinkSteps, type NewAction, type Program, type ProgramStep } from './program';
+import { fixMessages, mappingMessages, plannerMessages, stepMessages, type PlannerContext } from './prompts';
+import { programTool, stepOutputTool } from './tools';
+
+/** Planner attempts before the fallback (the reference code gives up after the eighth). */
+export const maxProgramAttempts = 8;
+/** Queries one database step may make: its query, and one more when that one failed [ext]. */
+const maxQueriesPerStep = 2;
+
+/**
+ * Pearl (Sun et al. 2023, "PEARL: Prompting LLMs to Plan and Execute Actions Over Long
+ * Documents"), with the database in the place of the long document (SPECS.md §2.5):
+ *
+ * 1. The planner writes a program over the action library from the question, the rules and
+ *    the schema, never the data, shown a few demonstrations.
+ * 2. The parser checks it (./program.ts); an invalid program goes back with every error so
+ *    far, up to eight attempts; then the run falls back to PlanRAG, labelled in its events.
+ * 3. The steps run in order. A step whose action takes DB asks for one query realising it
+ *    with its bound arguments, runs it read-only, and turns the rows into the step's output;
+ *    other steps reason over their bound outputs in one call; CONCAT joins in code.
+ * 4. The answer is every sink output joined, mapped to a candidate (in code when it names one,
+ *    else by one model call), and checked by the simulator.
+ *
+ * Every record of the technique is a `tool` event named `pearl-program`, `pearl-step`,
+ * `pearl-mapping` or `pearl-fallback`, carrying the step id (`out1`, …) as its node; the
+ * accepted program is also a `plan` event whose nodes are its steps.
+ */
+export const pearl: TechniqueDefinition = {
+  id: 'pearl',
+  label: 'Pearl',
+  summary:
+    'Plans the analysis as a small program over a library of typed actions, checked by a parser (up to 8 corrections, then PlanRAG), and runs it step by step: one query per database step, CONCAT in code, the answer from every unused output.',
+  method: '# Method\nThe analysis is a program of typed actions; each call carries out one step of it.',
+  run: runPearl,
+};
+
+function runPearl(run: RunContext): Promise<RunOutcome> {
+  return runPearlWith(run, []);
+}
+
+/**
+ * A Pearl run whose planner is also shown programs that ran but reached a wrong decision (the
+ * paper's self-refinement of demonstrations, ./refine.ts); an ordinary run shows none.
+ */
+export async function runPearlWith(run: RunContext, failedPrograms: readonly string[]): Promise<RunOutcome> {
+  let schemaSummary: string;
+  let scenario: string | null;
+  try {
+    const schema = await run.options.connector.schema();
+    schemaSummary = summarizeSchema(schema);
+    scenario = run.options.simulator?.scenario ?? recogniseScenario(schema);
+  } catch (error) {
+    return run.finish('failed', `Could not read the database schema: ${WorkbenchError.from(error).message}`);
+  }
+  const library = libraryFor(availableLibraries(), scenario, { kind: run.engine === 'kuzu' || run.engine === 'neo4j' ? 'graph' : 'relational' });
+  const context: PlannerContext = {
+    question: run.options.question,
+    rules: run.options.rules,
+    engine: run.engine,
+    schemaSummary,
+    library,
+    demonstrations: library.demonstrations.filter((demo) => scenario === null || demo.scenario === scenario || demo.scenario === 'any'),
+  };
+
+  // A resumed run carries on with the program it had and the outputs it had reached.
+  const saved = run.options.resume ? savedState(run.state.technique, signaturesOf(library)) : null;
+  if (run.options.resume) run.emit({ type: 'run-resume', step: run.state.steps + 1, messageCount: 0 });
+  let program: Program;
+  if (saved) program = saved.program;
+  else {
+    const planned = await formulate(run, context, failedPrograms);
+    if ('end' in planned) return planned.end;
+    if ('fallback' in planned) return fallBack(run, planned.errors);
+    const reviewed = run.options.gate.interactive ? await reviewProgram(run, planned.program, signaturesOf(library)) : planned;
+    if ('end' in reviewed) return reviewed.end;
+    program = reviewed.program;
+    const nodes = programNodes(program);
+    run.emit({ type: 'plan', step: run.state.steps, steps: nodes.map((node) => node.text), nodes });
+    run.state.plan = nodes.map((node) => node.text);
+    run.state.planned = true;
+  }
+
+  const outputs = new Map<string, string>(Object.entries(saved?.outputs ?? {}));
+  const keep = (): void => {
+    const state: PearlState = { program: programText(program), outputs: Object.fromEntries(outputs) };
+    run.state.technique = state;
+  };
+  keep();
+  for (const step of program.steps) {
+    if (outputs.has(step.id)) continue;
+    const done = await execute(run, { step, program, library, schemaSummary, outputs });
+    if (typeof done !== 'string') return done;
+    outputs.set(step.id, done);
+    keep();
+  }
+  return answer(run, program, outputs);
+}
+
+/** What a checkpoint keeps of a Pearl run: the program that runs and the outputs reached so far. */
+interface PearlState {
+  program: string;
+  outputs: Record<string, string>;
+}
+
+/** The program as text, as the parser reads it (new actions block, blank line, steps). */
+function programText(program: Program): string {
+  const newActions = program.newActions.length ? program.newActions.map((action) => `- ${actionLine(action)}`).join('\n') : '- None';
+  return `New actions:\n${newActions}\n\n${program.steps.map((step) => step.text).join('\n')}`;
+}
+
+/** A checkpoint's Pearl state, if it holds a program that still parses (else the run plans again). */
+function savedState(value: unknown, signatures: ReturnType<typeof signaturesOf>): { program: Program; outputs: Record<string, string> } | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const { program, outputs } = value as Partial<PearlState>;
+  if (typeof program !== 'string' || typeof outputs !== 'object' || outputs === null) return null;
+  const parsed = parseProgram(program, signatures);
+  if (!parsed.ok) return null;
+  const kept = Object.fromEntries(Object.entries(outputs).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && parsed.program.steps.some((step) => step.id === entry[0])));
+  return { program: parsed.program, outputs: kept };
+}
+
+/** Plan formulation with self-correction: a valid program, the fallback, or the run's end. */
+async function formulate(run: RunContext, context: PlannerContext, failedPrograms: readonly string[]): Promise<{ program: Program } | { fallback: true; errors: string[] } | { end: RunOutcome }> {
+  const signatures = signaturesOf(context.library);
+  const everyError: string[] = [];
+  let last: { text: string; errors: string[] } | null = null;
+  for (let attempt = 1; attempt <= maxProgramAttempts; attempt++) {
+    const messages = last ? fixMessages(context, last.text, last.errors, everyError.slice(0, everyError.length - last.errors.length), failedPrograms) : plannerMessages(context, failedPrograms);
+    const reply = await ask(run, messages, [programTool]);
+    if ('end' in reply) return reply;
+    const text = (reply.call.arguments as { program: string }).program;
+    const parsed = parseProgram(text, signatures);
+    const errors = parsed.ok ? [] : parsed.errors.map(formatProgramError);
+    run.emit({
+      type: 'tool',
+      step: reply.step,
+      tool: 'pearl-program',
+      input: {
+        attempt,
+        maxAttempts: maxProgramAttempts,
+        library: { scenario: context.library.scenario, schema: context.library.schema, actions: context.library.actions.length },
+        program: text,
+        valid: parsed.ok,
+        errors: parsed.ok ? [] : parsed.errors,
+        ...(parsed.ok ? { newActions: parsed.program.newActions.map((action) => action.name), actionsUsed: parsed.program.steps.map((step) => step.action) } : {}),
+      },
+      output: `Program, attempt ${attempt} of ${maxProgramAttempts}:\n${text}\n\n${parsed.ok ? `The parser accepts it: ${parsed.program.steps.length} steps.` : `The parser refuses it:\n${errors.map((error) => `- ${error}`).join('\n')}`}`,
+    });
+    if (parsed.ok) return { program: parsed.program };
+    everyError.push(...errors);
+    last = { text, errors };
+  }
+  return { fallback: true, errors: everyError };
+}
+
+/**
+ * Step-through: the analyst reviews the program before it runs, through the re-plan review
+ * point (the program's lines are its steps). An edited program is parsed like the model's; one
+ * the parser refuses comes back to the analyst with its errors until it reads or is approved
+ * as it was. New actions stay as the planner defined them.
+ */
+async function reviewProgram(run: RunContext, proposed: Program, signatures: ReturnType<typeof signaturesOf>): Promise<{ program: Program } | { end: RunOutcome }> {
+  const program = proposed;
+  let lines = program.steps.map((step) => step.text.replace(/^\d+\s*[.)]\s*/, ''));
+  let problem = '';
+  for (let round = 1; ; round++) {
+    const step = run.state.steps;
+    const decision = await run.options.gate.review(
+      { subject: 'replan', step, steps: lines, reason: `${problem}Review the Pearl program before it runs: approve it, or edit its lines (each "name = ACTION(args) : description").` },
+      run.signal,
+    );
+    recordReview(run, { step }, 'replan', lines.join('\n'), decision);
+    if (decision.action === 'stop') return { end: run.finish('stopped', 'The analyst stopped the run to continue by hand') };
+    if (decision.action !== 'edit' || !decision.steps?.length) return { program };
+    const newActions = program.newActions.length ? program.newActions.map((action) => `- ${actionLine(action)}`).join('\n') : '- None';
+    const text = `New actions:\n${newActions}\n\n${decision.steps.map((line, index) => `${index + 1}. ${line.trim().replace(/^\d+\s*[.)]\s*/, '')}`).join('\n')}`;
+    const parsed = parseProgram(text, [...signatures, ...program.newActions]);
+    const errors = parsed.ok ? [] : parsed.errors.map(formatProgramError);
+    run.emit({
+      type: 'tool',
+      step,
+      tool: 'pearl-program',
+      input: { attempt: `analyst ${round}`, author: 'analyst', program: text, valid: parsed.ok, errors: parsed.ok ? [] : parsed.errors },
+      output: `Program edited by the analyst:\n${text}\n\n${parsed.ok ? `The parser accepts it: ${parsed.program.steps.length} steps.` : `The parser refuses it:\n${errors.map((error) => `- ${error}`).join('\n')}`}`,
+    });
+    if (parsed.ok) return { program: parsed.program };
+    problem = `Your edit could not be read (${errors.join('; ')}); correct it, or approve to run the model's program. `;
+    lines = decision.steps;
+  }
+}
+
+/** One reply that makes one of the offered calls (unusable replies are repaired by the executor). */
+async function ask(run: RunContext, messages: ChatMessage[], offered: ToolDefinition[]): Promise<{ call: AcceptedCall; step: number; turn: Extract<Turn, { calls: AcceptedCall[] }> } | { end: RunOutcome }> {
+  for (;;) {
+    const limit = run.limitReached();
+    if (limit) return { end: limit };
+    const turn = await run.turn(messages, offered);
+    if ('end' in turn) return turn;
+    const call = turn.calls[0];
+    if (call) return { call, step: turn.step, turn };
+  }
+}
+
+interface StepRun {
+  step: ProgramStep;
+  program: Program;
+  library: ActionLibrary;
+  schemaSummary: string;
+  outputs: Map<string, string>;
+}
+
+/** Carries out one step; its output, or the run's end. */
+async function execute(run: RunContext, { step, program, library, schemaSummary, outputs }: StepRun): Promise<string | RunOutcome> {
+  const action: { name: string; params: string[]; variadic?: boolean | undefined; definition: string } | NewAction | undefined =
+    library.actions.find((candidate) => candidate.name === step.action) ?? program.newActions.find((candidate) => candidate.name === step.action);
+  if (!action) return run.finish('failed', `The program calls ${step.action}, which is not defined (a parser bug)`);
+  const bindings = step.args.map((arg, index) => ({
+    param: action.variadic ? `S${index + 1}` : (action.params[index] ?? `arg${index + 1}`),
+    argument: argumentText(arg),
+    value: arg.kind === 'db' ? 'the database' : arg.kind === 'string' ? arg.value : (outputs.get(arg.name) ?? ''),
+  }));
+  const bound = bindings.filter((binding) => binding.argument !== 'DB');
+  const readsDatabase = step.args.some((arg) => arg.kind === 'db');
+  const record = (kind: 'code' | 'database' | 'reasoning', output: string, queries: string[]): void => {
+    run.emit({
+      type: 'tool',
+      step: run.state.steps,
+      node: step.id,
+      tool: 'pearl-step',
+      input: { index: step.index, action: step.action, kind, description: step.description, args: bindings, queries },
+      output: [`${step.id} = ${step.action}(${bindings.map((binding) => binding.argument).join(', ')})  [${kind}]`, ...bound.map((binding) => `${binding.param} = ${clip(binding.value)}`), '', output].join('\n'),
+    });
+  };
+
+  // CONCAT is the workbench's own: the inputs joined, one per line, without a model call.
+  if (step.action === 'CONCAT' && library.actions.some((candidate) => candidate.name === 'CONCAT')) {
+    const output = bindings.map((binding) => binding.value).join('\n');
+    record('code', output, []);
+    return output;
+  }
+
+  const messages = stepMessages({
+    engine: run.engine,
+    schemaSummary,
+    rules: run.options.rules,
+    question: run.options.question,
+    id: step.id,
+    action: actionLine(action),
+    bindings: bound.map((binding) => ({ param: binding.param, value: binding.argument.startsWith('"') ? JSON.stringify(binding.value) : `(the output of ${binding.argument})\n${binding.value}` })),
+    description: step.description,
+    readsDatabase,
+  });
+  const evidenceBefore = run.state.evidence.length;
+  let queries = 0;
+  let lastFailed = false;
+  for (;;) {
+    const offered = !readsDatabase ? [stepOutputTool] : queries === 0 ? [queryTool] : lastFailed && queries < maxQueriesPerStep ? [queryTool, stepOutputTool] : [stepOutputTool];
+    const reply = await ask(run, messages, offered);
+    if ('end' in reply) return reply.end;
+    if (reply.call.tool === stepOutputTool) {
+      const output = (reply.call.arguments as { output: string }).output;
+      record(readsDatabase ? 'database' : 'reasoning', output, run.state.evidence.slice(evidenceBefore));
+      return output;
+    }
+    const ended = await run.perform(messages, { ...reply.turn, calls: [reply.call] }, { node: step.id });
+    if (ended) return ended;
+    queries++;
+    const answered = messages.at(-1)?.content ?? '';
+    lastFailed = /(^|\n)(Observation:\n)?(Error \(|Refused:)/.test(answered);
+  }
+}
+
+/** The answer from every sink, mapped to a candidate and checked (paper Fig. 5; SPECS.md §0.2 decision normaliser). */
+async function answer(run: RunContext, program: Program, outputs: Map<string, string>): Promise<RunOutcome> {
+  const sinks = sinkSteps(program);
+  const text = sinks.map((step) => outputs.get(step.id) ?? '').join('\n');
+  const simulation = run.state.lastSimulation ?? (await simulateKnown(run, run.state.steps));
+  if (simulation) run.state.lastSimulation = simulation;
+  const candidates = simulation ? simulation.candidates.map((row) => row.candidate) : null;
+  const inCode = mapAnswer(text, candidates);
+  const base = { answer: text, sinks: sinks.map((step) => step.id), candidates: candidates?.length ?? null };
+  if (inCode) {
+    run.emit({ type: 'tool', step: run.state.steps, node: 'answer', tool: 'pearl-mapping', input: { ...base, method: inCode.method, decision: inCode.decision, mappingError: false }, output: mappingText(text, base.sinks, inCode.decision, inCode.method) });
+    const outcome = await answerTool.perform({ decision: inCode.decision, rationale: text }, { step: run.state.steps }, run);
+    return 'answer' in outcome ? run.finish('answered', null, outcome.answer) : run.finish('failed', 'The answer could not be recorded');
+  }
+  const messages = mappingMessages(run.options.question, text, candidates);
+  const reply = await ask(run, messages, [answerTool]);
+  if ('end' in reply) return reply.end;
+  const proposed = reply.call.arguments as { decision: string; rationale: string };
+  const matched = candidates ? mapAnswer(proposed.decision, candidates) : null;
+  const decision = matched?.decision ?? proposed.decision;
+  const mappingError = candidates !== null && matched === null;
+  run.emit({
+    type: 'tool',
+    step: reply.step,
+    node: 'answer',
+    tool: 'pearl-mapping',
+    input: { ...base, method: 'model', decision, mappingError, ...(mappingError ? { error: `"${proposed.decision}" is none of the ${candidates?.length ?? 0} candidates` } : {}) },
+    output: mappingText(text, base.sinks, decision, mappingError ? 'model, not a candidate: a mapping error' : candidates ? 'model' : 'model, no candidate list to check against'),
+  });
+  const call = { ...reply.call, arguments: { decision, rationale: proposed.rationale } };
+  return (await run.perform(messages, { ...reply.turn, calls: [call] }, { node: 'answer' })) ?? run.finish('failed', 'The answer could not be recorded');
+}
+
+function mappingText(answerText: string, sinks: string[], decision: string, method: string): string {
+  return `Answer (the outputs no step uses: ${sinks.join(', ')}):\n${answerText}\n\nMapped to ${decision} (${method}).`;
+}
+
+/**
+ * No valid program after every attempt: PlanRAG answers instead, on the same run (its log,
+ * counters and limits), after an audit entry that says so (category OTH, SPECS.md §2.6).
+ */
+async function fallBack(run: RunContext, errors: string[]): Promise<RunOutcome> {
+  run.emit({
+    type: 'tool',
+    step: run.state.steps,
+    tool: 'pearl-fallback',
+    input: { attempts: maxProgramAttempts, errors, fallback: planRag.id, category: 'OTH' },
+    output: `No valid program after ${maxProgramAttempts} attempts (${errors.length} parser errors): falling back to ${planRag.label}, which answers this question instead.`,
+  });
+  const { resume: _resume, ...options } = run.options;
+  const remaining = run.limits.maxDurationMs - (Date.now() - run.started);
+  const fallback = new RunContext({ ...options, limits: { ...run.limits, maxDurationMs: Math.max(1, remaining) } }, planRag);
+  Object.assign(fallback.state, { steps: run.state.steps, tokens: run.state.tokens, queryCount: run.state.queryCount });
+  return planRag.run(fallback);
+}
+
+function clip(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > 200 ? `${flat.slice(0, 197)}…` : flat;
+}
