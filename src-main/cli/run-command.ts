@@ -174,7 +174,7 @@ function progressLine(event: RunEvent): string | null {
     case 'model-repair':
       return `[step ${event.step}] unusable reply (${event.problem}); asking again`;
     case 'tool':
-      return `[step ${event.step}] ${event.node ? `${event.node} ` : ''}${event.tool}: ${clip(event.output)}`;
+      return `[step ${event.step}] ${event.tool}${event.node ? ` ${event.node}` : ''}: ${clip(event.output)}`;
     case 'model-response':
       return `[step ${event.step}] ${event.node ? `${event.node}: ` : ''}model answered in ${Math.round(event.latencyMs)} ms${event.usage ? `, ${event.usage.totalTokens} tokens` : ''}`;
     case 'decision':

@@ -144,7 +144,7 @@ describe('dwb run --technique plan-dag', () => {
     expect(result.code).toBe(0);
     expect(result.stdout.trim().split('\n').at(-1)).toBe('decision: krakow');
     expect(result.stderr).toContain('plan-dag.plan: Plan graph: 2 levels (widths 2, 1), final Q2.1');
-    expect(result.stderr).toContain('Q1.1 plan-dag.node: Q1.1: Which trade nodes have a flow into baltic_sea? A1.1: krakow, novgorod');
+    expect(result.stderr).toContain('plan-dag.node Q1.1: Q1.1: Which trade nodes have a flow into baltic_sea? A1.1: krakow, novgorod');
     expect(result.stderr).toContain('decision: krakow (simulator: optimal)');
     const notebook = JSON.parse(readFileSync(join(out, 'notebook.json'), 'utf8')) as { cells: { kind: string }[] };
     expect(notebook.cells.at(-1)?.kind).toBe('decision');
