@@ -283,25 +283,27 @@ function parseLiteral(cursor: TokenCursor, what: string): Literal {
 function coerceLiteral(cursor: TokenCursor, literal: Literal, column: DumpColumn, tableName: string): DumpValue {
   const { value } = literal;
   if (value === null) return null;
-  const mismatch = (): DumpParseError =>
-    cursor.error(literal.token, `value ${literal.text === '' ? '""' : literal.text} does not fit column ${tableName}.${column.name} of type ${column.declaredType}`);
   switch (column.type) {
     case 'TEXT':
       if (typeof value === 'string') return value;
       if (typeof value === 'number') return literal.text;
-      throw mismatch();
+      throw mismatch(cursor, literal, column, tableName);
     case 'INTEGER':
       if (typeof value === 'number' && Number.isInteger(value)) return value;
       if (typeof value === 'boolean') return value ? 1 : 0;
-      throw mismatch();
+      throw mismatch(cursor, literal, column, tableName);
     case 'REAL':
       if (typeof value === 'number') return value;
-      throw mismatch();
+      throw mismatch(cursor, literal, column, tableName);
     case 'BOOLEAN':
       if (typeof value === 'boolean') return value;
       if (value === 0 || value === 1) return value === 1;
-      throw mismatch();
+      throw mismatch(cursor, literal, column, tableName);
   }
+}
+
+function mismatch(cursor: TokenCursor, literal: Literal, column: DumpColumn, tableName: string): DumpParseError {
+  return cursor.error(literal.token, `value ${literal.text === '' ? '""' : literal.text} does not fit column ${tableName}.${column.name} of type ${column.declaredType}`);
 }
 
 function parseInsert(cursor: TokenCursor, tables: Map<string, TableState>): void {
