@@ -1,12 +1,16 @@
 /**
- * Locating compat resumes each candidate's pass from the no-merchant pass instead of
- * simulating it from scratch. This checks, on every dev question from both dump kinds, pruned
- * and unpruned, that the resumed profits are bit-identical to passes from scratch.
+ * The compat simulators reuse work: Locating resumes each candidate's pass from the
+ * no-merchant pass instead of simulating it from scratch, and the Building questions on one
+ * dump are simulated together. This checks, on every dev question from both dump kinds, that
+ * the reused results are bit-identical to computing each one on its own.
  */
 import { describe, expect, it } from 'vitest';
-import { readDumpText, readLocatingQuestions } from '../../../src-main/dqa/dataset';
+import { evaluateBuildingCompat, evaluateBuildingCompatTogether } from '../../../src-main/dqa/building-compat';
+import { prepareMarket, type Market } from '../../../src-main/dqa/building-market';
+import { readBuildingQuestions, readDumpText, readLocatingQuestions } from '../../../src-main/dqa/dataset';
+import { prepareScenario, solvePrepared, solvePreparedTogether } from '../../../src-main/dqa/prepared-scenario';
 import type { CandidateValue, Evaluation } from '../../../src-main/dqa/decision-ranking';
-import { loadLocatingDump, type DumpKind } from '../../../src-main/dqa/load';
+import { loadBuildingDump, loadLocatingDump, type DumpKind } from '../../../src-main/dqa/load';
 import { evaluateLocatingCompat } from '../../../src-main/dqa/locating-compat';
 import { prepareTradeGraph, type TradeGraph } from '../../../src-main/dqa/locating-graph';
 import { dqaRoot } from '../../support/fixtures';
@@ -57,5 +61,57 @@ describe.each(kinds)('compat reuse on the dev subset from %s dumps', (kind) => {
     expect(found).toEqual([]);
     // Meaningful only if the merchant moves the profit.
     expect(distinct).toBeGreaterThan(questions.length * 2);
+  });
+});
+
+describe.each(kinds)('compat Building questions solved together on the dev subset from %s dumps', (kind) => {
+  it('every candidate of all 36 questions gets the same price together as alone, and the same decision', () => {
+    const root = dqaRoot();
+    const questions = readBuildingQuestions(root);
+    const marketOf = memo((dump): Market => prepareMarket(loadBuildingDump(readDumpText(root, 'building', dump), kind, dump)));
+    const byDump = new Map<string, typeof questions>();
+    for (const question of questions) {
+      const dump = kind === 'relational' ? question.rdb : question.gdb;
+      byDump.set(dump, [...(byDump.get(dump) ?? []), question]);
+    }
+    const found: string[] = [];
+    let shared = 0;
+    for (const [dump, group] of byDump) {
+      const market = marketOf(dump);
+      const together = evaluateBuildingCompatTogether(
+        market,
+        group.map((q) => q.goods),
+      );
+      group.forEach((question, index) => {
+        const alone = evaluateBuildingCompat(market, question.goods);
+        const reused = together[index] as Evaluation;
+        expect(reused.candidateSet).toBe(alone.candidateSet);
+        found.push(...differences(question.id, reused, alone));
+      });
+      const prepared = prepareScenario('building', loadBuildingDump(readDumpText(root, 'building', dump), kind, dump));
+      const results = solvePreparedTogether(
+        prepared,
+        group.map((q) => ({ goods: q.goods })),
+        'compat',
+      );
+      group.forEach((question, index) => expect(results[index]).toEqual(solvePrepared(prepared, { goods: question.goods }, 'compat')));
+      if (group.length > 1) shared += group.length;
+    }
+    expect(questions).toHaveLength(36);
+    expect(found).toEqual([]);
+    // Meaningful only if some dumps carry several questions.
+    expect(shared).toBeGreaterThan(questions.length / 2);
+  });
+
+  it('a question with an unknown goods gets its own error and leaves the others their results', () => {
+    const root = dqaRoot();
+    const question = readBuildingQuestions(root)[0];
+    if (question === undefined) throw new Error('no Building question');
+    const dump = kind === 'relational' ? question.rdb : question.gdb;
+    const prepared = prepareScenario('building', loadBuildingDump(readDumpText(root, 'building', dump), kind, dump));
+    const [unknown, known] = solvePreparedTogether(prepared, [{ goods: 'unobtainium' }, { goods: question.goods }], 'compat');
+    expect(unknown).toBeInstanceOf(Error);
+    expect((unknown as Error).message).toBe('unknown goods unobtainium');
+    expect(known).toEqual(solvePrepared(prepared, { goods: question.goods }, 'compat'));
   });
 });
