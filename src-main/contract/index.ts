@@ -2,6 +2,7 @@ export * from './api';
 export * from './connections';
 export * from './data';
 export * from './errors';
+export * from './error-schema';
 export * from './model';
 export * from './notebook';
 export * from './reports';

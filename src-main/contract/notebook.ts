@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { queryResultSchema } from './data';
-import { workbenchErrorSchema } from './errors';
+import { workbenchErrorSchema } from './error-schema';
 import { simulationResultSchema } from './simulation';
 import { whatIfResultSchema } from './whatif';
 
