@@ -191,7 +191,7 @@ function parseProperties(cursor: TokenCursor): Record<string, DumpValue> {
       throw cursor.error(keyToken, earlier === keyToken.text ? `duplicate property ${key}` : `property ${key} given twice (as ${earlier} and ${keyToken.text})`);
     }
     if (key !== keyToken.text) spellings.push(keyToken.text);
-    cursor.expectPunct(':', `after property name ${keyToken.text}`);
+    if (!cursor.acceptPunct(':')) throw cursor.expected(`':' after property name ${keyToken.text}`);
     properties[key] = parseValue(cursor, keyToken.text);
   } while (cursor.acceptPunct(','));
   cursor.expectPunct('}', "or ',' in the property map");
