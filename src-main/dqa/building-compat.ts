@@ -280,24 +280,36 @@ export function evaluateBuildingCompatTogether(market: Market, goodsNames: reado
   const scratch = scratchFor(market);
   run(market, p, scratch, null);
   const baselines = targets.map((target) => priceOf(market, scratch, target));
-  const prices = targets.map(() => new Float64Array(market.buildings.length));
+  const buildingCount = market.buildings.length;
+  const prices = targets.map(() => new Float64Array(buildingCount));
+  // touching[t * buildingCount + b]: building b has a row on a goods that can move target t (touchesGoods, for all at once).
+  const touching = new Uint8Array(targets.length * buildingCount);
+  own.forEach((flags, t) => {
+    for (let row = 0; row < market.supplyGoods.length; row += 1) {
+      if (flags[market.supplyGoods[row] as number] === 1) touching[t * buildingCount + (market.supplyBuilding[row] as number)] = 1;
+    }
+    for (let row = 0; row < market.demandGoods.length; row += 1) {
+      if (flags[market.demandGoods[row] as number] === 1) touching[t * buildingCount + (market.demandBuilding[row] as number)] = 1;
+    }
+  });
   const simulatedCount = targets.map(() => 0);
-  for (let building = 0; building < market.buildings.length; building += 1) {
-    const touching = own.map((flags) => touchesGoods(market, flags, building));
-    if (!touching.some(Boolean)) continue;
+  for (let building = 0; building < buildingCount; building += 1) {
+    let any = false;
+    for (let t = 0; t < targets.length && !any; t += 1) any = touching[t * buildingCount + building] === 1;
+    if (!any) continue;
     run(market, p, scratch, building);
-    targets.forEach((target, t) => {
-      if (!touching[t]) return;
-      (prices[t] as Float64Array)[building] = priceOf(market, scratch, target);
+    for (let t = 0; t < targets.length; t += 1) {
+      if (touching[t * buildingCount + building] !== 1) continue;
+      (prices[t] as Float64Array)[building] = priceOf(market, scratch, targets[t] as number);
       simulatedCount[t] = (simulatedCount[t] as number) + 1;
-    });
+    }
   }
   return targets.map((target, t) => {
     const flags = own[t] as Uint8Array;
     const goodsCount = flags.reduce((sum, flag) => sum + flag, 0);
     const values = market.buildings.map((building, index) => ({
       candidate: String(building.id),
-      after: touchesGoods(market, flags, index) ? ((prices[t] as Float64Array)[index] as number) : (baselines[t] as number),
+      after: touching[t * buildingCount + index] === 1 ? ((prices[t] as Float64Array)[index] as number) : (baselines[t] as number),
     }));
     const simulated = simulatedCount[t] as number;
     const goodsName = goodsNames[t] as string;
