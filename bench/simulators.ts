@@ -25,7 +25,7 @@ import { referenceQuestions } from './reference-simulators';
 
 const repoRoot = resolve(__dirname, '..');
 const CLI_RUNS = 5;
-const REFERENCE_RUNS = 1;
+const REFERENCE_RUNS = 3;
 const kinds = ['rdb', 'gdb'] as const;
 
 function dqaFolder(): string {
@@ -124,8 +124,8 @@ async function main(): Promise<void> {
 
   // 2. The straightforward reference, same workload, in the CLI's order (files, kinds, questions).
   let referenceDecisions: Decision[] = [];
-  let referenceWall = Number.POSITIVE_INFINITY;
-  let referenceCpu = Number.POSITIVE_INFINITY;
+  const referenceWalls: number[] = [];
+  const referenceCpus: number[] = [];
   for (let run = 0; run < REFERENCE_RUNS; run += 1) {
     const cpuStart = process.cpuUsage();
     const started = performance.now();
@@ -135,13 +135,17 @@ async function main(): Promise<void> {
         for (const question of referenceQuestions(file, db)) referenceDecisions.push({ id: question.id, db, decision: question.decide(), annotation: question.answer });
       }
     }
-    referenceWall = Math.min(referenceWall, performance.now() - started);
+    referenceWalls.push(performance.now() - started);
     const cpu = process.cpuUsage(cpuStart);
-    referenceCpu = Math.min(referenceCpu, (cpu.user + cpu.system) / 1000);
+    referenceCpus.push((cpu.user + cpu.system) / 1000);
   }
+  const referenceWall = median(referenceWalls);
+  const referenceCpu = median(referenceCpus);
   const referenceAgree = referenceDecisions.filter((d) => d.decision === d.annotation).length;
-  console.log(`\n2. straightforward reference (bench/reference-simulators.ts), in this process, no start-up counted`);
-  console.log(`   wall ${seconds(referenceWall)}, CPU ${seconds(referenceCpu)}; agree with the annotations: ${referenceAgree}/${referenceDecisions.length}`);
+  console.log(`\n2. straightforward reference (bench/reference-simulators.ts), in this process, no start-up counted (${REFERENCE_RUNS} runs)`);
+  console.log(`   wall ${referenceWalls.map(seconds).join(', ')}; median ${seconds(referenceWall)}`);
+  console.log(`   CPU ${referenceCpus.map(seconds).join(', ')}; median ${seconds(referenceCpu)}`);
+  console.log(`   agree with the annotations: ${referenceAgree}/${referenceDecisions.length}`);
 
   // 3. Ratio and agreement between the two.
   const same = cliDecisions.filter((d, i) => {
@@ -151,8 +155,14 @@ async function main(): Promise<void> {
   console.log(`\n3. result`);
   console.log(`   CLI and reference give the same decision on ${same}/${Math.max(cliDecisions.length, referenceDecisions.length)} solves`);
   console.log(`   whole workload: ${seconds(cliWall)} wall including start-up (goal < 2 s): ${cliWall < 2000 ? 'met' : 'NOT met'}`);
+  // Wall time on a shared machine mostly measures the other processes; CPU time is the fairer
+  // comparison, so both are printed, and the goal is judged on each.
   const ratio = referenceWall / cliWall;
-  console.log(`   speed-up over the reference: ${ratio.toFixed(1)}× wall${cliCpu !== null ? `, ${(referenceCpu / cliCpu).toFixed(1)}× CPU` : ''} (goal ≥ 20×): ${ratio >= 20 ? 'met' : 'NOT met'}`);
+  console.log(`   speed-up over the reference, wall (CLI start-up included, reference's not): ${ratio.toFixed(1)}× (goal ≥ 20×): ${ratio >= 20 ? 'met' : 'NOT met'}`);
+  if (cliCpu !== null) {
+    const cpuRatio = referenceCpu / cliCpu;
+    console.log(`   speed-up over the reference, CPU (same): ${cpuRatio.toFixed(1)}× (goal ≥ 20×): ${cpuRatio >= 20 ? 'met' : 'NOT met'}`);
+  }
   console.log(`   load average after: ${loadavg().map((v) => v.toFixed(2)).join(' ')}`);
 }
 

@@ -9,7 +9,7 @@ import { accuracyLines, verdictLine, verdictRecord } from '../dqa/solve-report';
 import { plainQuestions, solveQuestionSet } from '../dqa/solve-questions';
 import type { RuleSet } from '../dqa/simulation';
 import type { CommandIo } from './command-io';
-import { passwordFileOption, uriTemplateWithPassword } from './secret-args';
+import { passwordFileOption } from './secret-options';
 import { dqaSolveUsage } from './usage';
 
 export { dqaSolveUsage, dqaUsage } from './usage';
@@ -96,7 +96,8 @@ export async function runDqaCommand(args: string[], io: CommandIo): Promise<numb
   const dbs = dbList(values.db);
   const sets = questionFiles.map((file) => readQuestionSet(file));
   if (values.target === undefined) for (const set of sets) for (const db of dbs) requireDumpFiles(set.baseDir, plainQuestions(set, db).map((q) => q.dump), db);
-  const target = values.target === undefined ? undefined : uriTemplateWithPassword(values.target, values['password-file']);
+  // The URI parser (and its schemas) loads only to read through a target.
+  const target = values.target === undefined ? undefined : (await import('./secret-args')).uriTemplateWithPassword(values.target, values['password-file']);
   // The connectors (and their drivers) load only to read through them.
   const targets = target === undefined ? null : await import('../dqa/scenario-databases');
   const out = openOut(values.out);

@@ -14,10 +14,7 @@ import type { CommandIo } from './command-io';
 export const apiKeyEnv = 'DWB_API_KEY';
 export const passwordEnv = 'DWB_DB_PASSWORD';
 
-/** parseArgs options every command that opens a server connection accepts. */
-export const passwordFileOption = { 'password-file': { type: 'string' } } as const;
-/** parseArgs options of commands that call a model. */
-export const apiKeyOptions = { 'api-key': { type: 'string' }, 'api-key-file': { type: 'string' } } as const;
+export { apiKeyOptions, passwordFileOption } from './secret-options';
 
 type Environment = Readonly<Record<string, string | undefined>>;
 

@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /**
  * Machine-readable reasons a request can fail. They cross the process border unchanged so
  * the renderer, the CLI and the tests can react to the reason rather than parse messages.
@@ -20,14 +18,31 @@ export const errorCodes = [
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 
-export const workbenchErrorSchema = z.object({
-  name: z.literal('WorkbenchError'),
-  code: z.enum(errorCodes),
-  message: z.string(),
+/**
+ * A WorkbenchError as it crosses a process border. Its zod schema (for contracts that embed
+ * it) is `workbenchErrorSchema` in error-schema.ts: this module stays free of zod, because
+ * every CLI command loads it and zod costs ~30 ms of start-up.
+ */
+export interface SerializedError {
+  name: 'WorkbenchError';
+  code: ErrorCode;
+  message: string;
   /** True when the same request may succeed later (a timeout, a busy server). */
-  retryable: z.boolean(),
-});
-export type SerializedError = z.infer<typeof workbenchErrorSchema>;
+  retryable: boolean;
+}
+
+/** Checks a value received from another process (what workbenchErrorSchema accepts). */
+function isSerializedError(data: unknown): data is SerializedError {
+  if (typeof data !== 'object' || data === null) return false;
+  const record = data as Record<string, unknown>;
+  return (
+    record['name'] === 'WorkbenchError' &&
+    typeof record['code'] === 'string' &&
+    (errorCodes as readonly string[]).includes(record['code']) &&
+    typeof record['message'] === 'string' &&
+    typeof record['retryable'] === 'boolean'
+  );
+}
 
 /** The one error type that crosses the contract: serialized by transports, revived by clients. */
 export class WorkbenchError extends Error {
@@ -46,9 +61,8 @@ export class WorkbenchError extends Error {
   }
 
   static revive(data: unknown): WorkbenchError {
-    const parsed = workbenchErrorSchema.safeParse(data);
-    if (!parsed.success) return new WorkbenchError('internal', 'Malformed error from the workbench service');
-    return new WorkbenchError(parsed.data.code, parsed.data.message, { retryable: parsed.data.retryable });
+    if (!isSerializedError(data)) return new WorkbenchError('internal', 'Malformed error from the workbench service');
+    return new WorkbenchError(data.code, data.message, { retryable: data.retryable });
   }
 
   /** Wraps anything thrown into a WorkbenchError without hiding its message. */

@@ -4,6 +4,7 @@ export * from './connections';
 export * from './data';
 export * from './errors';
 export * from './local-models';
+export * from './error-schema';
 export * from './model';
 export * from './notebook';
 export * from './reports';

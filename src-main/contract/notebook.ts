@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { queryResultSchema } from './data';
-import { workbenchErrorSchema } from './errors';
+import { workbenchErrorSchema } from './error-schema';
 import { planNodeSchema, techniqueIdSchema } from './run';
 import { simulationResultSchema, verificationSchema } from './simulation';
 import { whatIfResultSchema } from './whatif';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { engineSchema, queryResultSchema } from './data';
-import { workbenchErrorSchema } from './errors';
+import { workbenchErrorSchema } from './error-schema';
 import { simulationResultSchema, verificationSchema } from './simulation';
 import { whatIfResultSchema, whatIfSpecSchema } from './whatif';
 

@@ -60,7 +60,11 @@ interface CompatPlan {
 }
 
 function plan(market: Market, target: number, prune: boolean): CompatPlan {
-  const simulatedGoods = prune ? influentialGoods(market, target) : new Uint8Array(market.goods.length).fill(1);
+  return planOver(market, target, prune ? influentialGoods(market, target) : new Uint8Array(market.goods.length).fill(1));
+}
+
+/** The plan over the goods flagged in `simulatedGoods`, which must be closed under influence (see influentialGoods). */
+function planOver(market: Market, target: number, simulatedGoods: Uint8Array): CompatPlan {
   const goods: number[] = [];
   simulatedGoods.forEach((flag, index) => {
     if (flag === 1) goods.push(index);
@@ -137,6 +141,17 @@ function scaleBuilding(market: Market, scratch: Scratch, building: number, facto
 
 /** The target's price after the tenth cycle with `expanded` raised by 5 levels (or none). */
 function simulate(market: Market, p: CompatPlan, scratch: Scratch, expanded: number | null): number {
+  run(market, p, scratch, expanded);
+  return priceOf(market, scratch, p.target);
+}
+
+/** A goods' price from D and S as the last `run` left them in the scratch arrays. */
+function priceOf(market: Market, scratch: Scratch, goods: number): number {
+  return compatPrice((market.goods[goods] as BuildingGoods).basePrice, scratch.demand[goods] as number, scratch.supply[goods] as number);
+}
+
+/** Steps 2 to 5 with `expanded` raised by 5 levels (or none): leaves D and S of every simulated goods in the scratch arrays. */
+function run(market: Market, p: CompatPlan, scratch: Scratch, expanded: number | null): void {
   if (expanded !== null) scaleBuilding(market, scratch, expanded, expansionFactor(market.buildings[expanded] as BuildingRecord));
   const { demandMax, supplyMax, input, demand, supply } = scratch;
   const { demandGoods, supplyGoods, supplyOutput, storedBuildingDemand, storedSupply, popDemand } = market;
@@ -206,8 +221,6 @@ function simulate(market: Market, p: CompatPlan, scratch: Scratch, expanded: num
   }
 
   if (expanded !== null) scaleBuilding(market, scratch, expanded, 1);
-  const target = market.goods[p.target] as BuildingGoods;
-  return compatPrice(target.basePrice, demand[p.target] as number, supply[p.target] as number);
 }
 
 export function evaluateBuildingCompat(market: Market, goodsName: string, options: CompatOptions = {}): Evaluation {
@@ -236,4 +249,77 @@ export function evaluateBuildingCompat(market: Market, goodsName: string, option
       : `all ${values.length} buildings in building table order, each simulated over every goods (no pruning)`,
     notes: [],
   };
+}
+
+/**
+ * Every goods in `goodsNames` evaluated on one market together, each exactly as
+ * `evaluateBuildingCompat(market, goods)` (pruned) would: one run per candidate over the
+ * union of the targets' influential goods gives every target's price. Per-goods sums never
+ * mix goods and the union is closed under influence, so each target's D and S come from the
+ * same additions in the same order as in its own pruned run (the argument that makes the
+ * pruning exact); a candidate outside a target's own goods keeps that target's unexpanded
+ * price, as in its own run. A test checks the results equal separate evaluations on every dev
+ * question. When a goods is unknown or the union plan refuses a row, each goods is evaluated
+ * on its own, so every one gets the error (or result) it would alone.
+ */
+export function evaluateBuildingCompatTogether(market: Market, goodsNames: readonly string[]): Evaluation[] {
+  const alone = (): Evaluation[] => goodsNames.map((goods) => evaluateBuildingCompat(market, goods));
+  if (goodsNames.length < 2 || goodsNames.some((goods) => !market.goodsIndexByName.has(goods))) return alone();
+  const targets = goodsNames.map((goods) => requireGoods(market, goods));
+  const own = targets.map((target) => influentialGoods(market, target));
+  const union = new Uint8Array(market.goods.length);
+  for (const flags of own) flags.forEach((flag, g) => {
+    if (flag === 1) union[g] = 1;
+  });
+  let p: CompatPlan;
+  try {
+    p = planOver(market, targets[0] as number, union);
+  } catch {
+    return alone();
+  }
+  const scratch = scratchFor(market);
+  run(market, p, scratch, null);
+  const baselines = targets.map((target) => priceOf(market, scratch, target));
+  const buildingCount = market.buildings.length;
+  const prices = targets.map(() => new Float64Array(buildingCount));
+  // touching[t * buildingCount + b]: building b has a row on a goods that can move target t (touchesGoods, for all at once).
+  const touching = new Uint8Array(targets.length * buildingCount);
+  own.forEach((flags, t) => {
+    for (let row = 0; row < market.supplyGoods.length; row += 1) {
+      if (flags[market.supplyGoods[row] as number] === 1) touching[t * buildingCount + (market.supplyBuilding[row] as number)] = 1;
+    }
+    for (let row = 0; row < market.demandGoods.length; row += 1) {
+      if (flags[market.demandGoods[row] as number] === 1) touching[t * buildingCount + (market.demandBuilding[row] as number)] = 1;
+    }
+  });
+  const simulatedCount = targets.map(() => 0);
+  for (let building = 0; building < buildingCount; building += 1) {
+    let any = false;
+    for (let t = 0; t < targets.length && !any; t += 1) any = touching[t * buildingCount + building] === 1;
+    if (!any) continue;
+    run(market, p, scratch, building);
+    for (let t = 0; t < targets.length; t += 1) {
+      if (touching[t * buildingCount + building] !== 1) continue;
+      (prices[t] as Float64Array)[building] = priceOf(market, scratch, targets[t] as number);
+      simulatedCount[t] = (simulatedCount[t] as number) + 1;
+    }
+  }
+  return targets.map((target, t) => {
+    const flags = own[t] as Uint8Array;
+    const goodsCount = flags.reduce((sum, flag) => sum + flag, 0);
+    const values = market.buildings.map((building, index) => ({
+      candidate: String(building.id),
+      after: touching[t * buildingCount + index] === 1 ? ((prices[t] as Float64Array)[index] as number) : (baselines[t] as number),
+    }));
+    const simulated = simulatedCount[t] as number;
+    const goodsName = goodsNames[t] as string;
+    return {
+      values,
+      before: (market.goods[target] as BuildingGoods).currentPrice,
+      candidateSet:
+        `all ${values.length} buildings in building table order; ${simulated} simulated, ${values.length - simulated} proven unchanged ` +
+        `(no row on the ${goodsCount} goods that can move ${goodsName}'s price)`,
+      notes: [],
+    };
+  });
 }

@@ -3,10 +3,10 @@
  * price of a goods the most? Pure data-in/data-out.
  */
 import type { BuildingData, BuildingQuestionInput } from './building-data';
-import { evaluateBuildingCompat } from './building-compat';
+import { evaluateBuildingCompat, evaluateBuildingCompatTogether } from './building-compat';
 import { prepareMarket, type Market } from './building-market';
 import { evaluateBuildingStated } from './building-stated';
-import { decide } from './decision-ranking';
+import { decide, type Evaluation } from './decision-ranking';
 import type { DecisionResult, SolveOptions } from './simulation';
 
 export type { BuildingData, BuildingGoods, BuildingQuestionInput, BuildingRecord, DemandRecord, SupplyRecord } from './building-data';
@@ -16,6 +16,24 @@ export function solveBuilding(data: BuildingData | Market, question: BuildingQue
   const market = 'storedBuildingDemand' in data ? data : prepareMarket(data);
   const compat = options.rules === 'compat';
   const evaluation = compat ? evaluateBuildingCompat(market, question.goods) : evaluateBuildingStated(market, question.goods);
+  return decideBuilding(evaluation, question, options);
+}
+
+/**
+ * Several questions on one market, each with the result `solveBuilding` gives it: under
+ * compat rules the candidates are simulated once for all the goods (evaluateBuildingCompatTogether).
+ */
+export function solveBuildingTogether(market: Market, questions: readonly BuildingQuestionInput[], options: SolveOptions): DecisionResult[] {
+  if (options.rules !== 'compat') return questions.map((question) => solveBuilding(market, question, options));
+  const evaluations = evaluateBuildingCompatTogether(
+    market,
+    questions.map((question) => question.goods),
+  );
+  return evaluations.map((evaluation, index) => decideBuilding(evaluation, questions[index] as BuildingQuestionInput, options));
+}
+
+function decideBuilding(evaluation: Evaluation, question: BuildingQuestionInput, options: SolveOptions): DecisionResult {
+  const compat = options.rules === 'compat';
   return decide({
     ...evaluation,
     direction: 'minimize',

@@ -180,7 +180,7 @@ function parseRelationshipPattern(cursor: TokenCursor): RelationshipPattern {
 function parseProperties(cursor: TokenCursor): Record<string, DumpValue> {
   cursor.expectPunct('{', 'to start a property map');
   const properties: Record<string, DumpValue> = {};
-  /** Each key as written, in order (a repaired key may have been written another way). */
+  /** Keys written in a defective spelling, as written (any other key was written as it is stored). */
   const spellings: string[] = [];
   if (cursor.acceptPunct('}')) return properties;
   do {
@@ -190,8 +190,8 @@ function parseProperties(cursor: TokenCursor): Record<string, DumpValue> {
       const earlier = spellings.find((spelling) => repairFieldName(spelling) === key) ?? key;
       throw cursor.error(keyToken, earlier === keyToken.text ? `duplicate property ${key}` : `property ${key} given twice (as ${earlier} and ${keyToken.text})`);
     }
-    spellings.push(keyToken.text);
-    cursor.expectPunct(':', `after property name ${keyToken.text}`);
+    if (key !== keyToken.text) spellings.push(keyToken.text);
+    if (!cursor.acceptPunct(':')) throw cursor.expected(`':' after property name ${keyToken.text}`);
     properties[key] = parseValue(cursor, keyToken.text);
   } while (cursor.acceptPunct(','));
   cursor.expectPunct('}', "or ',' in the property map");
@@ -234,22 +234,35 @@ function bindMatch(cursor: TokenCursor, path: PathPattern, graph: GraphDump, ind
   const pattern = path.start;
   if (pattern.variable === null) throw cursor.error(pattern.token, 'a MATCH node pattern needs a variable');
   if (bindings.has(pattern.variable)) throw cursor.error(pattern.token, `variable ${pattern.variable} is bound twice in one statement`);
-  const properties = Object.entries(pattern.properties ?? {});
+  const properties = pattern.properties ?? {};
   const firstLabel = pattern.labels[0];
-  const firstProperty = properties[0];
-  if (firstLabel === undefined || firstProperty === undefined) {
+  let firstKey: string | undefined;
+  for (const key in properties) {
+    firstKey = key;
+    break;
+  }
+  if (firstLabel === undefined || firstKey === undefined) {
     throw cursor.error(pattern.token, `MATCH (${pattern.variable}) needs a label and a property to identify one node`);
   }
-  const matches = index
-    .lookup(firstLabel, firstProperty[0], firstProperty[1])
-    .filter((nodeIndex) => nodeMatches(graph.nodes[nodeIndex] as DumpNode, pattern.labels, properties));
-  if (matches.length === 0) throw cursor.error(pattern.token, `MATCH ${describePattern(pattern)} finds no node created before this line`);
-  if (matches.length > 1) throw cursor.error(pattern.token, `MATCH ${describePattern(pattern)} is ambiguous: ${matches.length} nodes match`);
-  bindings.set(pattern.variable, matches[0] as number);
+  let match = -1;
+  let count = 0;
+  for (const nodeIndex of index.lookup(firstLabel, firstKey, properties[firstKey] as DumpValue)) {
+    if (!nodeMatches(graph.nodes[nodeIndex] as DumpNode, pattern.labels, properties)) continue;
+    if (count === 0) match = nodeIndex;
+    count += 1;
+  }
+  if (count === 0) throw cursor.error(pattern.token, `MATCH ${describePattern(pattern)} finds no node created before this line`);
+  if (count > 1) throw cursor.error(pattern.token, `MATCH ${describePattern(pattern)} is ambiguous: ${count} nodes match`);
+  bindings.set(pattern.variable, match);
 }
 
-function nodeMatches(node: DumpNode, labels: string[], properties: [string, DumpValue][]): boolean {
-  return labels.every((label) => node.labels.includes(label)) && properties.every(([key, value]) => value !== null && node.properties[key] === value);
+function nodeMatches(node: DumpNode, labels: readonly string[], properties: Record<string, DumpValue>): boolean {
+  for (const label of labels) if (!node.labels.includes(label)) return false;
+  for (const key in properties) {
+    const value = properties[key] as DumpValue;
+    if (value === null || node.properties[key] !== value) return false;
+  }
+  return true;
 }
 
 function describePattern(pattern: NodePattern): string {

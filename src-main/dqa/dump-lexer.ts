@@ -40,7 +40,23 @@ export class DumpParseError extends Error {
 
 /** Single-character punctuation both dialects use, by char code. */
 const PUNCTUATION = new Uint8Array(128);
-for (const ch of '(),;{}[]:-+><=.*|') PUNCTUATION[ch.charCodeAt(0)] = 1;
+/** The one-character string of each punctuation code, so a token shares it instead of allocating. */
+const PUNCTUATION_TEXT: string[] = [];
+for (const ch of '(),;{}[]:-+><=.*|') {
+  PUNCTUATION[ch.charCodeAt(0)] = 1;
+  PUNCTUATION_TEXT[ch.charCodeAt(0)] = ch;
+}
+
+/** ASCII classes for the lexer's dispatch: identifier parts are digits and identifier starts. */
+const CLASS_OTHER = 0;
+const CLASS_DIGIT = 1;
+const CLASS_IDENTIFIER = 2;
+const CHAR_CLASS = new Uint8Array(128).fill(CLASS_OTHER);
+for (let c = 48; c <= 57; c += 1) CHAR_CLASS[c] = CLASS_DIGIT;
+for (let c = 65; c <= 90; c += 1) CHAR_CLASS[c] = CLASS_IDENTIFIER;
+for (let c = 97; c <= 122; c += 1) CHAR_CLASS[c] = CLASS_IDENTIFIER;
+CHAR_CLASS[95] = CLASS_IDENTIFIER; // _
+CHAR_CLASS[36] = CLASS_IDENTIFIER; // $
 
 const CH_TAB = 9;
 const CH_NEWLINE = 10;
@@ -68,10 +84,6 @@ function isIdentifierStartCode(c: number): boolean {
 
 function isDigitCode(c: number): boolean {
   return c >= 48 && c <= 57;
-}
-
-function isIdentifierPartCode(c: number): boolean {
-  return isIdentifierStartCode(c) || isDigitCode(c);
 }
 
 /** Escapes understood inside quoted strings (MySQL and Cypher share these). */
@@ -131,61 +143,81 @@ export class DumpLexer {
 
   /** The next token; after the end of input, an eof token every time. */
   next(): Token {
-    const { text, dialect } = this;
+    const { text } = this;
     const length = text.length;
-    while (this.pos < length) {
-      const c = text.charCodeAt(this.pos);
+    const sql = this.dialect === 'sql';
+    // Position in a local while skipping blanks: most of a dump's characters are blanks and
+    // this loop runs before the code is optimized, so each step should be few operations.
+    let pos = this.pos;
+    while (pos < length) {
+      const c = text.charCodeAt(pos);
+      if (c === CH_SPACE) {
+        pos += 1;
+        continue;
+      }
       if (c === CH_NEWLINE) {
-        this.pos += 1;
+        pos += 1;
         this.line += 1;
-        this.lineStart = this.pos;
+        this.lineStart = pos;
         continue;
       }
-      if (c === CH_SPACE || c === CH_TAB || c === CH_RETURN || c === CH_FORMFEED || c === CH_VTAB || c === CH_BOM) {
-        this.pos += 1;
+      if (c === CH_TAB || c === CH_RETURN || c === CH_FORMFEED || c === CH_VTAB || c === CH_BOM) {
+        pos += 1;
         continue;
       }
-      const next = this.pos + 1 < length ? text.charCodeAt(this.pos + 1) : -1;
-      const lineComment = dialect === 'sql' ? (c === CH_MINUS && next === CH_MINUS) || c === CH_HASH : c === CH_SLASH && next === CH_SLASH;
-      if (lineComment) {
-        const end = text.indexOf('\n', this.pos);
-        this.pos = end < 0 ? length : end;
-        continue;
+      this.pos = pos;
+      if (c === CH_MINUS || c === CH_HASH || c === CH_SLASH) {
+        const next = pos + 1 < length ? text.charCodeAt(pos + 1) : -1;
+        const lineComment = sql ? (c === CH_MINUS && next === CH_MINUS) || c === CH_HASH : c === CH_SLASH && next === CH_SLASH;
+        if (lineComment) {
+          const end = text.indexOf('\n', pos);
+          pos = end < 0 ? length : end;
+          continue;
+        }
+        if (c === CH_SLASH && next === CH_STAR) {
+          this.skipBlockComment();
+          pos = this.pos;
+          continue;
+        }
       }
-      if (c === CH_SLASH && next === CH_STAR) {
-        this.skipBlockComment();
-        continue;
-      }
-      const start = this.pos;
+      const start = pos;
       const startLine = this.line;
       const startLineStart = this.lineStart;
-      if (c === CH_DOUBLE_QUOTE || c === CH_SINGLE_QUOTE) return this.token('string', this.readString(c), start, startLine, startLineStart, Number.NaN, false);
-      if (c === CH_BACKQUOTE) {
-        const close = text.indexOf('`', start + 1);
-        if (close < 0) this.fail(start, startLine, startLineStart, 'unterminated back-quoted identifier');
-        const name = text.slice(start + 1, close);
-        if (name.includes('\n')) this.fail(start, startLine, startLineStart, 'back-quoted identifier spans lines');
-        this.pos = close + 1;
-        return this.token('identifier', name, start, startLine, startLineStart, Number.NaN, true);
+      if (c < 128) {
+        const kind = CHAR_CLASS[c] as number;
+        if (kind === CLASS_IDENTIFIER) {
+          pos = start + 1;
+          while (pos < length) {
+            const d = text.charCodeAt(pos);
+            if (d >= 128 || (CHAR_CLASS[d] as number) < CLASS_DIGIT) break;
+            pos += 1;
+          }
+          this.pos = pos;
+          return this.token('identifier', text.slice(start, pos), start, startLine, startLineStart, Number.NaN, false);
+        }
+        if (kind === CLASS_DIGIT || (c === CH_DOT && pos + 1 < length && isDigitCode(text.charCodeAt(pos + 1)))) {
+          const numberText = this.readNumber();
+          return this.token('number', numberText, start, startLine, startLineStart, Number(numberText), false);
+        }
+        if (c === CH_DOUBLE_QUOTE || c === CH_SINGLE_QUOTE) return this.token('string', this.readString(c), start, startLine, startLineStart, Number.NaN, false);
+        if (c === CH_BACKQUOTE) {
+          const close = text.indexOf('`', start + 1);
+          if (close < 0) this.fail(start, startLine, startLineStart, 'unterminated back-quoted identifier');
+          const name = text.slice(start + 1, close);
+          if (name.includes('\n')) this.fail(start, startLine, startLineStart, 'back-quoted identifier spans lines');
+          this.pos = close + 1;
+          return this.token('identifier', name, start, startLine, startLineStart, Number.NaN, true);
+        }
+        if (PUNCTUATION[c] === 1) {
+          this.pos = pos + 1;
+          return this.token('punct', PUNCTUATION_TEXT[c] as string, start, startLine, startLineStart, Number.NaN, false);
+        }
       }
-      if (isDigitCode(c) || (c === CH_DOT && isDigitCode(next))) {
-        const numberText = this.readNumber();
-        return this.token('number', numberText, start, startLine, startLineStart, Number(numberText), false);
-      }
-      if (isIdentifierStartCode(c)) {
-        let pos = start + 1;
-        while (pos < length && isIdentifierPartCode(text.charCodeAt(pos))) pos += 1;
-        this.pos = pos;
-        return this.token('identifier', text.slice(start, pos), start, startLine, startLineStart, Number.NaN, false);
-      }
-      if (c < 128 && PUNCTUATION[c] === 1) {
-        this.pos += 1;
-        return this.token('punct', text[start] as string, start, startLine, startLineStart, Number.NaN, false);
-      }
-      this.fail(this.pos, this.line, this.lineStart, `unexpected character ${JSON.stringify(String.fromCodePoint(text.codePointAt(this.pos) as number))}`);
+      this.fail(pos, this.line, this.lineStart, `unexpected character ${JSON.stringify(String.fromCodePoint(text.codePointAt(pos) as number))}`);
     }
+    this.pos = pos;
     this.done = true;
-    return this.token('eof', '', this.pos, this.line, this.lineStart, Number.NaN, false);
+    return this.token('eof', '', pos, this.line, this.lineStart, Number.NaN, false);
   }
 
   /** True once the eof token has been produced. */
@@ -280,23 +312,27 @@ export class DumpLexer {
     const length = text.length;
     const start = this.pos;
     let pos = start;
-    const at = (i: number): number => (i < length ? text.charCodeAt(i) : -1);
-    while (isDigitCode(at(pos))) pos += 1;
-    if (at(pos) === CH_DOT && isDigitCode(at(pos + 1))) {
+    while (pos < length && isDigitCode(text.charCodeAt(pos))) pos += 1;
+    const afterDigits = pos < length ? text.charCodeAt(pos) : -1;
+    const following = pos + 1 < length ? text.charCodeAt(pos + 1) : -1;
+    if (afterDigits === CH_DOT && isDigitCode(following)) {
       pos += 1;
-      while (isDigitCode(at(pos))) pos += 1;
-    } else if (at(pos) === CH_DOT && !isIdentifierStartCode(at(pos + 1))) {
+      while (pos < length && isDigitCode(text.charCodeAt(pos))) pos += 1;
+    } else if (afterDigits === CH_DOT && !isIdentifierStartCode(following)) {
       // "1." is a valid float literal in both MySQL and Python-generated dumps.
       pos += 1;
     }
-    if (at(pos) === 101 || at(pos) === 69) {
+    let c = pos < length ? text.charCodeAt(pos) : -1;
+    if (c === 101 || c === 69) {
       let expPos = pos + 1;
-      if (at(expPos) === CH_PLUS || at(expPos) === CH_MINUS) expPos += 1;
-      if (!isDigitCode(at(expPos))) this.fail(pos, this.line, this.lineStart, `malformed exponent in number ${text.slice(start, expPos + 1)}`);
+      const sign = expPos < length ? text.charCodeAt(expPos) : -1;
+      if (sign === CH_PLUS || sign === CH_MINUS) expPos += 1;
+      if (!(expPos < length && isDigitCode(text.charCodeAt(expPos)))) this.fail(pos, this.line, this.lineStart, `malformed exponent in number ${text.slice(start, expPos + 1)}`);
       pos = expPos;
-      while (isDigitCode(at(pos))) pos += 1;
+      while (pos < length && isDigitCode(text.charCodeAt(pos))) pos += 1;
+      c = pos < length ? text.charCodeAt(pos) : -1;
     }
-    if (isIdentifierStartCode(at(pos))) this.fail(start, this.line, this.lineStart, `malformed number ${text.slice(start, pos + 1)}`);
+    if (isIdentifierStartCode(c)) this.fail(start, this.line, this.lineStart, `malformed number ${text.slice(start, pos + 1)}`);
     this.pos = pos;
     return text.slice(start, pos);
   }

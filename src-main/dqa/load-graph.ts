@@ -8,7 +8,7 @@ import type { DumpNode, DumpRelationship, GraphDump } from './cypher-dump';
 import type { LocatingData } from './locating-data';
 import { DqaDataError, readBoolean, readInteger, readNumber, readText } from './load-values';
 
-const sameName = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
+const sameName = (a: string, b: string): boolean => a === b || a.toLowerCase() === b.toLowerCase();
 
 function nodesLabelled(graph: GraphDump, label: string, source: string): { node: DumpNode; where: (key: string) => string }[] {
   const found: { node: DumpNode; where: (key: string) => string }[] = [];

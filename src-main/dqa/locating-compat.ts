@@ -43,6 +43,15 @@ interface CompatContext {
 export interface LocatingCompatOptions {
   /** Skip candidates and nodes that provably cannot change the profit at home (default true). */
   prune?: boolean;
+  /**
+   * Resume each candidate's pass from the no-merchant pass (default true): nodes before the
+   * merchant's node in table order are processed exactly as without a merchant, and every
+   * node but the merchant's sums the same powers, so the candidate's pass starts from the
+   * no-merchant `ingoing` as it stood at the merchant's node and reuses the no-merchant power
+   * sums elsewhere. The same operations on the same values in the same order: bit-identical
+   * to a pass from scratch (`false`; a test checks both on every dev question).
+   */
+  incremental?: boolean;
 }
 
 /** One annotation pass with the merchant at `merchantNode` (or none); returns the profit at home. */
@@ -84,13 +93,116 @@ function simulate(context: CompatContext, merchantNode: number | null): number {
   throw new Error('home node was not reached');
 }
 
+/**
+ * The no-merchant pass, recording what candidates resume from: `ingoing` as it stood just
+ * before each node was processed (row i of `ingoingBefore`), and each node's power sums.
+ */
+interface BaselinePass {
+  profit: number;
+  /** nodes × nodes, row-major: ingoing of every node just before node i was processed. */
+  ingoingBefore: Float64Array;
+  total: Float64Array;
+  nonHomePower: Float64Array;
+  countryPower: Float64Array;
+}
+
+/** A node's power sums as `simulate` takes them; returns whether the merchant was placed. */
+function sumPowers(context: CompatContext, node: TradeGraphNode, merchant: boolean, out: { total: number; nonHomePower: number; countryPower: number }): boolean {
+  const { country } = context;
+  let total = node.stored.totalPower;
+  let nonHomePower = 0;
+  let countryPower = 0;
+  let placed = false;
+  for (const presence of node.presences) {
+    let power = presence.calculatedPower;
+    if (presence.country === country) {
+      if (merchant) {
+        power = compatMerchantPower(presence.basePower, node.stored.isInland, context.development);
+        placed = true;
+      }
+      countryPower = power;
+    }
+    total += power;
+    if (!presence.isHome) nonHomePower += power;
+  }
+  out.total = total;
+  out.nonHomePower = nonHomePower;
+  out.countryPower = countryPower;
+  return placed;
+}
+
+/** Same pass as `simulate(context, null)`, recording the state candidates resume from. */
+function baselinePass(context: CompatContext): BaselinePass {
+  const { graph, home, hops } = context;
+  const n = graph.nodes.length;
+  const ingoing = Float64Array.from(graph.nodes, (node) => node.stored.ingoing);
+  const ingoingBefore = new Float64Array(n * n);
+  const total = new Float64Array(n);
+  const nonHomePower = new Float64Array(n);
+  const countryPower = new Float64Array(n);
+  const sums = { total: 0, nonHomePower: 0, countryPower: 0 };
+  for (let index = 0; index < n; index += 1) {
+    ingoingBefore.set(ingoing, index * n);
+    if (context.prune && (hops[index] as number) < 0) continue;
+    const node = graph.nodes[index] as TradeGraphNode;
+    sumPowers(context, node, false, sums);
+    total[index] = sums.total;
+    nonHomePower[index] = sums.nonHomePower;
+    countryPower[index] = sums.countryPower;
+    const value = node.stored.localValue + (ingoing[index] as number);
+    if (index === home) return { profit: sums.total === 0 ? 0 : (value * sums.countryPower) / sums.total, ingoingBefore, total, nonHomePower, countryPower };
+    if (node.dests.length === 0 || sums.total === 0) continue;
+    const share = (value * sums.nonHomePower) / sums.total / node.dests.length;
+    for (const dest of node.dests) ingoing[dest] = (ingoing[dest] as number) + share * ARRIVAL_FACTOR;
+  }
+  throw new Error('home node was not reached');
+}
+
+/** `simulate(context, merchantNode)`, resumed from the baseline pass at the merchant's node. */
+function resumedPass(context: CompatContext, baseline: BaselinePass, merchantNode: number, ingoing: Float64Array): number {
+  const { graph, home, hops } = context;
+  const n = graph.nodes.length;
+  // The pass ends at home: a merchant after it in table order is never reached.
+  if (merchantNode > home) return baseline.profit;
+  ingoing.set(baseline.ingoingBefore.subarray(merchantNode * n, merchantNode * n + n));
+  const sums = { total: 0, nonHomePower: 0, countryPower: 0 };
+  for (let index = merchantNode; index < n; index += 1) {
+    if (context.prune && (hops[index] as number) < 0) continue;
+    const node = graph.nodes[index] as TradeGraphNode;
+    let merchantPlaced = false;
+    if (index === merchantNode) {
+      merchantPlaced = sumPowers(context, node, true, sums);
+    } else {
+      sums.total = baseline.total[index] as number;
+      sums.nonHomePower = baseline.nonHomePower[index] as number;
+      sums.countryPower = baseline.countryPower[index] as number;
+    }
+    const { total } = sums;
+    const value = node.stored.localValue + (ingoing[index] as number);
+    if (index === home) return total === 0 ? 0 : (value * sums.countryPower) / total;
+    if (node.dests.length === 0 || total === 0) continue;
+    const outgoing = (value * sums.nonHomePower) / total;
+    const steeredTo = merchantPlaced ? closestDestTowards(graph, index, hops) : null;
+    if (steeredTo !== null) {
+      ingoing[steeredTo] = (ingoing[steeredTo] as number) + outgoing * ARRIVAL_FACTOR;
+      continue;
+    }
+    const share = outgoing / node.dests.length;
+    for (const dest of node.dests) ingoing[dest] = (ingoing[dest] as number) + share * ARRIVAL_FACTOR;
+  }
+  throw new Error('home node was not reached');
+}
+
 export function evaluateLocatingCompat(graph: TradeGraph, countryName: string, homeName: string, options: LocatingCompatOptions = {}): Evaluation {
   const prune = options.prune ?? true;
   const country = requireCountry(graph, countryName);
   const home = requireNode(graph, homeName);
   const hops = hopsTo(graph, home);
   const context: CompatContext = { graph, country: country.name, development: country.development, home, hops, prune };
-  const baseline = simulate(context, null);
+  const incremental = options.incremental ?? true;
+  const pass = incremental ? baselinePass(context) : null;
+  const baseline = pass !== null ? pass.profit : simulate(context, null);
+  const scratch = new Float64Array(graph.nodes.length);
 
   let simulated = 0;
   const values = graph.nodes.flatMap((node, index) => {
@@ -99,7 +211,7 @@ export function evaluateLocatingCompat(graph: TradeGraph, countryName: string, h
     const acts = (hops[index] as number) > 0 && node.presences.some((p) => p.country === country.name);
     if (prune && !acts) return [{ candidate: node.name, after: baseline }];
     simulated += 1;
-    return [{ candidate: node.name, after: simulate(context, index) }];
+    return [{ candidate: node.name, after: pass !== null ? resumedPass(context, pass, index, scratch) : simulate(context, index) }];
   });
 
   const notes: string[] = [];

@@ -3,7 +3,7 @@
  * (a connector, or a dump parsed in memory), with how its rows were ordered.
  */
 import type { Connector } from '../connectors/connector';
-import { prepareMarket, solveBuilding } from './building';
+import { prepareMarket, solveBuilding, solveBuildingTogether } from './building';
 import type { Market } from './building-market';
 import type { DqaScenario } from './dataset';
 import { loadBuildingFromConnector, loadLocatingFromConnector } from './from-connector';
@@ -46,4 +46,26 @@ export function solvePrepared(prepared: PreparedScenario, question: ScenarioQues
   }
   if (!('goods' in question)) throw new Error('a Building database needs a Building question (goods)');
   return solveBuilding(prepared.market, { goods: question.goods }, { rules });
+}
+
+/**
+ * Several questions on one prepared database: each gets what `solvePrepared` gives it (a
+ * result or the error it throws), Building questions under compat rules sharing one
+ * simulation per candidate.
+ */
+export function solvePreparedTogether(prepared: PreparedScenario, questions: readonly ScenarioQuestion[], rules: RuleSet): (DecisionResult | Error)[] {
+  const one = (question: ScenarioQuestion): DecisionResult | Error => {
+    try {
+      return solvePrepared(prepared, question, rules);
+    } catch (error) {
+      return error instanceof Error ? error : new Error(String(error));
+    }
+  };
+  if (prepared.scenario !== 'building' || rules !== 'compat' || questions.length < 2 || !questions.every((q) => 'goods' in q)) return questions.map(one);
+  try {
+    return solveBuildingTogether(prepared.market, questions as { goods: string }[], { rules });
+  } catch {
+    // Some question fails: each one alone, so every question gets its own result or error.
+    return questions.map(one);
+  }
 }

@@ -6,9 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { z } from 'zod';
 import { WorkbenchError } from '../contract/errors';
-import { buildingQuestionSchema, locatingQuestionSchema, type BuildingQuestion, type DqaScenario, type LocatingQuestion } from './dataset';
+import type { BuildingQuestion, DqaScenario, LocatingQuestion } from './dataset';
 
 export type QuestionSet =
   | { scenario: 'locating'; path: string; baseDir: string; questions: LocatingQuestion[] }
@@ -36,15 +35,56 @@ function scenarioOf(first: unknown, path: string): DqaScenario {
   throw new WorkbenchError('invalid-request', `${path}: cannot tell the scenario: question 1 has neither "home" (Locating) nor "goods" (Building)`);
 }
 
-function describeIssue(path: string, items: unknown[], error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (issue === undefined) return `${path}: invalid questions`;
-  const [index, ...field] = issue.path;
-  const item = typeof index === 'number' ? items[index] : undefined;
-  const id = typeof item === 'object' && item !== null && 'id' in item ? ` (${String((item as { id: unknown }).id)})` : '';
-  const where = typeof index === 'number' ? `question ${index + 1}${id}` : 'the file';
-  const fieldText = field.length > 0 ? `, field ${field.map(String).join('.')}` : '';
-  return `${path}: ${where}${fieldText}: ${issue.message}`;
+/**
+ * The fields of each scenario's questions, in the order they are checked (the order of
+ * dataset.ts's schemas, which tests and other readers use). Checked by hand here, not with
+ * those zod schemas, because `dwb dqa solve` would otherwise load zod (~30 ms) to check a
+ * few strings; a test checks both accept and reject the same questions.
+ */
+const COMMON_FIELDS = [
+  ['id', 'string'],
+  ['question_num', 'integer'],
+  ['year', 'string'],
+  ['question', 'string'],
+  ['business_rules', 'string'],
+  ['rdb', 'string'],
+  ['gdb', 'string'],
+] as const;
+const LOCATING_FIELDS = [...COMMON_FIELDS, ['country', 'string'], ['home', 'string'], ['goal', 'string'], ['answer', 'string']] as const;
+/** Building answers are building ids, compared as strings with the simulators' candidates. */
+const BUILDING_FIELDS = [...COMMON_FIELDS, ['country', 'string'], ['goods', 'string'], ['answer', 'id']] as const;
+
+type FieldKind = 'string' | 'integer' | 'id';
+
+function kindOf(value: unknown): string {
+  if (value === undefined) return 'missing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number' && !Number.isInteger(value)) return 'a non-integer number';
+  return typeof value;
+}
+
+function fieldProblem(value: unknown, kind: FieldKind): string | null {
+  if (kind === 'string') return typeof value === 'string' ? null : `expected a string, found ${kindOf(value)}`;
+  if (kind === 'integer') return typeof value === 'number' && Number.isInteger(value) ? null : `expected an integer, found ${kindOf(value)}`;
+  return typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value)) ? null : `expected an integer or a string, found ${kindOf(value)}`;
+}
+
+/** The question with only its scenario's fields (a Building answer as a string), or the first problem, named by question and field. */
+function validQuestions(path: string, items: unknown[], fields: readonly (readonly [string, FieldKind])[]): Record<string, unknown>[] {
+  return items.map((item, index) => {
+    const record = typeof item === 'object' && item !== null && !Array.isArray(item) ? (item as Record<string, unknown>) : null;
+    const id = record !== null && 'id' in record ? ` (${String(record['id'])})` : '';
+    if (record === null) throw new WorkbenchError('invalid-request', `${path}: question ${index + 1}${id}: expected an object, found ${kindOf(item)}`);
+    const question: Record<string, unknown> = {};
+    for (const [field, kind] of fields) {
+      const value = record[field];
+      const problem = fieldProblem(value, kind);
+      if (problem !== null) throw new WorkbenchError('invalid-request', `${path}: question ${index + 1}${id}, field ${field}: ${problem}`);
+      question[field] = kind === 'id' ? String(value) : value;
+    }
+    return question;
+  });
 }
 
 export function readQuestionSet(pathArgument: string): QuestionSet {
@@ -54,15 +94,13 @@ export function readQuestionSet(pathArgument: string): QuestionSet {
   if (raw.length === 0) throw new WorkbenchError('invalid-request', `${path}: the file holds no questions`);
   const baseDir = dirname(path);
   const scenario = scenarioOf(raw[0], path);
-  const parsed =
-    scenario === 'locating' ? z.array(locatingQuestionSchema).safeParse(raw) : z.array(buildingQuestionSchema).safeParse(raw);
-  if (!parsed.success) throw new WorkbenchError('invalid-request', describeIssue(path, raw, parsed.error));
+  const questions = validQuestions(path, raw, scenario === 'locating' ? LOCATING_FIELDS : BUILDING_FIELDS) as (LocatingQuestion | BuildingQuestion)[];
   const ids = new Set<string>();
-  for (const question of parsed.data) {
+  for (const question of questions) {
     if (ids.has(question.id)) throw new WorkbenchError('invalid-request', `${path}: question id ${question.id} appears twice`);
     ids.add(question.id);
   }
   return scenario === 'locating'
-    ? { scenario, path, baseDir, questions: parsed.data as LocatingQuestion[] }
-    : { scenario, path, baseDir, questions: parsed.data as BuildingQuestion[] };
+    ? { scenario, path, baseDir, questions: questions as LocatingQuestion[] }
+    : { scenario, path, baseDir, questions: questions as BuildingQuestion[] };
 }

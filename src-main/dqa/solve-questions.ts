@@ -10,7 +10,7 @@
  */
 import type { DbKind, LoadedDatabase, ScenarioDatabases } from './scenario-databases';
 import type { QuestionSet } from './question-file';
-import { solvePrepared, type ScenarioQuestion } from './prepared-scenario';
+import { solvePreparedTogether, type ScenarioQuestion } from './prepared-scenario';
 import type { DecisionResult, RuleSet } from './simulation';
 
 export interface QuestionVerdict {
@@ -100,33 +100,52 @@ export async function solveQuestionSet(
   const loadStarted = performance.now();
   const loads = await loadAll([...new Set(questions.map((q) => q.dump))], options.databases, options.loadConcurrency ?? DEFAULT_LOAD_CONCURRENCY);
   const loadMs = performance.now() - loadStarted;
+  // Questions on one database are solved together (Building compat simulates each candidate
+  // once for all their goods); each still gets its own result or error. The group's time is
+  // shared evenly among its questions.
+  const outcomes = new Map<PlainQuestion, { result: DecisionResult | Error; ms: number }>();
+  const byDump = new Map<string, PlainQuestion[]>();
+  for (const question of questions) {
+    const group = byDump.get(question.dump);
+    if (group === undefined) byDump.set(question.dump, [question]);
+    else group.push(question);
+  }
+  for (const [dump, group] of byDump) {
+    const load = loads.get(dump) as LoadOutcome;
+    if (!load.ok) continue;
+    const started = performance.now();
+    const results = solvePreparedTogether(
+      load.database.prepared,
+      group.map((q) => q.input),
+      options.rules,
+    );
+    const ms = (performance.now() - started) / group.length;
+    group.forEach((question, index) => outcomes.set(question, { result: results[index] as DecisionResult | Error, ms }));
+  }
   for (const question of questions) {
     const load = loads.get(question.dump) as LoadOutcome;
     let verdict: QuestionVerdict;
+    const outcome = outcomes.get(question);
     if (!load.ok) {
       verdict = failedVerdict(question, null, load.error);
+    } else if (outcome === undefined || outcome.result instanceof Error) {
+      verdict = failedVerdict(question, load.database.via, messageOf(outcome?.result ?? 'not solved'));
     } else {
-      const started = performance.now();
-      try {
-        const result = solvePrepared(load.database.prepared, question.input, options.rules);
-        const elapsed = performance.now() - started;
-        solveMs += elapsed;
-        verdict = {
-          id: question.id,
-          database: question.dump,
-          via: load.database.via,
-          decision: result.best,
-          tied: result.tied,
-          annotation: question.answer,
-          agrees: result.best === question.answer,
-          agreesWithTies: result.tied.includes(question.answer),
-          result,
-          error: null,
-          solveMs: elapsed,
-        };
-      } catch (error) {
-        verdict = failedVerdict(question, load.database.via, messageOf(error));
-      }
+      const { result } = outcome;
+      solveMs += outcome.ms;
+      verdict = {
+        id: question.id,
+        database: question.dump,
+        via: load.database.via,
+        decision: result.best,
+        tied: result.tied,
+        annotation: question.answer,
+        agrees: result.best === question.answer,
+        agreesWithTies: result.tied.includes(question.answer),
+        result,
+        error: null,
+        solveMs: outcome.ms,
+      };
     }
     verdicts.push(verdict);
     options.onVerdict?.(verdict);

@@ -185,12 +185,12 @@ function skipTableOptions(cursor: TokenCursor): void {
 }
 
 function parseNameList(cursor: TokenCursor, what: string): Token[] {
-  cursor.expectPunct('(', `before the list of ${what}s`);
+  if (!cursor.acceptPunct('(')) throw cursor.expected(`'(' before the list of ${what}s`);
   const names: Token[] = [];
   do {
     names.push(cursor.expectIdentifier(what));
   } while (cursor.acceptPunct(','));
-  cursor.expectPunct(')', `or ',' in the list of ${what}s`);
+  if (!cursor.acceptPunct(')')) throw cursor.expected(`')' or ',' in the list of ${what}s`);
   return names;
 }
 
@@ -283,25 +283,27 @@ function parseLiteral(cursor: TokenCursor, what: string): Literal {
 function coerceLiteral(cursor: TokenCursor, literal: Literal, column: DumpColumn, tableName: string): DumpValue {
   const { value } = literal;
   if (value === null) return null;
-  const mismatch = (): DumpParseError =>
-    cursor.error(literal.token, `value ${literal.text === '' ? '""' : literal.text} does not fit column ${tableName}.${column.name} of type ${column.declaredType}`);
   switch (column.type) {
     case 'TEXT':
       if (typeof value === 'string') return value;
       if (typeof value === 'number') return literal.text;
-      throw mismatch();
+      throw mismatch(cursor, literal, column, tableName);
     case 'INTEGER':
       if (typeof value === 'number' && Number.isInteger(value)) return value;
       if (typeof value === 'boolean') return value ? 1 : 0;
-      throw mismatch();
+      throw mismatch(cursor, literal, column, tableName);
     case 'REAL':
       if (typeof value === 'number') return value;
-      throw mismatch();
+      throw mismatch(cursor, literal, column, tableName);
     case 'BOOLEAN':
       if (typeof value === 'boolean') return value;
       if (value === 0 || value === 1) return value === 1;
-      throw mismatch();
+      throw mismatch(cursor, literal, column, tableName);
   }
+}
+
+function mismatch(cursor: TokenCursor, literal: Literal, column: DumpColumn, tableName: string): DumpParseError {
+  return cursor.error(literal.token, `value ${literal.text === '' ? '""' : literal.text} does not fit column ${tableName}.${column.name} of type ${column.declaredType}`);
 }
 
 function parseInsert(cursor: TokenCursor, tables: Map<string, TableState>): void {
@@ -327,20 +329,24 @@ function parseInsert(cursor: TokenCursor, tables: Map<string, TableState>): void
   }
 
   if (!cursor.acceptKeyword('VALUES') && !cursor.acceptKeyword('VALUE')) throw cursor.expected(`VALUES in INSERT INTO ${table.name}`);
+  // Built once per statement, not once per value: they are only read when a value is wrong.
+  const valueContext = `a value (string, number, TRUE, FALSE or NULL) in INSERT INTO ${table.name}`;
+  const rowEndContext = `or ',' in a row of INSERT INTO ${table.name}`;
   do {
-    const open = cursor.expectPunct('(', `to start a row of INSERT INTO ${table.name}`);
+    if (!cursor.isPunct('(')) throw cursor.expected(`'(' to start a row of INSERT INTO ${table.name}`);
+    const open = cursor.next();
     const row = [...state.defaults];
     let count = 0;
     if (!cursor.isPunct(')')) {
       do {
-        const literal = parseLiteral(cursor, `a value (string, number, TRUE, FALSE or NULL) in INSERT INTO ${table.name}`);
+        const literal = parseLiteral(cursor, valueContext);
         const columnIndex = targetIndexes[count];
         if (columnIndex === undefined) throw cursor.error(literal.token, `too many values in a row of INSERT INTO ${table.name}: expected ${targetIndexes.length}`);
         row[columnIndex] = coerceLiteral(cursor, literal, table.columns[columnIndex] as DumpColumn, table.name);
         count += 1;
       } while (cursor.acceptPunct(','));
     }
-    cursor.expectPunct(')', `or ',' in a row of INSERT INTO ${table.name}`);
+    cursor.expectPunct(')', rowEndContext);
     if (count !== targetIndexes.length) {
       throw cursor.error(open, `row of INSERT INTO ${table.name} has ${count} values, expected ${targetIndexes.length}`);
     }
