@@ -194,7 +194,7 @@ describe('dwb dqa solve refuses bad input with one clear stderr line', () => {
     await fails(['solve', '--questions', missingField, '--engine', 'simulator'], 2, /^dwb dqa: invalid-request: .*missing-field\.json: question 2 \(L2\), field answer: /);
     await fails(['solve', '--questions', missingDump, '--engine', 'simulator'], 1, /^dwb dqa: not-found: dump db\/nowhere\.sql not found at /);
     await fails(['solve', '--questions', questions('locating'), '--engine', 'simulator', '--frobnicate'], 2, /^dwb dqa: invalid-request: Unknown option '--frobnicate'/);
-    await fails(['solve', '--questions', questions('locating'), '--engine', 'magic'], 1, /^dwb dqa: unsupported: --engine magic is not available: use simulator or a technique \(singlerag, iterrag, planrag, planrag-norp\)/);
+    await fails(['solve', '--questions', questions('locating'), '--engine', 'magic'], 1, /^dwb dqa: unsupported: --engine magic is not available: use simulator or a technique \(singlerag, iterrag, planrag, planrag-norp, /);
     await fails(['solve', '--questions', questions('locating'), '--engine', 'planrag'], 2, /^dwb dqa: invalid-request: --base-url is required with --engine planrag/);
     await fails(['solve', '--questions', questions('locating')], 2, /^dwb dqa: invalid-request: --engine is required/);
     await fails(['solve', '--questions', questions('locating'), '--engine', 'simulator', '--rules', 'loose'], 2, /^dwb dqa: invalid-request: --rules must be compat or stated, got "loose"/);
