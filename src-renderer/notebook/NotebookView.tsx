@@ -69,14 +69,13 @@ export function NotebookView() {
           </button>
         </div>
       ))}
-      <AddCellBar afterCellId={null} />
+      <AddCellBar afterCellId={null} prominent={cells.length === 0} />
       {cells.map((cell) => (
         <div key={cell.id} className="cell-slot">
           <CellByKind cell={cell} />
           <AddCellBar afterCellId={cell.id} />
         </div>
       ))}
-      {cells.length === 0 && <p className="muted center">This notebook is empty. Add a query or a note, or ask the model to decide.</p>}
       <div className="run-bars">
         {runs.map((run) => (
           <RunBar key={run.runId} progress={run} />
@@ -94,12 +93,13 @@ function CellByKind({ cell }: { cell: Cell }) {
   return <ReadOnlyCard cell={cell} />;
 }
 
-function AddCellBar({ afterCellId }: { afterCellId: string | null }) {
+function AddCellBar({ afterCellId, prominent = false }: { afterCellId: string | null; prominent?: boolean }) {
   const addCell = useWorkbench((state) => state.addCell);
   const reportError = useWorkbench((state) => state.reportError);
   const add = (kind: CellKind): void => void addCell(kind, { afterCellId }).catch((error: unknown) => reportError(error, 'Could not add a cell'));
   return (
-    <div className="add-cell-bar">
+    <div className={`add-cell-bar${prominent ? ' prominent' : ''}`} data-testid={prominent ? 'empty-notebook' : undefined}>
+      {prominent && <span className="muted">This notebook is empty. Add a cell (or press B), or ask the model to decide:</span>}
       <button className="ghost small" onClick={() => add('query')} data-testid="add-query">
         + Query
       </button>

@@ -1,6 +1,7 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { ConnectionReport } from '../../src-main/contract';
 import { useWorkbench } from '../app/store-context';
+import { useDialogKeys } from '../app/use-dialog-keys';
 import type { ModelSettingsForm } from '../state/runs-slice';
 import { DialogFooter, useDialogAction } from '../app/DialogFooter';
 
@@ -24,12 +25,14 @@ export function ModelSettingsDialog({ onClose }: { onClose(): void }) {
   const [apiKey, setApiKey] = useState<string | undefined>(undefined);
   const [report, setReport] = useState<ConnectionReport | null>(null);
   const { busy, error, attempt } = useDialogAction();
+  const dialogElement = useRef<HTMLDivElement>(null);
+  useDialogKeys(dialogElement, onClose);
 
   const update = (change: Partial<ModelSettingsForm>): void => setForm({ ...form, ...change });
 
   return (
     <div className="dialog-backdrop" role="presentation" onMouseDown={(event) => event.target === event.currentTarget && onClose()}>
-      <div className="dialog" role="dialog" aria-label="Model settings" data-testid="model-settings">
+      <div ref={dialogElement} className="dialog" role="dialog" aria-modal="true" aria-label="Model settings" data-testid="model-settings">
         <header className="dialog-header">
           <h2>Model endpoint</h2>
           <button className="icon" aria-label="Close" onClick={onClose}>

@@ -6,8 +6,9 @@ import { createRunsSlice, type RunsSlice } from './runs-slice';
 import { createExperimentsSlice, type ExperimentsSlice } from './experiments-slice';
 import { createReportsSlice, type ReportsSlice } from './reports-slice';
 import { createUiSlice, type UiSlice } from './ui-slice';
+import { createCommandsSlice, type CommandsSlice } from './commands-slice';
 
-export type WorkbenchState = NotebookSlice & ConnectionsSlice & UiSlice & RunsSlice & ExperimentsSlice & ReportsSlice;
+export type WorkbenchState = NotebookSlice & ConnectionsSlice & UiSlice & RunsSlice & ExperimentsSlice & ReportsSlice & CommandsSlice;
 export type WorkbenchStore = StoreApi<WorkbenchState>;
 
 /** Everything a slice needs besides the store itself. */
@@ -28,6 +29,7 @@ export function createWorkbenchStore(client: WorkbenchClient): WorkbenchStore {
       ...createRunsSlice(context),
       ...createExperimentsSlice(context),
       ...createReportsSlice(context),
+      ...createCommandsSlice(context),
     };
   });
 }
