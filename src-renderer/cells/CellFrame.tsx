@@ -2,6 +2,7 @@ import { useEffect, useRef, type ReactNode } from 'react';
 import type { Cell } from '../../src-main/contract';
 import { useWorkbench } from '../app/store-context';
 import { focusEditorIn } from '../editor/QueryEditor';
+import { queryLabelOf } from './cell-label';
 
 const kindLabels: Record<Cell['kind'], string> = {
   question: 'Question',
@@ -63,6 +64,11 @@ export function CellFrame({ cell, toolbar, children }: { cell: Cell; toolbar?: R
     >
       <header className="cell-header">
         <span className={`badge kind-${cell.kind}`}>{kindLabels[cell.kind]}</span>
+        {queryLabelOf(cell) && (
+          <span className="cell-label" data-testid="cell-label" title="This query's name in the run's report">
+            {queryLabelOf(cell)}
+          </span>
+        )}
         <span className={`author author-${cell.author}`} title="Who wrote this cell">
           {cell.author}
         </span>

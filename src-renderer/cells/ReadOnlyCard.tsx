@@ -2,6 +2,7 @@ import { diffArrays } from 'diff';
 import { verificationSchema, type Cell, type Verification } from '../../src-main/contract';
 import { useWorkbench } from '../app/store-context';
 import { CellFrame } from './CellFrame';
+import { queryLabelOf } from './cell-label';
 import { Markdown } from './Markdown';
 
 /** Question, plan, thought, observation, re-plan and decision cells: written by a run, read here. */
@@ -84,13 +85,14 @@ function PlanDiff({ previous, next }: { previous: string[]; next: string[] }) {
 
 function DecisionContent({ cell }: { cell: Cell }) {
   const cells = useWorkbench((state) => state.cells);
+  const selectCell = useWorkbench((state) => state.selectCell);
   const decision = typeof cell.data['decision'] === 'string' ? cell.data['decision'] : null;
   const rationale = typeof cell.data['rationale'] === 'string' ? cell.data['rationale'] : null;
   const evidence = stringList(cell.data['evidence']) ?? [];
   if (!decision) return <Markdown text={cell.source} />;
   const verification = verificationOf(cell.data['verification']);
   return (
-    <div className="decision" data-testid="decision">
+    <div className={`decision verdict-${verification ? (verification.agrees ? 'agrees' : 'disagrees') : 'unchecked'}`} data-testid="decision">
       <p className="decision-value">{decision}</p>
       {verification && (
         <p className={`verification ${verification.agrees ? 'agrees' : 'disagrees'}`} data-testid="verification">
@@ -116,9 +118,12 @@ function DecisionContent({ cell }: { cell: Cell }) {
                 className="ghost small"
                 data-testid="evidence-link"
                 disabled={index < 0}
-                onClick={() => document.querySelector(`[data-cell-id="${cellId}"]`)?.scrollIntoView({ behavior: 'smooth', block: 'center' })}
+                onClick={() => {
+                  document.querySelector(`[data-cell-id="${cellId}"]`)?.scrollIntoView({ behavior: 'smooth', block: 'center' });
+                  selectCell(cellId);
+                }}
               >
-                {index < 0 ? 'query (deleted)' : `query in cell ${index + 1}`}
+                {index < 0 ? 'query (deleted)' : (queryLabelOf(cells[index] as Cell) ?? `query in cell ${index + 1}`)}
               </button>
             );
           })}

@@ -8,6 +8,7 @@ import { SimulationCell } from '../cells/SimulationCell';
 import { WhatIfCell } from '../cells/WhatIfCell';
 import { RunBar } from '../runs/RunBar';
 import { RunComposer } from '../runs/RunComposer';
+import { RunHistory } from '../runs/RunHistory';
 
 /** The open notebook: its title and cells in order, with add buttons between them. */
 export function NotebookView() {
@@ -24,6 +25,14 @@ export function NotebookView() {
   const loadInterruptedRuns = useWorkbench((state) => state.loadInterruptedRuns);
   const resumeRun = useWorkbench((state) => state.resumeRun);
   const openReportDialog = useWorkbench((state) => state.openReportDialog);
+  const [historyOpen, setHistoryOpen] = useState(false);
+  const [dismissedRunId, setDismissedRunId] = useState<string | null>(null);
+  // Live runs keep their full bar; of the ended ones only the latest shows, as one line.
+  const liveRuns = runs.filter((run) => run.status === 'running');
+  const lastEnded = runs
+    .filter((run) => run.status !== 'running')
+    .sort((a, b) => Date.parse(b.startedAt) - Date.parse(a.startedAt))[0];
+  const showEnded = lastEnded && lastEnded.runId !== dismissedRunId ? lastEnded : undefined;
 
   useEffect(() => {
     if (notebookId) void loadInterruptedRuns(notebookId).catch((error: unknown) => reportError(error, 'Could not list the runs'));
@@ -57,7 +66,11 @@ export function NotebookView() {
         >
           Export report…
         </button>
+        <button className="ghost" data-testid="toggle-run-history" aria-expanded={historyOpen} onClick={() => setHistoryOpen(!historyOpen)}>
+          Run history
+        </button>
       </div>
+      {historyOpen && <RunHistory notebookId={notebookId} onClose={() => setHistoryOpen(false)} />}
       {runDraft && <RunComposer draft={runDraft} />}
       {interrupted.map((run) => (
         <div key={run.id} className="interrupted-run" role="status" data-testid="interrupted-run">
@@ -77,9 +90,12 @@ export function NotebookView() {
         </div>
       ))}
       <div className="run-bars">
-        {runs.map((run) => (
+        {liveRuns.map((run) => (
           <RunBar key={run.runId} progress={run} />
         ))}
+        {showEnded && (
+          <RunBar key={showEnded.runId} progress={showEnded} compact onDismiss={() => setDismissedRunId(showEnded.runId)} onShowHistory={() => setHistoryOpen(true)} />
+        )}
       </div>
     </main>
   );
