@@ -12,6 +12,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import type { CellValue, QueryResult } from '../../src-main/contract';
 import { downloadCsv, toTsv } from './export';
 import { formatCellNumber } from './format-cell';
+import { ResultChart } from './ResultChart';
 
 type Row = CellValue[];
 
@@ -31,6 +32,7 @@ const compareCells: SortingFn<Row> = (left, right, columnId) => {
 /** A sortable, virtualized grid: only the visible rows are in the DOM, however many there are. */
 export function ResultGrid({ result, fileName }: { result: QueryResult; fileName: string }) {
   const [sorting, setSorting] = useState<SortingState>([]);
+  const [view, setView] = useState<'table' | 'chart'>('table');
   const scroller = useRef<HTMLDivElement>(null);
 
   const columns = useMemo<ColumnDef<Row>[]>(
@@ -84,6 +86,9 @@ export function ResultGrid({ result, fileName }: { result: QueryResult; fileName
           </span>
         )}
         <span className="spacer" />
+        <button className="ghost small" data-testid="toggle-chart" aria-pressed={view === 'chart'} onClick={() => setView(view === 'table' ? 'chart' : 'table')}>
+          {view === 'table' ? 'Chart' : 'Table'}
+        </button>
         <button className="ghost small" onClick={() => void navigator.clipboard.writeText(toTsv(visible()))} title="Copy as tab-separated text">
           Copy
         </button>
@@ -91,7 +96,8 @@ export function ResultGrid({ result, fileName }: { result: QueryResult; fileName
           CSV
         </button>
       </div>
-      <div className="grid-scroller" ref={scroller} style={{ height: result.rowCount === 0 ? undefined : initialHeight }} data-testid="result-grid">
+      {view === 'chart' && <ResultChart result={result} rows={rows.map((row) => row.original)} />}
+      <div className="grid-scroller" ref={scroller} hidden={view === 'chart'} style={{ height: result.rowCount === 0 ? undefined : initialHeight }} data-testid="result-grid">
         <div className="grid" role="table" style={{ width: totalWidth }}>
           <div className="grid-header" role="rowgroup">
             {table.getHeaderGroups().map((group) => (

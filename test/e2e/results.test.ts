@@ -87,6 +87,27 @@ describe('reading a result', () => {
     await screenshot(page(), 'results-01-formatted-resized');
   });
 
+  it('charts the result as bars, a line or a scatter of the chosen columns', async () => {
+    const cell = page().getByTestId('cell').first();
+    await cell.getByTestId('toggle-chart').click();
+    const chart = cell.getByTestId('result-chart');
+    await chart.waitFor();
+    // Bars: one per row, x = the text column, y = the numeric one, in the grid's order.
+    await expect.poll(() => chart.locator('.recharts-bar-rectangle').count()).toBe(4);
+    expect(await chart.getByLabel('X column').locator('option:checked').innerText()).toBe('node');
+    expect(await chart.getByLabel('Y column').locator('option:checked').innerText()).toBe('value');
+    const xTicks = () => chart.locator('.recharts-xAxis-tick-labels text').allTextContents();
+    await expect.poll(xTicks).toEqual(['b', 'a', 'd', 'c']);
+    await screenshot(page(), 'results-03-bar-chart');
+    await chart.getByLabel('Chart type').selectOption('line');
+    await expect.poll(() => chart.locator('.recharts-line-curve').count()).toBe(1);
+    await chart.getByLabel('Chart type').selectOption('scatter');
+    await chart.getByLabel('X column').selectOption({ label: 'value' });
+    await expect.poll(() => chart.locator('.recharts-scatter-symbol').count()).toBe(4);
+    await cell.getByTestId('toggle-chart').click();
+    await expect.poll(() => cell.getByTestId('result-grid').isVisible()).toBe(true);
+  });
+
   it('names an unknown table as such, not as a syntax error', async () => {
     await page().getByTestId('add-query').last().click();
     await expect.poll(() => page().getByTestId('cell').count()).toBe(2);
