@@ -1,6 +1,6 @@
 /**
- * Numbers in a result grid as people read them: grouped digits in the reader's locale, and a
- * precision that fits the size (616.13, not 616.1300000000001). The full value stays in the
+ * Numbers in a result grid as people read them: fractions with grouped digits in the reader's
+ * locale and a precision that fits the size (616.13, not 616.1300000000001). The full value stays in the
  * cell's title and in every copy or export.
  */
 const byFractionDigits = new Map<number, Intl.NumberFormat>();
@@ -16,7 +16,8 @@ function formatter(maximumFractionDigits: number): Intl.NumberFormat {
 
 export function formatCellNumber(value: number): string {
   if (!Number.isFinite(value)) return String(value);
-  if (Number.isInteger(value)) return formatter(0).format(value);
+  // Whole numbers are often ids, codes or years (1458, 1836): shown as they are, never grouped.
+  if (Number.isInteger(value)) return String(value);
   const size = Math.abs(value);
   // Tiny values keep six significant digits rather than rounding to 0.
   if (size < 0.001) return value.toPrecision(6);

@@ -9,6 +9,8 @@ import { WhatIfCell } from '../cells/WhatIfCell';
 import { RunBar } from '../runs/RunBar';
 import { RunComposer } from '../runs/RunComposer';
 import { RunHistory } from '../runs/RunHistory';
+import { neighbourWithConnection } from '../state/notebook-slice';
+import { useSimulatorFit } from './use-simulator-fit';
 
 /** The open notebook: its title and cells in order, with add buttons between them. */
 export function NotebookView() {
@@ -112,6 +114,9 @@ function CellByKind({ cell }: { cell: Cell }) {
 function AddCellBar({ afterCellId, prominent = false }: { afterCellId: string | null; prominent?: boolean }) {
   const addCell = useWorkbench((state) => state.addCell);
   const reportError = useWorkbench((state) => state.reportError);
+  // A simulation cell takes the same connection as a query added here would.
+  const simulationConnectionId = useWorkbench((state) => neighbourWithConnection(state.cells, afterCellId)?.connectionId ?? state.connections[0]?.id ?? null);
+  const simulatorFits = useSimulatorFit(simulationConnectionId);
   const add = (kind: CellKind): void => void addCell(kind, { afterCellId }).catch((error: unknown) => reportError(error, 'Could not add a cell'));
   return (
     <div className={`add-cell-bar${prominent ? ' prominent' : ''}`} data-testid={prominent ? 'empty-notebook' : undefined}>
@@ -122,9 +127,11 @@ function AddCellBar({ afterCellId, prominent = false }: { afterCellId: string | 
       <button className="ghost small" onClick={() => add('note')} data-testid="add-note">
         + Note
       </button>
-      <button className="ghost small" onClick={() => add('simulation')} data-testid="add-simulation">
-        + Simulation
-      </button>
+      {simulatorFits && (
+        <button className="ghost small" onClick={() => add('simulation')} data-testid="add-simulation" title="Simulate the decision with the business rules of this data">
+          + Simulation
+        </button>
+      )}
       <button className="ghost small" onClick={() => add('whatif')} data-testid="add-whatif" title="Compare candidate changes on a throwaway copy of a SQLite or DuckDB database">
         + What-if
       </button>
