@@ -8,6 +8,8 @@ export const errorCodes = [
   'not-found',
   'read-only',
   'syntax',
+  /** The query names a table, column, function or label the database does not have. */
+  'unknown-object',
   'query-failed',
   'timeout',
   'cancelled',

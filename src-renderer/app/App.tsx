@@ -7,6 +7,9 @@ import { ModelPanel } from '../sidebar/ModelPanel';
 import { NotebookList } from '../sidebar/NotebookList';
 import { Toasts } from '../ui/Toasts';
 import { ExportDialog } from '../reports/ExportDialog';
+import { CommandPalette } from '../commands/CommandPalette';
+import { installCommandKeys } from '../commands/keyboard';
+import { workbenchCommands } from '../commands/workbench-commands';
 import { useWorkbench, useWorkbenchStore } from './store-context';
 
 /** The window: sidebar (notebooks, connections, schema) beside the open notebook. */
@@ -16,7 +19,6 @@ export function App({ client }: { client: WorkbenchClient }) {
   const loadNotebooks = useWorkbench((state) => state.loadNotebooks);
   const loadConnections = useWorkbench((state) => state.loadConnections);
   const openNotebook = useWorkbench((state) => state.openNotebook);
-  const createNotebook = useWorkbench((state) => state.createNotebook);
   const flushEdits = useWorkbench((state) => state.flushEdits);
   const hasUnsaved = useWorkbench((state) => Object.values(state.saveStates).some((value) => value !== 'saved'));
   const reportError = useWorkbench((state) => state.reportError);
@@ -52,29 +54,16 @@ export function App({ client }: { client: WorkbenchClient }) {
     return unsubscribe;
   }, [client, store, loadConnections, loadNotebooks, loadActiveRuns, openNotebook, reportError]);
 
+  useEffect(() => installCommandKeys(store, workbenchCommands), [store]);
+
   useEffect(() => {
-    const onKey = (event: KeyboardEvent): void => {
-      if ((event.ctrlKey || event.metaKey) && event.altKey && event.key.toLowerCase() === 'n') {
-        event.preventDefault();
-        void createNotebook(`Untitled ${new Date().toLocaleString()}`).catch((error: unknown) => reportError(error, 'Could not create a notebook'));
-      }
-      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 's') {
-        // Everything autosaves; Ctrl+S just saves now instead of in a moment.
-        event.preventDefault();
-        void flushEdits();
-      }
-    };
     const onBeforeUnload = (event: BeforeUnloadEvent): void => {
       void flushEdits();
       if (hasUnsaved) event.preventDefault();
     };
-    window.addEventListener('keydown', onKey);
     window.addEventListener('beforeunload', onBeforeUnload);
-    return () => {
-      window.removeEventListener('keydown', onKey);
-      window.removeEventListener('beforeunload', onBeforeUnload);
-    };
-  }, [createNotebook, flushEdits, hasUnsaved, reportError]);
+    return () => window.removeEventListener('beforeunload', onBeforeUnload);
+  }, [flushEdits, hasUnsaved]);
 
   return (
     <div className="app">
@@ -121,6 +110,7 @@ export function App({ client }: { client: WorkbenchClient }) {
         )}
       </div>
       <ExportDialog />
+      <CommandPalette />
       <Toasts />
     </div>
   );

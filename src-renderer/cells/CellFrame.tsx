@@ -1,6 +1,8 @@
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import type { Cell } from '../../src-main/contract';
 import { useWorkbench } from '../app/store-context';
+import { focusEditorIn } from '../editor/QueryEditor';
+import { queryLabelOf } from './cell-label';
 
 const kindLabels: Record<Cell['kind'], string> = {
   question: 'Question',
@@ -23,10 +25,50 @@ export function CellFrame({ cell, toolbar, children }: { cell: Cell; toolbar?: R
   const moveCell = useWorkbench((state) => state.moveCell);
   const deleteCell = useWorkbench((state) => state.deleteCell);
   const reportError = useWorkbench((state) => state.reportError);
+  const selected = useWorkbench((state) => state.selectedCellId === cell.id);
+  const editSeq = useWorkbench((state) => (state.editRequest?.cellId === cell.id ? state.editRequest.seq : 0));
+  const leaveSeq = useWorkbench((state) => (state.leaveRequest?.cellId === cell.id ? state.leaveRequest.seq : 0));
+  const selectCell = useWorkbench((state) => state.selectCell);
+  const section = useRef<HTMLElement>(null);
+
+  // Command mode: the selected cell holds the focus itself, so the page scrolls to it and keys reach it.
+  useEffect(() => {
+    const element = section.current;
+    if (!selected || !element || element.contains(document.activeElement)) return;
+    if (document.activeElement?.closest('[role="dialog"]')) return;
+    element.focus();
+  }, [selected]);
+
+  // Enter in command mode: the cell's editor (if it has one open) takes the keys.
+  useEffect(() => {
+    if (editSeq && section.current && !focusEditorIn(section.current)) section.current.querySelector<HTMLElement>('textarea')?.focus();
+  }, [editSeq]);
+
+  // Esc (or a note's Shift+Enter): the cell itself holds the focus again, in command mode.
+  useEffect(() => {
+    if (leaveSeq) section.current?.focus();
+  }, [leaveSeq]);
+
   return (
-    <section className={`cell cell-${cell.kind}`} data-testid="cell" data-cell-kind={cell.kind} data-cell-id={cell.id}>
+    <section
+      ref={section}
+      className={`cell cell-${cell.kind}${selected ? ' selected' : ''}`}
+      data-testid="cell"
+      data-cell-kind={cell.kind}
+      data-cell-id={cell.id}
+      tabIndex={-1}
+      aria-label={`${kindLabels[cell.kind]} cell`}
+      onFocus={() => {
+        if (!selected) selectCell(cell.id);
+      }}
+    >
       <header className="cell-header">
         <span className={`badge kind-${cell.kind}`}>{kindLabels[cell.kind]}</span>
+        {queryLabelOf(cell) && (
+          <span className="cell-label" data-testid="cell-label" title="This query's name in the run's report">
+            {queryLabelOf(cell)}
+          </span>
+        )}
         <span className={`author author-${cell.author}`} title="Who wrote this cell">
           {cell.author}
         </span>

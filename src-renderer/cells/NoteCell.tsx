@@ -10,6 +10,15 @@ export function NoteCell({ cell }: { cell: Cell }) {
   // A new (empty) note opens in the editor; a written one shows its rendering.
   const [editing, setEditing] = useState(cell.source === '');
   const textarea = useRef<HTMLTextAreaElement>(null);
+  // Enter in command mode (see commands/) opens the note for writing.
+  const editSeq = useWorkbench((state) => (state.editRequest?.cellId === cell.id ? state.editRequest.seq : 0));
+  const leaveSeq = useWorkbench((state) => (state.leaveRequest?.cellId === cell.id ? state.leaveRequest.seq : 0));
+  const [seen, setSeen] = useState({ editSeq, leaveSeq });
+  if (editSeq !== seen.editSeq || leaveSeq !== seen.leaveSeq) {
+    setSeen({ editSeq, leaveSeq });
+    if (editSeq !== seen.editSeq && editSeq) setEditing(true);
+    if (leaveSeq !== seen.leaveSeq && leaveSeq) setEditing(false);
+  }
 
   useEffect(() => {
     if (editing) textarea.current?.focus();

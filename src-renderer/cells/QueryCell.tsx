@@ -110,6 +110,7 @@ export function QueryCell({ cell }: { cell: Cell }) {
 
 const errorTitles: Record<string, string> = {
   syntax: 'Syntax error',
+  'unknown-object': 'Unknown table or column',
   'read-only': 'Refused — read-only connection',
   timeout: 'Timed out',
   cancelled: 'Cancelled',

@@ -2,6 +2,7 @@ import { diffArrays } from 'diff';
 import type { Cell, CellData } from '../../src-main/contract';
 import { useWorkbench } from '../app/store-context';
 import { CellFrame } from './CellFrame';
+import { queryLabelOf } from './cell-label';
 import { Markdown } from './Markdown';
 
 /** Question, plan, thought, observation, re-plan and decision cells: written by a run, read here. */
@@ -84,12 +85,13 @@ function PlanDiff({ previous, next }: { previous: string[]; next: string[] }) {
 
 function DecisionContent({ cell, data }: { cell: Cell; data: CellData<'decision'> }) {
   const cells = useWorkbench((state) => state.cells);
+  const selectCell = useWorkbench((state) => state.selectCell);
   const { decision, rationale } = data;
   const evidence = data.evidence ?? [];
   if (!decision) return <Markdown text={cell.source} />;
   const verification = data.verification ?? null;
   return (
-    <div className="decision" data-testid="decision">
+    <div className={`decision verdict-${verification ? (verification.agrees ? 'agrees' : 'disagrees') : 'unchecked'}`} data-testid="decision">
       <p className="decision-value">{decision}</p>
       {verification && (
         <p className={`verification ${verification.agrees ? 'agrees' : 'disagrees'}`} data-testid="verification">
@@ -115,9 +117,12 @@ function DecisionContent({ cell, data }: { cell: Cell; data: CellData<'decision'
                 className="ghost small"
                 data-testid="evidence-link"
                 disabled={index < 0}
-                onClick={() => document.querySelector(`[data-cell-id="${cellId}"]`)?.scrollIntoView({ behavior: 'smooth', block: 'center' })}
+                onClick={() => {
+                  document.querySelector(`[data-cell-id="${cellId}"]`)?.scrollIntoView({ behavior: 'smooth', block: 'center' });
+                  selectCell(cellId);
+                }}
               >
-                {index < 0 ? 'query (deleted)' : `query in cell ${index + 1}`}
+                {index < 0 ? 'query (deleted)' : (queryLabelOf(cells[index] as Cell) ?? `query in cell ${index + 1}`)}
               </button>
             );
           })}

@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import type { Connection, ConnectionTestReport } from '../../src-main/contract';
 import { useWorkbench } from '../app/store-context';
+import { useDialogKeys } from '../app/use-dialog-keys';
 import { connectionKinds, kindInfo, type ConnectionKind } from './connection-kinds';
 import { defaultName, emptyForm, formFromConnection, formFromUrl, passwordFromForm, targetFromForm, type ConnectionFormState } from './connection-form';
 import './connections.css';
@@ -29,13 +30,8 @@ export function ConnectionDialog({ editing, canBrowse, onClose }: { editing: Con
     if (secretsPersistent === null) void loadSecretsInfo().catch(() => undefined);
   }, [secretsPersistent, loadSecretsInfo]);
 
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent): void => {
-      if (event.key === 'Escape') onClose();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [onClose]);
+  const dialogElement = useRef<HTMLDivElement>(null);
+  useDialogKeys(dialogElement, onClose);
 
   const update = (change: Partial<ConnectionFormState>): void => {
     setForm({ ...form, ...change });
@@ -67,7 +63,7 @@ export function ConnectionDialog({ editing, canBrowse, onClose }: { editing: Con
   // On the page itself, not inside the sidebar that opens it: the sidebar's colours are for dark.
   return createPortal(
     <div className="dialog-backdrop" role="presentation" onMouseDown={(event) => event.target === event.currentTarget && onClose()}>
-      <div className="dialog connection-dialog" role="dialog" aria-label={editing ? 'Edit connection' : 'Add connection'} data-testid="connection-dialog">
+      <div ref={dialogElement} className="dialog connection-dialog" role="dialog" aria-modal="true" aria-label={editing ? 'Edit connection' : 'Add connection'} data-testid="connection-dialog">
         <header className="dialog-header">
           <h2>{editing ? `Edit ${editing.name}` : 'Add a connection'}</h2>
           <button className="icon" aria-label="Close" onClick={onClose}>

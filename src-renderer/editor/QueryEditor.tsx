@@ -17,6 +17,21 @@ interface QueryEditorProps {
   label?: string;
 }
 
+/** The editor living in each host element, so a cell can hand it the keyboard. */
+const editorsByHost = new WeakMap<Element, monaco.editor.IStandaloneCodeEditor>();
+
+/** Focuses the first editor inside `container`; false when it holds none. */
+export function focusEditorIn(container: Element): boolean {
+  for (const host of container.querySelectorAll('.query-editor')) {
+    const editor = editorsByHost.get(host);
+    if (editor) {
+      editor.focus();
+      return true;
+    }
+  }
+  return false;
+}
+
 const lineHeight = 19;
 const minLines = 3;
 const maxLines = 24;
@@ -59,6 +74,7 @@ export function QueryEditor(props: QueryEditorProps) {
       ...(latest.current.label ? { ariaLabel: latest.current.label } : {}),
     });
     editorRef.current = editor;
+    editorsByHost.set(host.current, editor);
     const resize = (): void => {
       const lines = Math.min(maxLines, Math.max(minLines, editor.getModel()?.getLineCount() ?? minLines));
       if (host.current) host.current.style.height = `${lines * lineHeight + 10}px`;

@@ -11,10 +11,13 @@ import {
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { CellValue, QueryResult } from '../../src-main/contract';
 import { downloadCsv, toTsv } from './export';
+import { formatCellNumber } from './format-cell';
+import { ResultChart } from './ResultChart';
 
 type Row = CellValue[];
 
 const rowHeight = 26;
+/** The grid starts at most this tall; the analyst can drag it taller (or shorter). */
 const maxBodyHeight = 360;
 
 /** Nulls last in both directions; numbers by value; everything else as text, naturally. */
@@ -29,6 +32,7 @@ const compareCells: SortingFn<Row> = (left, right, columnId) => {
 /** A sortable, virtualized grid: only the visible rows are in the DOM, however many there are. */
 export function ResultGrid({ result, fileName }: { result: QueryResult; fileName: string }) {
   const [sorting, setSorting] = useState<SortingState>([]);
+  const [view, setView] = useState<'table' | 'chart'>('table');
   const scroller = useRef<HTMLDivElement>(null);
 
   const columns = useMemo<ColumnDef<Row>[]>(
@@ -51,6 +55,8 @@ export function ResultGrid({ result, fileName }: { result: QueryResult; fileName
     columns,
     state: { sorting },
     onSortingChange: setSorting,
+    columnResizeMode: 'onChange',
+    enableColumnResizing: true,
     // Ascending on the first click for every column (TanStack would start numbers descending).
     sortDescFirst: false,
     getCoreRowModel: getCoreRowModel(),
@@ -64,6 +70,9 @@ export function ResultGrid({ result, fileName }: { result: QueryResult; fileName
     overscan: 12,
   });
   const totalWidth = table.getTotalSize() + 48;
+  // Copy and CSV take the rows in the order the grid shows them.
+  const visible = (): Pick<QueryResult, 'columns' | 'rows'> => ({ columns: result.columns, rows: rows.map((row) => row.original) });
+  const initialHeight = Math.min(maxBodyHeight, (rows.length + 1) * rowHeight + 4);
 
   return (
     <div className="result">
@@ -77,14 +86,18 @@ export function ResultGrid({ result, fileName }: { result: QueryResult; fileName
           </span>
         )}
         <span className="spacer" />
-        <button className="ghost small" onClick={() => void navigator.clipboard.writeText(toTsv(result))} title="Copy as tab-separated text">
+        <button className="ghost small" data-testid="toggle-chart" aria-pressed={view === 'chart'} onClick={() => setView(view === 'table' ? 'chart' : 'table')}>
+          {view === 'table' ? 'Chart' : 'Table'}
+        </button>
+        <button className="ghost small" onClick={() => void navigator.clipboard.writeText(toTsv(visible()))} title="Copy as tab-separated text">
           Copy
         </button>
-        <button className="ghost small" onClick={() => downloadCsv(result, fileName)} title="Export as CSV">
+        <button className="ghost small" onClick={() => downloadCsv(visible(), fileName)} title="Export as CSV">
           CSV
         </button>
       </div>
-      <div className="grid-scroller" ref={scroller} style={{ maxHeight: maxBodyHeight }} data-testid="result-grid">
+      {view === 'chart' && <ResultChart result={result} rows={rows.map((row) => row.original)} />}
+      <div className="grid-scroller" ref={scroller} hidden={view === 'chart'} style={{ height: result.rowCount === 0 ? undefined : initialHeight }} data-testid="result-grid">
         <div className="grid" role="table" style={{ width: totalWidth }}>
           <div className="grid-header" role="rowgroup">
             {table.getHeaderGroups().map((group) => (
@@ -106,6 +119,15 @@ export function ResultGrid({ result, fileName }: { result: QueryResult; fileName
                     >
                       {flexRender(header.column.columnDef.header, header.getContext())}
                       <span className="sort-mark">{sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : ''}</span>
+                      <span
+                        className={`column-resizer${header.column.getIsResizing() ? ' resizing' : ''}`}
+                        data-testid="column-resizer"
+                        aria-hidden="true"
+                        onMouseDown={header.getResizeHandler()}
+                        onTouchStart={header.getResizeHandler()}
+                        onClick={(event) => event.stopPropagation()}
+                        onDoubleClick={() => header.column.resetSize()}
+                      />
                     </div>
                   );
                 })}
@@ -149,7 +171,14 @@ export function ResultGrid({ result, fileName }: { result: QueryResult; fileName
 
 function CellText({ value }: { value: CellValue }) {
   if (value === null) return <span className="null">NULL</span>;
-  if (typeof value === 'number') return <span className="number">{value}</span>;
+  if (typeof value === 'number') {
+    const shown = formatCellNumber(value);
+    return (
+      <span className="number" title={shown === String(value) ? undefined : String(value)}>
+        {shown}
+      </span>
+    );
+  }
   return <span title={String(value).length > 40 ? String(value) : undefined}>{String(value)}</span>;
 }
 

@@ -8,6 +8,9 @@ import { SimulationCell } from '../cells/SimulationCell';
 import { WhatIfCell } from '../cells/WhatIfCell';
 import { RunBar } from '../runs/RunBar';
 import { RunComposer } from '../runs/RunComposer';
+import { RunHistory } from '../runs/RunHistory';
+import { neighbourWithConnection } from '../state/notebook-slice';
+import { useSimulatorFit } from './use-simulator-fit';
 
 /** The open notebook: its title and cells in order, with add buttons between them. */
 export function NotebookView() {
@@ -24,6 +27,14 @@ export function NotebookView() {
   const loadInterruptedRuns = useWorkbench((state) => state.loadInterruptedRuns);
   const resumeRun = useWorkbench((state) => state.resumeRun);
   const openReportDialog = useWorkbench((state) => state.openReportDialog);
+  const [historyOpen, setHistoryOpen] = useState(false);
+  const [dismissedRunId, setDismissedRunId] = useState<string | null>(null);
+  // Live runs keep their full bar; of the ended ones only the latest shows, as one line.
+  const liveRuns = runs.filter((run) => run.status === 'running');
+  const lastEnded = runs
+    .filter((run) => run.status !== 'running')
+    .sort((a, b) => Date.parse(b.startedAt) - Date.parse(a.startedAt))[0];
+  const showEnded = lastEnded && lastEnded.runId !== dismissedRunId ? lastEnded : undefined;
 
   useEffect(() => {
     if (notebookId) void loadInterruptedRuns(notebookId).catch((error: unknown) => reportError(error, 'Could not list the runs'));
@@ -57,7 +68,11 @@ export function NotebookView() {
         >
           Export report…
         </button>
+        <button className="ghost" data-testid="toggle-run-history" aria-expanded={historyOpen} onClick={() => setHistoryOpen(!historyOpen)}>
+          Run history
+        </button>
       </div>
+      {historyOpen && <RunHistory notebookId={notebookId} onClose={() => setHistoryOpen(false)} />}
       {runDraft && <RunComposer draft={runDraft} />}
       {interrupted.map((run) => (
         <div key={run.id} className="interrupted-run" role="status" data-testid="interrupted-run">
@@ -69,18 +84,20 @@ export function NotebookView() {
           </button>
         </div>
       ))}
-      <AddCellBar afterCellId={null} />
+      <AddCellBar afterCellId={null} prominent={cells.length === 0} />
       {cells.map((cell) => (
         <div key={cell.id} className="cell-slot">
           <CellByKind cell={cell} />
           <AddCellBar afterCellId={cell.id} />
         </div>
       ))}
-      {cells.length === 0 && <p className="muted center">This notebook is empty. Add a query or a note, or ask the model to decide.</p>}
       <div className="run-bars">
-        {runs.map((run) => (
+        {liveRuns.map((run) => (
           <RunBar key={run.runId} progress={run} />
         ))}
+        {showEnded && (
+          <RunBar key={showEnded.runId} progress={showEnded} compact onDismiss={() => setDismissedRunId(showEnded.runId)} onShowHistory={() => setHistoryOpen(true)} />
+        )}
       </div>
     </main>
   );
@@ -94,21 +111,27 @@ function CellByKind({ cell }: { cell: Cell }) {
   return <ReadOnlyCard cell={cell} />;
 }
 
-function AddCellBar({ afterCellId }: { afterCellId: string | null }) {
+function AddCellBar({ afterCellId, prominent = false }: { afterCellId: string | null; prominent?: boolean }) {
   const addCell = useWorkbench((state) => state.addCell);
   const reportError = useWorkbench((state) => state.reportError);
+  // A simulation cell takes the same connection as a query added here would.
+  const simulationConnectionId = useWorkbench((state) => neighbourWithConnection(state.cells, afterCellId)?.connectionId ?? state.connections[0]?.id ?? null);
+  const simulatorFits = useSimulatorFit(simulationConnectionId);
   const add = (kind: CellKind): void => void addCell(kind, { afterCellId }).catch((error: unknown) => reportError(error, 'Could not add a cell'));
   return (
-    <div className="add-cell-bar">
+    <div className={`add-cell-bar${prominent ? ' prominent' : ''}`} data-testid={prominent ? 'empty-notebook' : undefined}>
+      {prominent && <span className="muted">This notebook is empty. Add a cell (or press B), or ask the model to decide:</span>}
       <button className="ghost small" onClick={() => add('query')} data-testid="add-query">
         + Query
       </button>
       <button className="ghost small" onClick={() => add('note')} data-testid="add-note">
         + Note
       </button>
-      <button className="ghost small" onClick={() => add('simulation')} data-testid="add-simulation">
-        + Simulation
-      </button>
+      {simulatorFits && (
+        <button className="ghost small" onClick={() => add('simulation')} data-testid="add-simulation" title="Simulate the decision with the business rules of this data">
+          + Simulation
+        </button>
+      )}
       <button className="ghost small" onClick={() => add('whatif')} data-testid="add-whatif" title="Compare candidate changes on a throwaway copy of a SQLite or DuckDB database">
         + What-if
       </button>

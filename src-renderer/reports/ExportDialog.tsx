@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ExportedReport, ReportFormatValue, SignOffValue } from '../../src-main/contract/reports';
 import { useWorkbench } from '../app/store-context';
+import { useDialogKeys } from '../app/use-dialog-keys';
 import type { ReportsSlice } from '../state/reports-slice';
 import type { WorkbenchState } from '../state/store';
 
@@ -53,6 +54,8 @@ function ExportDialogBody() {
   const runId = dialog?.runId ?? null;
   const signOff: SignOffValue | null = name.trim() ? { name: name.trim(), comment: comment.trim() } : null;
   const signOffKey = JSON.stringify(signOff);
+  const dialogElement = useRef<HTMLDivElement>(null);
+  useDialogKeys(dialogElement, () => closeReportDialog?.());
 
   useEffect(() => {
     if (!previewReport || !runId) return;
@@ -108,7 +111,7 @@ function ExportDialogBody() {
 
   return (
     <div className="dialog-backdrop" role="presentation" onMouseDown={(event) => event.target === event.currentTarget && close()}>
-      <div className="dialog" role="dialog" aria-label="Export report" data-testid="export-dialog" style={{ width: 'min(1240px, 96vw)', height: '92vh', maxHeight: '92vh' }}>
+      <div ref={dialogElement} className="dialog" role="dialog" aria-modal="true" aria-label="Export report" data-testid="export-dialog" style={{ width: 'min(1240px, 96vw)', height: '92vh', maxHeight: '92vh' }}>
         <header className="dialog-header">
           <h2>Export decision report</h2>
           <button className="icon" aria-label="Close" onClick={close}>

@@ -15,8 +15,12 @@ const statusLabels: Record<RunProgress['status'], string> = {
   cancelled: 'Cancelled',
 };
 
-/** Progress of a run in this notebook: step, time, tokens, live text, and the stop button. */
-export function RunBar({ progress }: { progress: RunProgress }) {
+/**
+ * Progress of a run in this notebook: step, time, tokens, live text, and the stop button. An
+ * ended run shrinks to one line (`compact`) that the analyst can dismiss; its record stays in
+ * the run history.
+ */
+export function RunBar({ progress, compact = false, onDismiss, onShowHistory }: { progress: RunProgress; compact?: boolean; onDismiss?(): void; onShowHistory?(): void }) {
   const stopRun = useWorkbench((state) => state.stopRun);
   const setRunMode = useWorkbench((state) => state.setRunMode);
   const streamed = useWorkbench((state) => state.streamedText[progress.runId] ?? '');
@@ -31,6 +35,36 @@ export function RunBar({ progress }: { progress: RunProgress }) {
   }, [live]);
 
   const elapsed = Math.max(0, (now - Date.parse(progress.startedAt)) / 1000);
+  if (compact && !live) {
+    return (
+      <section className={`run-bar compact run-${progress.status}`} data-testid="run-bar" aria-label="Last decision run">
+        <div className="run-bar-row">
+          <strong data-testid="run-status">{statusLabels[progress.status]}</strong>
+          <span className="muted">{progress.technique}</span>
+          <span>
+            step {progress.step}/{progress.maxSteps}
+          </span>
+          <span>{progress.totalTokens.toLocaleString()} tokens</span>
+          {progress.message && (
+            <span className="run-message-inline" title={progress.message}>
+              {progress.message}
+            </span>
+          )}
+          <span className="spacer" />
+          {onShowHistory && (
+            <button className="ghost small" data-testid="show-run-history" onClick={onShowHistory}>
+              Run history
+            </button>
+          )}
+          {onDismiss && (
+            <button className="icon" aria-label="Dismiss" title="Dismiss (the run stays in the history)" data-testid="dismiss-run" onClick={onDismiss}>
+              ✕
+            </button>
+          )}
+        </div>
+      </section>
+    );
+  }
   return (
     <section className={`run-bar run-${progress.status}`} data-testid="run-bar" aria-label="Decision run">
       <div className="run-bar-row">

@@ -1,6 +1,7 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { ConnectionReport } from '../../src-main/contract';
 import { useWorkbench } from '../app/store-context';
+import { useDialogKeys } from '../app/use-dialog-keys';
 import type { ModelSettingsForm } from '../state/runs-slice';
 import { DialogFooter, useDialogAction } from '../app/DialogFooter';
 import { LocalModelsPanel } from './LocalModelsPanel';
@@ -33,6 +34,8 @@ export function ModelSettingsDialog({ onClose }: { onClose(): void }) {
   const [source, setSource] = useState<'endpoint' | 'local'>(localModels?.selectedId ? 'local' : 'endpoint');
   const [chosenLocal, setChosenLocal] = useState<string | null>(localModels?.selectedId ?? null);
   const { busy, error, setError, attempt } = useDialogAction();
+  const dialogElement = useRef<HTMLDivElement>(null);
+  useDialogKeys(dialogElement, onClose);
 
   // What Test connection found out about structured output belongs to one endpoint and model.
   const update = (change: Partial<ModelSettingsForm>): void => {
@@ -43,7 +46,7 @@ export function ModelSettingsDialog({ onClose }: { onClose(): void }) {
 
   return (
     <div className="dialog-backdrop" role="presentation" onMouseDown={(event) => event.target === event.currentTarget && onClose()}>
-      <div className="dialog" role="dialog" aria-label="Model settings" data-testid="model-settings">
+      <div ref={dialogElement} className="dialog" role="dialog" aria-modal="true" aria-label="Model settings" data-testid="model-settings">
         <header className="dialog-header">
           <h2>Model</h2>
           <button className="icon" aria-label="Close" onClick={onClose}>

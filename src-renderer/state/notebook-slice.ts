@@ -8,6 +8,7 @@ import {
 } from '../../src-main/contract';
 import { idleRuntime, transitionRuntime, type CellRuntime, type RuntimeMessage } from './cell-runtime';
 import type { SliceContext } from './store';
+import { capturePolicy } from './undo';
 
 export type SaveState = 'saved' | 'pending' | 'saving' | 'error';
 
@@ -35,6 +36,8 @@ export interface NotebookSlice {
   /** Saves every pending edit now; resolves when the workspace has them. */
   flushEdits(): Promise<void>;
   deleteCell(id: string): Promise<void>;
+  /** Turns an analyst's query into a note or back (Jupyter's M and Y); undoable. */
+  changeCellKind(id: string, kind: 'query' | 'note'): Promise<void>;
   moveCell(id: string, direction: -1 | 1): Promise<void>;
   runCell(id: string, options?: { advance?: boolean }): Promise<void>;
   cancelCell(id: string): Promise<void>;
@@ -94,7 +97,8 @@ export function createNotebookSlice({ client, set, get }: SliceContext): Noteboo
     openNotebook: async (id) => {
       await get().flushEdits();
       const notebook = await client.invoke('notebooks/get', { id });
-      set({ currentNotebookId: id, cells: notebook.cells, runtimes: {}, saveStates: {}, focusCellId: null });
+      // Undo entries restore cells into the open notebook, so they do not outlive it.
+      set({ currentNotebookId: id, cells: notebook.cells, runtimes: {}, saveStates: {}, focusCellId: null, selectedCellId: null, undoStack: [] });
       window.localStorage.setItem('dwb:last-notebook', id);
     },
 
@@ -145,23 +149,26 @@ export function createNotebookSlice({ client, set, get }: SliceContext): Noteboo
     addCell: async (kind, options = {}) => {
       const notebookId = get().currentNotebookId;
       if (!notebookId) throw new WorkbenchError('invalid-request', 'Open a notebook first');
+      const neighbour = neighbourWithConnection(get().cells, options.afterCellId);
       const lastQuery = [...get().cells].reverse().find((cell) => cell.kind === 'query' && cell.connectionId);
       const connectionId =
-        kind === 'query' || kind === 'simulation' || kind === 'whatif' ? (options.connectionId ?? lastQuery?.connectionId ?? get().connections[0]?.id ?? null) : null;
+        kind === 'query' || kind === 'simulation' || kind === 'whatif'
+          ? (options.connectionId ?? neighbour?.connectionId ?? get().connections[0]?.id ?? null)
+          : null;
       const cell = await client.invoke('cells/insert', {
         notebookId,
         kind,
         author: 'analyst',
         source: '',
         connectionId,
-        settings: lastQuery?.settings ?? defaultQuerySettings,
+        settings: (neighbour?.kind === 'query' ? neighbour.settings : lastQuery?.settings) ?? defaultQuerySettings,
         ...(options.afterCellId === undefined ? {} : { afterCellId: options.afterCellId }),
       });
       const cells = [...get().cells];
       const afterIndex =
         options.afterCellId === undefined ? cells.length - 1 : options.afterCellId === null ? -1 : cells.findIndex((c) => c.id === options.afterCellId);
       cells.splice(afterIndex + 1, 0, cell);
-      set({ cells, focusCellId: cell.id });
+      set({ cells, focusCellId: cell.id, selectedCellId: cell.id });
       void refreshNotebookList();
       return cell;
     },
@@ -185,23 +192,58 @@ export function createNotebookSlice({ client, set, get }: SliceContext): Noteboo
       await saveCell(id);
       const index = get().cells.findIndex((cell) => cell.id === id);
       await client.invoke('cells/delete', { id });
-      set({ cells: get().cells.filter((cell) => cell.id !== id) });
+      const remaining = get().cells.filter((cell) => cell.id !== id);
+      // The selection stays where the cell was: on the one below, or above at the end.
+      const nextSelected = get().selectedCellId === id ? (remaining[Math.min(index, remaining.length - 1)]?.id ?? null) : get().selectedCellId;
+      set({ cells: remaining, selectedCellId: nextSelected });
       void refreshNotebookList();
+      const restore = async (): Promise<void> => {
+        get().dropUndo(id);
+        const cell = await client.invoke('cells/restore', { id });
+        const cells = [...get().cells];
+        cells.splice(Math.min(index, cells.length), 0, cell);
+        set({ cells, selectedCellId: cell.id });
+        void refreshNotebookList();
+      };
+      if (capturePolicy({ kind: 'delete-cell', by: 'analyst' }) === 'capture') get().pushUndo({ label: 'Restore the deleted cell', targetId: id, undo: restore });
       get().notify({
         tone: 'info',
-        message: 'Cell deleted',
+        message: 'Cell deleted — Ctrl+Z restores it',
         action: {
           label: 'Undo',
-          run: () => {
-            void client
-              .invoke('cells/restore', { id })
-              .then((cell) => {
-                const cells = [...get().cells];
-                cells.splice(Math.min(index, cells.length), 0, cell);
-                set({ cells, focusCellId: cell.id });
-              })
-              .catch((error: unknown) => get().reportError(error, 'Could not restore the cell'));
-          },
+          run: () => void restore().catch((error: unknown) => get().reportError(error, 'Could not restore the cell')),
+        },
+      });
+    },
+
+    changeCellKind: async (id, kind) => {
+      const cells = get().cells;
+      const index = cells.findIndex((cell) => cell.id === id);
+      const cell = cells[index];
+      if (!cell || cell.kind === kind || (cell.kind !== 'query' && cell.kind !== 'note') || cell.author !== 'analyst') return;
+      await saveCell(id);
+      const source = get().cells.find((candidate) => candidate.id === id)?.source ?? cell.source;
+      const notebookId = get().currentNotebookId;
+      if (!notebookId) return;
+      const connectionId = kind === 'query' ? (neighbourWithConnection(cells, cell.id)?.connectionId ?? get().connections[0]?.id ?? null) : null;
+      const replacement = await client.invoke('cells/insert', {
+        notebookId,
+        kind,
+        author: 'analyst',
+        source,
+        connectionId,
+        settings: cell.settings,
+        afterCellId: id,
+      });
+      await client.invoke('cells/delete', { id });
+      set({ cells: get().cells.map((existing) => (existing.id === id ? replacement : existing)), selectedCellId: replacement.id });
+      get().pushUndo({
+        label: `Turn the ${kind} back into a ${cell.kind}`,
+        targetId: id,
+        undo: async () => {
+          await client.invoke('cells/delete', { id: replacement.id });
+          const restored = await client.invoke('cells/restore', { id });
+          set({ cells: get().cells.map((existing) => (existing.id === replacement.id ? restored : existing)), selectedCellId: restored.id });
         },
       });
     },
@@ -226,7 +268,7 @@ export function createNotebookSlice({ client, set, get }: SliceContext): Noteboo
       if (options.advance) {
         const index = get().cells.findIndex((candidate) => candidate.id === id);
         const next = get().cells[index + 1];
-        if (next) set({ focusCellId: next.id });
+        if (next) set(next.kind === 'query' ? { focusCellId: next.id, selectedCellId: next.id } : { selectedCellId: next.id });
         else void get().addCell('query', { afterCellId: id, connectionId: cell.connectionId });
       }
       await saveCell(id);
@@ -265,4 +307,15 @@ export function createNotebookSlice({ client, set, get }: SliceContext): Noteboo
 
     setFocusCell: (id) => set({ focusCellId: id }),
   };
+}
+
+/**
+ * The cell a new cell takes its connection from: the nearest one with a connection at or above
+ * `afterCellId` (the top when null), else the nearest below it.
+ */
+export function neighbourWithConnection(cells: readonly Cell[], afterCellId: string | null | undefined): Cell | undefined {
+  const anchor = afterCellId === undefined ? cells.length - 1 : afterCellId === null ? -1 : cells.findIndex((cell) => cell.id === afterCellId);
+  for (let index = anchor; index >= 0; index--) if (cells[index]?.connectionId) return cells[index];
+  for (let index = anchor + 1; index < cells.length; index++) if (cells[index]?.connectionId) return cells[index];
+  return undefined;
 }

@@ -43,6 +43,8 @@ export interface RunsSlice {
   resumeRun(runId: string): Promise<void>;
   loadActiveRuns(): Promise<void>;
   loadTechniques(): Promise<void>;
+  /** Every run of a notebook, newest first (the run history). */
+  listRuns(notebookId: string): Promise<RunSummary[]>;
 }
 
 const streamTail = 600;
@@ -109,6 +111,7 @@ export function createRunsSlice({ client, set, get }: SliceContext): RunsSlice {
       await client.invoke('runs/resume', { runId });
       set({ interruptedRuns: get().interruptedRuns.filter((run) => run.id !== runId) });
     },
+    listRuns: (notebookId) => client.invoke('runs/list', { notebookId }),
     loadActiveRuns: async () => {
       const active = await client.invoke('runs/active', {});
       set({ runs: Object.fromEntries(active.map((progress) => [progress.runId, progress])) });

@@ -7,8 +7,9 @@ import { createExperimentsSlice, type ExperimentsSlice } from './experiments-sli
 import { createReportsSlice, type ReportsSlice } from './reports-slice';
 import { createUiSlice, type UiSlice } from './ui-slice';
 import { createLocalModelsSlice, type LocalModelsSlice } from './local-models-slice';
+import { createCommandsSlice, type CommandsSlice } from './commands-slice';
 
-export type WorkbenchState = NotebookSlice & ConnectionsSlice & UiSlice & RunsSlice & ExperimentsSlice & ReportsSlice & LocalModelsSlice;
+export type WorkbenchState = NotebookSlice & ConnectionsSlice & UiSlice & RunsSlice & ExperimentsSlice & ReportsSlice & LocalModelsSlice & CommandsSlice;
 export type WorkbenchStore = StoreApi<WorkbenchState>;
 
 /** Everything a slice needs besides the store itself. */
@@ -30,6 +31,7 @@ export function createWorkbenchStore(client: WorkbenchClient): WorkbenchStore {
       ...createExperimentsSlice(context),
       ...createReportsSlice(context),
       ...createLocalModelsSlice(context),
+      ...createCommandsSlice(context),
     };
   });
 }

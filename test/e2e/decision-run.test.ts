@@ -95,6 +95,42 @@ describe('a decision run in step-through mode', () => {
     expect(app.pageErrors).toEqual([]);
   });
 
+  it('leaves one compact bar and a history; labels match the report; the decision shows the simulator’s verdict', async () => {
+    // The ended run is one line, dismissable; nothing else stays fixed over the notebook.
+    const bars = app.page.getByTestId('run-bar');
+    await expect.poll(() => bars.count()).toBe(1);
+    expect(await bars.evaluate((bar) => bar.classList.contains('compact'))).toBe(true);
+    expect((await bars.boundingBox())?.height).toBeLessThan(60);
+    // The run's queries carry the report's names, and evidence links use them and go there.
+    const labels = await app.page.getByTestId('cell-label').allInnerTexts();
+    expect(labels.slice(-2)).toEqual(['q1', 'q2']);
+    const decision = app.page.getByTestId('decision');
+    const links = await decision.getByTestId('evidence-link').allInnerTexts();
+    expect(links.every((link) => /^q\d+$/.test(link))).toBe(true);
+    await decision.getByTestId('evidence-link').first().click();
+    await expect.poll(() => app.page.locator('[data-testid="cell"].selected').getByTestId('cell-label').innerText()).toBe(links[0]);
+    // Green only when the simulator agrees.
+    const verdict = await decision.getByTestId('verification').innerText();
+    const expected = verdict.includes('disagrees') ? 'verdict-disagrees' : 'verdict-agrees';
+    expect(await decision.getAttribute('class')).toContain(expected);
+    const color = await decision.locator('.decision-value').evaluate((element) => (globalThis as unknown as { getComputedStyle(target: unknown): { color: string } }).getComputedStyle(element).color);
+    if (expected === 'verdict-disagrees') expect(color).not.toBe('rgb(29, 107, 69)');
+    // The history lists the run with its outcome.
+    await bars.getByTestId('show-run-history').click();
+    const history = app.page.getByTestId('run-history');
+    await expect.poll(() => history.getByTestId('run-history-row').count()).toBe(1);
+    const row = await history.getByTestId('run-history-row').innerText();
+    expect(row).toContain('Decided');
+    expect(row).toContain('planrag');
+    expect(row).toContain('krakow');
+    await screenshot(app.page, 'run-04-compact-bar-and-history');
+    await bars.getByTestId('dismiss-run').click();
+    await expect.poll(() => bars.count()).toBe(0);
+    await history.getByRole('button', { name: 'Go to decision' }).click();
+    await expect.poll(() => app.page.locator('[data-testid="cell"].selected').getAttribute('data-cell-kind')).toBe('decision');
+    expect(app.pageErrors).toEqual([]);
+  });
+
   it('keeps the run’s cells after a reload', async () => {
     await app.page.reload();
     await expect.poll(() => app.page.getByTestId('decision').count()).toBe(1);

@@ -86,9 +86,13 @@ describe('SQLite connector', () => {
     expect(error.message).toContain('near "SELEC"');
   });
 
-  it('reports a missing table as a syntax-stage error naming it', async () => {
+  it('reports a missing table or column as an unknown object, not a syntax error, naming it', async () => {
     const error = await failure(connect(tinySqlite(tempDir())).query('SELECT * FROM nowhere', limits));
+    expect(error.code).toBe('unknown-object');
     expect(error.message).toContain('no such table: nowhere');
+    const column = await failure(connect(tinySqlite(tempDir())).query('SELECT nope FROM store', limits));
+    expect(column.code).toBe('unknown-object');
+    expect(column.message).toContain('no such column: nope');
   });
 
   it('fails clearly on a missing file and on a file that is not a database', async () => {

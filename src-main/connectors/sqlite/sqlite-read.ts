@@ -107,7 +107,9 @@ function prepare(database: SqliteHandle, text: string): Database.Statement {
     if (message.includes('more than one statement')) {
       throw new WorkbenchError('read-only', 'Refused: run one statement at a time (the text holds more than one)');
     }
-    throw new WorkbenchError('syntax', `SQLite: ${message}`);
+    // SQLite reports unknown names while compiling, like syntax errors; they are not typos of SQL.
+    const code = /^no such (table|column|function|collation|module|window function)\b/i.test(message) ? 'unknown-object' : 'syntax';
+    throw new WorkbenchError(code, `SQLite: ${message}`);
   }
 }
 
