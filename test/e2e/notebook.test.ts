@@ -120,9 +120,14 @@ describe('a new user in browser mode', () => {
   it('renders notes as Markdown and never as raw HTML', async () => {
     await app.page.getByTestId('add-note').last().click();
     const note = lastCell();
-    await note.getByTestId('note-editor').fill('## Findings\n\n**Krakow** looks best. <img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>');
+    await note
+      .getByTestId('note-editor')
+      .fill('## Findings\n\n**Krakow** looks best. <img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>\n\n| node | profit |\n| --- | ---: |\n| krakow | 1.2 |\n| lubeck | 0.9 |');
     await app.page.keyboard.press('Escape');
     await expect.poll(() => note.locator('.markdown strong').textContent()).toBe('Krakow');
+    // GitHub-flavoured tables render as tables, not as raw pipes.
+    expect(await note.locator('.markdown table tbody tr').count()).toBe(2);
+    expect(await note.locator('.markdown table td').first().textContent()).toBe('krakow');
     expect(await note.locator('.markdown img, .markdown script').count()).toBe(0);
     expect(await app.page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
     await screenshot(app.page, '09-note');
