@@ -28,7 +28,7 @@ describe('benchmarks in the app', () => {
     await expect.poll(() => view.getByTestId('benchmark-model').innerText()).toContain('scripted-model');
     await view.getByLabel('Questions file').fill(file);
     await view.getByLabel('PlanRAG', { exact: true }).uncheck();
-    await view.getByLabel('IterRAG').check();
+    await view.getByLabel('IterRAG (ReAct)', { exact: true }).check();
     await view.getByTestId('start-benchmark').click();
 
     const item = view.getByTestId('benchmark-item').first();
