@@ -1,8 +1,8 @@
 import type { WorkbenchError } from '../contract/errors';
 import type { CommandIo } from './command-io';
-import { dellmaUsage, dqaUsage, keysUsage, queryUsage, reportUsage, runUsage, serveUsage, verifyUsage, whatifUsage } from './usage';
+import { dellmaUsage, dqaUsage, keysUsage, playbookUsage, queryUsage, reportUsage, runUsage, serveUsage, verifyUsage, whatifUsage } from './usage';
 
-const usage = ['Decision Workbench command line', '', `  ${serveUsage}`, `  ${queryUsage}`, `  ${runUsage}`, `  ${reportUsage}`, `  ${verifyUsage}`, `  ${keysUsage}`, `  ${dqaUsage}`, `  ${whatifUsage}`, `  ${dellmaUsage}`].join('\n');
+const usage = ['Decision Workbench command line', '', `  ${serveUsage}`, `  ${queryUsage}`, `  ${runUsage}`, `  ${reportUsage}`, `  ${verifyUsage}`, `  ${keysUsage}`, `  ${dqaUsage}`, `  ${whatifUsage}`, `  ${dellmaUsage}`, `  ${playbookUsage}`].join('\n');
 
 type Command = (args: string[], io: CommandIo) => Promise<number>;
 
@@ -20,6 +20,7 @@ const commands: Record<string, () => Promise<Command>> = {
   whatif: async () => (await import('./whatif-command')).runWhatifCommand,
   keys: async () => (await import('./keys-command')).runKeysCommand,
   dellma: async () => (await import('./dellma-command')).runDellmaCommand,
+  playbook: async () => (await import('./playbook-command')).runPlaybookCommand,
 };
 
 /** Runs one CLI invocation; every failure becomes one line on stderr and a non-zero exit. */

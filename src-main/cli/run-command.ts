@@ -6,6 +6,7 @@ import type { RunEvent } from '../contract/run';
 import { openConnector } from '../connectors/open-connector';
 import { defaultRunLimits } from '../engine/decision-run';
 import { runToDirectory, type DirectoryRunRequest } from '../engine/run-setup';
+import { readPlaybookFile } from '../engine/techniques/autoplan/playbook-file';
 import { techniqueIds } from '../engine/techniques/registry';
 import { parseProviderSettings } from '../llm/settings';
 import { readTranscript } from '../llm/transcript';
@@ -42,6 +43,7 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
       country: { type: 'string' },
       home: { type: 'string' },
       goods: { type: 'string' },
+      playbook: { type: 'string' },
     },
   });
   const required = (name: keyof typeof values): string => {
@@ -80,6 +82,7 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
         }),
       };
 
+  const playbook = values.playbook === undefined ? undefined : readPlaybookFile(values.playbook);
   // Opened here so that a connection's warnings (a privileged login) reach stderr first.
   const connector = await openConnector(target, password);
   printConnectionWarnings(connector, io);
@@ -99,6 +102,7 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
         known: { ...(values.country ? { country: values.country } : {}), ...(values.home ? { home: values.home } : {}), ...(values.goods ? { goods: values.goods } : {}) },
       },
       whatIf: whatIfChoice === 'on',
+      ...(playbook !== undefined ? { playbook } : {}),
       limits: { maxSteps },
       signal: controller.signal,
       onEvent: (event) => {
