@@ -125,6 +125,7 @@ export async function trainDqaPlaybook(request: PlaybookTrainingRequest): Promis
     modelName: request.modelName,
     taskType: { scenario: request.set.scenario, db: request.db, label: taskTypeLabel(request.set.scenario, request.db) },
     batches: batches(train.map((question) => question.id), request.batchSize, request.iterations),
+    batchSize: request.batchSize,
     openJob: (id) => openJob(byId.get(id) as BenchmarkQuestion, request.db, databases),
     temperature: request.temperature,
     maxActions: request.maxActions,

@@ -44,6 +44,8 @@ export interface TrainingOptions {
   taskType: { scenario: string; db: string; label: string };
   /** The batches, in order; each job is opened when its turn comes and closed after. */
   batches: readonly (readonly string[])[];
+  /** B as asked (the last batch may be smaller), recorded with every version. */
+  batchSize: number;
   openJob(questionId: string): Promise<TrainingJob & { close(): Promise<void> }>;
   /** Sampling temperature of thought and action calls; reflection, formalizer and update calls are greedy. */
   temperature: number;
@@ -166,7 +168,7 @@ export async function trainPlaybook(options: TrainingOptions): Promise<PlaybookV
       jobs,
       successRate: jobs.length === 0 ? 0 : jobs.filter((job) => job.success).length / jobs.length,
       cost: model.cost,
-      settings: { model: options.modelName, batchSize: Math.max(...options.batches.map((b) => b.length)), temperature: options.temperature, reflection: options.reflection, maxActions: options.maxActions, split: options.split },
+      settings: { model: options.modelName, batchSize: options.batchSize, temperature: options.temperature, reflection: options.reflection, maxActions: options.maxActions, split: options.split },
       specifics: findSpecifics(next, [...names], values),
       review: { status: 'proposed', pinned: false },
     });
