@@ -77,6 +77,8 @@ export interface BenchmarkOptions {
   settings: ProviderSettings;
   maxSteps: number;
   concurrency: number;
+  /** A learned playbook for the `autoplan` technique. */
+  playbook?: string;
   signal?: AbortSignal;
   /** Once per question, recorded earlier (`resumed`) or just now. */
   onResult?: (result: QuestionResult, resumed: boolean, progress: BenchmarkProgress) => void;
@@ -143,6 +145,7 @@ export async function runBenchmark(options: BenchmarkOptions): Promise<Benchmark
         technique,
         settings: options.settings,
         maxSteps: options.maxSteps,
+        ...(options.playbook !== undefined ? { playbook: options.playbook } : {}),
         ...(options.signal ? { signal: options.signal } : {}),
       });
       // A run stopped by the batch's stop is not decided: a resume runs it again.

@@ -22,6 +22,8 @@ export interface QuestionRunInput {
   technique: string;
   settings: ProviderSettings;
   maxSteps: number;
+  /** A learned playbook for the `autoplan` technique. */
+  playbook?: string;
   signal?: AbortSignal;
   /** Every event of the run as it happens (progress). */
   onEvent?: (event: RunEvent) => void;
@@ -51,6 +53,7 @@ export async function runQuestion(input: QuestionRunInput): Promise<QuestionRunO
     model: { settings: input.settings },
     simulator: { rules: 'off', known: {} },
     whatIf: false,
+    ...(input.playbook !== undefined ? { playbook: input.playbook } : {}),
     limits: { maxSteps: input.maxSteps },
     ...(input.signal ? { signal: input.signal } : {}),
     ...(input.onEvent ? { onEvent: input.onEvent } : {}),

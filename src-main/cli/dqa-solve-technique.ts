@@ -13,6 +13,7 @@ import { readQuestionSet } from '../dqa/question-file';
 import { requireDumpFiles, type DbKind } from '../dqa/scenario-databases';
 import { accuracyLines, verdictLine } from '../dqa/solve-report';
 import type { QuestionVerdict } from '../dqa/solve-questions';
+import { readPlaybookFile } from '../engine/techniques/autoplan/playbook-file';
 import { techniqueIds } from '../engine/techniques/registry';
 import { parseProviderSettings } from '../llm/settings';
 import { benchmarkQuestions, runBenchmark, type BenchmarkProgress } from '../benchmark/run-benchmark';
@@ -37,7 +38,7 @@ export function asksForTechnique(args: readonly string[]): boolean {
   return false;
 }
 
-function apiKeyFrom(file: string | undefined): string | undefined {
+export function apiKeyFrom(file: string | undefined): string | undefined {
   if (file !== undefined) {
     try {
       const key = readFileSync(file, 'utf8').trim();
@@ -95,6 +96,7 @@ export async function runDqaTechniqueCommand(args: string[], io: CommandIo): Pro
       'max-steps': { type: 'string' },
       'timeout-ms': { type: 'string' },
       out: { type: 'string' },
+      playbook: { type: 'string' },
     },
   });
   if (positionals.length > 0) throw new WorkbenchError('invalid-request', `unexpected argument "${positionals[0] ?? ''}": ${dqaTechniqueUsage}`);
@@ -120,6 +122,7 @@ export async function runDqaTechniqueCommand(args: string[], io: CommandIo): Pro
     ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}),
   });
 
+  const playbook = values.playbook === undefined ? undefined : readPlaybookFile(values.playbook);
   const sets = files.map((file) => readQuestionSet(file));
   const questions = benchmarkQuestions(sets, db);
   for (const set of sets) requireDumpFiles(set.baseDir, set.questions.map((question) => (db === 'rdb' ? question.rdb : question.gdb)), db);
@@ -150,6 +153,7 @@ export async function runDqaTechniqueCommand(args: string[], io: CommandIo): Pro
       settings,
       maxSteps,
       concurrency,
+      ...(playbook !== undefined ? { playbook } : {}),
       signal: controller.signal,
       onResult: (result, resumed, progress) => {
         io.stderr(progressLine(result, resumed, progress));

@@ -1,8 +1,8 @@
 import type { WorkbenchError } from '../contract/errors';
 import type { CommandIo } from './command-io';
-import { actionsUsage, dellmaUsage, dqaUsage, keysUsage, queryUsage, reportUsage, runUsage, serveUsage, verifyUsage, whatifUsage } from './usage';
+import { actionsUsage, dellmaUsage, dqaUsage, keysUsage, playbookUsage, queryUsage, reportUsage, runUsage, serveUsage, verifyUsage, whatifUsage } from './usage';
 
-const usage = ['Decision Workbench command line', '', `  ${serveUsage}`, `  ${queryUsage}`, `  ${runUsage}`, `  ${reportUsage}`, `  ${verifyUsage}`, `  ${keysUsage}`, `  ${dqaUsage}`, `  ${whatifUsage}`, `  ${dellmaUsage}`, `  ${actionsUsage}`].join('\n');
+const usage = ['Decision Workbench command line', '', `  ${serveUsage}`, `  ${queryUsage}`, `  ${runUsage}`, `  ${reportUsage}`, `  ${verifyUsage}`, `  ${keysUsage}`, `  ${dqaUsage}`, `  ${whatifUsage}`, `  ${dellmaUsage}`, `  ${actionsUsage}`, `  ${playbookUsage}`].join('\n');
 
 type Command = (args: string[], io: CommandIo) => Promise<number>;
 
@@ -21,6 +21,7 @@ const commands: Record<string, () => Promise<Command>> = {
   keys: async () => (await import('./keys-command')).runKeysCommand,
   dellma: async () => (await import('./dellma-command')).runDellmaCommand,
   actions: async () => (await import('./actions-command')).runActionsCommand,
+  playbook: async () => (await import('./playbook-command')).runPlaybookCommand,
 };
 
 /** Runs one CLI invocation; every failure becomes one line on stderr and a non-zero exit. */

@@ -7,6 +7,7 @@ import { openConnector } from '../connectors/open-connector';
 import { defaultRunLimits } from '../engine/decision-run';
 import { runToDirectory, type DirectoryRunRequest } from '../engine/run-setup';
 import { readActionLibrary, useActionLibrary } from '../engine/techniques/pearl/library';
+import { readPlaybookFile } from '../engine/techniques/autoplan/playbook-file';
 import { techniqueIds } from '../engine/techniques/registry';
 import { readTranscript } from '../llm/transcript';
 import { positiveInteger, printConnectionWarnings, type CommandIo } from './command-io';
@@ -40,6 +41,7 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
       home: { type: 'string' },
       goods: { type: 'string' },
       actions: { type: 'string' },
+      playbook: { type: 'string' },
     },
   });
   const required = (name: keyof typeof values): string => {
@@ -70,6 +72,7 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
     ? { provider: cliModel.provider, settings: cliModel.recordedSettings, details: cliModel.details, toolMode: cliModel.toolMode }
     : { replay: readTranscript(readText(values.replay as string, 'transcript')), toolMode: replayedToolMode(values['tool-mode']) };
 
+  const playbook = values.playbook === undefined ? undefined : readPlaybookFile(values.playbook);
   // Opened here so that a connection's warnings (a privileged login) reach stderr first.
   const connector = await openConnector(target, password).catch(async (error: unknown) => {
     await cliModel?.local?.unload();
@@ -94,6 +97,7 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
         known: { ...(values.country ? { country: values.country } : {}), ...(values.home ? { home: values.home } : {}), ...(values.goods ? { goods: values.goods } : {}) },
       },
       whatIf: whatIfChoice === 'on',
+      ...(playbook !== undefined ? { playbook } : {}),
       limits: { maxSteps },
       signal: controller.signal,
       onEvent: (event) => {

@@ -6,7 +6,7 @@
 export const serveUsage = 'dwb serve [--port N] [--workspace DIR]';
 export const queryUsage = 'dwb query --connection URI [--password-file F] [--json] [--max-rows N] [--timeout-ms N] "QUERY"';
 export const runUsage =
-  'dwb run --connection URI --question-file F [--rules-file F] --technique planrag|iterrag|singlerag|planrag-norp|… (--base-url URL --model M [--api-key-file F] [--tool-mode tools|text|auto] | --model-file PATH.gguf [--threads N] [--context N]) [--max-tokens N] [--password-file F] [--max-steps N] [--simulator stated|compat|off] [--whatif on|off] [--country C --home N | --goods G] [--actions LIB.json (pearl)] [--replay TRANSCRIPT] --out DIR';
+  'dwb run --connection URI --question-file F [--rules-file F] --technique planrag|iterrag|singlerag|planrag-norp|plan-dag|pearl|autoplan|… (--base-url URL --model M [--api-key-file F] [--tool-mode tools|text|auto] | --model-file PATH.gguf [--threads N] [--context N]) [--max-tokens N] [--password-file F] [--max-steps N] [--simulator stated|compat|off] [--whatif on|off] [--country C --home N | --goods G] [--actions LIB.json (pearl)] [--playbook FILE (autoplan)] [--replay TRANSCRIPT] --out DIR';
 export const reportUsage =
   'dwb report (--run DIR | --bundle BUNDLE.json) --format html|pdf|md|json|ipynb --out FILE [--signed-by NAME [--comment TEXT]] [--max-rows N]';
 export const verifyUsage =
@@ -15,7 +15,7 @@ export const dqaSolveUsage =
   'dwb dqa solve --questions PATH/questions.json [--questions …] --engine simulator [--rules compat|stated] [--db rdb|gdb|rdb,gdb] [--target URI [--password-file F]] [--out results.jsonl]';
 export const dqaImportUsage = 'dwb dqa import --questions PATH/questions.json [--questions …] --target TARGET [--password-file F]';
 export const dqaTechniqueUsage =
-  'dwb dqa solve --questions F [--questions F2 …] --engine planrag|iterrag|singlerag|planrag-norp|… [--db rdb|gdb] --base-url URL --model M [--api-key-file F | env DWB_API_KEY] [--tool-mode tools|text|auto] [--concurrency N] [--max-steps N] [--timeout-ms N] [--out DIR]';
+  'dwb dqa solve --questions F [--questions F2 …] --engine planrag|iterrag|singlerag|planrag-norp|… [--db rdb|gdb] --base-url URL --model M [--api-key-file F | env DWB_API_KEY] [--tool-mode tools|text|auto] [--concurrency N] [--max-steps N] [--timeout-ms N] [--playbook FILE] [--out DIR]';
 export const dqaUsage = `${dqaSolveUsage}\n  ${dqaTechniqueUsage}\n  ${dqaImportUsage}`;
 export const whatifUsage =
   'dwb whatif --connection sqlite:PATH|duckdb:PATH|csv:PATH|parquet:PATH|postgres://…|mysql://… [--password-file F] --change SQL --objective SQL (--candidates a,b,c | --candidates-query SQL) [--minimize] [--tolerance X] [--timeout-ms N] [--json]';
@@ -24,3 +24,5 @@ export const dellmaUsage =
   'dwb dellma solve --problems agriculture|stocks [--variant pairs|top1|naive|zero-shot|cot|sc] (--base-url URL --model M [--api-key-file F] | --replay TRANSCRIPT) [--samples N] [--batch B] [--overlap Q] [--alpha A] [--seed S] [--limit N] [--concurrency N] [--forecast FILE] [--data DIR] [--out DIR] [--dry-run]';
 export const actionsUsage =
   'dwb actions mine --questions F [--questions F …] --db rdb|gdb --base-url URL --model M [--api-key-file F] [--from LIB.json] [--shard-size 80] [--target 40] [--max-rounds 4] --out LIB.json';
+export const playbookUsage =
+  'dwb playbook train --questions F [--db rdb|gdb] [--batch 4] [--iterations N] [--split SEED:TRAIN_FRACTION] --base-url URL --model M [--api-key-file F | env DWB_API_KEY] [--temperature T] [--max-actions N] [--no-reflection] [--timeout-ms N] --out DIR';

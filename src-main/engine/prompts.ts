@@ -10,6 +10,8 @@ export interface PromptContext {
   rules: string;
   /** How the `whatif` tool differs from querying this database, when it is offered and does. */
   whatIfNote?: string | null;
+  /** A learned playbook (AutoPlan), placed between the task and the question; absent for other techniques. */
+  playbook?: string | null;
 }
 
 /**
@@ -30,5 +32,8 @@ export function systemPrompt(context: PromptContext): string {
 
 export function taskMessage(context: PromptContext): string {
   const rules = context.rules.trim() ? `# Business rules\n${context.rules.trim()}\n\n` : '';
-  return `${rules}# Question\n${context.question.trim()}`;
+  const playbook = context.playbook?.trim()
+    ? `# Playbook\nFollow this playbook, learned from earlier questions of this kind; name the step you are on in every thought.\n${context.playbook.trim()}\n\n`
+    : '';
+  return `${rules}${playbook}# Question\n${context.question.trim()}`;
 }

@@ -57,6 +57,8 @@ export interface DecisionRunOptions {
   newQueryId?: () => string;
   simulator?: RunSimulator;
   whatIf?: RunWhatIf;
+  /** A learned playbook for techniques that follow one (AutoPlan); placed between the task and the question. */
+  playbook?: string;
   /** Continue a run that was interrupted: no run-start, and the technique starts from this state. */
   resume?: ResumeState;
   /** Told where the run stands just before each model call, to be saved for a resume. */
@@ -192,6 +194,7 @@ export class RunContext {
       question: this.options.question,
       rules: this.options.rules,
       whatIfNote: this.options.whatIf?.note ?? null,
+      playbook: this.technique.usesPlaybook ? (this.options.playbook ?? null) : null,
     };
     return [
       { role: 'system', content: systemPrompt(context) },
@@ -210,8 +213,8 @@ export class RunContext {
     options.onCheckpoint?.(this.checkpoint(messages));
     const asked = await this.ask(
       options.toolMode === 'tools'
-        ? { messages, tools: offered.map((tool) => toolSpecFor(tool, dialectNotes[this.engine].label)) }
-        : { messages: withTextInstructions(messages, offered) },
+        ? { messages, tools: offered.map((tool) => toolSpecFor(tool, dialectNotes[this.engine].label)), ...this.sampling() }
+        : { messages: withTextInstructions(messages, offered), ...this.sampling() },
       { tools: offered.map((tool) => tool.name), messageCount: messages.length },
     );
     if ('failure' in asked) {
@@ -317,6 +320,10 @@ export class RunContext {
       queryCount: state.queryCount,
       ...(state.technique === undefined ? {} : { technique: structuredClone(state.technique) }),
     };
+  }
+
+  private sampling(): { temperature?: number } {
+    return this.technique.temperature === undefined ? {} : { temperature: this.technique.temperature };
   }
 
   private remainingMs(): number {

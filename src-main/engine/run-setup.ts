@@ -54,6 +54,8 @@ export interface RunSetup {
   /** A resolved simulator (or none). Resolve it with `simulatorFor` before starting. */
   simulator: RunSimulator | null;
   whatIf: boolean;
+  /** A learned playbook for the `autoplan` technique. */
+  playbook?: string;
   limits?: Partial<RunLimits>;
   gate?: ReviewGate;
   signal?: AbortSignal;
@@ -104,6 +106,7 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
     ...(setup.simulator ? { simulator: setup.simulator } : {}),
     ...(whatIf ? { whatIf } : {}),
     ...(setup.resume ? { resume: setup.resume } : {}),
+    ...(setup.playbook !== undefined ? { playbook: setup.playbook } : {}),
     ...(setup.onCheckpoint ? { onCheckpoint: setup.onCheckpoint } : {}),
   });
 }
@@ -127,6 +130,8 @@ export interface DirectoryRunRequest {
     | { provider: ModelProvider; settings: ProviderSettings | LocalModelSettings | null; details?: RunDetails['settings']; toolMode: 'tools' | 'text' };
   simulator: SimulatorChoice;
   whatIf: boolean;
+  /** A learned playbook for the `autoplan` technique. */
+  playbook?: string;
   limits?: Partial<RunLimits>;
   signal?: AbortSignal;
   runId?: string;
@@ -180,6 +185,7 @@ export async function runToDirectory(request: DirectoryRunRequest): Promise<Dire
       cells: { sink, connectionId: null, afterCellId: null },
       simulator: await simulatorFor(connector, request.simulator),
       whatIf: request.whatIf,
+      ...(request.playbook !== undefined ? { playbook: request.playbook } : {}),
       ...(request.limits ? { limits: request.limits } : {}),
       ...(request.signal ? { signal: request.signal } : {}),
       onEvent: ({ event }) => {

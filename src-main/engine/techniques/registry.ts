@@ -1,4 +1,5 @@
 import { WorkbenchError } from '../../contract/errors';
+import { autoPlan } from './autoplan/technique';
 import { iterRag } from './iterrag/technique';
 import { planRag } from './planrag/technique';
 import { planDagVariants } from './plan-dag/technique';
@@ -12,7 +13,7 @@ import type { TechniqueDefinition } from './technique';
  * here and a line in this list). Runs, `dwb run`, the app's composer and the benchmark read
  * the ids from here.
  */
-const techniques: TechniqueDefinition[] = [singleRag, iterRag, planRag, planRagNoReplan, ...planDagVariants, pearl];
+const techniques: TechniqueDefinition[] = [singleRag, iterRag, planRag, planRagNoReplan, ...planDagVariants, pearl, autoPlan];
 
 export function registeredTechniques(): readonly TechniqueDefinition[] {
   return techniques;

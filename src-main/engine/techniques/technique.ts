@@ -14,6 +14,10 @@ export interface TechniqueDefinition {
   summary: string;
   /** The `# Method` section of the system prompt. */
   method: string;
+  /** Places the run's playbook (if one is given) in the task message (AutoPlan). */
+  usesPlaybook?: boolean;
+  /** Sampling temperature of the technique's turns, overriding the provider's (AutoPlan decodes greedily). */
+  temperature?: number;
   /** Runs the decision after `run-start`; ends with `run.finish(…)`'s outcome. */
   run(run: RunContext): Promise<RunOutcome>;
 }

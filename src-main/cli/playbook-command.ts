@@ -1,0 +1,90 @@
+/**
+ * `dwb playbook train`: learns an AutoPlan playbook for one task type (the questions file's
+ * scenario × --db) from batches of training questions, and writes every version (JSON, the
+ * playbook as Markdown, the diff from the previous version) into --out.
+ */
+import { parseArgs } from 'node:util';
+import { resolve } from 'node:path';
+import { WorkbenchError } from '../contract/errors';
+import { readQuestionSet } from '../dqa/question-file';
+import { requireDumpFiles } from '../dqa/scenario-databases';
+import { trainDqaPlaybook } from '../benchmark/playbook-training';
+import { createOpenAiProvider } from '../llm/openai-provider';
+import { parseProviderSettings } from '../llm/settings';
+import { positiveInteger, type CommandIo } from './command-io';
+import { apiKeyFrom } from './dqa-solve-technique';
+import { playbookUsage } from './usage';
+
+export const DEFAULT_TRAINING_TEMPERATURE = 0.7;
+export const DEFAULT_MAX_ACTIONS = 10;
+
+export async function runPlaybookCommand(args: string[], io: CommandIo): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub !== 'train') throw new WorkbenchError('invalid-request', `unknown playbook command "${sub ?? ''}": ${playbookUsage}`);
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+      questions: { type: 'string' },
+      db: { type: 'string', default: 'rdb' },
+      batch: { type: 'string', default: '4' },
+      iterations: { type: 'string' },
+      split: { type: 'string' },
+      'base-url': { type: 'string' },
+      model: { type: 'string' },
+      'api-key': { type: 'string' },
+      'api-key-file': { type: 'string' },
+      temperature: { type: 'string' },
+      'max-actions': { type: 'string' },
+      'no-reflection': { type: 'boolean', default: false },
+      'timeout-ms': { type: 'string' },
+      out: { type: 'string' },
+    },
+  });
+  if (positionals.length > 0) throw new WorkbenchError('invalid-request', `unexpected argument "${positionals[0] ?? ''}": ${playbookUsage}`);
+  if (values['api-key'] !== undefined) throw new WorkbenchError('invalid-request', '--api-key would put the key on the command line: use --api-key-file F or the environment variable DWB_API_KEY');
+  for (const flag of ['questions', 'base-url', 'model', 'out'] as const) {
+    if (values[flag] === undefined || values[flag] === '') throw new WorkbenchError('invalid-request', `--${flag} is required: ${playbookUsage}`);
+  }
+  if (values.db !== 'rdb' && values.db !== 'gdb') throw new WorkbenchError('invalid-request', `--db must be rdb or gdb, got "${values.db}"`);
+  const db = values.db;
+  const batchSize = positiveInteger(values.batch, '--batch') as number;
+  const iterations = positiveInteger(values.iterations, '--iterations');
+  const maxActions = positiveInteger(values['max-actions'], '--max-actions') ?? DEFAULT_MAX_ACTIONS;
+  const temperature = values.temperature === undefined ? DEFAULT_TRAINING_TEMPERATURE : Number(values.temperature);
+  if (!Number.isFinite(temperature) || temperature < 0 || temperature > 2) throw new WorkbenchError('invalid-request', `--temperature must be a number from 0 to 2, got "${values.temperature ?? ''}"`);
+  if (values.split !== undefined && !/^-?\d+:(0(\.\d+)?|1(\.0+)?|\.\d+)$/.test(values.split)) throw new WorkbenchError('invalid-request', `--split must be SEED:TRAIN_FRACTION, e.g. 7:0.5, got "${values.split}"`);
+  const requestTimeoutMs = positiveInteger(values['timeout-ms'], '--timeout-ms');
+  const apiKey = apiKeyFrom(values['api-key-file']);
+  const settings = parseProviderSettings({
+    baseUrl: values['base-url'],
+    model: values.model,
+    toolMode: 'text',
+    ...(apiKey !== undefined ? { apiKey } : {}),
+    ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}),
+  });
+  const set = readQuestionSet(values.questions as string);
+  requireDumpFiles(set.baseDir, set.questions.map((question) => (db === 'rdb' ? question.rdb : question.gdb)), db);
+  const outDir = resolve(values.out as string);
+  io.stderr(`training a ${set.scenario} × ${db} playbook from ${values.questions ?? ''}, batches of ${batchSize}, into ${outDir}`);
+  const result = await trainDqaPlaybook({
+    set,
+    db,
+    batchSize,
+    ...(iterations !== undefined ? { iterations } : {}),
+    ...(values.split !== undefined ? { split: values.split } : {}),
+    model: createOpenAiProvider(settings),
+    modelName: settings.model,
+    temperature,
+    maxActions,
+    reflection: values['no-reflection'] ? 'summary-only' : 'sir',
+    outDir,
+    onProgress: (line) => io.stderr(line),
+  });
+  for (const version of result.versions) {
+    const flagged = version.specifics.length > 0 ? ` · NOT GENERAL: names ${version.specifics.join(', ')}` : '';
+    io.stdout(`v${String(version.index).padStart(3, '0')} ${version.hash} batch ${version.batch.questionIds.join(',')} success ${Math.round(version.successRate * 100)}% · ${version.cost.calls} calls, ${version.cost.promptTokens + version.cost.completionTokens} tokens${flagged}`);
+  }
+  if (result.heldOutFile !== null) io.stderr(`held out ${result.heldOut.length} question(s): ${result.heldOutFile}`);
+  return 0;
+}
