@@ -255,7 +255,7 @@ describe('Plan*RAG (plan-dag) on a DQA Locating question (SQLite)', () => {
     // 1 plan + Q1.1 (query, one correction) + Q1.2 (query, answer); the join never asks.
     expect(requests).toHaveLength(5);
     expect(result.status).toBe('failed');
-    expect(result.message).toMatch(/^Plan\*RAG reached no decision: Q1\.1 failed \(QUR: the query could not run: Error \(syntax\): .*no such column: sauce.*\); blocked: Q2\.1$/);
+    expect(result.message).toMatch(/^Plan\*RAG reached no decision: Q1\.1 failed \(QUR: the query could not run: Error \(unknown-object\): .*no such column: sauce.*\); blocked: Q2\.1$/);
     const nodes = toolEvents(events, 'plan-dag.node');
     expect(nodes.map((event) => [event.node, event.input['status']])).toEqual(expect.arrayContaining([['Q1.1', 'failed'], ['Q1.2', 'answered'], ['Q2.1', 'blocked']]));
     expect(nodes.find((event) => event.node === 'Q2.1')?.input['blockedBy']).toEqual(['Q1.1']);

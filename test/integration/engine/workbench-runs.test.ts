@@ -60,7 +60,7 @@ describe('decision runs in the workspace', () => {
     await workbench.invoke('model/save', { settings: { baseUrl: server.baseUrl, model: 'm', temperature: 0, maxTokens: 100, requestTimeoutMs: 5000, maxRetries: 0, stream: true, toolMode: 'tools' } });
     await expect(
       workbench.invoke('runs/start', { notebookId: notebook.id, connectionId: locating.id, question: 'q', technique: 'pearl-unknown', mode: 'auto' }),
-    ).rejects.toThrow('No technique "pearl-unknown": the techniques are singlerag, iterrag, planrag, planrag-norp, plan-dag, plan-dag-faithful, plan-dag-base, plan-dag-react, plan-dag-replan, autoplan');
+    ).rejects.toThrow('No technique "pearl-unknown": the techniques are singlerag, iterrag, planrag, planrag-norp, plan-dag, plan-dag-faithful, plan-dag-base, plan-dag-react, plan-dag-replan, pearl, autoplan');
     await expect(
       workbench.invoke('runs/start', { notebookId: notebook.id, connectionId: locating.id, question: 'q', technique: 'Not An Id', mode: 'auto' }),
     ).rejects.toThrow(/technique id/);
