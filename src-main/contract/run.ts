@@ -91,6 +91,8 @@ export const runEventSchema = z.discriminatedUnion('type', [
     toolCalls: z.array(toolCallSchema),
     usage: usageSchema,
     latencyMs: z.number(),
+    /** How the reply was held to its structure (`grammar`, `tool-choice`, `json-schema`, `none`); absent in older logs. */
+    constrained: z.enum(['grammar', 'tool-choice', 'json-schema', 'none']).optional(),
     node: nodeField,
   }),
   z.object({ type: z.literal('thought'), step: z.number(), text: z.string(), node: nodeField }),

@@ -213,7 +213,14 @@ export class RunContext {
     options.onCheckpoint?.(this.checkpoint(messages));
     const asked = await this.ask(
       options.toolMode === 'tools'
-        ? { messages, tools: offered.map((tool) => toolSpecFor(tool, dialectNotes[this.engine].label)), ...this.sampling() }
+        ? {
+            messages,
+            tools: offered.map((tool) => toolSpecFor(tool, dialectNotes[this.engine].label)),
+            // Every turn must call one of the offered tools: providers that can hold the model to
+            // it (a grammar, tool_choice "required") do; the others fall back to repair turns.
+            output: { kind: 'tool-call', required: true },
+            ...this.sampling(),
+          }
         : { messages: withTextInstructions(messages, offered), ...this.sampling() },
       { tools: offered.map((tool) => tool.name), messageCount: messages.length },
     );
@@ -277,7 +284,16 @@ export class RunContext {
     }
     this.state.steps = Math.max(this.state.steps, step);
     this.state.tokens += response.usage?.totalTokens ?? 0;
-    this.emit({ type: 'model-response', step, content: response.content, toolCalls: response.toolCalls, usage: response.usage, latencyMs: response.latencyMs, ...(about.node ? { node: about.node } : {}) });
+    this.emit({
+      type: 'model-response',
+      step,
+      content: response.content,
+      toolCalls: response.toolCalls,
+      usage: response.usage,
+      latencyMs: response.latencyMs,
+      ...(response.constrained ? { constrained: response.constrained } : {}),
+      ...(about.node ? { node: about.node } : {}),
+    });
     return { step, response };
   }
 

@@ -29,8 +29,8 @@ afterEach(async () => {
 });
 
 
-async function serve(script: ScriptStep[]): Promise<ScriptedOpenAiServer> {
-  const server = await startScriptedOpenAiServer(script);
+async function serve(script: ScriptStep[], options: Parameters<typeof startScriptedOpenAiServer>[1] = {}): Promise<ScriptedOpenAiServer> {
+  const server = await startScriptedOpenAiServer(script, options);
   servers.push(server);
   return server;
 }
@@ -80,6 +80,32 @@ describe('dwb run', () => {
         rows: cell.output?.result?.rows ?? null,
       }));
     expect(strip(readFileSync(join(replayOut, 'notebook.json'), 'utf8'))).toEqual(strip(readFileSync(join(out, 'notebook.json'), 'utf8')));
+  });
+
+  it('asks the server to hold every reply to a tool call, records it, and falls back where the server refuses', async () => {
+    const constrainedOf = (out: string): (string | undefined)[] =>
+      readFileSync(join(out, 'run-log.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as LoggedEvent).event)
+        .flatMap((event) => (event.type === 'model-response' ? [event.constrained] : []));
+    const args = (server: ScriptedOpenAiServer, out: string): string[] =>
+      ['--connection', `sqlite:${database}`, '--question-file', questionFile, '--technique', 'planrag', '--base-url', server.baseUrl, '--model', 'scripted', '--tool-mode', 'tools', '--out', out];
+
+    const honouring = await serve(plannedRun);
+    const out = tempDir();
+    expect((await dwbRun(args(honouring, out))).code).toBe(0);
+    expect(honouring.chatRequests().map((request) => request.chat.tool_choice)).toEqual(plannedRun.map(() => 'required'));
+    expect(constrainedOf(out)).toEqual(plannedRun.map(() => 'tool-choice'));
+
+    // A server that knows tools but not tool_choice "required": refused once, then never asked again.
+    const refusing = await serve(plannedRun, { rejectToolChoice: true });
+    const fallbackOut = tempDir();
+    const fallback = await dwbRun(args(refusing, fallbackOut));
+    expect(fallback.code, fallback.stderr).toBe(0);
+    expect(fallback.stdout.trim().split('\n').at(-1)).toBe('decision: krakow');
+    expect(refusing.chatRequests().filter((request) => request.chat.tool_choice === 'required')).toHaveLength(1);
+    expect(constrainedOf(fallbackOut)).toEqual(plannedRun.map(() => 'none'));
   });
 
   it('ends garbage output, a timeout and a write request with a clear error and no crash', async () => {
