@@ -40,15 +40,19 @@ export function createOpenAiClient(settings: ProviderSettings, options: ClientOp
  * The SDK sleeps through a server's `retry-after` without watching the abort signal. The call
  * itself still ends at its deadline (`withDeadline`), but a `retry-after: 3600` would leave a
  * timer alive for an hour and keep a CLI process from exiting. Asking the SDK to wait no longer
- * than the time left makes it wake at the deadline, see the aborted signal and stop.
+ * than the time left makes it wake at the deadline, see the aborted signal and stop. The wait
+ * runs a little past the deadline (`deadlineMarginMs`) so that the deadline, never a retry sent
+ * in its last moment, ends the call, however late a loaded machine fires the timers.
  */
+const deadlineMarginMs = 100;
+
 export function clampRetryAfter(response: Response, remainingMs: number): Response {
   if (response.ok) return response;
   const requestedMs = requestedWaitMs(response.headers);
   if (requestedMs === null || requestedMs <= remainingMs) return response;
   const headers = new Headers(response.headers);
   headers.delete('retry-after');
-  headers.set('retry-after-ms', String(Math.max(0, Math.ceil(remainingMs))));
+  headers.set('retry-after-ms', String(Math.max(0, Math.ceil(remainingMs)) + deadlineMarginMs));
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 

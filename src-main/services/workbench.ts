@@ -290,12 +290,16 @@ export function openWorkbench(options: {
   }
 
   const call = createRouter(handlers);
+  let closed = false;
   return {
     directory: options.workspaceDir,
     call,
     invoke: (method, params) => call(method, params) as never,
     subscribe: (listener) => bus.subscribe(listener),
     close: async () => {
+      // Closing twice (a test's own close, then its clean-up) is a no-op, not a closed-database error.
+      if (closed) return;
+      closed = true;
       await runs.stopAll();
       await benchmarks.stopAll();
       await localModels.close();

@@ -116,10 +116,10 @@ describe('failures map to WorkbenchErrors', () => {
 
   it('cuts a server-requested retry wait to the time left, and leaves shorter waits alone', () => {
     const limited = (headers: Record<string, string>, remainingMs: number) => clampRetryAfter(new Response('busy', { status: 429, headers }), remainingMs).headers;
-    expect(limited({ 'retry-after': '30' }, 400).get('retry-after-ms')).toBe('400');
+    expect(limited({ 'retry-after': '30' }, 400).get('retry-after-ms')).toBe('500');
     expect(limited({ 'retry-after': '30' }, 400).get('retry-after')).toBeNull();
-    expect(limited({ 'retry-after-ms': '90000' }, -5).get('retry-after-ms')).toBe('0');
-    expect(limited({ 'retry-after': new Date(Date.now() + 60_000).toUTCString() }, 1_000).get('retry-after-ms')).toBe('1000');
+    expect(limited({ 'retry-after-ms': '90000' }, -5).get('retry-after-ms')).toBe('100');
+    expect(limited({ 'retry-after': new Date(Date.now() + 60_000).toUTCString() }, 1_000).get('retry-after-ms')).toBe('1100');
     expect(limited({ 'retry-after': '1' }, 5_000).get('retry-after')).toBe('1');
     expect(limited({}, 5).get('retry-after-ms')).toBeNull();
   });
