@@ -192,7 +192,7 @@ export function layoutPlanGraph(planNodes: readonly PlanNode[], options: PlanGra
   const size = graph.graph();
   return {
     nodes: laidOut,
-    edges: edges.map((edge) => ({ ...edge, critical: criticalEdges.has(`${edge.from}→${edge.to}`), points: (graph.edge(edge.from, edge.to)?.points ?? []).map(({ x, y }) => ({ x, y })) })),
+    edges: edges.map((edge) => ({ ...edge, critical: criticalEdges.has(`${edge.from}→${edge.to}`), points: edgePoints(graph.edge(edge.from, edge.to)) })),
     levels: byLevel.map((level) => level ?? []),
     criticalPath: critical,
     width: Math.ceil(size.width ?? width),
@@ -204,6 +204,11 @@ export function layoutPlanGraph(planNodes: readonly PlanNode[], options: PlanGra
 function uniqueNodes(nodes: readonly PlanNode[]): PlanNode[] {
   const seen = new Set<string>();
   return nodes.filter((node) => !seen.has(node.id) && seen.add(node.id));
+}
+
+function edgePoints(label: unknown): { x: number; y: number }[] {
+  const points = isRecord(label) && Array.isArray(label['points']) ? label['points'] : [];
+  return points.filter(isRecord).map((point) => ({ x: numberOr0(point['x']), y: numberOr0(point['y']) }));
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
