@@ -75,7 +75,7 @@ export function readPlanNodeOutcome(input: unknown): PlanNodeOutcome | null {
   return {
     status,
     question: typeof input['question'] === 'string' ? input['question'] : null,
-    answer: input['answer'] === undefined || input['answer'] === null ? null : typeof input['answer'] === 'string' ? input['answer'] : JSON.stringify(input['answer']),
+    answer: answerText(input['answer']),
     explanation: typeof input['explanation'] === 'string' ? input['explanation'] : null,
     failure,
     blockedBy: Array.isArray(input['blockedBy']) ? input['blockedBy'].map(String) : [],
@@ -171,7 +171,12 @@ export function layoutPlanGraph(planNodes: readonly PlanNode[], options: PlanGra
   for (const node of nodes) graph.setNode(node.id, { width, height });
   const edges = nodes.flatMap((node) => node.dependsOn.filter((parent) => ids.has(parent) && parent !== node.id).map((parent) => ({ from: parent, to: node.id })));
   for (const edge of edges) graph.setEdge(edge.from, edge.to);
-  dagre.layout(graph);
+  // A level's nodes in plan order (Q1.1 above Q1.2), where crossings allow: dagre would otherwise reverse them.
+  const constraints = nodes.flatMap((node, index) => {
+    const next = nodes.slice(index + 1).find((candidate) => levels.get(candidate.id) === levels.get(node.id));
+    return next ? [{ left: node.id, right: next.id }] : [];
+  });
+  dagre.layout(graph, { constraints });
 
   const laidOut = nodes.map((node): PlanGraphNode => {
     const box = graph.node(node.id);
@@ -209,6 +214,14 @@ function uniqueNodes(nodes: readonly PlanNode[]): PlanNode[] {
 function edgePoints(label: unknown): { x: number; y: number }[] {
   const points = isRecord(label) && Array.isArray(label['points']) ? label['points'] : [];
   return points.filter(isRecord).map((point) => ({ x: numberOr0(point['x']), y: numberOr0(point['y']) }));
+}
+
+/** A node's answer as text: a list of plain values joined with commas (as the technique fills tags), anything else as JSON. */
+function answerText(value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value) && value.every((item) => typeof item === 'string' || typeof item === 'number')) return value.join(', ');
+  return JSON.stringify(value);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -39,6 +39,8 @@ describe('plan graph model', () => {
     const byId = new Map(layout.nodes.map((node) => [node.id, node]));
     const x = (id: string): number => byId.get(id)?.x ?? Number.NaN;
     expect(x('Q1.1')).toBe(x('Q1.2'));
+    // A level reads in plan order, top to bottom.
+    expect(byId.get('Q1.1')?.y ?? 0).toBeLessThan(byId.get('Q1.2')?.y ?? 0);
     expect(x('Q2.1')).toBeGreaterThan(x('Q1.1') + 220);
     expect(x('Q3.1')).toBeGreaterThan(x('Q2.1') + 220);
     for (const a of layout.nodes) {
@@ -85,7 +87,8 @@ describe('plan graph model', () => {
         { purpose: 'answer', promptTokens: 120, completionTokens: 5 },
       ],
     });
-    expect(read).toMatchObject({ status: 'answered', answer: '["a","b"]', latencyMs: 42, promptTokens: 220, completionTokens: 15 });
+    expect(read).toMatchObject({ status: 'answered', answer: 'a, b', latencyMs: 42, promptTokens: 220, completionTokens: 15 });
+    expect(readPlanNodeOutcome({ status: 'answered', answer: { krakow: 4.7 } })?.answer).toBe('{"krakow":4.7}');
     expect(readPlanNodeOutcome({ status: 'weird' })).toBeNull();
     expect(readPlanNodeOutcome('text')).toBeNull();
   });
