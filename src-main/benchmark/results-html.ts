@@ -94,7 +94,7 @@ function htmlTable(header: string[], rows: string[][]): string {
 export function resultsHtml(table: ResultsTable): string {
   const rows = table.rows;
   const summary = htmlTable(
-    ['Technique', 'Scenario', 'DB', 'Questions', 'Accuracy', 'Ties counted', 'Without flagged', 'Mean steps', 'Mean prompt tokens', 'Mean completion tokens', 'Wall time (sum, s)'],
+    ['Technique', 'Scenario', 'DB', 'Questions', 'Accuracy', 'Ties counted', 'Without flagged', 'Mean steps', 'Mean prompt tokens', 'Mean completion tokens', 'Wall time (sum, s)', 'Largest prompt', 'Critical-path time (mean, s)'],
     rows.map((row) => [
       techniqueLabel(row.technique),
       row.scenario,
@@ -107,6 +107,8 @@ export function resultsHtml(table: ResultsTable): string {
       row.meanPromptTokens.toFixed(0),
       row.meanCompletionTokens.toFixed(0),
       (row.wallMs / 1000).toFixed(1),
+      String(row.largestPromptTokens),
+      (row.meanCriticalPathMs / 1000).toFixed(1),
     ]),
   );
   const failures = htmlTable(

@@ -74,7 +74,7 @@ export function resultsMarkdown(results: ResultsTable): string {
   lines.push('## Technique × scenario × database', '');
   lines.push(
     ...table(
-      ['Technique', 'Scenario', 'DB', 'Questions', 'Accuracy', 'Ties counted', 'Without flagged', 'Mean steps', 'Mean prompt tokens', 'Mean completion tokens', 'Wall time (sum)', 'Mean wall time'],
+      ['Technique', 'Scenario', 'DB', 'Questions', 'Accuracy', 'Ties counted', 'Without flagged', 'Mean steps', 'Mean prompt tokens', 'Mean completion tokens', 'Wall time (sum)', 'Mean wall time', 'Largest prompt', 'Critical-path time'],
       results.rows.map((row) => [
         label(row.technique),
         row.scenario,
@@ -88,6 +88,8 @@ export function resultsMarkdown(results: ResultsTable): string {
         row.meanCompletionTokens.toFixed(0),
         seconds(row.wallMs),
         seconds(row.meanWallMs),
+        String(row.largestPromptTokens),
+        seconds(row.meanCriticalPathMs),
       ]),
     ),
     '',

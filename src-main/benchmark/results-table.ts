@@ -37,6 +37,11 @@ function mean(total: number, count: number): number {
   return count === 0 ? 0 : total / count;
 }
 
+/** A run's time along its plan's levels when its technique reports it, else its wall time (a plan of one chain). */
+export function criticalPathMs(result: QuestionResult): number {
+  return result.criticalPathMs ?? result.wallMs;
+}
+
 export function resultsTable(results: readonly QuestionResult[], now: () => string = () => new Date().toISOString()): ResultsTable {
   const groups = new Map<string, QuestionResult[]>();
   for (const result of results) {
@@ -71,6 +76,8 @@ export function resultsTable(results: readonly QuestionResult[], now: () => stri
       completionTokens: sum((result) => result.completionTokens),
       wallMs: sum((result) => result.wallMs),
       meanWallMs: mean(sum((result) => result.wallMs), group.length),
+      largestPromptTokens: Math.max(0, ...group.map((result) => result.largestPromptTokens ?? 0)),
+      meanCriticalPathMs: mean(sum(criticalPathMs), group.length),
       ended: count(endedAs),
       failures: count((result) => result.failure.category),
     };

@@ -5,7 +5,7 @@
  * events are counted, never fatal: a log cut short by a kill still tells what happened before.
  */
 import { readFileSync } from 'node:fs';
-import { parseRunLogLines, TraceReader } from '../audit/run-trace';
+import { parseRunLogLines, TraceReader, type StepRecord } from '../audit/run-trace';
 import type { RunStatus } from '../contract/run';
 
 export interface QueryFact {
@@ -28,6 +28,10 @@ export interface RunFacts {
   completionTokens: number;
   totalTokens: number;
   replans: number;
+  /** The most prompt tokens of any single model call. */
+  largestPromptTokens: number;
+  /** Plan*RAG's time along the levels (`plan-dag.summary`), null for a technique that does not report it. */
+  criticalPathMs: number | null;
   queries: QueryFact[];
   /** Everything the model was shown as the result of an action, in order. */
   observations: string[];
@@ -38,6 +42,7 @@ export function runFactsFromTrace(trace: TraceReader, unreadableLines = 0): RunF
   const totals = trace.totals();
   const queries = trace.queryList();
   const status = trace.ended?.status;
+  const steps = trace.stepList();
   return {
     status: status === undefined || status === 'running' ? null : status,
     message: trace.ended?.message ?? null,
@@ -48,6 +53,8 @@ export function runFactsFromTrace(trace: TraceReader, unreadableLines = 0): RunF
     completionTokens: trace.spent.completionTokens,
     totalTokens: trace.spent.totalTokens,
     replans: totals.replans,
+    largestPromptTokens: Math.max(0, ...steps.map((step) => step.call?.usage?.promptTokens ?? 0)),
+    criticalPathMs: criticalPathOf(steps),
     queries: queries.map((query) => ({
       queryId: query.id,
       query: query.text,
@@ -58,10 +65,24 @@ export function runFactsFromTrace(trace: TraceReader, unreadableLines = 0): RunF
     })),
     observations: [
       ...queries.flatMap((query) => (query.observation === null ? [] : [query.observation])),
-      ...trace.stepList().flatMap((step) => step.items.flatMap((item) => (item.kind === 'observation' ? [item.text] : []))),
+      ...steps.flatMap((step) => step.items.flatMap((item) => (item.kind === 'observation' ? [item.text] : []))),
     ],
     unreadableLines: unreadableLines + trace.unknown,
   };
+}
+
+/** The last `plan-dag.summary` event's `criticalPathMs` (a re-run summary supersedes), else null. */
+function criticalPathOf(steps: readonly StepRecord[]): number | null {
+  let found: number | null = null;
+  for (const step of steps) {
+    for (const item of step.items) {
+      if (item.kind !== 'other' || item.type !== 'tool' || item.fields['tool'] !== 'plan-dag.summary') continue;
+      const input = item.fields['input'];
+      const value = typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>)['criticalPathMs'] : undefined;
+      if (typeof value === 'number' && Number.isFinite(value)) found = value;
+    }
+  }
+  return found;
 }
 
 export function readRunFacts(logPath: string): RunFacts {

@@ -64,6 +64,10 @@ export const questionResultSchema = z.object({
   promptTokens: z.number(),
   completionTokens: z.number(),
   totalTokens: z.number(),
+  /** The most prompt tokens of any single model call of the run (optional: results recorded before it was kept). */
+  largestPromptTokens: z.number().optional(),
+  /** Time along the plan's levels (Plan*RAG's `plan-dag.summary`); null when the technique does not report it. */
+  criticalPathMs: z.number().nullable().optional(),
   wallMs: z.number(),
   failure: failureLabelSchema,
   decidedAt: z.string(),
@@ -89,6 +93,10 @@ export const resultsRowSchema = z.object({
   /** Sum of the questions' wall times (runs overlap, so the batch took less). */
   wallMs: z.number(),
   meanWallMs: z.number(),
+  /** The largest single prompt (tokens) of any run in the row. */
+  largestPromptTokens: z.number(),
+  /** Mean critical-path time: a run's time along its plan's levels when its technique reports it, else its wall time. */
+  meanCriticalPathMs: z.number(),
   /** How many runs ended with each status (`not started` when the run could not start). */
   ended: z.record(z.string(), z.number()),
   /** Wrong answers per failure category, `unlabelled` for those left to the analyst. */

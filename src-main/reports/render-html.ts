@@ -2,6 +2,7 @@ import type { QueryResult } from '../contract/data';
 import { copiedTablesNote } from '../contract/whatif';
 import { html, trusted, type Html, type HtmlPart } from './html-escape';
 import { markdownToHtml } from './markdown-html';
+import { planGraphHtml } from './plan-graph-report';
 import { reportCss } from './report-css';
 import { formatBytes, formatCount, formatDuration, formatTime, formatValue, plural, reviewLabels, statusLabel } from './report-format';
 import type { DecisionReport, PlanVersion, QueryRecord, SimulationRecord, StepRecord, TraceItem, VerificationValue, WhatIfRecord } from './report-model';
@@ -163,7 +164,7 @@ function methodSection(report: DecisionReport): Html {
 
 function plansSection(report: DecisionReport): Html {
   if (report.plans.length === 0) return html`<p class="muted">${report.technique.label} does not plan: the model queried and answered directly.</p>`;
-  return html`${report.plans.map(planVersion)}`;
+  return html`${report.planGraph ? html`<h3>Plan graph</h3>${planGraphHtml(report.planGraph)}` : null}${report.plans.map(planVersion)}`;
 }
 
 function planVersion(plan: PlanVersion): Html {

@@ -2,6 +2,7 @@ import type { RunEvent, RunStatus } from '../contract/run';
 import { TraceReader, type DecisionRecord, type PlanVersion, type QueryRecord, type ReviewRecord, type RunTotals, type SimulationRecord, type StepRecord } from '../audit/run-trace';
 import { registeredTechniques } from '../engine/techniques/registry';
 import type { JsonObject, ReportBundle, SealRecord } from './bundle-format';
+import { planGraphReport, type PlanGraphReport } from './plan-graph-report';
 
 export type {
   DecisionRecord,
@@ -61,6 +62,8 @@ export interface DecisionReport {
   limits: RunStart['limits'];
   totals: RunTotals;
   plans: PlanVersion[];
+  /** The last plan as a graph with each node's state, query and answer (a plan of nodes); null for a list or no plan. */
+  planGraph: PlanGraphReport | null;
   steps: StepRecord[];
   queries: QueryRecord[];
   decision: DecisionRecord | null;
@@ -93,6 +96,8 @@ export function buildReport(bundle: ReportBundle): DecisionReport {
   // A run of a technique this version does not have (a newer one's) still reads, under its id.
   const technique = registeredTechniques().find((candidate) => candidate.id === start.event.technique) ?? { id: start.event.technique, label: start.event.technique, summary: '' };
 
+  const steps = reader.stepList();
+  const queries = reader.queryList();
   return {
     runId: first?.runId ?? '',
     // The question names the report; a notebook's title may be a generic one ("Welcome…").
@@ -111,8 +116,9 @@ export function buildReport(bundle: ReportBundle): DecisionReport {
     limits: start.event.limits,
     totals: reader.totals(),
     plans: reader.plans,
-    steps: reader.stepList(),
-    queries: reader.queryList(),
+    planGraph: planGraphReport(reader.plans, steps, queries),
+    steps,
+    queries,
     decision: reader.decision,
     reviews: reader.reviews,
     simulations: reader.simulations,

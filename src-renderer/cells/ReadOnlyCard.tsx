@@ -1,6 +1,7 @@
 import { diffArrays } from 'diff';
 import type { Cell, CellData } from '../../src-main/contract';
 import { useWorkbench } from '../app/store-context';
+import { PlanGraphView } from '../plan-graph/PlanGraphView';
 import { CellFrame } from './CellFrame';
 import { queryLabelOf } from './cell-label';
 import { Markdown } from './Markdown';
@@ -34,7 +35,14 @@ function CardContent({ cell }: { cell: Cell }) {
       );
     }
     case 'plan':
-      return cell.data.steps ? <StepList steps={cell.data.steps} /> : <Markdown text={cell.source} />;
+      if (!cell.data.steps) return <Markdown text={cell.source} />;
+      return (
+        <>
+          <PlanGraphView cell={cell} />
+          {/* A linear plan (s1 → s2 → …) also reads as its numbered list. */}
+          {!cell.data.nodes?.some((node) => !/^s\d+$/.test(node.id)) && <StepList steps={cell.data.steps} />}
+        </>
+      );
     case 'replan': {
       const { previous, steps } = cell.data;
       if (!steps || !previous) return <Markdown text={cell.source} />;

@@ -25,7 +25,7 @@ export const planTool = defineTool({
   },
   cells: {
     plan: (event, _at, cells) => {
-      cells.add(event.step, { kind: 'plan', author: 'model', source: numbered(event.steps), data: { steps: event.steps } });
+      cells.add(event.step, { kind: 'plan', author: 'model', source: numbered(event.steps), data: { steps: event.steps, ...(event.nodes ? { nodes: event.nodes } : {}) } });
     },
   },
 });

@@ -1,0 +1,171 @@
+import { Handle, Position, ReactFlow, type Edge, type Node, type NodeProps } from '@xyflow/react';
+import '@xyflow/react/dist/style.css';
+import { useMemo, useState } from 'react';
+import type { Cell } from '../../src-main/contract';
+import { layoutPlanGraph, type PlanGraphNode } from '../../src-main/contract/plan-graph';
+import { useWorkbench } from '../app/store-context';
+import { ResultGrid } from '../grid/ResultGrid';
+import { planNodesOfCell, planRunCells, type PlanRunCells } from './plan-graph-data';
+import './plan-graph.css';
+
+type PlanFlowNode = Node<{ node: PlanGraphNode }, 'plan'>;
+
+const statusLabels: Record<PlanGraphNode['status'], string> = {
+  pending: 'pending',
+  running: 'running…',
+  answered: 'answered',
+  failed: 'failed',
+  blocked: 'blocked',
+  step: '',
+};
+
+/**
+ * A plan cell drawn as its graph (React Flow, laid out by dagre: levels left to right, a
+ * level's nodes stacked so its parallel width shows, the critical path highlighted), each
+ * node's state live from the run's cells, the plan's JSON beside it, and the chosen node's
+ * question, query, rows, answer, tokens and latency below.
+ */
+export function PlanGraphView({ cell }: { cell: Extract<Cell, { kind: 'plan' }> }) {
+  const runId = cell.provenance.runId;
+  const cells = useWorkbench((state) => state.cells);
+  const live = useWorkbench((state) => (runId ? state.runs[runId]?.status === 'running' : false));
+  const planNodes = useMemo(() => planNodesOfCell(cell.data), [cell.data]);
+  const run = useMemo(() => planRunCells(cells, runId), [cells, runId]);
+  const layout = useMemo(() => layoutPlanGraph(planNodes, { outcomes: run.outcomes, tracked: run.tracked, live }), [planNodes, run, live]);
+  const [selected, setSelected] = useState<string | null>(null);
+
+  const flowNodes = useMemo<PlanFlowNode[]>(
+    () => layout.nodes.map((node) => ({ id: node.id, type: 'plan', position: { x: node.x, y: node.y }, data: { node }, width: node.width, height: node.height, selected: node.id === selected })),
+    [layout, selected],
+  );
+  const flowEdges = useMemo<Edge[]>(
+    () =>
+      layout.edges.map((edge) => ({
+        id: `${edge.from}->${edge.to}`,
+        source: edge.from,
+        target: edge.to,
+        className: edge.critical ? 'plan-edge-critical' : 'plan-edge',
+        ...(edge.critical ? { style: { stroke: 'var(--warn)', strokeWidth: 2.5 } } : {}),
+      })),
+    [layout],
+  );
+  const height = Math.min(520, Math.max(140, layout.height + 24));
+  const chosen = layout.nodes.find((node) => node.id === selected) ?? null;
+  const widths = layout.levels.map((level) => level.length);
+
+  return (
+    <div className="plan-graph" data-testid="plan-graph">
+      <p className="plan-graph-summary muted small">
+        {layout.levels.length} level{layout.levels.length === 1 ? '' : 's'} · widths {widths.join(', ')} · critical path {layout.criticalPath.join(' → ')}
+      </p>
+      <div className="plan-graph-body">
+        <div className="plan-graph-canvas" style={{ height }}>
+          <ReactFlow
+            nodes={flowNodes}
+            edges={flowEdges}
+            nodeTypes={nodeTypes}
+            fitView
+            fitViewOptions={{ maxZoom: 1, padding: 0.05 }}
+            minZoom={0.2}
+            nodesDraggable={false}
+            nodesConnectable={false}
+            zoomOnScroll={false}
+            panOnScroll={false}
+            preventScrolling={false}
+            onNodeClick={(_event, node) => setSelected((current) => (current === node.id ? null : node.id))}
+          />
+        </div>
+        <details className="plan-json" open>
+          <summary>Plan JSON</summary>
+          <pre data-testid="plan-json">{JSON.stringify({ nodes: planNodes }, null, 2)}</pre>
+        </details>
+      </div>
+      {chosen && <NodeDetail node={chosen} run={run} />}
+    </div>
+  );
+}
+
+function PlanNodeBox({ data }: NodeProps<PlanFlowNode>) {
+  const { node } = data;
+  const hover = [`${node.id}: ${node.outcome?.question ?? node.text}`, node.outcome?.answer ? `Answer: ${node.outcome.answer}` : '', node.outcome?.failure ?? ''].filter(Boolean).join('\n');
+  return (
+    <div className={`plan-node status-${node.status}${node.critical ? ' critical' : ''}`} title={hover} data-testid="plan-node" data-node-id={node.id} data-status={node.status}>
+      <Handle type="target" position={Position.Left} isConnectable={false} />
+      <div className="plan-node-head">
+        <strong>{node.id}</strong>
+        {node.status !== 'step' && <span className={`plan-node-status status-${node.status}`}>{statusLabels[node.status]}</span>}
+      </div>
+      <div className="plan-node-text">{node.outcome?.question ?? node.text}</div>
+      <Handle type="source" position={Position.Right} isConnectable={false} />
+    </div>
+  );
+}
+
+const nodeTypes = { plan: PlanNodeBox };
+
+function NodeDetail({ node, run }: { node: PlanGraphNode; run: PlanRunCells }) {
+  const { outcome } = node;
+  const queries = run.queries.get(node.id) ?? [];
+  return (
+    <div className="plan-node-detail" data-testid="plan-node-detail">
+      <h4>
+        {node.id} <span className={`plan-node-status status-${node.status}`}>{statusLabels[node.status]}</span>
+      </h4>
+      <dl>
+        <dt>Question</dt>
+        <dd>{outcome?.question ?? node.text}</dd>
+        {outcome?.question && outcome.question !== node.text && (
+          <>
+            <dt>As planned</dt>
+            <dd className="muted">{node.text}</dd>
+          </>
+        )}
+        {node.dependsOn.length > 0 && (
+          <>
+            <dt>Parents</dt>
+            <dd>{node.dependsOn.join(', ')}</dd>
+          </>
+        )}
+        {outcome?.answer !== null && outcome?.answer !== undefined && (
+          <>
+            <dt>Answer</dt>
+            <dd data-testid="plan-node-answer">
+              {outcome.answer}
+              {outcome.explanation && <span className="muted"> — {outcome.explanation}</span>}
+            </dd>
+          </>
+        )}
+        {outcome?.failure && (
+          <>
+            <dt>Failure</dt>
+            <dd>{outcome.failure}</dd>
+          </>
+        )}
+        {outcome && outcome.blockedBy.length > 0 && (
+          <>
+            <dt>Blocked by</dt>
+            <dd>{outcome.blockedBy.join(', ')}</dd>
+          </>
+        )}
+        {outcome && (
+          <>
+            <dt>Tokens</dt>
+            <dd>
+              {outcome.promptTokens} prompt · {outcome.completionTokens} completion
+            </dd>
+            <dt>Latency</dt>
+            <dd>{outcome.latencyMs === null ? '—' : `${outcome.latencyMs} ms`}</dd>
+          </>
+        )}
+      </dl>
+      {queries.map((query) => (
+        <div key={query.id} className="plan-node-query">
+          <pre className="observation">{query.source}</pre>
+          {query.output?.status === 'ok' && <ResultGrid result={query.output.result} fileName={`${node.id}-${query.id.slice(0, 8)}`} />}
+          {query.output?.status === 'error' && <p className="error">{query.output.error.message}</p>}
+        </div>
+      ))}
+      {queries.length === 0 && outcome && <p className="muted small">No query for this node (computed from its parents or a shared result).</p>}
+    </div>
+  );
+}

@@ -1,0 +1,36 @@
+import { chainPlan, type Cell, type PlanNode } from '../../src-main/contract';
+import { readPlanNodeOutcome, type PlanNodeOutcome } from '../../src-main/contract/plan-graph';
+
+/** What the notebook knows about a plan's nodes: the cells of the same run, filed by node. */
+export interface PlanRunCells {
+  /** The technique reports node states (a Plan*RAG run wrote a `plan-dag.plan` observation). */
+  tracked: boolean;
+  outcomes: Map<string, PlanNodeOutcome>;
+  /** Query cells by the node they worked on, in notebook order. */
+  queries: Map<string, Cell[]>;
+}
+
+/** Files the run's cells by node; a later `plan-dag.node` cell for a node (after a re-plan) replaces an earlier one. */
+export function planRunCells(cells: readonly Cell[], runId: string | undefined): PlanRunCells {
+  const outcomes = new Map<string, PlanNodeOutcome>();
+  const queries = new Map<string, Cell[]>();
+  let tracked = false;
+  if (!runId) return { tracked, outcomes, queries };
+  for (const cell of cells) {
+    if (cell.provenance.runId !== runId) continue;
+    const node = cell.provenance.node;
+    if (cell.kind === 'observation' && cell.data.tool === 'plan-dag.plan') tracked = true;
+    if (cell.kind === 'observation' && cell.data.tool === 'plan-dag.node' && node) {
+      const outcome = readPlanNodeOutcome(cell.data['input']);
+      if (outcome) outcomes.set(node, outcome);
+    }
+    if (cell.kind === 'query' && node) queries.set(node, [...(queries.get(node) ?? []), cell]);
+  }
+  return { tracked, outcomes, queries };
+}
+
+/** The plan's nodes from its cell; a plan saved with steps only (PlanRAG, older notebooks) reads as a chain. */
+export function planNodesOfCell(data: { steps?: string[] | undefined; nodes?: PlanNode[] | undefined }): PlanNode[] {
+  if (data.nodes && data.nodes.length > 0) return data.nodes;
+  return chainPlan(data.steps ?? []);
+}
