@@ -72,6 +72,14 @@ export function PlanGraphView({ cell }: { cell: Extract<Cell, { kind: 'plan' }> 
             zoomOnScroll={false}
             panOnScroll={false}
             preventScrolling={false}
+            // React Flow listens for Space, Backspace, Shift and Meta on the whole document by
+            // default; the graph is read-only, and those keys belong to the editors around it.
+            panActivationKeyCode={null}
+            deleteKeyCode={null}
+            selectionKeyCode={null}
+            multiSelectionKeyCode={null}
+            zoomActivationKeyCode={null}
+            disableKeyboardA11y
             onNodeClick={(_event, node) => setSelected((current) => (current === node.id ? null : node.id))}
           />
         </div>

@@ -21,9 +21,10 @@ const plan = {
 };
 
 const script: ScriptStep[] = [
-  // "Test connection": one tiny completion, then a tool-calling probe.
+  // "Test connection": one tiny completion, a tool-calling probe, then a JSON-schema probe.
   { content: 'ok' },
   { toolCalls: [{ name: 'probe', arguments: {} }] },
+  { content: '{"status": "ok"}' },
   plannerTurn(plan),
   queryTurn('Q1.1', "SELECT source FROM flow WHERE dest = 'baltic_sea' ORDER BY source"),
   queryTurn('Q1.2', "SELECT trade_node, base_trading_power FROM node_country WHERE country_name = 'SWE' ORDER BY trade_node"),
