@@ -1,6 +1,6 @@
 /**
  * Benchmark of Plan*RAG against PlanRAG: `npm run bench:plan-dag` (reads DQA_DIR, default
- * ../shared/dqa; BENCH_DELAY_MS sets the scripted model's fixed delay per call, default 150).
+ * fixtures/dqa; BENCH_DELAY_MS sets the scripted model's fixed delay per call, default 150).
  *
  * The same sub-questions — "which nodes flow into <node>?" for 2, 4, 8 and 12 trade nodes of a
  * DQA Locating database, then a decision — go through both techniques against the scripted

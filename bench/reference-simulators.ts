@@ -6,7 +6,7 @@
  * pruning). It is what a first, direct implementation of the rules would look like; the
  * benchmark times the real CLI against it and checks both give the same answers.
  *
- * Rules as in ../shared/dqa/README.md (Building: "exactly as the annotation computed it") and
+ * Rules as in fixtures/dqa/README.md (Building: "exactly as the annotation computed it") and
  * src-main/dqa/RULES.md (Locating compat).
  */
 import { readFileSync } from 'node:fs';

@@ -14,26 +14,23 @@
  * 20× the straightforward implementation. The machine is shared: the load average is printed,
  * and CPU times beside wall times. Needs the built CLI (`npx electron-vite build`).
  *
- * The DQA folder: env DQA_DIR, else fixtures/dqa in the repository when present, else
- * ../shared/dqa beside it (the order the tests use).
+ * The DQA folder: env DQA_DIR, else fixtures/dqa in the repository (as the tests read it).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { referenceQuestions } from './reference-simulators';
+import { dqaRoot } from '../src-main/dqa/dataset';
 
 const repoRoot = resolve(__dirname, '..');
 const CLI_RUNS = 5;
 const REFERENCE_RUNS = 3;
 const kinds = ['rdb', 'gdb'] as const;
 
+/** The DQA folder the tests read too: DQA_DIR, else the repository's fixtures/dqa. */
 function dqaFolder(): string {
-  const fromEnv = process.env['DQA_DIR'];
-  if (fromEnv !== undefined && fromEnv !== '') return resolve(fromEnv);
-  const inRepo = join(repoRoot, 'fixtures', 'dqa');
-  if (existsSync(inRepo)) return inRepo;
-  return resolve(repoRoot, '..', 'shared', 'dqa');
+  return dqaRoot();
 }
 
 function questionFiles(root: string): string[] {

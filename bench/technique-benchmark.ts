@@ -1,7 +1,7 @@
 /**
  * What the technique benchmark adds per question on top of the run itself:
- * `npm run bench:benchmark` (reads DQA_DIR, default ../shared/dqa). No model and no database:
- * a recorded PlanRAG run log (test/fixtures/run-logs) is judged as if it answered each Locating
+ * `npm run bench:benchmark` (reads DQA_DIR, default fixtures/dqa). No model and no database:
+ * a recorded PlanRAG run log (fixtures/runs/planrag-before-plan-nodes) is judged as if it answered each Locating
  * question of the development subset. Prints, per question, the time to read the run log, to
  * judge it (candidate matching, the compat simulator, critical values, failure category) and
  * to record result.json, then the time to write the results table (JSON, Markdown, HTML) for
@@ -20,7 +20,7 @@ import { loadLocatingDump } from '../src-main/dqa/load';
 import { prepareScenario, type PreparedScenario } from '../src-main/dqa/prepared-scenario';
 
 const REPEATS = 5;
-const logPath = resolve(__dirname, '..', 'test', 'fixtures', 'run-logs', 'planrag-before-plan-nodes', 'run-log.jsonl');
+const logPath = resolve(__dirname, '..', 'fixtures', 'runs', 'planrag-before-plan-nodes', 'run-log.jsonl');
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

@@ -6,7 +6,7 @@ import { repoRoot } from '../support/fixtures';
 
 describe('cell data typed per kind', () => {
   it('parses every cell of a notebook saved before the data was typed', () => {
-    const notebook = JSON.parse(readFileSync(join(repoRoot, 'test/fixtures/run-logs/planrag-before-plan-nodes/notebook.json'), 'utf8')) as { cells: unknown[] };
+    const notebook = JSON.parse(readFileSync(join(repoRoot, 'fixtures/runs/planrag-before-plan-nodes/notebook.json'), 'utf8')) as { cells: unknown[] };
     const cells = notebook.cells.map((cell) => cellSchema.parse(cell));
     expect(cells.map((cell) => cell.kind)).toEqual(['question', 'plan', 'query', 'observation', 'replan', 'query', 'observation', 'simulation', 'decision']);
     const replan = cells[4];

@@ -10,7 +10,7 @@ import { bundleFromRun } from '../../../src-main/reports/prepare-bundle';
 import { readRunDirectory } from '../../../src-main/reports/run-directory';
 import { repoRoot } from '../../support/fixtures';
 
-const oldRun = join(repoRoot, 'test/fixtures/run-logs/planrag-before-plan-nodes');
+const oldRun = join(repoRoot, 'fixtures/runs/planrag-before-plan-nodes');
 
 describe('a run log written before plan steps had ids', () => {
   const text = readFileSync(join(oldRun, 'run-log.jsonl'), 'utf8');
