@@ -4,6 +4,7 @@ import { connectionRequests } from './connections';
 import { reportRequests } from './reports';
 import { benchmarkRequests, benchmarkSummarySchema } from './benchmarks';
 import { localModelsViewSchema } from './local-models';
+import { pearlRequests } from './pearl';
 import { connectionReportSchema, modelSettingsViewSchema, providerSettingsSchema } from './model';
 import { reviewDecisionSchema, runProgressSchema, runSummarySchema, techniqueIdSchema, techniqueInfoSchema } from './run';
 import { scenarioSchema, simulationResultSchema, simulationSpecSchema } from './simulation';
@@ -37,6 +38,7 @@ export const api = {
   ...connectionRequests,
   ...reportRequests,
   ...benchmarkRequests,
+  ...pearlRequests,
 
   'notebooks/list': { params: empty, result: z.array(notebookSummarySchema) },
   'notebooks/get': { params: id, result: notebookSchema },

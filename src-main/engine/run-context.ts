@@ -59,6 +59,8 @@ export interface DecisionRunOptions {
   whatIf?: RunWhatIf;
   /** A learned playbook for techniques that follow one (AutoPlan); placed between the task and the question. */
   playbook?: string;
+  /** A program the analyst wrote or edited (Pearl's program cell): run it instead of planning one. */
+  program?: string;
   /** Continue a run that was interrupted: no run-start, and the technique starts from this state. */
   resume?: ResumeState;
   /** Told where the run stands just before each model call, to be saved for a resume. */

@@ -56,6 +56,8 @@ export interface RunSetup {
   whatIf: boolean;
   /** A learned playbook for the `autoplan` technique. */
   playbook?: string;
+  /** A program for `pearl` to run instead of planning one (the program cell). */
+  program?: string;
   limits?: Partial<RunLimits>;
   gate?: ReviewGate;
   signal?: AbortSignal;
@@ -107,6 +109,7 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
     ...(whatIf ? { whatIf } : {}),
     ...(setup.resume ? { resume: setup.resume } : {}),
     ...(setup.playbook !== undefined ? { playbook: setup.playbook } : {}),
+    ...(setup.program !== undefined ? { program: setup.program } : {}),
     ...(setup.onCheckpoint ? { onCheckpoint: setup.onCheckpoint } : {}),
   });
 }

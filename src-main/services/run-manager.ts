@@ -55,6 +55,8 @@ const runStartSchema = z.object({
   /** Absent in runs stored before the what-if tool existed: those offered no `whatif`. */
   whatIf: z.boolean().default(false),
   known: z.object({ country: z.string().optional(), home: z.string().optional(), goods: z.string().optional() }),
+  /** A Pearl program the analyst edited, run instead of planning one. */
+  program: z.string().optional(),
 });
 export type RunStart = z.infer<typeof runStartSchema>;
 
@@ -130,6 +132,17 @@ export class RunManager {
     });
     await this.launch({ runId, request, settings, connector, simulator, notebookCells: notebook.cells, startedAt, resume: null });
     return { runId };
+  }
+
+  /**
+   * Runs an analyst's Pearl program as a new run, with the connection, question, rules and
+   * simulator of the run it was edited from.
+   */
+  async runProgram(fromRunId: string, program: string, mode: 'auto' | 'step'): Promise<{ runId: string }> {
+    const stored = runStartSchema.safeParse(this.dependencies.runs.request(fromRunId));
+    if (!stored.success) throw new WorkbenchError('unsupported', `Run ${fromRunId} was started by an older version; start a new Pearl run instead`);
+    if (stored.data.technique !== 'pearl') throw new WorkbenchError('invalid-request', `Run ${fromRunId} used ${stored.data.technique}, not pearl: it has no program to run again`);
+    return this.start({ ...stored.data, mode, program });
   }
 
   /**
@@ -248,6 +261,7 @@ export class RunManager {
         if (event.type === 'model-response') this.update(run, { step: event.step, totalTokens: run.progress.totalTokens + (event.usage?.totalTokens ?? 0) });
       },
       ...(resume ? { resume: resume.state } : {}),
+      ...(request.program !== undefined ? { program: request.program } : {}),
       onCheckpoint: (state) => runs.saveCheckpoint(runId, state),
     })
       .then(

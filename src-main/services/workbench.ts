@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { registeredTechniques } from '../engine/techniques/registry';
+import { checkProgram } from '../engine/techniques/pearl/program';
 import type { EventName, EventPayload, Method, Params, Result } from '../contract/api';
 import { WorkbenchError } from '../contract/errors';
 import { openAppDatabase, type AppDatabase } from '../workspace/app-database';
@@ -226,6 +227,8 @@ export function openWorkbench(options: {
       return { ok: true as const };
     },
     'runs/list': ({ notebookId }) => runStore.list(notebookId),
+    'pearl/check': ({ program, actions }) => checkProgram(program, actions),
+    'pearl/run-program': ({ runId, program, mode }) => runs.runProgram(runId, program, mode),
     'runs/active': () => runs.active(),
     'runs/techniques': () => registeredTechniques().map(({ id, label, summary }) => ({ id, label, summary })),
 

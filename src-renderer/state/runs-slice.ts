@@ -1,4 +1,4 @@
-import type { RunSummary, ConnectionReport, ModelSettingsView, ProviderSettingsInput, ReviewDecisionInput, RunProgress, TechniqueIdValue, TechniqueInfo } from '../../src-main/contract';
+import type { ActionSignatureView, ProgramErrorView, RunSummary, ConnectionReport, ModelSettingsView, ProviderSettingsInput, ReviewDecisionInput, RunProgress, TechniqueIdValue, TechniqueInfo } from '../../src-main/contract';
 import type { SliceContext } from './store';
 
 export type ModelSettingsForm = Omit<Exclude<ProviderSettingsInput, undefined>, 'apiKey'>;
@@ -45,6 +45,10 @@ export interface RunsSlice {
   loadTechniques(): Promise<void>;
   /** Every run of a notebook, newest first (the run history). */
   listRuns(notebookId: string): Promise<RunSummary[]>;
+  /** Pearl's program cell: the parser's errors for an edited program. */
+  checkProgram(program: string, actions: ActionSignatureView[]): Promise<{ valid: boolean; errors: ProgramErrorView[]; steps: number }>;
+  /** Pearl's program cell: runs an edited program as a new run of the same question. */
+  runProgram(fromRunId: string, program: string, mode: 'auto' | 'step'): Promise<void>;
 }
 
 const streamTail = 600;
@@ -93,6 +97,11 @@ export function createRunsSlice({ client, set, get }: SliceContext): RunsSlice {
       await get().flushEdits();
       await client.invoke('runs/start', { notebookId, ...draft });
       set({ runDraft: null });
+    },
+    checkProgram: (program, actions) => client.invoke('pearl/check', { program, actions }),
+    runProgram: async (fromRunId, program, mode) => {
+      await get().flushEdits();
+      await client.invoke('pearl/run-program', { runId: fromRunId, program, mode });
     },
     reviewRun: async (runId, decision) => {
       await client.invoke('runs/review', { runId, decision });

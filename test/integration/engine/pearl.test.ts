@@ -66,6 +66,14 @@ async function run(script: ScriptStep[], options: { simulate?: boolean; toolMode
   return { server, result, events: events.map((entry) => entry.event as RunEvent), notebook };
 }
 
+/** A step's turn, matched by the step it serves: independent steps run at once and may ask in any order. */
+const forStep = (id: string, turn: ScriptStep): ScriptStep => ({ ...(turn as object), when: `(its result becomes ${id})` }) as ScriptStep;
+/** Step ids in the order their records came, checked against the program's references rather than one fixed order. */
+function expectDependencyOrder(nodes: (string | undefined)[], ids: string[], dependsOn: Record<string, string[]>): void {
+  expect([...nodes].sort()).toEqual([...ids].sort());
+  for (const [id, inputs] of Object.entries(dependsOn)) for (const input of inputs) expect(nodes.indexOf(input)).toBeLessThan(nodes.indexOf(id));
+}
+
 type ToolEvent = Extract<RunEvent, { type: 'tool' }>;
 const toolEvents = (events: RunEvent[], tool: string): ToolEvent[] => events.filter((event): event is ToolEvent => event.type === 'tool' && event.tool === tool);
 const lastMessage = (request: ReceivedChatRequest | undefined): string => (request ? messageText(request.chat.messages.at(-1) as never) : '');
@@ -152,10 +160,10 @@ describe('Pearl: execution', () => {
     ].join('\n');
     const { server, result, events, notebook } = await run([
       program(text),
-      query("SELECT local_value, ingoing FROM trade_node WHERE trade_node = 'baltic_sea'", ['LOOKUP(DB, entity, attributes)', 'entity = "baltic_sea"', 'attributes = "local_value, ingoing"']),
-      output('local value 5.665', '5.665'),
-      query("SELECT source, flow FROM flow WHERE dest = 'baltic_sea' ORDER BY source", ['HOME_INFLOW(DB, node) : the value flowing into a node from the nodes upstream of it', 'node = "baltic_sea"']),
-      output('inflow from krakow', 'krakow'),
+      forStep('out1', query("SELECT local_value, ingoing FROM trade_node WHERE trade_node = 'baltic_sea'", ['LOOKUP(DB, entity, attributes)', 'entity = "baltic_sea"', 'attributes = "local_value, ingoing"'])),
+      forStep('out1', output('local value 5.665', '5.665')),
+      forStep('out2', query("SELECT source, flow FROM flow WHERE dest = 'baltic_sea' ORDER BY source", ['HOME_INFLOW(DB, node) : the value flowing into a node from the nodes upstream of it', 'node = "baltic_sea"'])),
+      forStep('out2', output('inflow from krakow', 'krakow')),
       {
         expectTools: ['answer'],
         expectLastMessageContains: ['inflow from krakow\nlocal value 5.665\nnote: (a, b)', 'krakow'],
@@ -165,16 +173,21 @@ describe('Pearl: execution', () => {
     expect(result).toMatchObject({ status: 'answered', decision: 'krakow' });
     expect(server.chatRequests()).toHaveLength(6); // CONCAT made no call
     const steps = toolEvents(events, 'pearl-step');
-    expect(steps.map((event) => [event.node, (event.input as { kind: string }).kind])).toEqual([['out1', 'database'], ['out2', 'database'], ['out3', 'code']]);
-    expect(steps[2]?.output).toContain('local value 5.665\nnote: (a, b)');
-    expect((steps[2]?.input as { args: { value: string }[] }).args.map((arg) => arg.value)).toEqual(['local value 5.665', 'note: (a, b)']);
+    expectDependencyOrder(steps.map((event) => event.node), ['out1', 'out2', 'out3'], { out3: ['out1'] });
+    const step = (id: string) => steps.find((event) => event.node === id);
+    expect(['out1', 'out2', 'out3'].map((id) => (step(id)?.input as { kind: string }).kind)).toEqual(['database', 'database', 'code']);
+    expect(step('out3')?.output).toContain('local value 5.665\nnote: (a, b)');
+    expect((step('out3')?.input as { args: { value: string }[] }).args.map((arg) => arg.value)).toEqual(['local value 5.665', 'note: (a, b)']);
+    // Each database step records its own query, though the two ran at once.
+    expect(['out1', 'out2'].map((id) => (step(id)?.input as { queries: string[] }).queries.length)).toEqual([1, 1]);
+    expect((step('out1')?.input as { queries: string[] }).queries).not.toEqual((step('out2')?.input as { queries: string[] }).queries);
     const [mapping] = toolEvents(events, 'pearl-mapping');
     expect(mapping?.input).toMatchObject({ sinks: ['out2', 'out3'], method: 'model', decision: 'krakow', mappingError: false });
     const plan = events.find((event) => event.type === 'plan');
     expect(plan?.type === 'plan' && plan.nodes?.map((node) => [node.id, node.dependsOn])).toEqual([['out1', []], ['out2', []], ['out3', ['out1']]]);
     // Cells address the steps by id: the program, each step's query and its record.
-    expect(notebook.cells.filter((cell) => cell.kind === 'query').map((cell) => cell.provenance.node)).toEqual(['out1', 'out2']);
-    expect(notebook.cells.filter((cell) => cell.data['tool'] === 'pearl-step').map((cell) => cell.provenance.node)).toEqual(['out1', 'out2', 'out3']);
+    expect(notebook.cells.filter((cell) => cell.kind === 'query').map((cell) => cell.provenance.node).sort()).toEqual(['out1', 'out2']);
+    expect(notebook.cells.filter((cell) => cell.data['tool'] === 'pearl-step').map((cell) => cell.provenance.node).sort()).toEqual(['out1', 'out2', 'out3']);
     expect(notebook.cells.find((cell) => cell.data['tool'] === 'pearl-program')?.source).toContain('The parser accepts it: 3 steps.');
     const decision = events.find((event) => event.type === 'decision');
     expect(decision?.type === 'decision' && decision.verification?.agrees).toBe(true);
@@ -375,10 +388,10 @@ describe('dwb run --technique pearl on DQA data', () => {
     const server = await serve([
       program(first),
       { ...program(corrected), expectLastMessageContains: ['line 5, column 18: out9 is neither DB, a quoted string nor an earlier output (the outputs so far: out1)', first] },
-      query(lookup, 'out1'),
-      output('baltic_sea: local value 5.665', '5.665'),
-      query(neighbors),
-      output('feeding nodes: krakow', 'krakow'),
+      forStep('out1', query(lookup, 'out1')),
+      forStep('out1', output('baltic_sea: local value 5.665', '5.665')),
+      forStep('out2', query(neighbors)),
+      forStep('out2', output('feeding nodes: krakow', 'krakow')),
       { expectTools: ['output'], expectLastMessageContains: ['(the output of out3)\nbaltic_sea: local value 5.665\nfeeding nodes: krakow'], toolCalls: [{ name: 'output', arguments: { output: 'krakow' } }] },
     ]);
     const out = tempDir();
@@ -398,7 +411,7 @@ describe('dwb run --technique pearl on DQA data', () => {
     expect(findChainBreak(log)).toBeNull();
     const events = log.map((entry) => entry.event as RunEvent);
     expect(events[0]).toMatchObject({ type: 'run-start', technique: 'pearl', connection: { engine } });
-    expect(toolEvents(events, 'pearl-step').map((event) => event.node)).toEqual(['out1', 'out2', 'out3', 'out4']);
+    expectDependencyOrder(toolEvents(events, 'pearl-step').map((event) => event.node), ['out1', 'out2', 'out3', 'out4'], { out3: ['out1', 'out2'], out4: ['out3'] });
     expect(toolEvents(events, 'pearl-mapping')[0]?.input).toMatchObject({ method: 'exact', decision: 'krakow', sinks: ['out4'] });
     const ended = events.filter((event) => event.type === 'query-end');
     expect(ended.every((event) => event.type === 'query-end' && event.result !== null && event.result.rowCount > 0)).toBe(true);
