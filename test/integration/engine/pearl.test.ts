@@ -472,3 +472,94 @@ describe('Pearl: demonstration refinement against the simulator', () => {
     expect(result.attempts.every((attempt) => !attempt.correct)).toBe(true);
   });
 });
+
+describe('Pearl: steps at once, and the analyst program', () => {
+  async function direct(script: ScriptStep[], extra: Partial<DecisionRunOptions> = {}) {
+    const server = await serve(script);
+    const connector = openSqliteConnector({ path: database });
+    try {
+      const events: RunEvent[] = [];
+      const simulator = (await simulatorFor(connector, { rules: 'compat', known: { country: 'SWE', home: 'baltic_sea' } })) ?? undefined;
+      const outcome = await runDecision({
+        question,
+        rules: '',
+        technique: 'pearl',
+        connector,
+        connectionDescription: 'locating 1445',
+        provider: createOpenAiProvider({ baseUrl: server.baseUrl, model: 'scripted', requestTimeoutMs: 5000, maxRetries: 0, toolMode: 'tools' }),
+        toolMode: 'tools',
+        limits: defaultRunLimits,
+        gate: { interactive: false, review: async () => ({ action: 'approve' }) },
+        emit: (event) => events.push(event),
+        ...(simulator ? { simulator } : {}),
+        ...extra,
+      });
+      server.verify();
+      return { outcome, events, server };
+    } finally {
+      await connector.close();
+    }
+  }
+
+  const independent = [
+    'New actions:',
+    '- None',
+    '',
+    '1. out1 = LOOKUP(DB, "baltic_sea", "local_value, ingoing") : the home node values',
+    '2. out2 = NEIGHBORS(DB, "baltic_sea", "source", "in") : the nodes that feed the home node',
+    '3. out3 = CONCAT(out1, out2) : the evidence together',
+    '4. out4 = ARGMAX(out3, "SWE profit on baltic_sea") : the node for the merchant',
+  ].join('\n');
+
+  it('runs independent steps at once: out1 is held until out2 has asked, and out3 waits for both', async () => {
+    let release: () => void = () => undefined;
+    const out2Asked = new Promise<void>((resolve) => (release = resolve));
+    const { outcome, events, server } = await direct([
+      program(independent),
+      { ...forStep('out1', query("SELECT local_value, ingoing FROM trade_node WHERE trade_node = 'baltic_sea'")), holdUntil: out2Asked },
+      forStep('out1', output('baltic_sea: local value 5.665', '5.665')),
+      {
+        ...query("SELECT source, flow FROM flow WHERE dest = 'baltic_sea' ORDER BY source"),
+        when: (request) => {
+          const asks = request.messages.some((message) => typeof message.content === 'string' && message.content.includes('(its result becomes out2)'));
+          if (asks) release();
+          return asks;
+        },
+      },
+      forStep('out2', output('feeding nodes: krakow', 'krakow')),
+      forStep('out4', { expectTools: ['output'], expectLastMessageContains: '(the output of out3)\nbaltic_sea: local value 5.665\nfeeding nodes: krakow', toolCalls: [{ name: 'output', arguments: { output: 'krakow' } }] }),
+    ]);
+    expect(outcome).toMatchObject({ status: 'answered', decision: 'krakow' });
+    const firstAsking = (id: string) => server.chatRequests().find((request) => request.chat.messages.some((message) => messageText(message as never).includes(`(its result becomes ${id})`)));
+    const [out1Query, out2Query] = [firstAsking('out1'), firstAsking('out2')];
+    // out2's query was asked for while out1's was still unanswered.
+    expect(out2Query?.receivedAt).toBeLessThan(out1Query?.answeredAt ?? 0);
+    expectDependencyOrder(toolEvents(events, 'pearl-step').map((event) => event.node), ['out1', 'out2', 'out3', 'out4'], { out3: ['out1', 'out2'], out4: ['out3'] });
+    const decision = events.find((event) => event.type === 'decision');
+    expect(decision?.type === 'decision' && decision.verification?.agrees).toBe(true);
+  });
+
+  it("runs the analyst's program without planning, and the simulator checks its decision", async () => {
+    const edited = 'New actions:\n- None\n\n1. out1 = NEIGHBORS(DB, "baltic_sea", "source", "in") : the nodes that feed the home node';
+    const { outcome, events, server } = await direct(
+      [query("SELECT source, flow FROM flow WHERE dest = 'baltic_sea' ORDER BY source", 'direction = "in"'), output('krakow', 'krakow')],
+      { program: edited },
+    );
+    expect(outcome).toMatchObject({ status: 'answered', decision: 'krakow' });
+    expect(server.chatRequests().some(offersProgram)).toBe(false);
+    const [record] = toolEvents(events, 'pearl-program');
+    expect(record?.input).toMatchObject({ author: 'analyst', program: edited, valid: true, library: { signatures: expect.arrayContaining([expect.objectContaining({ name: 'NEIGHBORS', params: ['DB', 'node', 'relation', 'direction'] })]) } });
+    const decision = events.find((event) => event.type === 'decision');
+    expect(decision?.type === 'decision' && decision.verification?.agrees).toBe(true);
+  });
+
+  it("refuses an analyst's program the parser refuses, with its errors, before any model call", async () => {
+    const broken = 'New actions:\n- None\n\n1. out1 = NEIGHBORS(DB, "baltic_sea") : too few arguments';
+    const { outcome, events, server } = await direct([], { program: broken });
+    expect(outcome.status).toBe('failed');
+    expect(outcome.message).toContain("The analyst's program does not parse: line 4, column");
+    expect(outcome.message).toContain('takes 4 arguments, found 2');
+    expect(server.chatRequests()).toHaveLength(0);
+    expect(toolEvents(events, 'pearl-program')[0]?.input).toMatchObject({ author: 'analyst', valid: false, errors: [expect.objectContaining({ code: 'arity', line: 4 })] });
+  });
+});
