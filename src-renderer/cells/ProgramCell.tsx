@@ -69,6 +69,7 @@ export function ProgramCell({ cell }: { cell: Cell }) {
   const [text, setText] = useState(original);
   const [verdict, setVerdict] = useState<{ text: string; valid: boolean; errors: ProgramErrorView[] }>({ text: original, valid: record?.valid ?? false, errors: record?.errors ?? [] });
   const [started, setStarted] = useState<string | null>(null);
+  const [resetSeq, setResetSeq] = useState(0);
 
   // The parser's verdict on the text as edited, a moment after typing stops.
   useEffect(() => {
@@ -101,7 +102,7 @@ export function ProgramCell({ cell }: { cell: Cell }) {
             {!current ? 'checking…' : verdict.valid ? 'the parser accepts it' : `${verdict.errors.length} parser error${verdict.errors.length === 1 ? '' : 's'}`}
           </span>
         </div>
-        <ProgramEditor value={text} actions={actions ?? []} errors={current ? verdict.errors : []} onChange={setText} label={`Pearl program (${record.attempt})`} />
+        <ProgramEditor value={text} resetSeq={resetSeq} actions={actions ?? []} errors={current ? verdict.errors : []} onChange={setText} label={`Pearl program (${record.attempt})`} />
         {current && verdict.errors.length > 0 && (
           <ul className="program-errors" data-testid="program-errors">
             {verdict.errors.map((error, index) => (
@@ -119,7 +120,11 @@ export function ProgramCell({ cell }: { cell: Cell }) {
             Run step by step
           </button>
           {text !== original && (
-            <button className="ghost small" data-testid="program-revert" onClick={() => setText(original)}>
+            <button className="ghost small" data-testid="program-revert" onClick={() => {
+                setText(original);
+                setResetSeq((seq) => seq + 1);
+              }}
+            >
               Undo my edits
             </button>
           )}
@@ -134,12 +139,14 @@ export function ProgramCell({ cell }: { cell: Cell }) {
 const lineHeight = 19;
 
 /** A Monaco editor for one program: the Pearl language, the run's actions for completion, the parser's errors as markers. */
-function ProgramEditor({ value, actions, errors, onChange, label }: { value: string; actions: ActionSignatureView[]; errors: ProgramErrorView[]; onChange(value: string): void; label: string }) {
+function ProgramEditor({ value, resetSeq, actions, errors, onChange, label }: { value: string; resetSeq: number; actions: ActionSignatureView[]; errors: ProgramErrorView[]; onChange(value: string): void; label: string }) {
   const host = useRef<HTMLDivElement>(null);
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
   const latestChange = useRef(onChange);
+  const latestValue = useRef(value);
   useEffect(() => {
     latestChange.current = onChange;
+    latestValue.current = value;
   });
 
   useEffect(() => {
@@ -183,11 +190,12 @@ function ProgramEditor({ value, actions, errors, onChange, label }: { value: str
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  // A value from outside (Undo my edits) replaces the text; the editor's own edits are already in it.
+  // "Undo my edits" puts the original back. Only then does text flow into the editor: while the
+  // analyst types, the parent's state lags behind the keystrokes and must not overwrite them.
   useEffect(() => {
     const editor = editorRef.current;
-    if (editor && editor.getValue() !== value) editor.setValue(value);
-  }, [value]);
+    if (editor && resetSeq > 0) editor.setValue(latestValue.current);
+  }, [resetSeq]);
 
   useEffect(() => {
     const model = editorRef.current?.getModel();
