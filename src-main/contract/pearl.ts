@@ -34,3 +34,40 @@ export const pearlRequests = {
     result: z.object({ runId: z.string() }),
   },
 } as const;
+
+/** A library action as the library view shows it: signature, definition, how often used, where it came from. */
+export const libraryActionViewSchema = z.object({
+  name: z.string(),
+  params: z.array(z.string()),
+  variadic: z.boolean().optional(),
+  definition: z.string(),
+  usage: z.number().int(),
+  provenance: z.string(),
+});
+
+/** An action library kept in the workspace (or the bundled seed, id `seed`). */
+export const actionLibrarySummarySchema = z.object({
+  id: z.string(),
+  /** The file it was imported from (its name), or "Seed library". */
+  name: z.string(),
+  scenario: z.string(),
+  schema: z.string(),
+  actionCount: z.number().int(),
+  demonstrationCount: z.number().int(),
+  /** Simplification rounds kept beside a mined library (`<lib>.rounds.json`), 0 when none came with it. */
+  roundCount: z.number().int(),
+  importedAt: z.string().nullable(),
+  builtIn: z.boolean(),
+});
+export type ActionLibrarySummary = z.infer<typeof actionLibrarySummarySchema>;
+
+export const actionLibraryViewSchema = actionLibrarySummarySchema.extend({ actions: z.array(libraryActionViewSchema) });
+export type ActionLibraryView = z.infer<typeof actionLibraryViewSchema>;
+
+/** The workspace's action libraries; spread into the contract's `api` with the program cell's requests. */
+export const actionLibraryRequests = {
+  'pearl/libraries/list': { params: z.object({}), result: z.array(actionLibrarySummarySchema) },
+  'pearl/libraries/get': { params: z.object({ id: z.string() }), result: actionLibraryViewSchema },
+  /** Copies a library file (`dwb actions mine --out`, with its rounds file when beside it) into the workspace. */
+  'pearl/libraries/import': { params: z.object({ path: z.string().trim().min(1) }), result: actionLibrarySummarySchema },
+} as const;

@@ -68,7 +68,7 @@ export async function runPearlWith(run: RunContext, failedPrograms: readonly str
   } catch (error) {
     return run.finish('failed', `Could not read the database schema: ${WorkbenchError.from(error).message}`);
   }
-  const library = libraryFor(availableLibraries(), scenario, { kind: run.engine === 'kuzu' || run.engine === 'neo4j' ? 'graph' : 'relational' });
+  const library = run.options.actionLibrary ?? libraryFor(availableLibraries(), scenario, { kind: run.engine === 'kuzu' || run.engine === 'neo4j' ? 'graph' : 'relational' });
   const context: PlannerContext = {
     question: run.options.question,
     rules: run.options.rules,
