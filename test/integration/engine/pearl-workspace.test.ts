@@ -133,4 +133,45 @@ describe('Pearl action libraries in the workspace', () => {
     await expect(workbench.invoke('pearl/run-program', { runId: 'run-nope', program: edited, mode: 'auto' })).rejects.toThrow('There is no run run-nope');
     expect(existsSync(join(dir, 'lib.json'))).toBe(true);
   });
+
+  it('step-through: the run pauses before the program runs, the analyst edits it, and the report shows the edit', async () => {
+    const planned = 'New actions:\n- None\n\n1. out1 = NEIGHBORS(DB, "baltic_sea", "source", "in") : the nodes that feed the home node';
+    const { workbench, server, events, locating, notebook } = await setup([
+      program(planned),
+      call('query', { query: "SELECT source FROM flow WHERE dest = 'baltic_sea' ORDER BY source" }),
+      call('output', { output: 'krakow' }),
+      // The analyst's run, paused: after the edit, out1's query (approved), its output, then out2's.
+      call('query', { query: "SELECT source, flow FROM flow WHERE dest = 'baltic_sea' ORDER BY source" }, 'direction = "in"'),
+      call('output', { output: 'krakow 0.56, novgorod 0.38' }),
+      call('output', { output: 'krakow' }, '(the output of out1)\nkrakow 0.56, novgorod 0.38'),
+    ]);
+    const { runId } = await workbench.invoke('runs/start', { notebookId: notebook.id, connectionId: locating.id, question: 'Where should SWE place its merchant on baltic_sea?', technique: 'pearl', mode: 'auto', known: { country: 'SWE', home: 'baltic_sea' } });
+    expect(await ended(events, runId)).toMatchObject({ status: 'answered' });
+
+    const { runId: stepRun } = await workbench.invoke('pearl/run-program', { runId, program: planned, mode: 'step' });
+    const pending = async (subject: string) => {
+      const started = Date.now();
+      for (;;) {
+        const progress = events.filter((entry) => entry.event === 'run-progress').map((entry) => entry.payload as EventPayload<'run-progress'>).filter((entry) => entry.runId === stepRun).at(-1);
+        if (progress?.pendingReview?.subject === subject) return progress.pendingReview;
+        if (Date.now() - started > 15_000) throw new Error(`no ${subject} review`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    };
+    const review = await pending('replan');
+    expect(review).toMatchObject({ subject: 'replan', steps: ['out1 = NEIGHBORS(DB, "baltic_sea", "source", "in") : the nodes that feed the home node'] });
+    const edit = ['out1 = NEIGHBORS(DB, "baltic_sea", "source", "in") : the nodes that feed the home node', 'out2 = ARGMAX(out1, "SWE profit on baltic_sea") : the node for the merchant'];
+    await workbench.invoke('runs/review', { runId: stepRun, decision: { action: 'edit', steps: edit } });
+    await pending('query');
+    await workbench.invoke('runs/review', { runId: stepRun, decision: { action: 'approve' } });
+    expect(await ended(events, stepRun)).toMatchObject({ status: 'answered' });
+    server.verify();
+
+    const programs = (await workbench.invoke('notebooks/get', { id: notebook.id })).cells.filter((cell) => cell.provenance.runId === stepRun && cell.data['tool'] === 'pearl-program');
+    expect(programs.map((cell) => (cell.data['input'] as { attempt: string }).attempt)).toEqual(['analyst', 'analyst 1']);
+    expect((programs[1]?.data['input'] as { program: string }).program).toContain('2. out2 = ARGMAX(out1, "SWE profit on baltic_sea") : the node for the merchant');
+    const { html } = await workbench.invoke('reports/preview', { notebookId: notebook.id, runId: stepRun });
+    expect(html).toContain('Analyst edited the re-plan');
+    expect(html).toContain('out2 = ARGMAX(out1, &quot;SWE profit on baltic_sea&quot;) : the node for the merchant');
+  });
 });
