@@ -23,6 +23,10 @@ const script: ScriptStep[] = [
   { ...call('query', { query: "SELECT trade_node, local_value, ingoing FROM trade_node WHERE trade_node = 'baltic_sea'" }), expectLastMessageContains: 'attributes = "local_value, ingoing"' },
   call('output', { output: 'baltic_sea: local value 5.665, ingoing 0.98' }),
   { ...call('output', { output: 'krakow' }), expectLastMessageContains: '(the output of out1)\nbaltic_sea: local value 5.665' },
+  // Step by step: the run waits before the program runs; the analyst's edited program, then out1's query (approved).
+  { ...call('query', { query: "SELECT source, flow FROM flow WHERE dest = 'baltic_sea' ORDER BY source" }), expectLastMessageContains: 'direction = "in"' },
+  call('output', { output: 'krakow 0.56, novgorod 0.38' }),
+  { ...call('output', { output: 'krakow' }), expectLastMessageContains: '(the output of out1)\nkrakow 0.56, novgorod 0.38' },
 ];
 
 let scriptedModel: ScriptedOpenAiServer | undefined;
@@ -58,6 +62,12 @@ describe('a Pearl program in the notebook', () => {
     await app.page.getByTestId('run-question').first().click();
     const composer = app.page.getByTestId('run-composer');
     await composer.getByLabel('Technique').selectOption('pearl');
+    // Pearl plans with an action library: the seed's actions, with their types, are shown here.
+    await composer.getByTestId('view-action-library').click();
+    const actions = composer.getByTestId('action-library-view');
+    await expect.poll(() => actions.innerText()).toContain('NEIGHBORS(DB, node, relation, direction)');
+    expect(await actions.innerText()).toContain('CONCAT(S1, S2, …)');
+    await screenshot(app.page, 'pearl-00-library');
     await composer.getByTestId('start-run').click();
     await expect.poll(() => app.page.getByTestId('run-status').innerText(), { timeout: 30_000 }).toBe('Decided');
 
@@ -86,7 +96,7 @@ describe('a Pearl program in the notebook', () => {
     // A second run: its own program cell (the analyst's), each step, and the simulator's check.
     await expect.poll(() => programs.count(), { timeout: 20_000 }).toBe(3);
     await expect.poll(async () => (await app.page.getByTestId('decision').count()) === 2 && (await app.page.getByTestId('run-status').innerText()), { timeout: 30_000 }).toBe('Decided');
-    model().verify();
+    expect(model().failures).toEqual([]);
     const third = programs.nth(2);
     expect(await third.innerText()).toContain('by the analyst');
     expect(await third.getByTestId('program-verdict').innerText()).toBe('the parser accepts it');
@@ -98,6 +108,28 @@ describe('a Pearl program in the notebook', () => {
     expect(kinds.slice(-10)).toEqual(['question', 'observation', 'plan', 'query', 'observation', 'observation', 'observation', 'simulation', 'observation', 'decision']);
     await decision.scrollIntoViewIfNeeded();
     await screenshot(app.page, 'pearl-03-rerun');
+    expect(app.pageErrors).toEqual([]);
+  });
+
+  it('runs a program step by step: the run waits before it runs, the analyst edits it, and the edit is the analyst’s', async () => {
+    const programs = app.page.getByTestId('program-cell');
+    await programs.nth(1).getByTestId('program-run-step').click();
+    const review = app.page.getByTestId('review-panel');
+    await review.waitFor({ timeout: 20_000 });
+    const plan = review.getByLabel('Proposed plan');
+    expect(await plan.inputValue()).toBe('out1 = NEIGHBORS(DB, "baltic_sea", "source", "in") : the nodes that feed the home node');
+    await plan.fill('out1 = NEIGHBORS(DB, "baltic_sea", "source", "in") : the nodes that feed the home node\nout2 = ARGMAX(out1, "SWE profit on baltic_sea") : the node for the merchant');
+    await screenshot(app.page, 'pearl-04-step-review');
+    await review.getByTestId('review-approve').click();
+    // The query of out1 waits for review in turn.
+    await expect.poll(async () => `${(await app.page.getByTestId('run-bar').first().innerText()).replaceAll('\u00a0', ' ')} ${model().failures.join(' ')}`, { timeout: 20_000 }).toMatch(/FROM flow WHERE dest/);
+    await app.page.getByTestId('review-approve').click();
+    await expect.poll(async () => (await app.page.getByTestId('decision').count()) === 3 && (await app.page.getByTestId('run-status').innerText()), { timeout: 30_000 }).toBe('Decided');
+    model().verify();
+    const edited = programs.last();
+    expect(await edited.innerText()).toContain('by the analyst');
+    expect((await edited.locator('.view-lines').innerText()).replaceAll('\u00a0', ' ')).toContain('2. out2 = ARGMAX(out1, "SWE profit on baltic_sea") : the node for the merchant');
+    expect(await app.page.getByTestId('decision').last().locator('.decision-value').innerText()).toBe('krakow');
     expect(app.pageErrors).toEqual([]);
   });
 });
