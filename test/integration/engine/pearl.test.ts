@@ -540,6 +540,20 @@ describe('Pearl: steps at once, and the analyst program', () => {
     expect(decision?.type === 'decision' && decision.verification?.agrees).toBe(true);
   });
 
+  it('ends once when the step limit comes while independent steps are in flight', async () => {
+    const { outcome, events } = await direct(
+      [
+        program(independent),
+        forStep('out1', query("SELECT local_value, ingoing FROM trade_node WHERE trade_node = 'baltic_sea'")),
+        forStep('out2', query("SELECT source, flow FROM flow WHERE dest = 'baltic_sea' ORDER BY source")),
+      ],
+      { limits: { ...defaultRunLimits, maxSteps: 3 } },
+    );
+    expect(outcome.status).toBe('step-limit');
+    expect(events.filter((event) => event.type === 'run-end')).toHaveLength(1);
+    expect(toolEvents(events, 'pearl-step')).toHaveLength(0);
+  });
+
   it("runs the analyst's program without planning, and the simulator checks its decision", async () => {
     const edited = 'New actions:\n- None\n\n1. out1 = NEIGHBORS(DB, "baltic_sea", "source", "in") : the nodes that feed the home node';
     const { outcome, events, server } = await direct(
