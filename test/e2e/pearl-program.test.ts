@@ -113,7 +113,19 @@ describe('a Pearl program in the notebook', () => {
 
   it('runs a program step by step: the run waits before it runs, the analyst edits it, and the edit is the analyst’s', async () => {
     const programs = app.page.getByTestId('program-cell');
-    await programs.nth(1).getByTestId('program-run-step').click();
+    // The editor completes the library's actions (with their signatures); Undo my edits puts the program back.
+    const second = programs.nth(1);
+    await second.getByTestId('program-editor').click();
+    await app.page.keyboard.press('ControlOrMeta+End');
+    await app.page.keyboard.press('Enter');
+    await app.page.keyboard.type('2. out2 = ARG');
+    await app.page.keyboard.press('Control+Space');
+    const suggestions = app.page.locator('.suggest-widget.visible');
+    await expect.poll(() => suggestions.innerText()).toContain('ARGMAX');
+    await app.page.keyboard.press('Escape');
+    await second.getByTestId('program-revert').click();
+    await expect.poll(() => second.getByTestId('program-verdict').innerText()).toBe('the parser accepts it');
+    await second.getByTestId('program-run-step').click();
     const review = app.page.getByTestId('review-panel');
     await review.waitFor({ timeout: 20_000 });
     const plan = review.getByLabel('Proposed plan');
