@@ -128,6 +128,7 @@ describe('a Pearl program in the notebook', () => {
     await second.getByTestId('program-run-step').click();
     const review = app.page.getByTestId('review-panel');
     await review.waitFor({ timeout: 20_000 });
+    expect(await review.locator('.review-title').innerText()).toMatch(/^Review the Pearl program before it runs/);
     const plan = review.getByLabel('Proposed plan');
     expect(await plan.inputValue()).toBe('out1 = NEIGHBORS(DB, "baltic_sea", "source", "in") : the nodes that feed the home node');
     await plan.fill('out1 = NEIGHBORS(DB, "baltic_sea", "source", "in") : the nodes that feed the home node\nout2 = ARGMAX(out1, "SWE profit on baltic_sea") : the node for the merchant');

@@ -235,7 +235,8 @@ async function reviewProgram(run: RunContext, proposed: Program, signatures: Ret
   for (let round = 1; ; round++) {
     const step = run.state.steps;
     const decision = await run.options.gate.review(
-      { subject: 'replan', step, steps: lines, reason: `${problem}Review the Pearl program before it runs: approve it, or edit its lines (each "name = ACTION(args) : description").` },
+      // `node: 'program'` tells the review panel this is a program waiting to run, not a model's re-plan.
+      { subject: 'replan', step, node: 'program', steps: lines, reason: `${problem}Review the Pearl program before it runs: approve it, or edit its lines (each "name = ACTION(args) : description").` },
       run.signal,
     );
     recordReview(run, { step }, 'replan', lines.join('\n'), decision);
