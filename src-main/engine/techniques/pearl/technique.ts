@@ -29,9 +29,11 @@ export const maxParallelSteps = 3;
  *
  * 1. The planner writes a program over the action library from the question, the rules and
  *    the schema, never the data, shown a few demonstrations.
+ *    A program the analyst edited in the program cell (`options.program`) replaces this step.
  * 2. The parser checks it (./program.ts); an invalid program goes back with every error so
  *    far, up to eight attempts; then the run falls back to PlanRAG, labelled in its events.
- * 3. The steps run in order. A step whose action takes DB asks for one query realising it
+ * 3. The steps run as their references allow (independent ones at once, up to
+ *    `maxParallelSteps`; one at a time in step-through). A step whose action takes DB asks for one query realising it
  *    with its bound arguments, runs it read-only, and turns the rows into the step's output;
  *    other steps reason over their bound outputs in one call; CONCAT joins in code.
  * 4. The answer is every sink output joined, mapped to a candidate (in code when it names one,
