@@ -4,6 +4,7 @@ import { connectionRequests } from './connections';
 import { reportRequests } from './reports';
 import { benchmarkRequests, benchmarkSummarySchema } from './benchmarks';
 import { localModelsViewSchema } from './local-models';
+import { actionLibraryRequests, pearlRequests } from './pearl';
 import { connectionReportSchema, modelSettingsViewSchema, providerSettingsSchema } from './model';
 import { reviewDecisionSchema, runProgressSchema, runSummarySchema, techniqueIdSchema, techniqueInfoSchema } from './run';
 import { scenarioSchema, simulationResultSchema, simulationSpecSchema } from './simulation';
@@ -37,6 +38,8 @@ export const api = {
   ...connectionRequests,
   ...reportRequests,
   ...benchmarkRequests,
+  ...pearlRequests,
+  ...actionLibraryRequests,
 
   'notebooks/list': { params: empty, result: z.array(notebookSummarySchema) },
   'notebooks/get': { params: id, result: notebookSchema },
@@ -122,6 +125,8 @@ export const api = {
       whatIf: z.boolean().default(true),
       /** Scenario parameters the question names (e.g. a DQA question's country and home node). */
       known: z.object({ country: z.string().optional(), home: z.string().optional(), goods: z.string().optional() }).default({}),
+      /** Pearl: the workspace action library the run plans with (`pearl/libraries/list`); absent: the best fit for the data. */
+      actionLibrary: z.string().optional(),
     }),
     result: z.object({ runId: z.string() }),
   },

@@ -15,6 +15,7 @@ import type { TechniqueDefinition } from './techniques/technique';
 import { parseTextReply, textProtocolInstructions } from './text-protocol';
 import { registeredTools, toolSpecFor } from './tools/registry';
 import type { ToolDefinition } from './tools/tool';
+import type { ActionLibrary } from './techniques/pearl/library';
 
 export interface RunLimits {
   /** Model calls allowed. */
@@ -59,6 +60,10 @@ export interface DecisionRunOptions {
   whatIf?: RunWhatIf;
   /** A learned playbook for techniques that follow one (AutoPlan); placed between the task and the question. */
   playbook?: string;
+  /** A program the analyst wrote or edited (Pearl's program cell): run it instead of planning one. */
+  program?: string;
+  /** The action library a Pearl run plans with (a workspace library the analyst chose); absent: the best fit. */
+  actionLibrary?: ActionLibrary;
   /** Continue a run that was interrupted: no run-start, and the technique starts from this state. */
   resume?: ResumeState;
   /** Told where the run stands just before each model call, to be saved for a resume. */

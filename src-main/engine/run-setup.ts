@@ -20,6 +20,7 @@ import { MemoryCellSink } from './memory-cell-sink';
 import { automaticGate, type ReviewGate } from './review-gate';
 import { createRunCellWriter, type CellSink } from './run-cells';
 import { RunLog } from './run-log';
+import type { ActionLibrary } from './techniques/pearl/library';
 
 /**
  * Everything one decision run is wired from. The app (services/run-manager.ts), `dwb run`
@@ -56,6 +57,10 @@ export interface RunSetup {
   whatIf: boolean;
   /** A learned playbook for the `autoplan` technique. */
   playbook?: string;
+  /** A program for `pearl` to run instead of planning one (the program cell). */
+  program?: string;
+  /** The action library for `pearl` (a workspace library chosen for the run). */
+  actionLibrary?: ActionLibrary;
   limits?: Partial<RunLimits>;
   gate?: ReviewGate;
   signal?: AbortSignal;
@@ -107,6 +112,8 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
     ...(whatIf ? { whatIf } : {}),
     ...(setup.resume ? { resume: setup.resume } : {}),
     ...(setup.playbook !== undefined ? { playbook: setup.playbook } : {}),
+    ...(setup.program !== undefined ? { program: setup.program } : {}),
+    ...(setup.actionLibrary ? { actionLibrary: setup.actionLibrary } : {}),
     ...(setup.onCheckpoint ? { onCheckpoint: setup.onCheckpoint } : {}),
   });
 }

@@ -14,6 +14,7 @@ import type { Connector } from '../connectors/connector';
 import { defaultRunLimits, type ResumeState } from '../engine/decision-run';
 import { executeRun } from '../engine/run-setup';
 import { techniqueNamed } from '../engine/techniques/registry';
+import type { ActionLibrary } from '../engine/techniques/pearl/library';
 import type { ReviewDecision, ReviewGate, ReviewRequest } from '../engine/review-gate';
 import type { CellSink } from '../engine/run-cells';
 import { simulatorFor, type RunSimulator } from '../simulators/run-simulator';
@@ -55,6 +56,10 @@ const runStartSchema = z.object({
   /** Absent in runs stored before the what-if tool existed: those offered no `whatif`. */
   whatIf: z.boolean().default(false),
   known: z.object({ country: z.string().optional(), home: z.string().optional(), goods: z.string().optional() }),
+  /** A Pearl program the analyst edited, run instead of planning one. */
+  program: z.string().optional(),
+  /** Pearl: the workspace action library to plan with (absent: the best fit for the data). */
+  actionLibrary: z.string().optional(),
 });
 export type RunStart = z.infer<typeof runStartSchema>;
 
@@ -84,6 +89,8 @@ export class RunManager {
       /** The saved target of a connection, for the run's fingerprint (file hash). */
       connectionTarget(connectionId: string): ConnectionTarget;
       modelSettings(): ProviderSettings | null;
+      /** A workspace action library by id (Pearl runs that name one). */
+      actionLibrary?: (id: string) => ActionLibrary;
       /** Injected by tests to drive a run without HTTP; defaults to the OpenAI-compatible provider. */
       providerFor?: (settings: ProviderSettings) => ModelProvider;
       /** The local model selected in the model manager, which runs use instead of the endpoint; null: none. */
@@ -111,6 +118,8 @@ export class RunManager {
 
   async start(request: RunStart): Promise<{ runId: string }> {
     techniqueNamed(request.technique); // an unknown technique is refused before anything is stored
+    if (request.actionLibrary !== undefined && request.technique !== 'pearl') throw new WorkbenchError('invalid-request', `An action library is for Pearl runs, not ${request.technique}`);
+    if (request.actionLibrary !== undefined) this.libraryOf(request.actionLibrary); // an unknown library too
     const settings = this.runModel();
     const { notebooks, runs, environment } = this.dependencies;
     const notebook = notebooks.get(request.notebookId);
@@ -130,6 +139,22 @@ export class RunManager {
     });
     await this.launch({ runId, request, settings, connector, simulator, notebookCells: notebook.cells, startedAt, resume: null });
     return { runId };
+  }
+
+  private libraryOf(id: string): ActionLibrary {
+    if (!this.dependencies.actionLibrary) throw new WorkbenchError('unsupported', 'This workbench keeps no action libraries');
+    return this.dependencies.actionLibrary(id);
+  }
+
+  /**
+   * Runs an analyst's Pearl program as a new run, with the connection, question, rules and
+   * simulator of the run it was edited from.
+   */
+  async runProgram(fromRunId: string, program: string, mode: 'auto' | 'step'): Promise<{ runId: string }> {
+    const stored = runStartSchema.safeParse(this.dependencies.runs.request(fromRunId));
+    if (!stored.success) throw new WorkbenchError('unsupported', `Run ${fromRunId} was started by an older version; start a new Pearl run instead`);
+    if (stored.data.technique !== 'pearl') throw new WorkbenchError('invalid-request', `Run ${fromRunId} used ${stored.data.technique}, not pearl: it has no program to run again`);
+    return this.start({ ...stored.data, mode, program });
   }
 
   /**
@@ -248,6 +273,8 @@ export class RunManager {
         if (event.type === 'model-response') this.update(run, { step: event.step, totalTokens: run.progress.totalTokens + (event.usage?.totalTokens ?? 0) });
       },
       ...(resume ? { resume: resume.state } : {}),
+      ...(request.program !== undefined ? { program: request.program } : {}),
+      ...(request.actionLibrary !== undefined ? { actionLibrary: this.libraryOf(request.actionLibrary) } : {}),
       onCheckpoint: (state) => runs.saveCheckpoint(runId, state),
     })
       .then(

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { registeredTechniques } from '../engine/techniques/registry';
+import { checkProgram } from '../engine/techniques/pearl/program';
 import type { EventName, EventPayload, Method, Params, Result } from '../contract/api';
 import { WorkbenchError } from '../contract/errors';
 import { openAppDatabase, type AppDatabase } from '../workspace/app-database';
@@ -14,6 +15,7 @@ import { ConnectionPool } from './connection-pool';
 import { createReportService, type ReportPlatform } from './report-service';
 import { ModelSettingsStore } from './model-settings';
 import { RunManager } from './run-manager';
+import { ActionLibraryStore } from './action-libraries';
 import { recogniseScenario } from '../simulators/scenario';
 import { runSimulation } from '../simulators/run-simulation';
 import { runWhatIfOnConnection, whatIfSupport } from '../whatif';
@@ -81,8 +83,10 @@ export function openWorkbench(options: {
     ...(options.platform.modelProcessLauncher ? { launch: options.platform.modelProcessLauncher } : {}),
     onProgress: (id, progress) => bus.emit('local-model-progress', { id, progress }),
   });
+  const actionLibraries = new ActionLibraryStore(options.workspaceDir, environment);
   const runs = new RunManager({
     notebooks,
+    actionLibrary: (id) => actionLibraries.library(id),
     runs: runStore,
     environment,
     connector: (id) => pool.get(id),
@@ -226,6 +230,11 @@ export function openWorkbench(options: {
       return { ok: true as const };
     },
     'runs/list': ({ notebookId }) => runStore.list(notebookId),
+    'pearl/check': ({ program, actions }) => checkProgram(program, actions),
+    'pearl/run-program': ({ runId, program, mode }) => runs.runProgram(runId, program, mode),
+    'pearl/libraries/list': () => actionLibraries.list(),
+    'pearl/libraries/get': ({ id }) => actionLibraries.get(id),
+    'pearl/libraries/import': ({ path }) => actionLibraries.import(path),
     'runs/active': () => runs.active(),
     'runs/techniques': () => registeredTechniques().map(({ id, label, summary }) => ({ id, label, summary })),
 

@@ -33,6 +33,13 @@ export class RunStore {
     return row.request === null ? null : (JSON.parse(row.request) as unknown);
   }
 
+  /** What a run was started with (any status); null for runs stored without it. */
+  request(runId: string): unknown {
+    const row = this.database.prepare(`SELECT request FROM runs WHERE id = ?`).get(runId) as { request: string | null } | undefined;
+    if (!row) throw new WorkbenchError('not-found', `There is no run ${runId}`);
+    return row.request === null ? null : (JSON.parse(row.request) as unknown);
+  }
+
   /** Overwrites the run's checkpoint (see engine/resume-state.ts); one per run, the latest. */
   saveCheckpoint(runId: string, checkpoint: unknown): void {
     this.database.prepare('UPDATE runs SET checkpoint = ? WHERE id = ?').run(JSON.stringify(checkpoint), runId);

@@ -5,6 +5,7 @@ import 'monaco-editor/esm/vs/basic-languages/sql/sql.contribution';
 import EditorWorker from 'monaco-editor/esm/vs/editor/editor.worker?worker';
 import type { SchemaInfo } from '../../src-main/contract';
 import { registerCypher } from './cypher-language';
+import { registerPearl } from './pearl-language';
 import { silenceMonacoCancellations } from './monaco-cancellations';
 
 // Monaco's language services run in a web worker bundled with the app: nothing is fetched.
@@ -22,6 +23,8 @@ monaco.editor.defineTheme('workbench', {
     { token: 'string.sql', foreground: 'b3261e' },
     { token: 'number', foreground: '0a7250' },
     { token: 'comment', foreground: '3f7a3f' },
+    { token: 'type.action', foreground: '1f5fbf', fontStyle: 'bold' },
+    { token: 'identifier.action', foreground: '8a4b00', fontStyle: 'underline' },
   ],
   colors: { 'editor.background': '#fbfcfe', 'editorLineNumber.foreground': '#6b7385' },
 });
@@ -31,6 +34,8 @@ const schemaByModel = new Map<string, SchemaInfo>();
 
 // Cypher (Neo4j, Kùzu): highlighting and completion of labels, types and properties.
 registerCypher(monaco, (model) => schemaByModel.get(model.uri.toString()));
+// Pearl programs (the program cell): its own highlighting and completion of the library's actions.
+registerPearl(monaco);
 
 export function setModelSchema(model: monaco.editor.ITextModel, schema: SchemaInfo | undefined): void {
   if (schema) schemaByModel.set(model.uri.toString(), schema);

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { Cell, CellKind } from '../../src-main/contract';
 import { useWorkbench } from '../app/store-context';
 import { NoteCell } from '../cells/NoteCell';
+import { ProgramCell } from '../cells/ProgramCell';
 import { QueryCell } from '../cells/QueryCell';
 import { ReadOnlyCard } from '../cells/ReadOnlyCard';
 import { SimulationCell } from '../cells/SimulationCell';
@@ -108,6 +109,7 @@ function CellByKind({ cell }: { cell: Cell }) {
   if (cell.kind === 'note') return <NoteCell cell={cell} />;
   if (cell.kind === 'simulation') return <SimulationCell cell={cell} />;
   if (cell.kind === 'whatif') return <WhatIfCell cell={cell} />;
+  if (cell.kind === 'observation' && cell.data.tool === 'pearl-program' && (cell.data as { input?: unknown }).input) return <ProgramCell cell={cell} />;
   return <ReadOnlyCard cell={cell} />;
 }
 

@@ -34,7 +34,7 @@ export function ReviewPanel({ runId, request }: { runId: string; request: Review
   return (
     <div className="review-panel" data-testid="review-panel">
       <p className="review-title">
-        {request.subject === 'query' ? 'The model wants to run this query:' : `The model wants to re-plan: ${request.reason}`}
+        {request.subject === 'query' ? 'The model wants to run this query:' : request.node === 'program' ? request.reason : `The model wants to re-plan: ${request.reason}`}
       </p>
       {request.subject === 'query' ? (
         <QueryEditor value={text} language="sql" schema={undefined} focused onChange={setText} onRun={approve} onCancel={() => undefined} onFocus={() => undefined} />

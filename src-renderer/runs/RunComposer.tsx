@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { TechniqueIdValue } from '../../src-main/contract';
 import { useWorkbench } from '../app/store-context';
 import type { RunDraft } from '../state/runs-slice';
+import { ActionLibraryPicker } from './ActionLibraryPicker';
 
 /** Where a decision run is set up: question, business rules, data, technique and mode. */
 export function RunComposer({ draft }: { draft: RunDraft }) {
@@ -46,7 +47,9 @@ export function RunComposer({ draft }: { draft: RunDraft }) {
     setBusy(true);
     setError(null);
     try {
-      await startRun(form);
+      // Only Pearl plans with an action library.
+      const { actionLibrary, ...rest } = form;
+      await startRun(form.technique === 'pearl' && actionLibrary ? { ...rest, actionLibrary } : rest);
     } catch (caught) {
       setError(caught instanceof Error ? caught.message : String(caught));
     } finally {
@@ -101,6 +104,15 @@ export function RunComposer({ draft }: { draft: RunDraft }) {
           </label>
         </fieldset>
       </div>
+      {form.technique === 'pearl' && (
+        <ActionLibraryPicker
+          value={form.actionLibrary}
+          onChange={(id) => {
+            const { actionLibrary: _previous, ...rest } = form;
+            setForm(id ? { ...rest, actionLibrary: id } : rest);
+          }}
+        />
+      )}
       <label className="inline-setting">
         Simulator check
         <select aria-label="Simulator check" value={form.simulatorRules} onChange={(event) => update({ simulatorRules: event.target.value as RunDraft['simulatorRules'] })}>

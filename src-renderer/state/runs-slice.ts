@@ -1,4 +1,4 @@
-import type { RunSummary, ConnectionReport, ModelSettingsView, ProviderSettingsInput, ReviewDecisionInput, RunProgress, TechniqueIdValue, TechniqueInfo } from '../../src-main/contract';
+import type { ActionLibrarySummary, ActionLibraryView, ActionSignatureView, ProgramErrorView, RunSummary, ConnectionReport, ModelSettingsView, ProviderSettingsInput, ReviewDecisionInput, RunProgress, TechniqueIdValue, TechniqueInfo } from '../../src-main/contract';
 import type { SliceContext } from './store';
 
 export type ModelSettingsForm = Omit<Exclude<ProviderSettingsInput, undefined>, 'apiKey'>;
@@ -15,6 +15,8 @@ export interface RunDraft {
   whatIf: boolean;
   /** Scenario parameters the question names (a DQA question's country and home node, or goods). */
   known: { country?: string; home?: string; goods?: string };
+  /** Pearl: the workspace action library to plan with; absent: the best fit for the data. */
+  actionLibrary?: string;
 }
 
 export interface RunsSlice {
@@ -45,6 +47,15 @@ export interface RunsSlice {
   loadTechniques(): Promise<void>;
   /** Every run of a notebook, newest first (the run history). */
   listRuns(notebookId: string): Promise<RunSummary[]>;
+  /** Pearl's program cell: the parser's errors for an edited program. */
+  checkProgram(program: string, actions: ActionSignatureView[]): Promise<{ valid: boolean; errors: ProgramErrorView[]; steps: number }>;
+  /** Pearl's program cell: runs an edited program as a new run of the same question. */
+  runProgram(fromRunId: string, program: string, mode: 'auto' | 'step'): Promise<void>;
+  /** Pearl's action libraries in the workspace (the seed first). */
+  listActionLibraries(): Promise<ActionLibrarySummary[]>;
+  getActionLibrary(id: string): Promise<ActionLibraryView>;
+  importActionLibrary(path: string): Promise<ActionLibrarySummary>;
+  browseActionLibrary(): Promise<string | null>;
 }
 
 const streamTail = 600;
@@ -93,6 +104,15 @@ export function createRunsSlice({ client, set, get }: SliceContext): RunsSlice {
       await get().flushEdits();
       await client.invoke('runs/start', { notebookId, ...draft });
       set({ runDraft: null });
+    },
+    listActionLibraries: () => client.invoke('pearl/libraries/list', {}),
+    getActionLibrary: (id) => client.invoke('pearl/libraries/get', { id }),
+    importActionLibrary: (path) => client.invoke('pearl/libraries/import', { path }),
+    browseActionLibrary: async () => (await client.invoke('dialog/open-file', { title: 'Pearl action library', extensions: ['json'] })).path,
+    checkProgram: (program, actions) => client.invoke('pearl/check', { program, actions }),
+    runProgram: async (fromRunId, program, mode) => {
+      await get().flushEdits();
+      await client.invoke('pearl/run-program', { runId: fromRunId, program, mode });
     },
     reviewRun: async (runId, decision) => {
       await client.invoke('runs/review', { runId, decision });

@@ -66,6 +66,14 @@ async function run(script: ScriptStep[], options: { simulate?: boolean; toolMode
   return { server, result, events: events.map((entry) => entry.event as RunEvent), notebook };
 }
 
+/** A step's turn, matched by the step it serves: independent steps run at once and may ask in any order. */
+const forStep = (id: string, turn: ScriptStep): ScriptStep => ({ ...(turn as object), when: `(its result becomes ${id})` }) as ScriptStep;
+/** Step ids in the order their records came, checked against the program's references rather than one fixed order. */
+function expectDependencyOrder(nodes: (string | undefined)[], ids: string[], dependsOn: Record<string, string[]>): void {
+  expect([...nodes].sort()).toEqual([...ids].sort());
+  for (const [id, inputs] of Object.entries(dependsOn)) for (const input of inputs) expect(nodes.indexOf(input)).toBeLessThan(nodes.indexOf(id));
+}
+
 type ToolEvent = Extract<RunEvent, { type: 'tool' }>;
 const toolEvents = (events: RunEvent[], tool: string): ToolEvent[] => events.filter((event): event is ToolEvent => event.type === 'tool' && event.tool === tool);
 const lastMessage = (request: ReceivedChatRequest | undefined): string => (request ? messageText(request.chat.messages.at(-1) as never) : '');
@@ -152,10 +160,10 @@ describe('Pearl: execution', () => {
     ].join('\n');
     const { server, result, events, notebook } = await run([
       program(text),
-      query("SELECT local_value, ingoing FROM trade_node WHERE trade_node = 'baltic_sea'", ['LOOKUP(DB, entity, attributes)', 'entity = "baltic_sea"', 'attributes = "local_value, ingoing"']),
-      output('local value 5.665', '5.665'),
-      query("SELECT source, flow FROM flow WHERE dest = 'baltic_sea' ORDER BY source", ['HOME_INFLOW(DB, node) : the value flowing into a node from the nodes upstream of it', 'node = "baltic_sea"']),
-      output('inflow from krakow', 'krakow'),
+      forStep('out1', query("SELECT local_value, ingoing FROM trade_node WHERE trade_node = 'baltic_sea'", ['LOOKUP(DB, entity, attributes)', 'entity = "baltic_sea"', 'attributes = "local_value, ingoing"'])),
+      forStep('out1', output('local value 5.665', '5.665')),
+      forStep('out2', query("SELECT source, flow FROM flow WHERE dest = 'baltic_sea' ORDER BY source", ['HOME_INFLOW(DB, node) : the value flowing into a node from the nodes upstream of it', 'node = "baltic_sea"'])),
+      forStep('out2', output('inflow from krakow', 'krakow')),
       {
         expectTools: ['answer'],
         expectLastMessageContains: ['inflow from krakow\nlocal value 5.665\nnote: (a, b)', 'krakow'],
@@ -165,16 +173,21 @@ describe('Pearl: execution', () => {
     expect(result).toMatchObject({ status: 'answered', decision: 'krakow' });
     expect(server.chatRequests()).toHaveLength(6); // CONCAT made no call
     const steps = toolEvents(events, 'pearl-step');
-    expect(steps.map((event) => [event.node, (event.input as { kind: string }).kind])).toEqual([['out1', 'database'], ['out2', 'database'], ['out3', 'code']]);
-    expect(steps[2]?.output).toContain('local value 5.665\nnote: (a, b)');
-    expect((steps[2]?.input as { args: { value: string }[] }).args.map((arg) => arg.value)).toEqual(['local value 5.665', 'note: (a, b)']);
+    expectDependencyOrder(steps.map((event) => event.node), ['out1', 'out2', 'out3'], { out3: ['out1'] });
+    const step = (id: string) => steps.find((event) => event.node === id);
+    expect(['out1', 'out2', 'out3'].map((id) => (step(id)?.input as { kind: string }).kind)).toEqual(['database', 'database', 'code']);
+    expect(step('out3')?.output).toContain('local value 5.665\nnote: (a, b)');
+    expect((step('out3')?.input as { args: { value: string }[] }).args.map((arg) => arg.value)).toEqual(['local value 5.665', 'note: (a, b)']);
+    // Each database step records its own query, though the two ran at once.
+    expect(['out1', 'out2'].map((id) => (step(id)?.input as { queries: string[] }).queries.length)).toEqual([1, 1]);
+    expect((step('out1')?.input as { queries: string[] }).queries).not.toEqual((step('out2')?.input as { queries: string[] }).queries);
     const [mapping] = toolEvents(events, 'pearl-mapping');
     expect(mapping?.input).toMatchObject({ sinks: ['out2', 'out3'], method: 'model', decision: 'krakow', mappingError: false });
     const plan = events.find((event) => event.type === 'plan');
     expect(plan?.type === 'plan' && plan.nodes?.map((node) => [node.id, node.dependsOn])).toEqual([['out1', []], ['out2', []], ['out3', ['out1']]]);
     // Cells address the steps by id: the program, each step's query and its record.
-    expect(notebook.cells.filter((cell) => cell.kind === 'query').map((cell) => cell.provenance.node)).toEqual(['out1', 'out2']);
-    expect(notebook.cells.filter((cell) => cell.data['tool'] === 'pearl-step').map((cell) => cell.provenance.node)).toEqual(['out1', 'out2', 'out3']);
+    expect(notebook.cells.filter((cell) => cell.kind === 'query').map((cell) => cell.provenance.node).sort()).toEqual(['out1', 'out2']);
+    expect(notebook.cells.filter((cell) => cell.data['tool'] === 'pearl-step').map((cell) => cell.provenance.node).sort()).toEqual(['out1', 'out2', 'out3']);
     expect(notebook.cells.find((cell) => cell.data['tool'] === 'pearl-program')?.source).toContain('The parser accepts it: 3 steps.');
     const decision = events.find((event) => event.type === 'decision');
     expect(decision?.type === 'decision' && decision.verification?.agrees).toBe(true);
@@ -375,10 +388,10 @@ describe('dwb run --technique pearl on DQA data', () => {
     const server = await serve([
       program(first),
       { ...program(corrected), expectLastMessageContains: ['line 5, column 18: out9 is neither DB, a quoted string nor an earlier output (the outputs so far: out1)', first] },
-      query(lookup, 'out1'),
-      output('baltic_sea: local value 5.665', '5.665'),
-      query(neighbors),
-      output('feeding nodes: krakow', 'krakow'),
+      forStep('out1', query(lookup, 'out1')),
+      forStep('out1', output('baltic_sea: local value 5.665', '5.665')),
+      forStep('out2', query(neighbors)),
+      forStep('out2', output('feeding nodes: krakow', 'krakow')),
       { expectTools: ['output'], expectLastMessageContains: ['(the output of out3)\nbaltic_sea: local value 5.665\nfeeding nodes: krakow'], toolCalls: [{ name: 'output', arguments: { output: 'krakow' } }] },
     ]);
     const out = tempDir();
@@ -398,7 +411,7 @@ describe('dwb run --technique pearl on DQA data', () => {
     expect(findChainBreak(log)).toBeNull();
     const events = log.map((entry) => entry.event as RunEvent);
     expect(events[0]).toMatchObject({ type: 'run-start', technique: 'pearl', connection: { engine } });
-    expect(toolEvents(events, 'pearl-step').map((event) => event.node)).toEqual(['out1', 'out2', 'out3', 'out4']);
+    expectDependencyOrder(toolEvents(events, 'pearl-step').map((event) => event.node), ['out1', 'out2', 'out3', 'out4'], { out3: ['out1', 'out2'], out4: ['out3'] });
     expect(toolEvents(events, 'pearl-mapping')[0]?.input).toMatchObject({ method: 'exact', decision: 'krakow', sinks: ['out4'] });
     const ended = events.filter((event) => event.type === 'query-end');
     expect(ended.every((event) => event.type === 'query-end' && event.result !== null && event.result.rowCount > 0)).toBe(true);
@@ -457,5 +470,111 @@ describe('Pearl: demonstration refinement against the simulator', () => {
     expect(result.accepted).toBeNull();
     expect(result.attempts).toHaveLength(4);
     expect(result.attempts.every((attempt) => !attempt.correct)).toBe(true);
+  });
+});
+
+describe('Pearl: steps at once, and the analyst program', () => {
+  async function direct(script: ScriptStep[], extra: Partial<DecisionRunOptions> = {}) {
+    const server = await serve(script);
+    const connector = openSqliteConnector({ path: database });
+    try {
+      const events: RunEvent[] = [];
+      const simulator = (await simulatorFor(connector, { rules: 'compat', known: { country: 'SWE', home: 'baltic_sea' } })) ?? undefined;
+      const outcome = await runDecision({
+        question,
+        rules: '',
+        technique: 'pearl',
+        connector,
+        connectionDescription: 'locating 1445',
+        provider: createOpenAiProvider({ baseUrl: server.baseUrl, model: 'scripted', requestTimeoutMs: 5000, maxRetries: 0, toolMode: 'tools' }),
+        toolMode: 'tools',
+        limits: defaultRunLimits,
+        gate: { interactive: false, review: async () => ({ action: 'approve' }) },
+        emit: (event) => events.push(event),
+        ...(simulator ? { simulator } : {}),
+        ...extra,
+      });
+      server.verify();
+      return { outcome, events, server };
+    } finally {
+      await connector.close();
+    }
+  }
+
+  const independent = [
+    'New actions:',
+    '- None',
+    '',
+    '1. out1 = LOOKUP(DB, "baltic_sea", "local_value, ingoing") : the home node values',
+    '2. out2 = NEIGHBORS(DB, "baltic_sea", "source", "in") : the nodes that feed the home node',
+    '3. out3 = CONCAT(out1, out2) : the evidence together',
+    '4. out4 = ARGMAX(out3, "SWE profit on baltic_sea") : the node for the merchant',
+  ].join('\n');
+
+  it('runs independent steps at once: out1 is held until out2 has asked, and out3 waits for both', async () => {
+    let release: () => void = () => undefined;
+    const out2Asked = new Promise<void>((resolve) => (release = resolve));
+    const { outcome, events, server } = await direct([
+      program(independent),
+      { ...forStep('out1', query("SELECT local_value, ingoing FROM trade_node WHERE trade_node = 'baltic_sea'")), holdUntil: out2Asked },
+      forStep('out1', output('baltic_sea: local value 5.665', '5.665')),
+      {
+        ...query("SELECT source, flow FROM flow WHERE dest = 'baltic_sea' ORDER BY source"),
+        when: (request) => {
+          const asks = request.messages.some((message) => typeof message.content === 'string' && message.content.includes('(its result becomes out2)'));
+          if (asks) release();
+          return asks;
+        },
+      },
+      forStep('out2', output('feeding nodes: krakow', 'krakow')),
+      forStep('out4', { expectTools: ['output'], expectLastMessageContains: '(the output of out3)\nbaltic_sea: local value 5.665\nfeeding nodes: krakow', toolCalls: [{ name: 'output', arguments: { output: 'krakow' } }] }),
+    ]);
+    expect(outcome).toMatchObject({ status: 'answered', decision: 'krakow' });
+    const firstAsking = (id: string) => server.chatRequests().find((request) => request.chat.messages.some((message) => messageText(message as never).includes(`(its result becomes ${id})`)));
+    const [out1Query, out2Query] = [firstAsking('out1'), firstAsking('out2')];
+    // out2's query was asked for while out1's was still unanswered (out1's answer waited for it).
+    expect(out1Query?.receivedAt).toBeLessThanOrEqual(out2Query?.receivedAt ?? 0);
+    expect(out2Query?.receivedAt).toBeLessThanOrEqual(out1Query?.answeredAt ?? 0);
+    expectDependencyOrder(toolEvents(events, 'pearl-step').map((event) => event.node), ['out1', 'out2', 'out3', 'out4'], { out3: ['out1', 'out2'], out4: ['out3'] });
+    const decision = events.find((event) => event.type === 'decision');
+    expect(decision?.type === 'decision' && decision.verification?.agrees).toBe(true);
+  });
+
+  it('ends once when the step limit comes while independent steps are in flight', async () => {
+    const { outcome, events } = await direct(
+      [
+        program(independent),
+        forStep('out1', query("SELECT local_value, ingoing FROM trade_node WHERE trade_node = 'baltic_sea'")),
+        forStep('out2', query("SELECT source, flow FROM flow WHERE dest = 'baltic_sea' ORDER BY source")),
+      ],
+      { limits: { ...defaultRunLimits, maxSteps: 3 } },
+    );
+    expect(outcome.status).toBe('step-limit');
+    expect(events.filter((event) => event.type === 'run-end')).toHaveLength(1);
+    expect(toolEvents(events, 'pearl-step')).toHaveLength(0);
+  });
+
+  it("runs the analyst's program without planning, and the simulator checks its decision", async () => {
+    const edited = 'New actions:\n- None\n\n1. out1 = NEIGHBORS(DB, "baltic_sea", "source", "in") : the nodes that feed the home node';
+    const { outcome, events, server } = await direct(
+      [query("SELECT source, flow FROM flow WHERE dest = 'baltic_sea' ORDER BY source", 'direction = "in"'), output('krakow', 'krakow')],
+      { program: edited },
+    );
+    expect(outcome).toMatchObject({ status: 'answered', decision: 'krakow' });
+    expect(server.chatRequests().some(offersProgram)).toBe(false);
+    const [record] = toolEvents(events, 'pearl-program');
+    expect(record?.input).toMatchObject({ author: 'analyst', program: edited, valid: true, library: { signatures: expect.arrayContaining([expect.objectContaining({ name: 'NEIGHBORS', params: ['DB', 'node', 'relation', 'direction'] })]) } });
+    const decision = events.find((event) => event.type === 'decision');
+    expect(decision?.type === 'decision' && decision.verification?.agrees).toBe(true);
+  });
+
+  it("refuses an analyst's program the parser refuses, with its errors, before any model call", async () => {
+    const broken = 'New actions:\n- None\n\n1. out1 = NEIGHBORS(DB, "baltic_sea") : too few arguments';
+    const { outcome, events, server } = await direct([], { program: broken });
+    expect(outcome.status).toBe('failed');
+    expect(outcome.message).toContain("The analyst's program does not parse: line 4, column");
+    expect(outcome.message).toContain('takes 4 arguments, found 2');
+    expect(server.chatRequests()).toHaveLength(0);
+    expect(toolEvents(events, 'pearl-program')[0]?.input).toMatchObject({ author: 'analyst', valid: false, errors: [expect.objectContaining({ code: 'arity', line: 4 })] });
   });
 });

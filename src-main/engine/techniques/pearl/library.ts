@@ -9,8 +9,9 @@ import seedLibraryJson from './seed-library.json';
  * plus the demonstrations the planner is shown. One library per scenario and schema, as a
  * versioned JSON file (`decision-workbench/pearl-actions`, version 1). The bundled seed
  * (./seed-library.json) holds the database analogues of the paper's seven seed actions;
- * libraries mined with `dwb actions mine` use the same format. Keeping libraries in the
- * workspace (and editing them in the app) comes later.
+ * libraries mined with `dwb actions mine` use the same format. The app keeps imported ones in
+ * the workspace (services/action-libraries.ts) and hands the chosen one to a run as
+ * `options.actionLibrary`; editing them in the app comes later.
  */
 export const libraryFormat = 'decision-workbench/pearl-actions';
 export const libraryVersion = 1;
@@ -81,7 +82,7 @@ const inUse: ActionLibrary[] = [];
 /**
  * Offers a library to the Pearl runs of this process (`dwb run --actions LIB.json`); runs pick
  * the most specific one that fits their scenario and schema. Returns a function that withdraws
- * it. Libraries kept in the workspace will come through here too.
+ * it. (A workspace library chosen in the app goes to its run directly, as `options.actionLibrary`.)
  */
 export function useActionLibrary(library: ActionLibrary): () => void {
   inUse.unshift(library);

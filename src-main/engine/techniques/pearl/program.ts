@@ -407,3 +407,9 @@ export function programNodes(program: Program): PlanNode[] {
 export function argumentText(arg: ProgramArgument): string {
   return arg.kind === 'db' ? 'DB' : arg.kind === 'output' ? arg.name : JSON.stringify(arg.value);
 }
+
+/** The program cell's check: the parser's verdict on an edited program, against the run's actions. */
+export function checkProgram(text: string, library: readonly ActionSignature[]): { valid: boolean; errors: ProgramError[]; steps: number } {
+  const parsed = parseProgram(text, library.map(({ name, params, variadic }) => ({ name, params, ...(variadic ? { variadic: true } : {}) })));
+  return parsed.ok ? { valid: true, errors: [], steps: parsed.program.steps.length } : { valid: false, errors: parsed.errors, steps: 0 };
+}

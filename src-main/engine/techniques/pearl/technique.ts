@@ -20,6 +20,8 @@ import { programTool, stepOutputTool } from './tools';
 export const maxProgramAttempts = 8;
 /** Queries one database step may make: its query, and one more when that one failed [ext]. */
 const maxQueriesPerStep = 2;
+/** Steps carried out at once when their inputs allow (one at a time in step-through) [ext]. */
+export const maxParallelSteps = 3;
 
 /**
  * Pearl (Sun et al. 2023, "PEARL: Prompting LLMs to Plan and Execute Actions Over Long
@@ -27,9 +29,11 @@ const maxQueriesPerStep = 2;
  *
  * 1. The planner writes a program over the action library from the question, the rules and
  *    the schema, never the data, shown a few demonstrations.
+ *    A program the analyst edited in the program cell (`options.program`) replaces this step.
  * 2. The parser checks it (./program.ts); an invalid program goes back with every error so
  *    far, up to eight attempts; then the run falls back to PlanRAG, labelled in its events.
- * 3. The steps run in order. A step whose action takes DB asks for one query realising it
+ * 3. The steps run as their references allow (independent ones at once, up to
+ *    `maxParallelSteps`; one at a time in step-through). A step whose action takes DB asks for one query realising it
  *    with its bound arguments, runs it read-only, and turns the rows into the step's output;
  *    other steps reason over their bound outputs in one call; CONCAT joins in code.
  * 4. The answer is every sink output joined, mapped to a candidate (in code when it names one,
@@ -66,7 +70,7 @@ export async function runPearlWith(run: RunContext, failedPrograms: readonly str
   } catch (error) {
     return run.finish('failed', `Could not read the database schema: ${WorkbenchError.from(error).message}`);
   }
-  const library = libraryFor(availableLibraries(), scenario, { kind: run.engine === 'kuzu' || run.engine === 'neo4j' ? 'graph' : 'relational' });
+  const library = run.options.actionLibrary ?? libraryFor(availableLibraries(), scenario, { kind: run.engine === 'kuzu' || run.engine === 'neo4j' ? 'graph' : 'relational' });
   const context: PlannerContext = {
     question: run.options.question,
     rules: run.options.rules,
@@ -82,7 +86,7 @@ export async function runPearlWith(run: RunContext, failedPrograms: readonly str
   let program: Program;
   if (saved) program = saved.program;
   else {
-    const planned = await formulate(run, context, failedPrograms);
+    const planned = run.options.program !== undefined ? analystProgram(run, context.library, run.options.program) : await formulate(run, context, failedPrograms);
     if ('end' in planned) return planned.end;
     if ('fallback' in planned) return fallBack(run, planned.errors);
     const reviewed = run.options.gate.interactive ? await reviewProgram(run, planned.program, signaturesOf(library)) : planned;
@@ -100,14 +104,43 @@ export async function runPearlWith(run: RunContext, failedPrograms: readonly str
     run.state.technique = state;
   };
   keep();
-  for (const step of program.steps) {
-    if (outputs.has(step.id)) continue;
+  const ended = await executeSteps(program, outputs, run.options.gate.interactive ? 1 : maxParallelSteps, async (step) => {
     const done = await execute(run, { step, program, library, schemaSummary, outputs });
-    if (typeof done !== 'string') return done;
+    if (typeof done !== 'string') {
+      endings.set(run, done);
+      return done;
+    }
     outputs.set(step.id, done);
     keep();
+    return null;
+  });
+  return ended ?? answer(run, program, outputs);
+}
+
+/**
+ * Carries out the steps not yet done, each once every output it uses is there, up to `limit`
+ * at once (a program is a graph by its references: independent steps need not wait for each
+ * other). The first step that ends the run stops new ones from starting; those in flight
+ * settle first. Returns that ending, or null when every step is done.
+ */
+export async function executeSteps(program: Program, outputs: ReadonlyMap<string, string>, limit: number, work: (step: ProgramStep) => Promise<RunOutcome | null>): Promise<RunOutcome | null> {
+  const needs = new Map(program.steps.map((step) => [step.id, step.args.flatMap((arg) => (arg.kind === 'output' ? [arg.name] : []))]));
+  const pending = program.steps.filter((step) => !outputs.has(step.id));
+  const running = new Map<string, Promise<{ id: string; ended: RunOutcome | null }>>();
+  let ending: RunOutcome | null = null;
+  for (;;) {
+    if (ending === null) {
+      for (const step of pending.filter((candidate) => (needs.get(candidate.id) ?? []).every((name) => outputs.has(name)))) {
+        if (running.size >= limit) break;
+        pending.splice(pending.indexOf(step), 1);
+        running.set(step.id, work(step).then((ended) => ({ id: step.id, ended })));
+      }
+    }
+    if (running.size === 0) return ending;
+    const settled = await Promise.race(running.values());
+    running.delete(settled.id);
+    ending ??= settled.ended;
   }
-  return answer(run, program, outputs);
 }
 
 /** What a checkpoint keeps of a Pearl run: the program that runs and the outputs reached so far. */
@@ -133,6 +166,30 @@ function savedState(value: unknown, signatures: ReturnType<typeof signaturesOf>)
   return { program: parsed.program, outputs: kept };
 }
 
+/** What a program event says of the library it was checked against (the program cell completes and checks with it). */
+function libraryInput(library: ActionLibrary) {
+  return { scenario: library.scenario, schema: library.schema, actions: library.actions.length, signatures: library.actions.map((action) => ({ name: action.name, params: action.params, ...(action.variadic ? { variadic: true } : {}), definition: action.definition })) };
+}
+
+/**
+ * A program the analyst wrote or edited in the program cell, run instead of planning one:
+ * parsed like the model's, recorded as the analyst's; one the parser refuses ends the run with
+ * its errors (the cell checks before it starts a run, so this is the last guard).
+ */
+function analystProgram(run: RunContext, library: ActionLibrary, text: string): { program: Program } | { end: RunOutcome } {
+  const parsed = parseProgram(text, signaturesOf(library));
+  const errors = parsed.ok ? [] : parsed.errors.map(formatProgramError);
+  run.emit({
+    type: 'tool',
+    step: run.state.steps,
+    tool: 'pearl-program',
+    input: { attempt: 'analyst', author: 'analyst', library: libraryInput(library), program: text, valid: parsed.ok, errors: parsed.ok ? [] : parsed.errors },
+    output: `Program written by the analyst:\n${text}\n\n${parsed.ok ? `The parser accepts it: ${parsed.program.steps.length} steps.` : `The parser refuses it:\n${errors.map((error) => `- ${error}`).join('\n')}`}`,
+  });
+  if (parsed.ok) return { program: parsed.program };
+  return { end: run.finish('failed', `The analyst's program does not parse: ${errors.join('; ')}`) };
+}
+
 /** Plan formulation with self-correction: a valid program, the fallback, or the run's end. */
 async function formulate(run: RunContext, context: PlannerContext, failedPrograms: readonly string[]): Promise<{ program: Program } | { fallback: true; errors: string[] } | { end: RunOutcome }> {
   const signatures = signaturesOf(context.library);
@@ -152,7 +209,7 @@ async function formulate(run: RunContext, context: PlannerContext, failedProgram
       input: {
         attempt,
         maxAttempts: maxProgramAttempts,
-        library: { scenario: context.library.scenario, schema: context.library.schema, actions: context.library.actions.length },
+        library: libraryInput(context.library),
         program: text,
         valid: parsed.ok,
         errors: parsed.ok ? [] : parsed.errors,
@@ -180,7 +237,8 @@ async function reviewProgram(run: RunContext, proposed: Program, signatures: Ret
   for (let round = 1; ; round++) {
     const step = run.state.steps;
     const decision = await run.options.gate.review(
-      { subject: 'replan', step, steps: lines, reason: `${problem}Review the Pearl program before it runs: approve it, or edit its lines (each "name = ACTION(args) : description").` },
+      // `node: 'program'` tells the review panel this is a program waiting to run, not a model's re-plan.
+      { subject: 'replan', step, node: 'program', steps: lines, reason: `${problem}Review the Pearl program before it runs: approve it, or edit its lines (each "name = ACTION(args) : description").` },
       run.signal,
     );
     recordReview(run, { step }, 'replan', lines.join('\n'), decision);
@@ -203,9 +261,17 @@ async function reviewProgram(run: RunContext, proposed: Program, signatures: Ret
   }
 }
 
+/**
+ * Runs whose end a step has already reached while other steps were in flight: those steps stop
+ * at their next model call with the same outcome instead of ending the run a second time.
+ */
+const endings = new WeakMap<RunContext, RunOutcome>();
+
 /** One reply that makes one of the offered calls (unusable replies are repaired by the executor). */
 async function ask(run: RunContext, messages: ChatMessage[], offered: ToolDefinition[]): Promise<{ call: AcceptedCall; step: number; turn: Extract<Turn, { calls: AcceptedCall[] }> } | { end: RunOutcome }> {
   for (;;) {
+    const ended = endings.get(run);
+    if (ended) return { end: ended };
     const limit = run.limitReached();
     if (limit) return { end: limit };
     const turn = await run.turn(messages, offered);
@@ -265,6 +331,9 @@ async function execute(run: RunContext, { step, program, library, schemaSummary,
     readsDatabase,
   });
   const evidenceBefore = run.state.evidence.length;
+  // Steps may run at once, so the run's evidence list interleaves them: keep this step's queries (by the node their start names).
+  const own = new Set<string>();
+  const stepEvidence = (): string[] => run.state.evidence.slice(evidenceBefore).filter((id) => own.has(id));
   let queries = 0;
   let lastFailed = false;
   for (;;) {
@@ -273,10 +342,10 @@ async function execute(run: RunContext, { step, program, library, schemaSummary,
     if ('end' in reply) return reply.end;
     if (reply.call.tool === stepOutputTool) {
       const output = (reply.call.arguments as { output: string }).output;
-      record(readsDatabase ? 'database' : 'reasoning', output, run.state.evidence.slice(evidenceBefore));
+      record(readsDatabase ? 'database' : 'reasoning', output, stepEvidence());
       return output;
     }
-    const ended = await run.perform(messages, { ...reply.turn, calls: [reply.call] }, { node: step.id });
+    const ended = await namingQueries(run, own).perform(messages, { ...reply.turn, calls: [reply.call] }, { node: step.id });
     if (ended) return ended;
     queries++;
     const answered = messages.at(-1)?.content ?? '';
@@ -338,6 +407,20 @@ async function fallBack(run: RunContext, errors: string[]): Promise<RunOutcome> 
   const fallback = new RunContext({ ...options, limits: { ...run.limits, maxDurationMs: Math.max(1, remaining) } }, planRag);
   Object.assign(fallback.state, { steps: run.state.steps, tokens: run.state.tokens, queryCount: run.state.queryCount });
   return planRag.run(fallback);
+}
+
+/**
+ * The run as one step's query sees it: the same run (its state, log and counters, reached
+ * through the prototype), whose new query ids are also noted in `own`. `perform` only reads
+ * the run's fields and mutates its shared state object, so nothing lands on the view itself.
+ */
+function namingQueries(run: RunContext, own: Set<string>): RunContext {
+  const newQueryId = (): string => {
+    const id = run.newQueryId();
+    own.add(id);
+    return id;
+  };
+  return Object.create(run, { newQueryId: { value: newQueryId } }) as RunContext;
 }
 
 function clip(text: string): string {

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+
+/**
+ * Pearl's program cell (engine/techniques/pearl): the analyst reads the program a run planned,
+ * edits it with the parser's errors as markers, and runs it again.
+ */
+
+/** An action a program may call, as the cell completes and checks it: `NAME(P1, P2)`, CONCAT variadic. */
+export const actionSignatureSchema = z.object({
+  name: z.string().min(1).max(100),
+  params: z.array(z.string().max(100)).max(50),
+  variadic: z.boolean().optional(),
+  definition: z.string().max(2000).optional(),
+});
+export type ActionSignatureView = z.infer<typeof actionSignatureSchema>;
+
+/** One parser error, at the line and column (1-based) it points at. */
+export const programErrorSchema = z.object({ code: z.string(), line: z.number().int(), column: z.number().int(), message: z.string() });
+export type ProgramErrorView = z.infer<typeof programErrorSchema>;
+
+/** Pearl's requests; spread into the contract's `api`. */
+export const pearlRequests = {
+  /** Runs the real parser over a program, against the actions of the run's library. */
+  'pearl/check': {
+    params: z.object({ program: z.string().max(100_000), actions: z.array(actionSignatureSchema).max(500) }),
+    result: z.object({ valid: z.boolean(), errors: z.array(programErrorSchema), steps: z.number().int() }),
+  },
+  /**
+   * Runs a program the analyst edited as a new Pearl run, with everything else as the run it
+   * came from had it (connection, question, rules, simulator); `step` pauses before it runs.
+   */
+  'pearl/run-program': {
+    params: z.object({ runId: z.string(), program: z.string().trim().min(1).max(100_000), mode: z.enum(['auto', 'step']) }),
+    result: z.object({ runId: z.string() }),
+  },
+} as const;
+
+/** A library action as the library view shows it: signature, definition, how often used, where it came from. */
+export const libraryActionViewSchema = z.object({
+  name: z.string(),
+  params: z.array(z.string()),
+  variadic: z.boolean().optional(),
+  definition: z.string(),
+  usage: z.number().int(),
+  provenance: z.string(),
+});
+
+/** An action library kept in the workspace (or the bundled seed, id `seed`). */
+export const actionLibrarySummarySchema = z.object({
+  id: z.string(),
+  /** The file it was imported from (its name), or "Seed library". */
+  name: z.string(),
+  scenario: z.string(),
+  schema: z.string(),
+  actionCount: z.number().int(),
+  demonstrationCount: z.number().int(),
+  /** Simplification rounds kept beside a mined library (`<lib>.rounds.json`), 0 when none came with it. */
+  roundCount: z.number().int(),
+  importedAt: z.string().nullable(),
+  builtIn: z.boolean(),
+});
+export type ActionLibrarySummary = z.infer<typeof actionLibrarySummarySchema>;
+
+export const actionLibraryViewSchema = actionLibrarySummarySchema.extend({ actions: z.array(libraryActionViewSchema) });
+export type ActionLibraryView = z.infer<typeof actionLibraryViewSchema>;
+
+/** The workspace's action libraries; spread into the contract's `api` with the program cell's requests. */
+export const actionLibraryRequests = {
+  'pearl/libraries/list': { params: z.object({}), result: z.array(actionLibrarySummarySchema) },
+  'pearl/libraries/get': { params: z.object({ id: z.string() }), result: actionLibraryViewSchema },
+  /** Copies a library file (`dwb actions mine --out`, with its rounds file when beside it) into the workspace. */
+  'pearl/libraries/import': { params: z.object({ path: z.string().trim().min(1) }), result: actionLibrarySummarySchema },
+} as const;

@@ -1,0 +1,177 @@
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { EventName, EventPayload } from '../../../src-main/contract/api';
+import { openWorkbench, type Workbench } from '../../../src-main/services/workbench';
+import { messageText, startScriptedOpenAiServer, type ScriptedOpenAiServer } from '../../support/scripted-openai';
+import type { ScriptStep } from '../../support/scripted-openai/script';
+import { useTempDirs } from '../../support/temp';
+import { useCleanups } from '../../support/lifecycle';
+
+/**
+ * Pearl in the workspace: action libraries kept in the workspace folder and chosen for a run,
+ * and the program cell's two requests (check an edited program, run it again).
+ */
+const tempDir = useTempDirs();
+const onCleanup = useCleanups();
+
+async function setup(script: ScriptStep[]) {
+  const server: ScriptedOpenAiServer = await startScriptedOpenAiServer(script);
+  const workspaceDir = tempDir();
+  const workbench: Workbench = openWorkbench({ workspaceDir, platform: { transport: 'websocket' } });
+  onCleanup(() => server.close(), () => workbench.close());
+  const events: { event: EventName; payload: unknown }[] = [];
+  workbench.subscribe((event, payload) => events.push({ event, payload }));
+  const locating = (await workbench.invoke('connections/list', {})).find((connection) => connection.name.startsWith('DQA Locating'))!;
+  const notebook = await workbench.invoke('notebooks/create', { title: 'Pearl' });
+  await workbench.invoke('model/save', { settings: { baseUrl: server.baseUrl, model: 'm', temperature: 0, maxTokens: 100, requestTimeoutMs: 5000, maxRetries: 0, stream: true, toolMode: 'tools' } });
+  return { server, workbench, events, locating, notebook, workspaceDir };
+}
+
+async function ended(events: { event: EventName; payload: unknown }[], runId: string): Promise<EventPayload<'run-progress'>> {
+  const started = Date.now();
+  for (;;) {
+    const progress = events.filter((entry) => entry.event === 'run-progress').map((entry) => entry.payload as EventPayload<'run-progress'>).filter((entry) => entry.runId === runId).at(-1);
+    if (progress && progress.status !== 'running') return progress;
+    if (Date.now() - started > 15_000) throw new Error(`run ${runId} did not end`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+const minedLibrary = {
+  format: 'decision-workbench/pearl-actions',
+  version: 1,
+  scenario: 'locating',
+  schema: 'relational',
+  actions: [
+    { name: 'FEEDERS', params: ['DB', 'node'], definition: 'The trade nodes that send value into a node, with each flow.', usage: 3, provenance: 'mined: round 2 from UPSTREAM, INFLOW' },
+    { name: 'BEST', params: ['evidence', 'goal'], definition: 'The option the evidence shows best for the goal.', usage: 1, provenance: 'mined: round 1' },
+    { name: 'CONCAT', params: ['S1', 'S2'], variadic: true, definition: 'Joins its inputs, one per line.', usage: 0, provenance: 'seed' },
+  ],
+  demonstrations: [],
+};
+
+const program = (text: string): ScriptStep => ({ expectTools: ['program'], toolCalls: [{ name: 'program', arguments: { program: text } }] });
+const call = (name: string, args: Record<string, string>, expectLast?: string): ScriptStep => ({ expectTools: [name], ...(expectLast ? { expectLastMessageContains: expectLast } : {}), toolCalls: [{ name, arguments: args }] });
+
+describe('Pearl action libraries in the workspace', () => {
+  it('lists the seed, imports a mined library with its rounds, shows its actions, and refuses what is not a library', async () => {
+    const { workbench, workspaceDir } = await setup([]);
+    expect(await workbench.invoke('pearl/libraries/list', {})).toEqual([expect.objectContaining({ id: 'seed', builtIn: true, scenario: 'any', actionCount: 8 })]);
+    const dir = tempDir();
+    const file = join(dir, 'locating.json');
+    writeFileSync(file, JSON.stringify(minedLibrary));
+    writeFileSync(join(dir, 'locating.rounds.json'), JSON.stringify({ format: 'decision-workbench/pearl-mining-rounds', version: 1, rounds: [{ round: 0 }, { round: 1 }, { round: 2 }] }));
+    const imported = await workbench.invoke('pearl/libraries/import', { path: file });
+    expect(imported).toMatchObject({ name: 'locating.json', scenario: 'locating', schema: 'relational', actionCount: 3, roundCount: 3, builtIn: false });
+    expect(readdirSync(join(workspaceDir, 'action-libraries'))).toEqual([`${imported.id}.json`]);
+    expect((await workbench.invoke('pearl/libraries/list', {})).map((library) => library.id)).toEqual(['seed', imported.id]);
+    const view = await workbench.invoke('pearl/libraries/get', { id: imported.id });
+    expect(view.actions[0]).toEqual(minedLibrary.actions[0]);
+    expect(view.actions[2]).toMatchObject({ name: 'CONCAT', variadic: true });
+
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, JSON.stringify({ ...minedLibrary, actions: [{ ...minedLibrary.actions[0], name: 'lower' }] }));
+    await expect(workbench.invoke('pearl/libraries/import', { path: bad })).rejects.toThrow('bad.json is not a Pearl action library (format decision-workbench/pearl-actions, version 1): actions.0.name: an action name is upper case letters, digits and underscores');
+    await expect(workbench.invoke('pearl/libraries/import', { path: join(dir, 'missing.json') })).rejects.toThrow('there is no such file');
+    await expect(workbench.invoke('pearl/libraries/get', { id: '../escape' })).rejects.toThrow('There is no action library ../escape in this workspace');
+    expect(readdirSync(join(workspaceDir, 'action-libraries'))).toHaveLength(1);
+  });
+
+  it('plans with the chosen library; the program cell checks an edit and runs it again with the same library', async () => {
+    const planned = 'New actions:\n- None\n\n1. out1 = FEEDERS(DB, "baltic_sea") : who feeds the home node';
+    const edited = `${planned}\n2. out2 = BEST(out1, "SWE profit on baltic_sea") : the node for the merchant`;
+    const { workbench, server, events, locating, notebook } = await setup([
+      {
+        ...program(planned),
+        expect: (request) => {
+          const system = messageText(request.chat.messages[0] as never);
+          return system.includes('FEEDERS(DB, node) : The trade nodes') && !system.includes('LOOKUP(') ? undefined : 'the planner was not shown the chosen library';
+        },
+      },
+      call('query', { query: "SELECT source FROM flow WHERE dest = 'baltic_sea' ORDER BY source" }, 'node = "baltic_sea"'),
+      call('output', { output: 'krakow' }),
+      // The edited program, run again: no planner call, FEEDERS then BEST.
+      call('query', { query: "SELECT source FROM flow WHERE dest = 'baltic_sea' ORDER BY source" }, 'FEEDERS(DB, node)'),
+      call('output', { output: 'krakow, novgorod' }),
+      call('output', { output: 'krakow' }, '(the output of out1)\nkrakow, novgorod'),
+    ]);
+    const dir = tempDir();
+    writeFileSync(join(dir, 'lib.json'), JSON.stringify(minedLibrary));
+    const library = await workbench.invoke('pearl/libraries/import', { path: join(dir, 'lib.json') });
+    const base = { notebookId: notebook.id, connectionId: locating.id, question: 'Where should SWE place its merchant on baltic_sea?', technique: 'pearl', mode: 'auto' as const, known: { country: 'SWE', home: 'baltic_sea' } };
+    await expect(workbench.invoke('runs/start', { ...base, technique: 'planrag', actionLibrary: library.id })).rejects.toThrow('An action library is for Pearl runs, not planrag');
+    await expect(workbench.invoke('runs/start', { ...base, actionLibrary: 'lib-nope' })).rejects.toThrow('There is no action library lib-nope');
+    const { runId } = await workbench.invoke('runs/start', { ...base, actionLibrary: library.id });
+    expect(await ended(events, runId)).toMatchObject({ status: 'answered' });
+
+    // The program cell keeps the program and the library's signatures it was checked against.
+    const first = (await workbench.invoke('notebooks/get', { id: notebook.id })).cells.find((cell) => cell.data['tool'] === 'pearl-program');
+    const input = first?.data['input'] as { program: string; library: { signatures: { name: string; params: string[]; variadic?: boolean }[] } };
+    expect(input.program).toBe(planned);
+    expect(input.library.signatures.map((action) => action.name)).toEqual(['FEEDERS', 'BEST', 'CONCAT']);
+    const broken = await workbench.invoke('pearl/check', { program: `${planned}\n2. out2 = BEST(out9) : x`, actions: input.library.signatures });
+    expect(broken).toEqual({
+      valid: false,
+      steps: 0,
+      errors: [
+        { code: 'arity', line: 5, column: 11, message: expect.stringContaining('BEST(evidence, goal) takes 2 arguments, found 1') },
+        { code: 'argument', line: 5, column: 16, message: expect.stringContaining('out9 is neither DB, a quoted string nor an earlier output') },
+      ],
+    });
+    expect(await workbench.invoke('pearl/check', { program: edited, actions: input.library.signatures })).toEqual({ valid: true, errors: [], steps: 2 });
+
+    const again = await workbench.invoke('pearl/run-program', { runId, program: edited, mode: 'auto' });
+    expect(await ended(events, again.runId)).toMatchObject({ status: 'answered', technique: 'pearl' });
+    server.verify();
+    const runs = await workbench.invoke('runs/list', { notebookId: notebook.id });
+    expect(runs.find((run) => run.id === again.runId)).toMatchObject({ decision: 'krakow' });
+    const cells = (await workbench.invoke('notebooks/get', { id: notebook.id })).cells.filter((cell) => cell.provenance.runId === again.runId);
+    expect(cells.find((cell) => cell.data['tool'] === 'pearl-program')?.data['input']).toMatchObject({ author: 'analyst', program: edited, valid: true });
+    expect(cells.filter((cell) => cell.data['tool'] === 'pearl-step').map((cell) => cell.provenance.node)).toEqual(['out1', 'out2']);
+    expect(cells.at(-1)).toMatchObject({ kind: 'decision', data: { decision: 'krakow', verification: expect.objectContaining({ agrees: true }) } });
+    await expect(workbench.invoke('pearl/run-program', { runId: 'run-nope', program: edited, mode: 'auto' })).rejects.toThrow('There is no run run-nope');
+    expect(existsSync(join(dir, 'lib.json'))).toBe(true);
+  });
+
+  it('step-through: the run pauses before the program runs, the analyst edits it, and the report shows the edit', async () => {
+    const planned = 'New actions:\n- None\n\n1. out1 = NEIGHBORS(DB, "baltic_sea", "source", "in") : the nodes that feed the home node';
+    const { workbench, server, events, locating, notebook } = await setup([
+      program(planned),
+      call('query', { query: "SELECT source FROM flow WHERE dest = 'baltic_sea' ORDER BY source" }),
+      call('output', { output: 'krakow' }),
+      // The analyst's run, paused: after the edit, out1's query (approved), its output, then out2's.
+      call('query', { query: "SELECT source, flow FROM flow WHERE dest = 'baltic_sea' ORDER BY source" }, 'direction = "in"'),
+      call('output', { output: 'krakow 0.56, novgorod 0.38' }),
+      call('output', { output: 'krakow' }, '(the output of out1)\nkrakow 0.56, novgorod 0.38'),
+    ]);
+    const { runId } = await workbench.invoke('runs/start', { notebookId: notebook.id, connectionId: locating.id, question: 'Where should SWE place its merchant on baltic_sea?', technique: 'pearl', mode: 'auto', known: { country: 'SWE', home: 'baltic_sea' } });
+    expect(await ended(events, runId)).toMatchObject({ status: 'answered' });
+
+    const { runId: stepRun } = await workbench.invoke('pearl/run-program', { runId, program: planned, mode: 'step' });
+    const pending = async (subject: string) => {
+      const started = Date.now();
+      for (;;) {
+        const progress = events.filter((entry) => entry.event === 'run-progress').map((entry) => entry.payload as EventPayload<'run-progress'>).filter((entry) => entry.runId === stepRun).at(-1);
+        if (progress?.pendingReview?.subject === subject) return progress.pendingReview;
+        if (Date.now() - started > 15_000) throw new Error(`no ${subject} review`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    };
+    const review = await pending('replan');
+    expect(review).toMatchObject({ subject: 'replan', steps: ['out1 = NEIGHBORS(DB, "baltic_sea", "source", "in") : the nodes that feed the home node'] });
+    const edit = ['out1 = NEIGHBORS(DB, "baltic_sea", "source", "in") : the nodes that feed the home node', 'out2 = ARGMAX(out1, "SWE profit on baltic_sea") : the node for the merchant'];
+    await workbench.invoke('runs/review', { runId: stepRun, decision: { action: 'edit', steps: edit } });
+    await pending('query');
+    await workbench.invoke('runs/review', { runId: stepRun, decision: { action: 'approve' } });
+    expect(await ended(events, stepRun)).toMatchObject({ status: 'answered' });
+    server.verify();
+
+    const programs = (await workbench.invoke('notebooks/get', { id: notebook.id })).cells.filter((cell) => cell.provenance.runId === stepRun && cell.data['tool'] === 'pearl-program');
+    expect(programs.map((cell) => (cell.data['input'] as { attempt: string }).attempt)).toEqual(['analyst', 'analyst 1']);
+    expect((programs[1]?.data['input'] as { program: string }).program).toContain('2. out2 = ARGMAX(out1, "SWE profit on baltic_sea") : the node for the merchant');
+    const { html } = await workbench.invoke('reports/preview', { notebookId: notebook.id, runId: stepRun });
+    expect(html).toContain('Analyst edited the re-plan');
+    expect(html).toContain('out2 = ARGMAX(out1, &quot;SWE profit on baltic_sea&quot;) : the node for the merchant');
+  });
+});
