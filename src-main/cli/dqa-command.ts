@@ -125,16 +125,20 @@ export async function runDqaCommand(args: string[], io: CommandIo): Promise<numb
 async function solveOne(set: QuestionSet, rules: RuleSet, db: DbKind, databases: ScenarioDatabases, io: CommandIo, out: ReturnType<typeof openOut>): Promise<void> {
   try {
     io.stderr(`solving ${set.questions.length} ${set.scenario} questions from ${set.path} with ${rules} rules on --db ${db}`);
+    // Verdicts arrive together once the block is solved: written in one piece, not a write per line.
+    const lines: string[] = [];
+    const records: string[] = [];
     const run = await solveQuestionSet(set, {
       rules,
       db,
       databases,
       onVerdict: (verdict) => {
-        io.stdout(verdictLine(verdict));
-        out?.write(JSON.stringify(verdictRecord(verdict, rules, db)));
+        lines.push(verdictLine(verdict));
+        if (out !== null) records.push(JSON.stringify(verdictRecord(verdict, rules, db)));
       },
     });
-    for (const line of accuracyLines(run)) io.stdout(line);
+    if (records.length > 0) out?.write(records.join('\n'));
+    io.stdout([...lines, ...accuracyLines(run)].join('\n'));
     if (run.errors > 0) io.stderr(`${run.errors} question(s) could not be decided (error=… lines); they count as disagreements`);
     io.stderr(`loaded ${new Set(run.verdicts.map((v) => v.database)).size} databases in ${(run.loadMs / 1000).toFixed(2)} s; solved in ${(run.solveMs / 1000).toFixed(3)} s`);
   } finally {
