@@ -95,6 +95,8 @@ function scan(text: string): GraphDump {
   const graph: GraphDump = { nodes: [], relationships: [] };
   const index = new MatchIndex(graph.nodes);
   const bound: Bindings = { names: [], nodes: [] };
+  /** Labels, types and property keys seen so far (see DumpText.name). */
+  const names: string[] = [];
   for (;;) {
     reader.skipBlank();
     if (reader.atEnd()) break;
@@ -103,12 +105,12 @@ function scan(text: string): GraphDump {
       continue;
     }
     if (reader.acceptKeyword('create')) {
-      const node = nodePattern(reader);
+      const node = nodePattern(reader, names);
       if (node.variable === null || node.labels.length === 0) giveUp();
       graph.nodes.push(node);
       index.added(node, graph.nodes.length - 1);
     } else if (reader.acceptKeyword('match')) {
-      graph.relationships.push(matchCreate(reader, index, bound));
+      graph.relationships.push(matchCreate(reader, index, bound, names));
     } else {
       giveUp();
     }
@@ -120,28 +122,28 @@ function scan(text: string): GraphDump {
 }
 
 /** `(var:Label… {…})` as a node to create (properties {} when none are written). */
-function nodePattern(reader: DumpText): DumpNode {
+function nodePattern(reader: DumpText, names: string[]): DumpNode {
   reader.expect(CH.openParen);
   const variable = reader.identifier();
   const labels: string[] = [];
   while (reader.accept(CH.colon)) {
-    const label = reader.identifier();
+    const label = reader.name(names);
     if (label === null) giveUp();
     labels.push(label);
   }
   reader.skipBlank();
-  const properties = reader.peek() === CH.openBrace ? propertyMap(reader) : {};
+  const properties = reader.peek() === CH.openBrace ? propertyMap(reader, names) : {};
   reader.expect(CH.closeParen);
   return { variable, labels, properties };
 }
 
 /** `{k: v, …}`: keys repaired as the strict parser repairs them; a key given twice gives up. */
-function propertyMap(reader: DumpText): Record<string, DumpValue> {
+function propertyMap(reader: DumpText, names: string[]): Record<string, DumpValue> {
   reader.expect(CH.openBrace);
   const properties: Record<string, DumpValue> = {};
   if (reader.accept(CH.closeBrace)) return properties;
   do {
-    const written = reader.identifier();
+    const written = reader.name(names);
     if (written === null) giveUp();
     const key = repairFieldName(written);
     if (Object.hasOwn(properties, key)) giveUp();
@@ -163,7 +165,7 @@ function value(reader: DumpText): DumpValue {
     return giveUp();
   }
   const number = reader.number();
-  return number === null ? giveUp() : number.value;
+  return Number.isNaN(number) ? giveUp() : number;
 }
 
 /** The variables a MATCH bound and their nodes, reused from statement to statement. */
@@ -173,10 +175,10 @@ interface Bindings {
 }
 
 /** `(a:Label {k: v}), … CREATE (x)-[r:TYPE {…}]->(y)` after MATCH: the relationship it creates. */
-function matchCreate(reader: DumpText, index: MatchIndex, bound: Bindings): DumpRelationship {
+function matchCreate(reader: DumpText, index: MatchIndex, bound: Bindings, names: string[]): DumpRelationship {
   bound.names.length = 0;
   bound.nodes.length = 0;
-  do matchPattern(reader, index, bound);
+  do matchPattern(reader, index, bound, names);
   while (reader.accept(CH.comma));
   reader.expectKeyword('create');
   const from = boundNode(reader, bound);
@@ -186,10 +188,10 @@ function matchCreate(reader: DumpText, index: MatchIndex, bound: Bindings): Dump
   reader.expect(CH.openBracket);
   reader.identifier(); // relationship variables are never referenced by the dumps
   reader.expect(CH.colon);
-  const type = reader.identifier();
+  const type = reader.name(names);
   if (type === null) giveUp();
   reader.skipBlank();
-  const properties = reader.peek() === CH.openBrace ? propertyMap(reader) : {};
+  const properties = reader.peek() === CH.openBrace ? propertyMap(reader, names) : {};
   reader.expect(CH.closeBracket);
   reader.expect(CH.minus);
   const rightArrow = reader.accept(CH.greater);
@@ -202,15 +204,15 @@ function matchCreate(reader: DumpText, index: MatchIndex, bound: Bindings): Dump
 }
 
 /** `(var:Label {key: value})` in a MATCH: binds var to the one node created before with that label and value. */
-function matchPattern(reader: DumpText, index: MatchIndex, bound: Bindings): void {
+function matchPattern(reader: DumpText, index: MatchIndex, bound: Bindings, names: string[]): void {
   reader.expect(CH.openParen);
   const variable = reader.identifier();
   if (variable === null || bound.names.includes(variable)) giveUp();
   reader.expect(CH.colon);
-  const label = reader.identifier();
+  const label = reader.name(names);
   if (label === null) giveUp();
   reader.expect(CH.openBrace);
-  const written = reader.identifier();
+  const written = reader.name(names);
   if (written === null) giveUp();
   reader.expect(CH.colon);
   const wanted = value(reader);

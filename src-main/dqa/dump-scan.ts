@@ -65,11 +65,8 @@ function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
 }
 
-/** A literal value read in place: `text` is the source spelling of a number (sign included, as the SQL parser keeps it). */
-export interface ScannedNumber {
-  value: number;
-  text: string;
-}
+/** 10^0 … 10^22, each exactly representable as a double. */
+const POWERS_OF_TEN = Float64Array.from({ length: 23 }, (_, k) => 10 ** k);
 
 /**
  * A read position in a dump's text. Every method either advances past what it read or gives
@@ -161,6 +158,29 @@ export class DumpText {
     return name;
   }
 
+  /**
+   * An identifier like `identifier()`, given as the same string as an earlier one spelled the
+   * same way when `seen` holds it (dumps repeat a few dozen names hundreds of thousands of
+   * times: one shared string, no new slice to hash as a property key). New names join `seen`.
+   */
+  name(seen: string[]): string | null {
+    const end = this.identifierEnd();
+    if (end < 0) return null;
+    const { text, pos } = this;
+    const length = end - pos;
+    for (let i = 0; i < seen.length; i += 1) {
+      const candidate = seen[i] as string;
+      if (candidate.length === length && text.startsWith(candidate, pos)) {
+        this.pos = end;
+        return candidate;
+      }
+    }
+    const name = text.slice(pos, end);
+    if (seen.length < 256) seen.push(name);
+    this.pos = end;
+    return name;
+  }
+
   /** Consumes the keyword `lower` (given in lower case; matched case-insensitively as a whole identifier) when it is next. */
   acceptKeyword(lower: string): boolean {
     const end = this.identifierEnd();
@@ -197,12 +217,19 @@ export class DumpText {
     return text.slice(start, pos);
   }
 
+  /** Where the last number read starts (its sign, then its digits): `numberText()` slices it on demand. */
+  private numberSign = 0;
+  private numberDigits = 0;
+
   /**
-   * An optionally signed number (`digits[.digits][e[±]digits]`), or null when none starts here.
+   * An optionally signed number (`digits[.digits][e[±]digits]`), or NaN when none starts here.
    * Spellings the lexer reads some other way (`.5`, `1.`, a number run into a name) give up.
-   * The value is Number() of the unsigned spelling, negated for `-`, as the parsers compute it.
+   * The value equals Number() of the unsigned spelling, negated for `-`, as the parsers compute
+   * it: up to 15 significant digits and 22 decimal places it is the digits (an exact integer
+   * below 2^53) divided by an exact power of ten, which IEEE division rounds exactly as
+   * Number() does; longer spellings and exponents go to Number().
    */
-  number(): ScannedNumber | null {
+  number(): number {
     this.skipBlank();
     const { text } = this;
     let sign = text.charCodeAt(this.pos);
@@ -213,32 +240,55 @@ export class DumpText {
       sign = 0;
     }
     const start = this.pos;
+    this.numberSign = sign;
+    this.numberDigits = start;
     let pos = start;
-    if (!isDigit(text.charCodeAt(pos))) {
+    let c = text.charCodeAt(pos);
+    if (!isDigit(c)) {
       if (sign !== 0) giveUp();
-      return null;
+      return Number.NaN;
     }
-    while (isDigit(text.charCodeAt(pos))) pos += 1;
-    if (text.charCodeAt(pos) === CH_DOT) {
+    let digits = 0;
+    let significant = 0;
+    let decimals = 0;
+    while (isDigit(c)) {
+      if (significant > 0 || c !== 48) significant += 1;
+      digits = digits * 10 + (c - 48);
       pos += 1;
+      c = text.charCodeAt(pos);
+    }
+    if (c === CH_DOT) {
+      pos += 1;
+      c = text.charCodeAt(pos);
+      if (!isDigit(c)) giveUp();
+      while (isDigit(c)) {
+        if (significant > 0 || c !== 48) significant += 1;
+        digits = digits * 10 + (c - 48);
+        decimals += 1;
+        pos += 1;
+        c = text.charCodeAt(pos);
+      }
+    }
+    let exact = significant <= 15 && decimals <= 22;
+    if (c === 101 || c === 69) {
+      exact = false;
+      pos += 1;
+      c = text.charCodeAt(pos);
+      if (c === CH_PLUS || c === CH_MINUS) pos += 1;
       if (!isDigit(text.charCodeAt(pos))) giveUp();
       while (isDigit(text.charCodeAt(pos))) pos += 1;
+      c = text.charCodeAt(pos);
     }
-    const e = text.charCodeAt(pos);
-    if (e === 101 || e === 69) {
-      pos += 1;
-      const s = text.charCodeAt(pos);
-      if (s === CH_PLUS || s === CH_MINUS) pos += 1;
-      if (!isDigit(text.charCodeAt(pos))) giveUp();
-      while (isDigit(text.charCodeAt(pos))) pos += 1;
-    }
-    const after = text.charCodeAt(pos);
-    if (isIdentifierPart(after) || after === CH_DOT) giveUp();
-    const unsigned = text.slice(start, pos);
+    if (isIdentifierPart(c) || c === CH_DOT) giveUp();
     this.pos = pos;
-    const magnitude = Number(unsigned);
-    if (sign === CH_MINUS) return { value: -magnitude, text: `-${unsigned}` };
-    return { value: magnitude, text: unsigned };
+    const magnitude = exact ? (decimals === 0 ? digits : digits / (POWERS_OF_TEN[decimals] as number)) : Number(text.slice(start, pos));
+    return sign === CH_MINUS ? -magnitude : magnitude;
+  }
+
+  /** The spelling of the number just read, as the SQL parser keeps it for a TEXT column: `-` kept, `+` and blanks after a sign dropped. */
+  numberText(): string {
+    const digits = this.text.slice(this.numberDigits, this.pos);
+    return this.numberSign === CH_MINUS ? `-${digits}` : digits;
   }
 
   /**

@@ -38,6 +38,8 @@ function scan(text: string, source: string): DumpTable[] {
   const reader = new DumpText(text, 'sql');
   const tables = new Map<string, ScanTable>();
   const order: string[] = [];
+  /** Table names seen so far (see DumpText.name). */
+  const names: string[] = [];
   for (;;) {
     reader.skipBlank();
     if (reader.atEnd()) break;
@@ -47,7 +49,7 @@ function scan(text: string, source: string): DumpTable[] {
     }
     const start = reader.pos;
     if (reader.acceptKeyword('insert')) {
-      scanInsert(reader, tables);
+      scanInsert(reader, tables, names);
     } else if (reader.acceptKeyword('create')) {
       reader.pos = start;
       const end = reader.statementEnd();
@@ -73,9 +75,9 @@ function scan(text: string, source: string): DumpTable[] {
   return order.map((key) => (tables.get(key) as ScanTable).state.table);
 }
 
-function scanInsert(reader: DumpText, tables: Map<string, ScanTable>): void {
+function scanInsert(reader: DumpText, tables: Map<string, ScanTable>, names: string[]): void {
   reader.expectKeyword('into');
-  const name = reader.identifier();
+  const name = reader.name(names);
   if (name === null) giveUp();
   const table = tables.get(name.toLowerCase());
   if (table === undefined) giveUp();
@@ -141,12 +143,11 @@ function literal(reader: DumpText, type: DumpColumn['type']): DumpValue {
     if (type === 'INTEGER') return truth ? 1 : 0;
     return giveUp();
   }
-  const number = reader.number();
-  if (number === null) return giveUp();
-  const { value } = number;
+  const value = reader.number();
+  if (Number.isNaN(value)) return giveUp();
   if (type === 'REAL') return value;
   if (type === 'INTEGER') return Number.isInteger(value) ? value : giveUp();
-  if (type === 'TEXT') return number.text;
+  if (type === 'TEXT') return reader.numberText();
   return value === 0 || value === 1 ? value === 1 : giveUp();
 }
 

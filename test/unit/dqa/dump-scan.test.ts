@@ -102,6 +102,28 @@ describe('fast scanners on damaged dumps agree with the strict parser', () => {
   }
 });
 
+describe('numbers read in place', () => {
+  it('equal Number() of their spelling, bit for bit (short ones are computed without it)', () => {
+    const digits = (min: number, max: number) => fc.stringMatching(new RegExp(`^[0-9]{${min},${max}}$`));
+    const spelling = fc
+      .tuple(fc.constantFrom('', '-', '+'), digits(1, 20), fc.option(digits(1, 26), { nil: undefined }), fc.option(fc.integer({ min: -330, max: 330 }), { nil: undefined }))
+      .map(([sign, whole, fraction, exponent]) => `${sign}${whole}${fraction === undefined ? '' : `.${fraction}`}${exponent === undefined ? '' : `e${exponent}`}`);
+    fc.assert(
+      fc.property(spelling, (number) => {
+        const sql = `CREATE TABLE t(x DOUBLE, s VARCHAR(40)); INSERT INTO t VALUES (${number}, ${number});`;
+        const row = scanSqlDump(sql, 'n')?.[0]?.rows[0];
+        expect(row).toBeDefined();
+        const [value, text] = row as [number, string];
+        const expected = Number(number.replace(/^\+/, ''));
+        expect(Object.is(value, expected)).toBe(true);
+        expect(text).toBe(number.replace(/^\+/, ''));
+        expect(scanCypherDump(`CREATE (n:X {x: ${number}});`)?.nodes[0]?.properties['x']).toBe(expected);
+      }),
+      { numRuns: 3000, seed: 17 },
+    );
+  });
+});
+
 describe('readSqlDump', () => {
   it('reads comments, multi-row inserts, column subsets with defaults and repaired names on the fast path', () => {
     const text = `-- header
