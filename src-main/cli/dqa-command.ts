@@ -2,6 +2,7 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { WorkbenchError } from '../contract/errors';
+import { tuneJitForBatch } from './batch-jit';
 import { parsedDumpDatabases, requireDumpFiles } from '../dqa/dump-databases';
 import { readQuestionSet, type QuestionSet } from '../dqa/question-file';
 import type { DbKind, ScenarioDatabases } from '../dqa/scenario-databases';
@@ -92,6 +93,7 @@ export async function runDqaCommand(args: string[], io: CommandIo): Promise<numb
     throw new WorkbenchError('unsupported', `--engine ${values.engine} is not available: use simulator or a technique (${(await import('../engine/techniques/registry')).techniqueIds().join(', ')})`);
   }
   if (values['password-file'] !== undefined && values.target === undefined) throw new WorkbenchError('invalid-request', `--password-file goes with --target: ${dqaSolveUsage}`);
+  tuneJitForBatch();
   const rules = oneOf(values.rules, ruleSets, '--rules');
   const dbs = dbList(values.db);
   const sets = questionFiles.map((file) => readQuestionSet(file));
