@@ -228,9 +228,7 @@ function matchPattern(reader: DumpText, index: MatchIndex, bound: Bindings, name
 /** `(var)` naming a node the MATCH bound. */
 function boundNode(reader: DumpText, bound: Bindings): number {
   reader.expect(CH.openParen);
-  const variable = reader.identifier();
-  if (variable === null) giveUp();
-  const at = bound.names.indexOf(variable);
+  const at = reader.oneOf(bound.names);
   if (at < 0) giveUp();
   reader.expect(CH.closeParen);
   return bound.nodes[at] as number;

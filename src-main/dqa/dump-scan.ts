@@ -103,6 +103,8 @@ export class DumpText {
         pos += 1;
         continue;
       }
+      // Most tokens start with none of the characters a comment starts with.
+      if (c !== CH_MINUS && c !== CH_SLASH && c !== CH_HASH) break;
       const next = text.charCodeAt(pos + 1);
       const lineComment = this.sql ? (c === CH_MINUS && next === CH_MINUS) || c === CH_HASH : c === CH_SLASH && next === CH_SLASH;
       if (lineComment) {
@@ -179,6 +181,22 @@ export class DumpText {
     if (seen.length < 256) seen.push(name);
     this.pos = end;
     return name;
+  }
+
+  /** The index in `names` of the identifier written next (consumed), or -1 (nothing consumed) when it is none of them. */
+  oneOf(names: readonly string[]): number {
+    const end = this.identifierEnd();
+    if (end < 0) return -1;
+    const { text, pos } = this;
+    const length = end - pos;
+    for (let i = 0; i < names.length; i += 1) {
+      const name = names[i] as string;
+      if (name.length === length && text.startsWith(name, pos)) {
+        this.pos = end;
+        return i;
+      }
+    }
+    return -1;
   }
 
   /** Consumes the keyword `lower` (given in lower case; matched case-insensitively as a whole identifier) when it is next. */
