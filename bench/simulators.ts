@@ -21,6 +21,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { referenceQuestions } from './reference-simulators';
+import { batchJitFlags } from '../src-main/cli/batch-jit';
 import { dqaRoot } from '../src-main/dqa/dataset';
 
 const repoRoot = resolve(__dirname, '..');
@@ -116,7 +117,8 @@ async function main(): Promise<void> {
   const cliAgree = cliDecisions.filter((d) => d.decision === d.annotation).length;
   console.log(`\n1. dwb dqa solve, all files and kinds in one process (${CLI_RUNS} runs)`);
   console.log(`   wall incl. start-up: ${cliRuns.map((r) => seconds(r.wallMs)).join(', ')}; median ${seconds(cliWall)}`);
-  if (cliCpu !== null) console.log(`   CPU (the CLI's own count): median ${seconds(cliCpu)}`);
+  if (cliCpu !== null) console.log(`   CPU (the CLI's own count, every thread): median ${seconds(cliCpu)}`);
+  console.log(`   (the CLI sets V8 ${batchJitFlags.join(' ')} for this command: src-main/cli/batch-jit.ts; the reference runs with V8's defaults)`);
   console.log(`   agree with the annotations: ${cliAgree}/${cliDecisions.length}`);
 
   // 2. The straightforward reference, same workload, in the CLI's order (files, kinds, questions).

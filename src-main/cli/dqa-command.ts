@@ -2,6 +2,7 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { WorkbenchError } from '../contract/errors';
+import { tuneJitForBatch } from './batch-jit';
 import { parsedDumpDatabases, requireDumpFiles } from '../dqa/dump-databases';
 import { readQuestionSet, type QuestionSet } from '../dqa/question-file';
 import type { DbKind, ScenarioDatabases } from '../dqa/scenario-databases';
@@ -92,6 +93,7 @@ export async function runDqaCommand(args: string[], io: CommandIo): Promise<numb
     throw new WorkbenchError('unsupported', `--engine ${values.engine} is not available: use simulator or a technique (${(await import('../engine/techniques/registry')).techniqueIds().join(', ')})`);
   }
   if (values['password-file'] !== undefined && values.target === undefined) throw new WorkbenchError('invalid-request', `--password-file goes with --target: ${dqaSolveUsage}`);
+  tuneJitForBatch();
   const rules = oneOf(values.rules, ruleSets, '--rules');
   const dbs = dbList(values.db);
   const sets = questionFiles.map((file) => readQuestionSet(file));
@@ -125,16 +127,20 @@ export async function runDqaCommand(args: string[], io: CommandIo): Promise<numb
 async function solveOne(set: QuestionSet, rules: RuleSet, db: DbKind, databases: ScenarioDatabases, io: CommandIo, out: ReturnType<typeof openOut>): Promise<void> {
   try {
     io.stderr(`solving ${set.questions.length} ${set.scenario} questions from ${set.path} with ${rules} rules on --db ${db}`);
+    // Verdicts arrive together once the block is solved: written in one piece, not a write per line.
+    const lines: string[] = [];
+    const records: string[] = [];
     const run = await solveQuestionSet(set, {
       rules,
       db,
       databases,
       onVerdict: (verdict) => {
-        io.stdout(verdictLine(verdict));
-        out?.write(JSON.stringify(verdictRecord(verdict, rules, db)));
+        lines.push(verdictLine(verdict));
+        if (out !== null) records.push(JSON.stringify(verdictRecord(verdict, rules, db)));
       },
     });
-    for (const line of accuracyLines(run)) io.stdout(line);
+    if (records.length > 0) out?.write(records.join('\n'));
+    io.stdout([...lines, ...accuracyLines(run)].join('\n'));
     if (run.errors > 0) io.stderr(`${run.errors} question(s) could not be decided (error=… lines); they count as disagreements`);
     io.stderr(`loaded ${new Set(run.verdicts.map((v) => v.database)).size} databases in ${(run.loadMs / 1000).toFixed(2)} s; solved in ${(run.solveMs / 1000).toFixed(3)} s`);
   } finally {

@@ -27,7 +27,12 @@ function requireTable(tables: readonly TableRows[], name: string, source: string
   return table;
 }
 
-/** Maps each row of `name` through `read`, giving it a column accessor and a location for messages. */
+/**
+ * Maps each row of `name` through `read`, giving it a column accessor and a location for
+ * messages. One accessor and one locator serve every row (they read the current row), so a
+ * table of thousands of rows costs no closures per row; `where` is only called while its row
+ * is being read, to word an error.
+ */
 function mapRows<T>(tables: readonly TableRows[], name: string, columns: readonly string[], source: string, read: (row: RowReader, where: (column: string) => string) => T): T[] {
   const table = requireTable(tables, name, source);
   const positions = new Map<string, number>();
@@ -36,10 +41,16 @@ function mapRows<T>(tables: readonly TableRows[], name: string, columns: readonl
     if (position < 0) throw new DqaDataError(`${source}: table ${table.name} has no column ${column} (columns: ${table.columns.map((c) => c.name).join(', ')})`);
     positions.set(column, position);
   }
-  return table.rows.map((values, rowIndex) => {
-    const row: RowReader = (column) => values[positions.get(column) as number] ?? null;
-    return read(row, (column) => `${source}: ${table.name} row ${rowIndex + 1}, column ${column}`);
-  });
+  let values: readonly DumpValue[] = [];
+  let rowIndex = 0;
+  const row: RowReader = (column) => values[positions.get(column) as number] ?? null;
+  const where = (column: string): string => `${source}: ${table.name} row ${rowIndex + 1}, column ${column}`;
+  const mapped: T[] = [];
+  for (rowIndex = 0; rowIndex < table.rows.length; rowIndex += 1) {
+    values = table.rows[rowIndex] as readonly DumpValue[];
+    mapped.push(read(row, where));
+  }
+  return mapped;
 }
 
 export function locatingFromTables(tables: readonly TableRows[], source = '<relational dump>'): LocatingData {

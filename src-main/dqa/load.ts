@@ -4,11 +4,11 @@
  * same LocatingData / BuildingData.
  */
 import type { BuildingData } from './building-data';
-import { parseCypherDump } from './cypher-dump';
+import { readCypherDump } from './cypher-scan';
 import { buildingFromGraph, locatingFromGraph } from './load-graph';
 import { buildingFromTables, locatingFromTables } from './load-relational';
 import type { LocatingData } from './locating-data';
-import { parseSqlDump } from './sql-dump';
+import { readSqlDump } from './sql-scan';
 
 export { buildingFromGraph, locatingFromGraph } from './load-graph';
 export { buildingFromTables, locatingFromTables } from './load-relational';
@@ -24,9 +24,9 @@ export function dumpKindOf(path: string): DumpKind {
 }
 
 export function loadLocatingDump(text: string, kind: DumpKind, source?: string): LocatingData {
-  return kind === 'relational' ? locatingFromTables(parseSqlDump(text, source), source) : locatingFromGraph(parseCypherDump(text, source), source);
+  return kind === 'relational' ? locatingFromTables(readSqlDump(text, source), source) : locatingFromGraph(readCypherDump(text, source), source);
 }
 
 export function loadBuildingDump(text: string, kind: DumpKind, source?: string): BuildingData {
-  return kind === 'relational' ? buildingFromTables(parseSqlDump(text, source), source) : buildingFromGraph(parseCypherDump(text, source), source);
+  return kind === 'relational' ? buildingFromTables(readSqlDump(text, source), source) : buildingFromGraph(readCypherDump(text, source), source);
 }

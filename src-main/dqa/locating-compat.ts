@@ -131,12 +131,21 @@ function sumPowers(context: CompatContext, node: TradeGraphNode, merchant: boole
   return placed;
 }
 
+/**
+ * The nodes × nodes record of one baseline pass, reused by the next question (a pass lives only
+ * while its question is evaluated, and every row a candidate reads is written first: rows up to
+ * home's, and candidates after home never read one). Allocating it per question was most of
+ * what a Locating run allocated.
+ */
+let ingoingBeforeBuffer = new Float64Array(0);
+
 /** Same pass as `simulate(context, null)`, recording the state candidates resume from. */
 function baselinePass(context: CompatContext): BaselinePass {
   const { graph, home, hops } = context;
   const n = graph.nodes.length;
   const ingoing = Float64Array.from(graph.nodes, (node) => node.stored.ingoing);
-  const ingoingBefore = new Float64Array(n * n);
+  if (ingoingBeforeBuffer.length < n * n) ingoingBeforeBuffer = new Float64Array(n * n);
+  const ingoingBefore = ingoingBeforeBuffer;
   const total = new Float64Array(n);
   const nonHomePower = new Float64Array(n);
   const countryPower = new Float64Array(n);

@@ -56,7 +56,7 @@ const TYPE_FAMILIES: ReadonlyMap<string, NormalizedType> = new Map<string, Norma
   ['BOOL', 'BOOLEAN'],
 ]);
 
-interface TableState {
+export interface TableState {
   table: DumpTable;
   defaults: DumpValue[];
   /** Lower-cased column name -> index; MySQL column names are case-insensitive. */
@@ -97,6 +97,17 @@ export function parseSqlDump(text: string, source = '<sql dump>'): DumpTable[] {
     endStatement(cursor);
   }
   return order.map((key) => (tables.get(key) as TableState).table);
+}
+
+/**
+ * One `CREATE TABLE …` statement (without its `;`) on its own, for the fast scanner
+ * (sql-scan.ts), which reads the rows itself but leaves table definitions to this parser.
+ */
+export function parseCreateTableStatement(statement: string, source: string): TableState {
+  const cursor = new TokenCursor(statement, 'sql', source);
+  const state = parseCreateTable(cursor);
+  if (!cursor.atEnd()) throw cursor.expected('the end of the CREATE TABLE statement');
+  return state;
 }
 
 function endStatement(cursor: TokenCursor): void {
