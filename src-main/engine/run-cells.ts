@@ -43,9 +43,9 @@ const runProjection: CellProjection = {
       cells.add(event.step, { kind: 'note', author: 'analyst', source: `**Analyst note (${event.subject}):** ${event.note ?? ''}`, node: event.node, data: { review: event.action } });
     }
   },
-  // A Plan*RAG event keeps its structured input, so the notebook's plan graph can show each node's state and figures.
+  // A Plan*RAG or DeLLMa event keeps its structured input: the notebook draws the plan graph, or the DeLLMa step, from it.
   tool: (event, _at, cells) => {
-    cells.add(event.step, { kind: 'observation', author: 'engine', source: event.output, node: event.node, data: { queryId: null, queryCellId: null, tool: event.tool, ...(event.tool.startsWith('plan-dag.') ? { input: event.input } : {}) } });
+    cells.add(event.step, { kind: 'observation', author: 'engine', source: event.output, node: event.node, data: { queryId: null, queryCellId: null, tool: event.tool, ...(event.tool.startsWith('plan-dag.') || event.tool.startsWith('dellma.') ? { input: event.input } : {}) } });
   },
   'run-end': (event, _at, cells) => {
     if (event.status !== 'answered') {
