@@ -34,7 +34,7 @@ export function ReviewPanel({ runId, request }: { runId: string; request: Review
   return (
     <div className="review-panel" data-testid="review-panel">
       <p className="review-title">
-        {request.subject === 'query' ? 'The model wants to run this query:' : `The model wants to re-plan: ${request.reason}`}
+        {request.subject === 'query' ? 'The model wants to run this query:' : request.subject === 'forecast' ? `The forecast waits for you (edit it in its cell, or here as "factor | value | likelihood" lines): ${request.reason}` : `The model wants to re-plan: ${request.reason}`}
       </p>
       {request.subject === 'query' ? (
         <QueryEditor value={text} language="sql" schema={undefined} focused onChange={setText} onRun={approve} onCancel={() => undefined} onFocus={() => undefined} />
@@ -44,7 +44,7 @@ export function ReviewPanel({ runId, request }: { runId: string; request: Review
       <input aria-label="Note for the model" className="review-note" placeholder="Note for the model (optional)" value={note} onChange={(event) => setNote(event.target.value)} />
       <div className="review-actions">
         <button className="primary" data-testid="review-approve" disabled={sent} onClick={approve} title="Ctrl+Enter in the editor">
-          {changed ? (request.subject === 'query' ? 'Run my version' : 'Use my plan') : note.trim() ? 'Approve with note' : 'Approve'}
+          {changed ? (request.subject === 'query' ? 'Run my version' : request.subject === 'forecast' ? 'Use my forecast' : 'Use my plan') : note.trim() ? 'Approve with note' : 'Approve'}
         </button>
         <button className="ghost" data-testid="review-skip" disabled={sent} onClick={() => answer({ action: 'skip', ...(note.trim() ? { note: note.trim() } : {}) })}>
           Skip
