@@ -243,6 +243,9 @@ function ExpectedView({ expected }: { expected: DellmaExpected }) {
           Ahead of {expected.runnerUp ?? '?'} by {formatNumber(expected.margin)} in expected utility (the mean utility of the option&apos;s sampled futures).
         </p>
       )}
+      <p data-testid="expected-values">
+        Expected utility: {expected.rows.map((row) => `${row.action} ${row.expected === null ? 'n/a' : formatNumber(row.expected)}`).join(' · ')}
+      </p>
       <div aria-label="Expected utility per option with bootstrap intervals" data-testid="expected-chart">
         <ResponsiveContainer width="100%" height={200}>
           <BarChart data={data} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
