@@ -254,7 +254,7 @@ function ExpectedView({ expected }: { expected: DellmaExpected }) {
             <YAxis tick={{ fontSize: 11 }} tickFormatter={formatNumber} width={72} />
             <Tooltip formatter={(value) => formatNumber(Number(value))} />
             <Bar dataKey="expected" name="expected utility" fill="#2f8a55" isAnimationActive={false}>
-              <ErrorBar dataKey="error" width={6} stroke="#333" />
+              <ErrorBar dataKey="error" width={6} stroke="#333" isAnimationActive={false} />
             </Bar>
           </BarChart>
         </ResponsiveContainer>

@@ -152,6 +152,7 @@ describe('DeLLMa on the agriculture example', () => {
     await forecast.getByLabel('Likelihood of how pear turns out: same').selectOption('very unlikely');
     // Probabilities follow at once: 6, 1, 2 → 0.667, 0.111, 0.222.
     expect((await forecast.getByTestId('forecast-probability').allInnerTexts()).slice(-3)).toEqual(['0.667', '0.111', '0.222']);
+    await forecast.getByLabel('Likelihood of how pear turns out: better').scrollIntoViewIfNeeded();
     await screenshot(app.page, 'dellma-02-forecast-edit');
     await forecast.getByTestId('forecast-continue').click();
     await expect.poll(() => app.page.getByTestId('run-status').innerText(), { timeout: 30_000 }).toBe('Decided');
