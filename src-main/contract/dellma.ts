@@ -90,6 +90,9 @@ export const dellmaExpectedSchema = z.object({
 export const dellmaAuditSchema = z.object({
   /** [ext] Kendall τ-b between the expected utilities and the simulator's true objective per option. */
   tau: z.number().nullable(),
+  /** [ext] Share of the model's pairwise preferences between scenarios of different options that the simulator's objective agrees with (pairs whose options tie left out). */
+  pairAgreement: z.number().nullable(),
+  comparedPairs: z.number(),
   objective: z.string(),
   rows: z.array(z.object({ action: z.string(), expected: z.number().nullable(), outcome: z.number().nullable() })),
 });

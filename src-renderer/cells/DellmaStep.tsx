@@ -288,7 +288,8 @@ function AuditView({ audit }: { audit: DellmaAudit }) {
   return (
     <>
       <p>
-        [ext] Kendall τ-b between the expected utilities and the simulator&apos;s {audit.objective}: <strong data-testid="dellma-tau">{audit.tau === null ? 'n/a' : audit.tau.toFixed(3)}</strong> (1: the same order; −1: reversed). Computed after the decision; the model never saw these outcomes.
+        [ext] Kendall τ-b between the expected utilities and the simulator&apos;s {audit.objective}: <strong data-testid="dellma-tau">{audit.tau === null ? 'n/a' : audit.tau.toFixed(3)}</strong> (1: the same order; −1: reversed). The model&apos;s pairwise preferences between scenarios of different options agree with it in{' '}
+        <strong data-testid="dellma-pair-agreement">{audit.pairAgreement === null ? 'n/a' : `${(100 * audit.pairAgreement).toFixed(1)}%`}</strong> of {audit.comparedPairs} pairs. Computed after the decision; the model never saw these outcomes.
       </p>
       <ResultGrid result={table(['option', 'expected utility', audit.objective], audit.rows.map((row) => [row.action, row.expected, row.outcome]))} fileName="dellma-audit" />
     </>

@@ -157,7 +157,7 @@ async function decide(run: RunContext): Promise<RunOutcome> {
   const simulation = await simulateKnown(run, step);
   if (simulation) {
     run.state.lastSimulation = simulation;
-    emitAudit(run, actions, detail.expected, simulation);
+    emitAudit(run, result, simulation);
   }
   const chosenExpected = detail.expected[actions.indexOf(result.chosen)] ?? 0;
   const rationale = `Highest expected utility (${chosenExpected.toPrecision(3)}${detail.decision?.margin !== null && detail.decision?.margin !== undefined ? `, ahead of ${actions[detail.decision.runnerUp ?? -1] ?? '?'} by ${detail.decision.margin.toPrecision(3)}` : ''}) over ${detail.states.length} sampled futures ranked in ${detail.batches.length} batch(es).`;
@@ -339,18 +339,48 @@ function orderAgreement(order: readonly number[], utility: readonly number[]): P
   );
 }
 
-/** [ext] The elicited utilities scored against the simulator's true objective per option. */
-function emitAudit(run: RunContext, actions: readonly string[], expected: readonly (number | null)[], simulation: SimulationResult): void {
+/**
+ * [ext] The elicited utilities scored against the simulator's true objective [SPECS §3.6,
+ * oracle audit]: Kendall τ-b between the expected utilities and the objective per option, and
+ * how often the model's pairwise preferences (scenarios of different options, within a
+ * batch) agree with the objective. Both are 1 when the rankings follow the simulator.
+ */
+function emitAudit(run: RunContext, result: ProblemResult, simulation: SimulationResult): void {
+  const detail = result.dellma;
+  if (!detail) return;
   const sign = simulation.direction === 'minimize' ? -1 : 1;
-  const rows = actions.map((action, index) => {
-    const row = simulation.candidates.find((candidate) => candidate.candidate === action);
-    return { action, expected: expected[index] ?? null, outcome: row ? row.after : null };
-  });
+  const rawOutcome = (action: string): number | null => simulation.candidates.find((candidate) => candidate.candidate === action)?.after ?? null;
+  // Signed so that larger is better whichever way the objective points.
+  const outcomeOf = (action: string): number | null => {
+    const raw = rawOutcome(action);
+    return raw === null ? null : sign * raw;
+  };
+  const rows = result.actions.map((action, index) => ({ action, expected: detail.expected[index] ?? null, outcome: rawOutcome(action) }));
   const scored = rows.filter((row): row is { action: string; expected: number; outcome: number } => row.expected !== null && row.outcome !== null);
   const tau = kendallTau(
     scored.map((row) => row.expected),
     scored.map((row) => sign * row.outcome),
   );
-  const audit: DellmaAudit = { tau, objective: simulation.objective, rows };
-  emitStep(run, 'audit', audit, `[ext] Kendall τ between the expected utilities and the simulator's ${simulation.objective} over ${scored.length} options: ${tau === null ? 'n/a' : tau.toFixed(3)}.`, 'audit');
+  let compared = 0;
+  let agreed = 0;
+  for (const batch of detail.batches) {
+    const order = batch.order ?? [];
+    for (let i = 0; i < order.length; i++) {
+      for (let j = i + 1; j < order.length; j++) {
+        const better = outcomeOf(result.actions[detail.items[order[i] as number]?.action ?? -1] ?? '');
+        const worse = outcomeOf(result.actions[detail.items[order[j] as number]?.action ?? -1] ?? '');
+        if (better === null || worse === null || better === worse) continue;
+        compared++;
+        if (better > worse) agreed++;
+      }
+    }
+  }
+  const audit: DellmaAudit = { tau, pairAgreement: compared ? agreed / compared : null, comparedPairs: compared, objective: simulation.objective, rows };
+  emitStep(
+    run,
+    'audit',
+    audit,
+    `[ext] Kendall τ between the expected utilities and the simulator's ${simulation.objective} over ${scored.length} options: ${tau === null ? 'n/a' : tau.toFixed(3)}; the model's pairwise preferences agree with it in ${audit.pairAgreement === null ? 'n/a' : `${(100 * audit.pairAgreement).toFixed(1)}%`} of ${compared} pairs.`,
+    'audit',
+  );
 }
