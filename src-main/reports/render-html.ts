@@ -222,8 +222,14 @@ function traceItem(item: TraceItem, report: DecisionReport, options: HtmlReportO
       return html`<div class="item"><div class="item-label">What-if on a copy of the data</div>${whatIfSummary(item.whatif)}</div>`;
     case 'decision':
       return html`<div class="item"><div class="item-label">Decision</div><a href="#decision">${report.decision?.decision ?? ''}</a></div>`;
-    case 'other':
+    case 'other': {
+      // A DeLLMa step reads as its summary, with its full record (tables of items, θ, utilities) folded below.
+      const tool = typeof item.fields['tool'] === 'string' ? item.fields['tool'] : '';
+      if (tool.startsWith('dellma.') && typeof item.fields['output'] === 'string') {
+        return html`<div class="item"><div class="item-label">DeLLMa · ${tool.slice('dellma.'.length)}</div><pre class="observation">${item.fields['output']}</pre><details><summary>Record</summary><pre class="observation">${JSON.stringify(item.fields['input'], null, 2)}</pre></details></div>`;
+      }
       return html`<div class="item"><div class="item-label">${item.type}</div><pre class="observation">${JSON.stringify(item.fields, null, 2)}</pre></div>`;
+    }
   }
 }
 

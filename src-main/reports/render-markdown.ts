@@ -143,8 +143,13 @@ function traceItem(item: TraceItem, options: MarkdownReportOptions): string {
     }
     case 'decision':
       return '**Decision given** (see section 2).';
-    case 'other':
+    case 'other': {
+      const tool = typeof item.fields['tool'] === 'string' ? item.fields['tool'] : '';
+      if (tool.startsWith('dellma.') && typeof item.fields['output'] === 'string') {
+        return `**DeLLMa · ${markdownLiteral(tool.slice('dellma.'.length))}:** ${markdownLiteral(item.fields['output'])}\n\n${markdownFence(JSON.stringify(item.fields['input'], null, 2), 'json')}`;
+      }
       return `**${markdownLiteral(item.type)}:**\n\n${markdownFence(JSON.stringify(item.fields, null, 2), 'json')}`;
+    }
   }
 }
 

@@ -74,5 +74,17 @@ describe('dwb run --technique dellma with the simulator', () => {
     const tied = outcomes.flatMap((a, i) => outcomes.slice(i + 1).filter((b) => b === a)).length;
     expect(tied).toBe(10); // L1: two nodes change the profit, five tie
     expect(audit.tau).toBeCloseTo(Math.sqrt((n0 - tied) / n0), 12);
+
+    // The reports read each step as its summary, with the record beside it.
+    const reports = tempDir();
+    for (const format of ['html', 'md'] as const) {
+      const exported = await runDwb(['report', '--run', out, '--format', format, '--out', join(reports, `report.${format}`)]);
+      expect(exported.code, exported.stderr).toBe(0);
+    }
+    const html = readFileSync(join(reports, 'report.html'), 'utf8');
+    for (const step of ['frame', 'forecast', 'sampling', 'rank', 'fit', 'expected', 'audit']) expect(html).toContain(`<div class="item-label">DeLLMa · ${step}</div>`);
+    expect(html).toContain(`Decision: ${truth.best}, margin`);
+    const markdown = readFileSync(join(reports, 'report.md'), 'utf8');
+    expect(markdown).toContain('**DeLLMa · audit:** \\[ext\\] Kendall τ between the expected utilities');
   });
 });
