@@ -64,7 +64,11 @@ describe('dwb dqa solve --engine dellma', () => {
     const lines = result.stdout.trim().split('\n');
     expect(lines[0]).toBe(`L1  decision=${best.get('L1')}  annotated=${best.get('L1')}  agree`);
     expect(lines[1]).toMatch(new RegExp(`^L2 {2}decision=${preferred.get('L2')} {2}annotated=\\w+ {2}disagree$`));
-    expect(lines.slice(-2)).toEqual(['accuracy: 2/3', 'accuracy (ties counted): 2/3']);
+    expect(lines.slice(-3, -1)).toEqual(['accuracy: 2/3', 'accuracy (ties counted): 2/3']);
+    // [ext] The judge scores each run's expected utilities against the simulator's order of its options.
+    const taus = questions.map((question) => (JSON.parse(readFileSync(join(out, question.id, 'result.json'), 'utf8')) as { utilityTau: number }).utilityTau);
+    for (const tau of taus) expect(Math.abs(tau)).toBeLessThanOrEqual(1);
+    expect(lines.at(-1)).toBe(`kendall tau [ext]: ${(taus.reduce((sum, tau) => sum + tau, 0) / 3).toFixed(3)} (mean over 3 questions: expected utilities against the simulator's order)`);
 
     const events = readFileSync(join(out, 'L1', 'run-log.jsonl'), 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { event: { type: string; tool?: string; input?: unknown } }).event);
     const tools = events.filter((event) => event.type === 'tool').map((event) => event.tool);
