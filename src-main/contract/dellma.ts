@@ -43,6 +43,8 @@ export const dellmaSamplingSchema = z.object({
   states: z.number(),
   items: z.number(),
   windows: z.array(z.object({ start: z.number(), size: z.number() })),
+  /** The sampled futures with their probability under the forecast (each is paired with every option). */
+  futures: z.array(z.object({ state: z.string(), probability: z.number() })).optional(),
   cost: z.object({ calls: z.number(), promptTokens: z.number(), completionTokens: z.number() }),
 });
 

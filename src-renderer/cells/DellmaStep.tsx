@@ -178,6 +178,7 @@ function SamplingView({ sampling }: { sampling: DellmaSampling }) {
         Estimated cost: {sampling.cost.calls} ranking call(s), about {formatNumber(sampling.cost.promptTokens)} prompt and {formatNumber(sampling.cost.completionTokens)} answer tokens.
       </p>
       <p className="muted">Batches: {sampling.windows.map((window) => `${window.start + 1}–${window.start + window.size}`).join(', ')}</p>
+      {sampling.futures && <ResultGrid result={table(['future', 'state', 'probability'], sampling.futures.map((future, index) => [index + 1, future.state, future.probability]))} fileName="dellma-futures" />}
     </>
   );
 }

@@ -126,6 +126,7 @@ describe('DeLLMa on the agriculture example', () => {
     expect(await forecast.locator('select').count()).toBe(0);
     // 3 fruits × 16 futures = 48 scenarios in batches of 32 with stride 24: 2 ranking cells.
     expect((await stepTexts('sampling'))[0]).toContain('16 futures drawn from the forecast, each paired with every option → 48 scenarios');
+    expect(await app.page.getByTestId('dellma-sampling').first().locator('[role="row"], tr').count()).toBeGreaterThan(1);
     expect(await app.page.getByTestId('dellma-rank').count()).toBe(2);
     expect((await stepTexts('fit'))[0]).toMatch(/ILSR over \d+ pairwise comparisons, alpha 0\.002/);
     const expected = app.page.getByTestId('dellma-expected').first();

@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dqaQuestionText } from '../../../src-main/benchmark/dqa-question-text';
-import { dellmaAuditSchema, dellmaExpectedSchema, dellmaFrameSchema } from '../../../src-main/contract/dellma';
+import { dellmaAuditSchema, dellmaExpectedSchema, dellmaFitSchema, dellmaFrameSchema, dellmaSamplingSchema } from '../../../src-main/contract/dellma';
 import type { LocatingQuestion } from '../../../src-main/dqa/dataset';
 import { runDwb } from '../../support/cli';
 import { devQuestions, simulate } from '../../support/dqa-technique-model';
@@ -61,6 +61,15 @@ describe('dwb run --technique dellma with the simulator', () => {
     expect(events.findIndex((event) => event.type === 'simulation')).toBeGreaterThan(expectedAt);
     expect(dellmaExpectedSchema.parse(events[expectedAt]?.input).chosen).toBe(truth.best);
     expect(events.find((event) => event.type === 'decision')?.verification?.agrees).toBe(true);
+
+    // The sampling cell, shown before any ranking call, lists exactly the futures the rankings and the fit use.
+    const samplingAt = events.findIndex((event) => event.tool === 'dellma.sampling');
+    expect(samplingAt).toBeLessThan(events.findIndex((event) => event.tool === 'dellma.rank'));
+    const sampling = dellmaSamplingSchema.parse(events[samplingAt]?.input);
+    const fit = dellmaFitSchema.parse(events.find((event) => event.tool === 'dellma.fit')?.input);
+    expect(sampling.futures).toHaveLength(16);
+    const count = (states: string[]): Record<string, number> => Object.fromEntries([...new Set(states)].map((state) => [state, states.filter((other) => other === state).length]));
+    expect(count(fit.items.map((item) => item.state))).toEqual(count((sampling.futures ?? []).flatMap((future) => frame.actions.map(() => future.state))));
 
     const audit = dellmaAuditSchema.parse(events.find((event) => event.tool === 'dellma.audit')?.input);
     expect(audit.rows.map((row) => row.outcome)).toEqual(frame.actions.map((action) => objective.get(action)));

@@ -11,13 +11,16 @@ import { runQuery, type QueryRun } from '../../tools/query';
 import { simulateKnown } from '../../tools/simulate';
 import { readQuery } from '../plan-dag/prompts';
 import type { TechniqueDefinition } from '../technique';
-import { normaliseFactor, type BeliefFactor } from './belief';
+import { normaliseFactor, stateProbability, type BeliefFactor } from './belief';
 import { estimateCost } from './cost';
 import { frameFactors, listedAfter, readForecastLines } from './frame';
 import { addCounts, kendallTau, pairCounts, tauOf, type PairCounts } from './kendall';
 import { extractJsonObject, type CallRecord, type ModelCaller } from './model-calls';
-import { forecast, solveWithDellma, type DellmaParameters, type ProblemResult } from './pipeline';
+import { windows } from './minibatch';
+import { forecast, problemSeed, solveWithDellma, type DellmaParameters, type ProblemResult } from './pipeline';
 import { stateText, type ProblemFrame } from './prompts';
+import { seededRandom } from './random';
+import { pairedSample } from './sampling';
 
 /**
  * DeLLMa as a workbench technique, on the run's database [SPECS §3.6]:
@@ -56,6 +59,9 @@ export const dellma: TechniqueDefinition = {
   method: '# Method\nDeLLMa: forecast the unknowns, rank sampled state–option pairs, decide by expected utility.',
   run: (run) => runDellma(run),
 };
+
+/** A run decides one problem; its number enters the seed as in `dwb dellma solve`. */
+const problemNumber = 1;
 
 class RunEnding extends Error {
   constructor(
@@ -146,10 +152,12 @@ async function decide(run: RunContext): Promise<RunOutcome> {
   };
   const problemFrame: ProblemFrame = { goal, context, actions: actions.map((name) => ({ name, label: name })) };
   const cost = estimateCost({ variant: 'pairs', actions: actions.length, perAction: params.perAction, naiveSamples: 50, batch: params.batch, overlap: params.overlap, contextChars: context.length, factorNameChars: factors.reduce((sum, factor) => sum + factor.name.length, 0), factorCount: factors.length, forecastCached: true, selfConsistency: 1 });
-  const result = await solveWithDellma(caller, 1, problemFrame, beliefs, params);
+  // The plan and its cost are shown before any ranking call is made (the sampling is seeded, so it is known now).
+  emitSampling(run, params, beliefs, actions.length, cost);
+  const result = await solveWithDellma(caller, problemNumber, problemFrame, beliefs, params);
   const detail = result.dellma;
   if (!detail) return run.finish('failed', 'The DeLLMa pipeline returned no detail');
-  emitResult(run, result, beliefs, params, cost);
+  emitResult(run, result, beliefs, params);
   if (!result.chosen) return run.finish('failed', `No decision: ${result.note ?? 'no usable ranking'}`);
 
   // 5. The decision, checked by the simulator; then the audit of the utilities [ext].
@@ -264,7 +272,26 @@ async function reviewForecast(run: RunContext, beliefs: BeliefFactor[]): Promise
   return { beliefs: edited };
 }
 
-function emitResult(run: RunContext, result: ProblemResult, beliefs: readonly BeliefFactor[], params: DellmaParameters, cost: ReturnType<typeof estimateCost>): void {
+/** The sampling plan and the ranking calls it will cost, before they are made. */
+function emitSampling(run: RunContext, params: DellmaParameters, beliefs: readonly BeliefFactor[], actionCount: number, cost: ReturnType<typeof estimateCost>): void {
+  const items = actionCount * params.perAction;
+  // The same seeded draw the pipeline makes next, so these are exactly the futures it ranks.
+  const sample = pairedSample(seededRandom(problemSeed(params.seed, problemNumber)), beliefs, actionCount, params.perAction);
+  const sampling: DellmaSampling = {
+    seed: problemSeed(params.seed, problemNumber),
+    perAction: params.perAction,
+    batch: params.batch,
+    overlap: params.overlap,
+    states: params.perAction,
+    items,
+    windows: windows(items, params.batch, params.overlap).map((window) => ({ start: window.start, size: window.size })),
+    futures: sample.states.map((state) => ({ state: stateText(beliefs, state), probability: stateProbability(beliefs, state) })),
+    cost: { calls: cost.rankingCalls, promptTokens: cost.promptTokens, completionTokens: cost.completionTokens },
+  };
+  emitStep(run, 'sampling', sampling, `Sampling ${sampling.states} futures (seed ${sampling.seed}), each with every option: ${sampling.items} scenarios in ${sampling.windows.length} overlapping batch(es) of up to ${sampling.batch} (overlap ${sampling.overlap}); estimated ${cost.rankingCalls} ranking call(s), about ${cost.promptTokens} prompt tokens.`, 'sampling');
+}
+
+function emitResult(run: RunContext, result: ProblemResult, beliefs: readonly BeliefFactor[], params: DellmaParameters): void {
   const detail = result.dellma;
   if (!detail) return;
   const actions = result.actions;
@@ -272,18 +299,6 @@ function emitResult(run: RunContext, result: ProblemResult, beliefs: readonly Be
     const item = detail.items[position];
     return { action: actions[item?.action ?? -1] ?? '?', state: stateText(beliefs, detail.states[item?.stateId ?? -1] ?? []) };
   };
-  const sampling: DellmaSampling = {
-    seed: detail.seed,
-    perAction: params.perAction,
-    batch: params.batch,
-    overlap: params.overlap,
-    states: detail.states.length,
-    items: detail.items.length,
-    windows: detail.batches.map((batch) => ({ start: batch.window.start, size: batch.window.size })),
-    cost: { calls: cost.rankingCalls, promptTokens: cost.promptTokens, completionTokens: cost.completionTokens },
-  };
-  emitStep(run, 'sampling', sampling, `Sampled ${sampling.states} futures (seed ${sampling.seed}), each with every option: ${sampling.items} scenarios in ${sampling.windows.length} overlapping batch(es) of up to ${sampling.batch} (overlap ${sampling.overlap}); estimated ${cost.rankingCalls} ranking call(s), about ${cost.promptTokens} prompt tokens.`, 'sampling');
-
   let pooled: PairCounts = { pairs: 0, concordant: 0, discordant: 0, tiedX: 0, tiedY: 0 };
   detail.batches.forEach((batch, index) => {
     const agreement = batch.order ? orderAgreement(batch.order, detail.utilities) : null;
