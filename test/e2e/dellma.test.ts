@@ -15,7 +15,7 @@ import { screenshot, useAppInBrowser } from '../support/browser';
 import { messageText, startScriptedOpenAiServer, type ReceivedChatRequest, type ScriptedOpenAiServer, type ScriptedTurn } from '../support/scripted-openai';
 import type { ScriptStep } from '../support/scripted-openai/script';
 import { useSuiteTempDir } from '../support/temp';
-import { forecastAnswer, isForecast, rankingPreferring } from '../integration/dellma/scripted-dellma-model';
+import { forecastAnswer, isForecast, rankingReadingFutures } from '../integration/dellma/scripted-dellma-model';
 
 const dataDir = useSuiteTempDir();
 let databasePath = '';
@@ -34,24 +34,11 @@ function agricultureDatabase(directory: string): string {
 
 const userText = (request: ReceivedChatRequest): string => messageText(request.chat.messages.find((message) => message.role === 'user') ?? { role: 'user', content: '' });
 
-/**
- * Ranks every pear scenario above every other; among one fruit's scenarios, those whose future
- * says the fruit turns out better come first, then same, then worse (ties by number). So the
- * futures drawn, and with them the utilities, depend on the forecast, while pear stays first.
- */
-function rankingReadingFutures(request: ReceivedChatRequest): number[] {
-  const scenarios = [...userText(request).matchAll(/^Scenario (\d+)\. Future: (.*)\. Option: (\S+) \(/gm)].map((match) => ({ number: Number(match[1]), future: match[2] ?? '', option: match[3] ?? '' }));
-  const outlook = (scenario: { future: string; option: string }): number => (['worse', 'same', 'better'] as const).findIndex((value) => scenario.future.includes(`how ${scenario.option} turns out = ${value}`));
-  const score = (scenario: { future: string; option: string }): number => (scenario.option === 'pear' ? 10 : 0) + outlook(scenario);
-  expect(rankingPreferring(request, 'pear')).toHaveLength(scenarios.length);
-  return [...scenarios].sort((a, b) => score(b) - score(a) || a.number - b.number).map((scenario) => scenario.number);
-}
-
 /** Writes the context query, forecasts every unknown, and ranks pear's scenarios first. */
 const prefersPear = (request: ReceivedChatRequest): ScriptedTurn => {
   if (userText(request).includes('Write one query that retrieves')) return { label: 'context query', content: '```sql\nSELECT commodity, yield_per_acre, yield_unit, price, price_unit FROM fruit_2021\n```' };
   if (isForecast(request)) return { label: 'forecast', content: forecastAnswer(request) };
-  const rank = rankingReadingFutures(request);
+  const rank = rankingReadingFutures(request, 'pear');
   return { label: 'rank', content: JSON.stringify({ decision: rank[0], rank, explanation: 'Every future where I plant pear beats the others.' }) };
 };
 
