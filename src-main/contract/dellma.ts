@@ -60,8 +60,6 @@ export const dellmaRankSchema = z.object({
   explanation: z.string(),
   attempts: z.number(),
   comparisons: z.number(),
-  /** [ext] Kendall τ between the model's order and the fitted utilities of the batch's items. */
-  agreement: z.number().nullable().optional(),
 });
 
 export const dellmaFitSchema = z.object({
@@ -75,6 +73,8 @@ export const dellmaFitSchema = z.object({
   items: z.array(z.object({ position: z.number(), action: z.string(), state: z.string(), theta: z.number(), utility: z.number() })),
   /** [ext] Kendall τ between every batch's order and the fitted utilities, pooled over the batches' item pairs. */
   rankAgreement: z.number().nullable(),
+  /** [ext] The same per batch, in batch order (null where a batch had no usable ranking). */
+  batchAgreement: z.array(z.number().nullable()).optional(),
 });
 
 export const dellmaExpectedSchema = z.object({

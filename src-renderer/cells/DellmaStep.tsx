@@ -192,7 +192,6 @@ function RankView({ rank }: { rank: DellmaRank }) {
       {rank.order ? <p>{rank.explanation}</p> : <p className="warning">No usable ranking after {rank.attempts} answer(s): this batch adds no comparisons.</p>}
       <p className="muted">
         {rank.comparisons} comparisons{repairs.length ? ` · repaired: ${repairs.join(', ')}` : ' · no repairs'}
-        {rank.agreement !== null && rank.agreement !== undefined ? ` · [ext] Kendall τ with the fitted utilities ${rank.agreement.toFixed(3)}` : ''}
       </p>
       <ResultGrid result={table(['place', 'scenario', 'option', 'future'], rows)} fileName={`dellma-batch-${rank.batch}`} />
     </>
@@ -210,7 +209,12 @@ function FitView({ fit }: { fit: DellmaFit }) {
       <p>
         ILSR over {fit.comparisons} {fit.kind === 'pairs' ? 'pairwise comparisons' : 'top-1 choices'}, alpha {fit.alpha}, {fit.iterations} iterations{fit.converged ? '' : ' (not converged)'}; the comparison graph has {fit.components} component(s). Utilities are softmax(θ / {fit.temperature}) over all {fit.items.length} scenarios together.
       </p>
-      {fit.rankAgreement !== null && <p className="muted">[ext] Kendall τ between the rankings and the fitted utilities, pooled over the batches: {fit.rankAgreement.toFixed(3)}</p>}
+      {fit.rankAgreement !== null && (
+        <p className="muted">
+          [ext] Kendall τ between the rankings and the fitted utilities, pooled over the batches: {fit.rankAgreement.toFixed(3)}
+          {fit.batchAgreement ? ` (per batch: ${fit.batchAgreement.map((tau) => (tau === null ? 'n/a' : tau.toFixed(3))).join(', ')})` : ''}
+        </p>
+      )}
       <div aria-label="Utility per scenario, by option" data-testid="fit-chart">
         <ResponsiveContainer width="100%" height={180}>
           <BarChart data={byAction} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>

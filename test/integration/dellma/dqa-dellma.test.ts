@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { dqaQuestionText } from '../../../src-main/benchmark/dqa-question-text';
-import { dellmaFrameSchema, dellmaRankSchema } from '../../../src-main/contract/dellma';
+import { dellmaFitSchema, dellmaFrameSchema, dellmaRankSchema } from '../../../src-main/contract/dellma';
 import { runDwb } from '../../support/cli';
 import { devQuestions, simulate, writeQuestionFile, type DqaQuestion } from '../../support/dqa-technique-model';
 import { messageText, startScriptedOpenAiServer, type ReceivedChatRequest, type ScriptedOpenAiServer, type ScriptedTurn } from '../../support/scripted-openai';
@@ -89,6 +89,12 @@ describe('dwb dqa solve --engine dellma', () => {
     expect(ranks).toHaveLength(5);
     expect(calls).toHaveLength(4 + ranks.length);
     // [ext] The fitted utilities keep each batch's order almost exactly (the regulariser and the overlaps blur the tail a little).
-    for (const rank of ranks) expect(rank.agreement).toBeGreaterThan(0.9);
+    const fit = dellmaFitSchema.parse(events.find((event) => event.tool === 'dellma.fit')?.input);
+    expect(fit.batchAgreement).toHaveLength(ranks.length);
+    for (const agreement of fit.batchAgreement ?? []) expect(agreement).toBeGreaterThan(0.9);
+    expect(fit.rankAgreement).toBeGreaterThan(0.9);
+    // Each ranking is written as soon as it is in: rank events alternate with the model's answers.
+    const order = events.filter((event) => event.type === 'model-response' || event.tool === 'dellma.rank').map((event) => (event.type === 'tool' ? 'rank' : 'response'));
+    expect(order.slice(-2 * ranks.length)).toEqual(ranks.flatMap(() => ['response', 'rank']));
   });
 });

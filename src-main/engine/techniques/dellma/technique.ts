@@ -11,16 +11,16 @@ import { runQuery, type QueryRun } from '../../tools/query';
 import { simulateKnown } from '../../tools/simulate';
 import { readQuery } from '../plan-dag/prompts';
 import type { TechniqueDefinition } from '../technique';
-import { normaliseFactor, stateProbability, type BeliefFactor } from './belief';
+import { normaliseFactor, stateProbability, type BeliefFactor, type State } from './belief';
 import { estimateCost } from './cost';
 import { frameFactors, listedAfter, readForecastLines } from './frame';
 import { addCounts, kendallTau, pairCounts, tauOf, type PairCounts } from './kendall';
 import { extractJsonObject, type CallRecord, type ModelCaller } from './model-calls';
 import { windows } from './minibatch';
-import { forecast, problemSeed, solveWithDellma, type DellmaParameters, type ProblemResult } from './pipeline';
+import { forecast, problemSeed, solveWithDellma, type BatchRecord, type DellmaParameters, type ProblemResult } from './pipeline';
 import { stateText, type ProblemFrame } from './prompts';
 import { seededRandom } from './random';
-import { pairedSample } from './sampling';
+import { pairedSample, type Item } from './sampling';
 
 /**
  * DeLLMa as a workbench technique, on the run's database [SPECS §3.6]:
@@ -154,7 +154,8 @@ async function decide(run: RunContext): Promise<RunOutcome> {
   const cost = estimateCost({ variant: 'pairs', actions: actions.length, perAction: params.perAction, naiveSamples: 50, batch: params.batch, overlap: params.overlap, contextChars: context.length, factorNameChars: factors.reduce((sum, factor) => sum + factor.name.length, 0), factorCount: factors.length, forecastCached: true, selfConsistency: 1 });
   // The plan and its cost are shown before any ranking call is made (the sampling is seeded, so it is known now).
   emitSampling(run, params, beliefs, actions.length, cost);
-  const result = await solveWithDellma(caller, problemNumber, problemFrame, beliefs, params);
+  let batches = 0;
+  const result = await solveWithDellma(caller, problemNumber, problemFrame, beliefs, params, (batch, sample) => emitBatch(run, batch, batches++, sample, actions, beliefs));
   const detail = result.dellma;
   if (!detail) return run.finish('failed', 'The DeLLMa pipeline returned no detail');
   emitResult(run, result, beliefs, params);
@@ -291,6 +292,27 @@ function emitSampling(run: RunContext, params: DellmaParameters, beliefs: readon
   emitStep(run, 'sampling', sampling, `Sampling ${sampling.states} futures (seed ${sampling.seed}), each with every option: ${sampling.items} scenarios in ${sampling.windows.length} overlapping batch(es) of up to ${sampling.batch} (overlap ${sampling.overlap}); estimated ${cost.rankingCalls} ranking call(s), about ${cost.promptTokens} prompt tokens.`, 'sampling');
 }
 
+/** One ranking cell, written as soon as the batch's answer is in. */
+function emitBatch(run: RunContext, batch: BatchRecord, index: number, sample: { states: State[]; items: Item[] }, actions: readonly string[], beliefs: readonly BeliefFactor[]): void {
+  const describe = (position: number): { action: string; state: string } => {
+    const item = sample.items[position];
+    return { action: actions[item?.action ?? -1] ?? '?', state: stateText(beliefs, sample.states[item?.stateId ?? -1] ?? []) };
+  };
+  const local = (position: number): number => batch.items.indexOf(position) + 1;
+  const record: DellmaRank = {
+    batch: index + 1,
+    items: batch.items.map((position, at) => ({ number: at + 1, position, ...describe(position) })),
+    rank: batch.rank,
+    order: batch.order ? batch.order.map(local) : null,
+    repairs: batch.repair ? { missing: batch.repair.missing, duplicates: batch.repair.duplicates, outOfRange: batch.repair.outOfRange } : null,
+    explanation: batch.explanation,
+    attempts: batch.attempts,
+    comparisons: batch.comparisons,
+  };
+  const repairs = record.repairs ? [...record.repairs.missing.map((n) => `${n} appended`), ...record.repairs.duplicates.map((n) => `${n} repeated`), ...record.repairs.outOfRange.map((n) => `${n} out of range`)] : [];
+  emitStep(run, 'rank', record, `Batch ${record.batch} (${record.items.length} scenarios): ${record.order ? `best first ${record.order.join(', ')}` : 'no usable ranking'}${repairs.length ? `; repaired: ${repairs.join(', ')}` : ''}. ${record.explanation}`, `batch-${record.batch}`);
+}
+
 function emitResult(run: RunContext, result: ProblemResult, beliefs: readonly BeliefFactor[], params: DellmaParameters): void {
   const detail = result.dellma;
   if (!detail) return;
@@ -300,23 +322,10 @@ function emitResult(run: RunContext, result: ProblemResult, beliefs: readonly Be
     return { action: actions[item?.action ?? -1] ?? '?', state: stateText(beliefs, detail.states[item?.stateId ?? -1] ?? []) };
   };
   let pooled: PairCounts = { pairs: 0, concordant: 0, discordant: 0, tiedX: 0, tiedY: 0 };
-  detail.batches.forEach((batch, index) => {
+  const batchAgreement = detail.batches.map((batch) => {
     const agreement = batch.order ? orderAgreement(batch.order, detail.utilities) : null;
     if (agreement) pooled = addCounts(pooled, agreement);
-    const local = (position: number): number => batch.items.indexOf(position) + 1;
-    const record: DellmaRank = {
-      batch: index + 1,
-      items: batch.items.map((position, at) => ({ number: at + 1, position, ...describe(position) })),
-      rank: batch.rank,
-      order: batch.order ? batch.order.map(local) : null,
-      repairs: batch.repair ? { missing: batch.repair.missing, duplicates: batch.repair.duplicates, outOfRange: batch.repair.outOfRange } : null,
-      explanation: batch.explanation,
-      attempts: batch.attempts,
-      comparisons: batch.comparisons,
-      agreement: agreement ? tauOf(agreement) : null,
-    };
-    const repairs = record.repairs ? [...record.repairs.missing.map((n) => `${n} appended`), ...record.repairs.duplicates.map((n) => `${n} repeated`), ...record.repairs.outOfRange.map((n) => `${n} out of range`)] : [];
-    emitStep(run, 'rank', record, `Batch ${record.batch} (${record.items.length} scenarios): ${record.order ? `best first ${record.order.join(', ')}` : 'no usable ranking'}${repairs.length ? `; repaired: ${repairs.join(', ')}` : ''}. ${record.explanation}`, `batch-${record.batch}`);
+    return agreement ? tauOf(agreement) : null;
   });
 
   const fit: DellmaFit = {
@@ -329,6 +338,7 @@ function emitResult(run: RunContext, result: ProblemResult, beliefs: readonly Be
     converged: detail.fit.converged,
     items: detail.items.map((_item, position) => ({ position, ...describe(position), theta: detail.fit.theta[position] ?? 0, utility: detail.utilities[position] ?? 0 })),
     rankAgreement: tauOf(pooled),
+    batchAgreement,
   };
   emitStep(run, 'fit', fit, `Bradley–Terry (ILSR, alpha ${fit.alpha}) over ${fit.comparisons} comparisons, ${fit.components} component(s) of the comparison graph, ${fit.iterations} iterations${fit.converged ? '' : ' (not converged)'}; utilities = softmax(θ/${fit.temperature}) over all ${fit.items.length} scenarios.${fit.rankAgreement === null ? '' : ` [ext] Kendall τ of the rankings with the fitted utilities: ${fit.rankAgreement.toFixed(3)}.`}`, 'fit');
 
