@@ -75,6 +75,9 @@ function FrameView({ frame }: { frame: DellmaFrame }) {
         </p>
       )}
       {frame.note && <p className="warning">{frame.note}</p>}
+      <p className="muted">
+        [ext] DeLLMa on a database: each option gets a factor of its own, “how &lt;option&gt; turns out”, beside any unknowns the question lists, and one query the model writes gives the context.
+      </p>
     </>
   );
 }

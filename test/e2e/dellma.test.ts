@@ -115,6 +115,8 @@ describe('DeLLMa on the agriculture example', () => {
     expect((await stepTexts('sampling'))[0]).toContain('16 futures drawn from the forecast, each paired with every option → 48 scenarios');
     expect(await app.page.getByTestId('dellma-sampling').first().locator('[role="row"], tr').count()).toBeGreaterThan(1);
     expect(await app.page.getByTestId('dellma-rank').count()).toBe(2);
+    await app.page.getByTestId('dellma-sampling').first().scrollIntoViewIfNeeded();
+    await screenshot(app.page, 'dellma-00-sampling-and-ranking');
     expect((await stepTexts('fit'))[0]).toMatch(/ILSR over \d+ pairwise comparisons, alpha 0\.002/);
     const expected = app.page.getByTestId('dellma-expected').first();
     expect(await expected.getByTestId('dellma-decision').innerText()).toBe('pear');
