@@ -7,7 +7,9 @@
 import type { PreparedScenario, ScenarioQuestion } from '../dqa/prepared-scenario';
 import { solvePrepared } from '../dqa/prepared-scenario';
 import type { DecisionResult } from '../dqa/simulation';
+import { kendallTau } from '../engine/techniques/dellma/kendall';
 import { matchDecision } from './candidate-match';
+import { withinTolerance } from '../dqa/simulation';
 import { criticalValues } from './critical-values';
 import { classifyFailure } from './failure-category';
 import type { QuestionFlag, QuestionResult } from './question-result';
@@ -71,6 +73,7 @@ export function judgeRun(input: JudgeInput): QuestionResult {
     totalTokens: input.facts.totalTokens,
     largestPromptTokens: input.facts.largestPromptTokens,
     criticalPathMs: input.facts.criticalPathMs,
+    ...(input.facts.utilityEstimates ? { utilityTau: utilityTau(input.facts.utilityEstimates, simulation) } : {}),
     wallMs: input.outcome.wallMs,
     failure,
     decidedAt: (input.now ?? (() => new Date().toISOString()))(),
@@ -101,4 +104,26 @@ export function failedQuestion(base: JudgeInput['base'], annotation: string, err
     failure: { category: 'OTH', automatic: true, evidence: [`the run could not start: ${error}`] },
     decidedAt: new Date().toISOString(),
   };
+}
+
+/**
+ * [ext] How well DeLLMa's expected utilities order its options against the simulator: τ-b
+ * between the estimates and each option's place in the simulator's order (best first; options
+ * whose objectives tie share a place). Options the simulator does not know are left out.
+ */
+export function utilityTau(estimates: readonly { action: string; expected: number | null }[], simulation: DecisionResult): number | null {
+  const placeOf = (name: string): number | null => {
+    const index = simulation.candidates.findIndex((candidate) => candidate.candidate === name);
+    if (index < 0) return null;
+    const after = simulation.candidates[index]?.after ?? 0;
+    return simulation.candidates.findIndex((candidate) => withinTolerance(candidate.after, after));
+  };
+  const pairs = estimates.flatMap((row) => {
+    const place = placeOf(row.action);
+    return row.expected === null || place === null ? [] : [[row.expected, -place] as const];
+  });
+  return kendallTau(
+    pairs.map(([expected]) => expected),
+    pairs.map(([, place]) => place),
+  );
 }

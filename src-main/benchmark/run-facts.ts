@@ -4,6 +4,7 @@
  * ended, what it cost, which queries failed and what the model saw. Lines that are not run
  * events are counted, never fatal: a log cut short by a kill still tells what happened before.
  */
+import { dellmaExpectedSchema } from '../contract/dellma';
 import { readFileSync } from 'node:fs';
 import { parseRunLogLines, TraceReader, type StepRecord } from '../audit/run-trace';
 import type { RunStatus } from '../contract/run';
@@ -32,6 +33,8 @@ export interface RunFacts {
   largestPromptTokens: number;
   /** Plan*RAG's time along the levels (`plan-dag.summary`), null for a technique that does not report it. */
   criticalPathMs: number | null;
+  /** DeLLMa's expected utility per option (the last `dellma.expected` record), null for other techniques. */
+  utilityEstimates: { action: string; expected: number | null }[] | null;
   queries: QueryFact[];
   /** Everything the model was shown as the result of an action, in order. */
   observations: string[];
@@ -55,6 +58,7 @@ export function runFactsFromTrace(trace: TraceReader, unreadableLines = 0): RunF
     replans: totals.replans,
     largestPromptTokens: Math.max(0, ...steps.map((step) => step.call?.usage?.promptTokens ?? 0)),
     criticalPathMs: criticalPathOf(steps),
+    utilityEstimates: utilityEstimatesOf(steps),
     queries: queries.map((query) => ({
       queryId: query.id,
       query: query.text,
@@ -97,4 +101,17 @@ export function readRunFacts(logPath: string): RunFacts {
     }
   }
   return runFactsFromTrace(trace, unreadable);
+}
+
+/** The rows of the last `dellma.expected` record (option and expected utility), else null. */
+function utilityEstimatesOf(steps: readonly StepRecord[]): RunFacts['utilityEstimates'] {
+  let found: RunFacts['utilityEstimates'] = null;
+  for (const step of steps) {
+    for (const item of step.items) {
+      if (item.kind !== 'other' || item.type !== 'tool' || item.fields['tool'] !== 'dellma.expected') continue;
+      const parsed = dellmaExpectedSchema.safeParse(item.fields['input']);
+      if (parsed.success) found = parsed.data.rows.map((row) => ({ action: row.action, expected: row.expected }));
+    }
+  }
+  return found;
 }

@@ -25,6 +25,7 @@ const extensions = [
   '[ext] sensitivity: forecast moves that flip the decision (importance re-weighting, no new calls)',
   '[ext] an unusable forecast or ranking answer is re-asked once; duplicate or out-of-range ranks are dropped',
   '[ext] an exact tie at the top is reported as no decision instead of taking the first-listed action',
+  '[ext] Kendall τ-b between the expected utilities and the true outcomes of each problem\'s actions',
 ];
 
 function number(value: string | undefined, flag: string, check: (n: number) => boolean, what: string): number | undefined {
@@ -202,7 +203,7 @@ export async function runDellmaCommand(args: string[], io: CommandIo): Promise<n
         extensions,
         forecast: run?.forecast ?? null,
         results: run?.results ?? [],
-        summary: run ? { correct: run.correct, total: run.total, meanNormalisedUtility: run.meanNormalisedUtility } : null,
+        summary: run ? { correct: run.correct, total: run.total, meanNormalisedUtility: run.meanNormalisedUtility, meanTau: run.meanTau } : null,
         failure: failure ? WorkbenchError.from(failure).message : null,
         calls: caller.calls,
       };
@@ -213,6 +214,7 @@ export async function runDellmaCommand(args: string[], io: CommandIo): Promise<n
   for (const result of [...run.results].sort((a, b) => a.problem - b.problem)) io.stdout(resultLine(result));
   io.stdout(`accuracy: ${run.correct}/${run.total} (${((100 * run.correct) / Math.max(1, run.total)).toFixed(1)}%)`);
   io.stdout(`normalised utility: ${run.meanNormalisedUtility === null ? 'n/a' : `${(100 * run.meanNormalisedUtility).toFixed(1)}%`} (mean over ${run.results.filter((r) => r.normalisedUtility !== null).length} problems)`);
+  if (run.tauProblems > 0) io.stdout(`kendall tau [ext]: ${(run.meanTau ?? 0).toFixed(3)} (mean over ${run.tauProblems} problems: expected utilities against the true outcomes)`);
   const calls = caller.calls;
   const tokens = calls.reduce((sum, call) => sum + (call.usage?.totalTokens ?? 0), 0);
   io.stderr(`made ${calls.length} model calls (${calls.filter((c) => c.purpose === 'dellma.forecast').length} forecast, ${calls.filter((c) => c.purpose === 'dellma.rank').length} ranking), ${tokens} tokens reported${outDir ? `; run record and transcript in ${outDir}` : ''}`);

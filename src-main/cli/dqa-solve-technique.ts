@@ -169,6 +169,8 @@ export async function runDqaTechniqueCommand(args: string[], io: CommandIo): Pro
     const correct = outcome.results.filter((result) => result.correct).length;
     const correctWithTies = outcome.results.filter((result) => result.correctWithTies).length;
     for (const line of accuracyLines({ correct, correctWithTies, total: outcome.results.length })) io.stdout(line);
+    const taus = outcome.results.flatMap((result) => (typeof result.utilityTau === 'number' ? [result.utilityTau] : []));
+    if (taus.length > 0) io.stdout(`kendall tau [ext]: ${(taus.reduce((sum, tau) => sum + tau, 0) / taus.length).toFixed(3)} (mean over ${taus.length} questions: expected utilities against the simulator's order)`);
     const flagged = outcome.results.filter((result) => result.flags.length > 0).length;
     if (flagged > 0) io.stderr(`${flagged} question(s) are ties or float-level decisions; the report lists them apart`);
     if (outcome.resumed > 0) io.stderr(`${outcome.resumed} question(s) were decided by an earlier run and not asked again`);

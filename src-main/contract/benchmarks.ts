@@ -68,6 +68,8 @@ export const questionResultSchema = z.object({
   largestPromptTokens: z.number().optional(),
   /** Time along the plan's levels (Plan*RAG's `plan-dag.summary`); null when the technique does not report it. */
   criticalPathMs: z.number().nullable().optional(),
+  /** [ext] DeLLMa: Kendall τ-b between the expected utilities and the simulator's order of the same options. */
+  utilityTau: z.number().nullable().optional(),
   wallMs: z.number(),
   failure: failureLabelSchema,
   decidedAt: z.string(),

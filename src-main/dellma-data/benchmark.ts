@@ -4,6 +4,7 @@ import type { ModelCaller } from '../engine/techniques/dellma/model-calls';
 import { forecast, isDellmaVariant, solveWithBaseline, solveWithDellma, type DellmaParameters, type ForecastCache, type ForecastOutcome, type ProblemResult } from '../engine/techniques/dellma/pipeline';
 import type { ProblemFrame } from '../engine/techniques/dellma/prompts';
 import { WorkbenchError } from '../contract/errors';
+import { kendallTau } from '../engine/techniques/dellma/kendall';
 import { normalisedUtility, type BenchmarkProblem, type DellmaEnvironment } from './environment';
 
 /**
@@ -15,6 +16,8 @@ export interface ScoredResult extends ProblemResult {
   best: string;
   correct: boolean;
   normalisedUtility: number | null;
+  /** [ext] Kendall τ-b between the expected utilities and the true outcomes of the problem's actions (DeLLMa variants). */
+  tau: number | null;
   error: string | null;
 }
 
@@ -24,6 +27,9 @@ export interface BenchmarkRun {
   correct: number;
   total: number;
   meanNormalisedUtility: number | null;
+  /** [ext] Mean τ over the problems that have one. */
+  meanTau: number | null;
+  tauProblems: number;
 }
 
 export function frameFor(environment: DellmaEnvironment, problem: BenchmarkProblem): ProblemFrame {
@@ -113,6 +119,7 @@ export async function runBenchmark(input: {
         best: problem.best,
         correct: result.chosen === problem.best,
         normalisedUtility: normalisedUtility(environment.outcome, result.chosen, problem.best),
+        tau: result.dellma ? utilityAgreement(result.dellma.expected, result.actions, environment.outcome) : null,
         error,
       };
       input.onResult?.(scored);
@@ -120,6 +127,7 @@ export async function runBenchmark(input: {
     }),
     input.concurrency,
   );
+  const taus = results.map((result) => result.tau).filter((value): value is number => value !== null);
   const utilitiesKnown = results.map((result) => result.normalisedUtility).filter((value): value is number => value !== null);
   return {
     forecast: beliefs,
@@ -127,5 +135,20 @@ export async function runBenchmark(input: {
     correct: results.filter((result) => result.correct).length,
     total: results.length,
     meanNormalisedUtility: utilitiesKnown.length > 0 ? utilitiesKnown.reduce((sum, value) => sum + value, 0) / utilitiesKnown.length : null,
+    meanTau: taus.length > 0 ? taus.reduce((sum, value) => sum + value, 0) / taus.length : null,
+    tauProblems: taus.length,
   };
+}
+
+/** [ext] τ-b between the expected utilities and the true outcomes, over the actions that have both. */
+export function utilityAgreement(expected: readonly (number | null)[], actions: readonly string[], outcome: Readonly<Record<string, number>>): number | null {
+  const pairs = actions.flatMap((action, index) => {
+    const estimate = expected[index];
+    const truth = outcome[action];
+    return estimate === null || estimate === undefined || truth === undefined ? [] : [[estimate, truth] as const];
+  });
+  return kendallTau(
+    pairs.map(([estimate]) => estimate),
+    pairs.map(([, truth]) => truth),
+  );
 }

@@ -7,7 +7,9 @@ import type { RunEvent } from '../contract/run';
  */
 export type ReviewRequest =
   | { subject: 'query'; step: number; node?: string; query: string }
-  | { subject: 'replan'; step: number; node?: string; steps: string[]; reason: string };
+  | { subject: 'replan'; step: number; node?: string; steps: string[]; reason: string }
+  /** DeLLMa: the forecast as `factor | value | likelihood` lines, before anything is sampled from it. */
+  | { subject: 'forecast'; step: number; node?: string; steps: string[]; reason: string };
 
 export type ReviewDecision =
   | { action: 'approve' }
@@ -31,7 +33,7 @@ export const automaticGate: ReviewGate = { interactive: false, review: async () 
 export function recordReview(
   run: { emit(event: RunEvent): void },
   at: { step: number; node?: string | undefined },
-  subject: 'query' | 'replan',
+  subject: 'query' | 'replan' | 'forecast',
   original: string,
   decision: ReviewDecision,
 ): void {

@@ -43,9 +43,9 @@ const runProjection: CellProjection = {
       cells.add(event.step, { kind: 'note', author: 'analyst', source: `**Analyst note (${event.subject}):** ${event.note ?? ''}`, node: event.node, data: { review: event.action } });
     }
   },
-  // A Plan*RAG or Pearl event keeps its structured input, so the notebook's plan graph can show each node's state and figures and the program cell its program and errors.
+  // Plan*RAG, Pearl and DeLLMa events keep their structured input: the notebook draws the plan graph, the program cell or the DeLLMa step from it.
   tool: (event, _at, cells) => {
-    const keepsInput = event.tool.startsWith('plan-dag.') || event.tool.startsWith('pearl-');
+    const keepsInput = ['plan-dag.', 'pearl-', 'dellma.'].some((prefix) => event.tool.startsWith(prefix));
     cells.add(event.step, { kind: 'observation', author: 'engine', source: event.output, node: event.node, data: { queryId: null, queryCellId: null, tool: event.tool, ...(keepsInput ? { input: event.input } : {}) } });
   },
   'run-end': (event, _at, cells) => {

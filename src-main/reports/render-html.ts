@@ -4,7 +4,7 @@ import { html, trusted, type Html, type HtmlPart } from './html-escape';
 import { markdownToHtml } from './markdown-html';
 import { planGraphHtml } from './plan-graph-report';
 import { reportCss } from './report-css';
-import { formatBytes, formatCount, formatDuration, formatTime, formatValue, plural, reviewLabels, statusLabel } from './report-format';
+import { formatBytes, formatCount, formatDuration, formatTime, formatValue, plural, reviewLabels, reviewSubjectLabels, statusLabel } from './report-format';
 import type { DecisionReport, PlanVersion, QueryRecord, SimulationRecord, StepRecord, TraceItem, VerificationValue, WhatIfRecord } from './report-model';
 
 export interface HtmlReportOptions {
@@ -210,9 +210,9 @@ function traceItem(item: TraceItem, report: DecisionReport, options: HtmlReportO
       return html`<div class="item"><div class="item-label">Observation</div><div class="prose">${item.text}</div></div>`;
     case 'review': {
       const review = item.review;
-      return html`<div class="item review"><div class="item-label">Analyst ${reviewLabels[review.action]} the ${review.subject === 'query' ? 'query' : 're-plan'}</div>${
+      return html`<div class="item review"><div class="item-label">Analyst ${reviewLabels[review.action]} the ${reviewSubjectLabels[review.subject]}</div>${
         review.action === 'edit' && review.edited ? html`<div class="muted small">The model proposed:</div><pre class="observation">${review.original}</pre>` : null
-      }${review.note ? html`<div class="card note">${review.note}</div>` : null}</div>`;
+      }${review.subject === 'forecast' && review.action === 'edit' && review.edited ? html`<div class="muted small">The analyst's forecast:</div><pre class="observation">${review.edited}</pre>` : null}${review.note ? html`<div class="card note">${review.note}</div>` : null}</div>`;
     }
     case 'repair':
       return html`<div class="item repair"><div class="item-label">Unusable reply</div><div class="prose">${item.problem} — the model was asked again.</div></div>`;
@@ -222,8 +222,14 @@ function traceItem(item: TraceItem, report: DecisionReport, options: HtmlReportO
       return html`<div class="item"><div class="item-label">What-if on a copy of the data</div>${whatIfSummary(item.whatif)}</div>`;
     case 'decision':
       return html`<div class="item"><div class="item-label">Decision</div><a href="#decision">${report.decision?.decision ?? ''}</a></div>`;
-    case 'other':
+    case 'other': {
+      // A DeLLMa step reads as its summary, with its full record (tables of items, θ, utilities) folded below.
+      const tool = typeof item.fields['tool'] === 'string' ? item.fields['tool'] : '';
+      if (tool.startsWith('dellma.') && typeof item.fields['output'] === 'string') {
+        return html`<div class="item"><div class="item-label">DeLLMa · ${tool.slice('dellma.'.length)}</div><pre class="observation">${item.fields['output']}</pre><details><summary>Record</summary><pre class="observation">${JSON.stringify(item.fields['input'], null, 2)}</pre></details></div>`;
+      }
       return html`<div class="item"><div class="item-label">${item.type}</div><pre class="observation">${JSON.stringify(item.fields, null, 2)}</pre></div>`;
+    }
   }
 }
 
@@ -309,7 +315,7 @@ function signOffSection(report: DecisionReport): Html {
   return html`<h3>Reviews during the run</h3>${
     report.reviews.length
       ? html`<table class="data"><thead><tr><th>Step</th><th>Time</th><th>Action</th><th>Note</th></tr></thead><tbody>${report.reviews.map(
-          (review) => html`<tr><td>${review.step}</td><td>${formatTime(review.at)}</td><td>${reviewLabels[review.action]} the ${review.subject === 'replan' ? 're-plan' : 'query'}</td><td>${review.note ?? ''}</td></tr>`,
+          (review) => html`<tr><td>${review.step}</td><td>${formatTime(review.at)}</td><td>${reviewLabels[review.action]} the ${reviewSubjectLabels[review.subject]}</td><td>${review.note ?? ''}</td></tr>`,
         )}</tbody></table>`
       : html`<p class="muted">${report.mode === 'step' ? 'No review was recorded.' : 'The run was automatic: no step was reviewed while it ran.'}</p>`
   }

@@ -68,4 +68,7 @@ export function statusLabel(status: RunStatus): string {
   return statusLabels[status] ?? status;
 }
 
+/** What a review point was about, as reports name it. */
+export const reviewSubjectLabels = { query: 'query', replan: 're-plan', forecast: 'forecast' } as const;
+
 export const reviewLabels = { approve: 'approved', edit: 'edited', skip: 'skipped', note: 'added a note to', stop: 'stopped the run at' } as const;

@@ -3,6 +3,7 @@ import type { Cell, CellData } from '../../src-main/contract';
 import { useWorkbench } from '../app/store-context';
 import { PlanGraphView } from '../plan-graph/PlanGraphView';
 import { CellFrame } from './CellFrame';
+import { dellmaStepOf, DellmaStepView } from './DellmaStep';
 import { queryLabelOf } from './cell-label';
 import { Markdown } from './Markdown';
 
@@ -55,8 +56,10 @@ function CardContent({ cell }: { cell: Cell }) {
         </>
       );
     }
-    case 'observation':
-      return <pre className="observation">{cell.source}</pre>;
+    case 'observation': {
+      const dellma = dellmaStepOf(cell);
+      return dellma ? <DellmaStepView cell={cell} step={dellma.step} input={dellma.input} /> : <pre className="observation">{cell.source}</pre>;
+    }
     case 'decision':
       return <DecisionContent cell={cell} data={cell.data} />;
     default:

@@ -8,6 +8,14 @@ import { QueryEditor } from '../editor/QueryEditor';
  * edits and runs their version, skips it, adds a note the model will see, or stops the run to
  * continue by hand. Whatever is chosen is recorded as the analyst's.
  */
+/** What the panel asks of the analyst, by what the run is waiting on. */
+function reviewTitle(request: ReviewRequestValue): string {
+  if (request.subject === 'query') return 'The model wants to run this query:';
+  if (request.subject === 'forecast') return `The forecast waits for you: change likelihoods in its cell above. ${request.reason}`;
+  if (request.node === 'program') return request.reason;
+  return `The model wants to re-plan: ${request.reason}`;
+}
+
 export function ReviewPanel({ runId, request }: { runId: string; request: ReviewRequestValue }) {
   const reviewRun = useWorkbench((state) => state.reviewRun);
   const reportError = useWorkbench((state) => state.reportError);
@@ -34,21 +42,31 @@ export function ReviewPanel({ runId, request }: { runId: string; request: Review
   return (
     <div className="review-panel" data-testid="review-panel">
       <p className="review-title">
-        {request.subject === 'query' ? 'The model wants to run this query:' : request.node === 'program' ? request.reason : `The model wants to re-plan: ${request.reason}`}
+        {reviewTitle(request)}
       </p>
       {request.subject === 'query' ? (
         <QueryEditor value={text} language="sql" schema={undefined} focused onChange={setText} onRun={approve} onCancel={() => undefined} onFocus={() => undefined} />
+      ) : request.subject === 'forecast' ? (
+        // The forecast's own cell is the editor; lines here are for the keyboard-minded, folded away so the cell stays in view.
+        <details>
+          <summary>Edit as lines</summary>
+          <textarea aria-label="Forecast lines" className="plan-editor" rows={Math.min(12, request.steps.length + 1)} value={text} onChange={(event) => setText(event.target.value)} />
+        </details>
       ) : (
         <textarea aria-label="Proposed plan" className="plan-editor" rows={Math.max(3, request.steps.length + 1)} value={text} onChange={(event) => setText(event.target.value)} />
       )}
-      <input aria-label="Note for the model" className="review-note" placeholder="Note for the model (optional)" value={note} onChange={(event) => setNote(event.target.value)} />
+      {request.subject !== 'forecast' && (
+        <input aria-label="Note for the model" className="review-note" placeholder="Note for the model (optional)" value={note} onChange={(event) => setNote(event.target.value)} />
+      )}
       <div className="review-actions">
         <button className="primary" data-testid="review-approve" disabled={sent} onClick={approve} title="Ctrl+Enter in the editor">
-          {changed ? (request.subject === 'query' ? 'Run my version' : 'Use my plan') : note.trim() ? 'Approve with note' : 'Approve'}
+          {changed ? (request.subject === 'query' ? 'Run my version' : request.subject === 'forecast' ? 'Use my forecast' : 'Use my plan') : note.trim() ? 'Approve with note' : 'Approve'}
         </button>
-        <button className="ghost" data-testid="review-skip" disabled={sent} onClick={() => answer({ action: 'skip', ...(note.trim() ? { note: note.trim() } : {}) })}>
-          Skip
-        </button>
+        {request.subject !== 'forecast' && (
+          <button className="ghost" data-testid="review-skip" disabled={sent} onClick={() => answer({ action: 'skip', ...(note.trim() ? { note: note.trim() } : {}) })}>
+            Skip
+          </button>
+        )}
         {changed && (
           <button className="ghost" disabled={sent} onClick={() => setText(original)}>
             Revert edit

@@ -1,5 +1,6 @@
 import { WorkbenchError } from '../../contract/errors';
 import { autoPlan } from './autoplan/technique';
+import { dellma } from './dellma/technique';
 import { iterRag } from './iterrag/technique';
 import { planRag } from './planrag/technique';
 import { planDagVariants } from './plan-dag/technique';
@@ -13,7 +14,7 @@ import type { TechniqueDefinition } from './technique';
  * here and a line in this list). Runs, `dwb run`, the app's composer and the benchmark read
  * the ids from here.
  */
-const techniques: TechniqueDefinition[] = [singleRag, iterRag, planRag, planRagNoReplan, ...planDagVariants, pearl, autoPlan];
+const techniques: TechniqueDefinition[] = [singleRag, iterRag, planRag, planRagNoReplan, ...planDagVariants, pearl, autoPlan, dellma];
 
 export function registeredTechniques(): readonly TechniqueDefinition[] {
   return techniques;

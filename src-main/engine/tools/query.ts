@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { QueryResult } from '../../contract/data';
 import { WorkbenchError } from '../../contract/errors';
 import { formatObservation } from '../observation';
 import { resultDigest } from '../result-digest';
@@ -65,6 +66,8 @@ export interface QueryRun {
   /** Null when the query ran; the refusal or the database's error otherwise. */
   error: WorkbenchError | null;
   rowCount: number;
+  /** The rows, for a technique that reads them itself (DeLLMa's candidate list); null when it did not run. */
+  result: QueryResult | null;
 }
 
 /** Runs a query through the read-only connector and records it; errors become observations the model can correct. */
@@ -83,7 +86,7 @@ export async function runQuery(run: RunContext, context: { step: number; node?: 
     const text = formatObservation(result);
     run.emit({ type: 'observation', step, queryId, text, ...node });
     run.state.evidence.push(queryId);
-    return { text, queryId, error: null, rowCount: result.rowCount };
+    return { text, queryId, error: null, rowCount: result.rowCount, result };
   } catch (caught) {
     const error = WorkbenchError.from(caught);
     run.emit({ type: 'query-end', step, queryId, result: null, error: error.toJSON(), digest: null });
@@ -92,6 +95,6 @@ export async function runQuery(run: RunContext, context: { step: number; node?: 
         ? `Refused: the connection is read-only, so only queries that read data can run. (${error.message})`
         : `Error (${error.code}): ${error.message}. Correct the query and try again.`;
     run.emit({ type: 'observation', step, queryId, text, ...node });
-    return { text, queryId, error, rowCount: 0 };
+    return { text, queryId, error, rowCount: 0, result: null };
   }
 }

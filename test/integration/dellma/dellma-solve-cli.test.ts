@@ -54,6 +54,8 @@ describe('dwb dellma solve --problems agriculture', () => {
     ]);
     expect(lines[6]).toBe('accuracy: 1/6 (16.7%)');
     expect(lines[7]).toMatch(/^normalised utility: \d+\.\d% \(mean over 6 problems\)$/);
+    // Two actions per problem: τ is +1 where apple is truly better (problem 3), −1 elsewhere: (1 − 5) / 6.
+    expect(lines[8]).toBe('kendall tau [ext]: -0.667 (mean over 6 problems: expected utilities against the true outcomes)');
 
     // One forecast for all problems, then exactly one ranking call per minibatch.
     const requests = server.chatRequests();

@@ -52,3 +52,17 @@ export function preferring(preferred: string, options: { partial?: boolean } = {
     return { label: 'rank', content: JSON.stringify({ decision: rank[0], rank: kept, explanation: `Futures where I plant ${preferred} look best.` }) };
   };
 }
+
+/**
+ * Ranks every scenario of `preferred` above every other; among one option's scenarios, those
+ * whose future says the option turns out better come first, then same, then worse (ties by
+ * number). So the futures drawn, and with them the utilities, depend on the forecast, while
+ * `preferred` stays first. Reads the factor names a run on a database uses ("how X turns out").
+ */
+export function rankingReadingFutures(request: ReceivedChatRequest, preferred: string): number[] {
+  const text = messageText(request.chat.messages[1] ?? { role: 'user', content: '' });
+  const scenarios = [...text.matchAll(/^Scenario (\d+)\. Future: (.*)\. Option: (\S+) \(/gm)].map((match) => ({ number: Number(match[1]), future: match[2] ?? '', option: match[3] ?? '' }));
+  const outlook = (scenario: { future: string; option: string }): number => (['worse', 'same', 'better'] as const).findIndex((value) => scenario.future.includes(`how ${scenario.option} turns out = ${value}`));
+  const score = (scenario: { future: string; option: string }): number => (scenario.option === preferred ? 10 : 0) + outlook(scenario);
+  return [...scenarios].sort((a, b) => score(b) - score(a) || a.number - b.number).map((scenario) => scenario.number);
+}

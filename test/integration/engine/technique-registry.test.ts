@@ -46,9 +46,9 @@ describe('the tool registry', () => {
 
 describe('the technique registry', () => {
   it('lists the techniques and offers their tools as before', () => {
-    expect(techniqueIds()).toEqual(['singlerag', 'iterrag', 'planrag', 'planrag-norp', 'plan-dag', 'plan-dag-faithful', 'plan-dag-base', 'plan-dag-react', 'plan-dag-replan', 'pearl', 'autoplan']);
+    expect(techniqueIds()).toEqual(['singlerag', 'iterrag', 'planrag', 'planrag-norp', 'plan-dag', 'plan-dag-faithful', 'plan-dag-base', 'plan-dag-react', 'plan-dag-replan', 'pearl', 'autoplan', 'dellma']);
     expect(registeredTechniques().map((technique) => technique.label)).toContain('IterRAG (ReAct)');
-    expect(() => techniqueNamed('pearl-x')).toThrow(/No technique "pearl-x": the techniques are singlerag, iterrag, planrag, planrag-norp, plan-dag, plan-dag-faithful, plan-dag-base, plan-dag-react, plan-dag-replan, pearl, autoplan$/);
+    expect(() => techniqueNamed('pearl-x')).toThrow(/No technique "pearl-x": the techniques are singlerag, iterrag, planrag, planrag-norp, plan-dag, plan-dag-faithful, plan-dag-base, plan-dag-react, plan-dag-replan, pearl, autoplan, dellma$/);
     const planrag = { plansFirst: true, replans: true, queryLimit: null };
     expect(toolsOffered(planrag, { planned: false, queries: 0 })).toEqual(['plan']);
     expect(toolsOffered(planrag, { planned: true, queries: 3, canSimulate: true })).toEqual(['query', 'replan', 'simulate', 'answer']);

@@ -56,11 +56,12 @@ describe('decision runs in the workspace', () => {
       { id: 'plan-dag-replan', label: 'Plan*RAG with re-planning [ext]', summary: expect.stringContaining('re-plans the remaining graph') },
       { id: 'pearl', label: 'Pearl', summary: expect.stringContaining('small program over a library of typed actions') },
       { id: 'autoplan', label: 'AutoPlan', summary: expect.stringContaining('playbook learned from past questions') },
+      { id: 'dellma', label: 'DeLLMa', summary: expect.stringContaining('Decides under uncertainty') },
     ]);
     await workbench.invoke('model/save', { settings: { baseUrl: server.baseUrl, model: 'm', temperature: 0, maxTokens: 100, requestTimeoutMs: 5000, maxRetries: 0, stream: true, toolMode: 'tools' } });
     await expect(
       workbench.invoke('runs/start', { notebookId: notebook.id, connectionId: locating.id, question: 'q', technique: 'pearl-unknown', mode: 'auto' }),
-    ).rejects.toThrow('No technique "pearl-unknown": the techniques are singlerag, iterrag, planrag, planrag-norp, plan-dag, plan-dag-faithful, plan-dag-base, plan-dag-react, plan-dag-replan, pearl, autoplan');
+    ).rejects.toThrow('No technique "pearl-unknown": the techniques are singlerag, iterrag, planrag, planrag-norp, plan-dag, plan-dag-faithful, plan-dag-base, plan-dag-react, plan-dag-replan, pearl, autoplan, dellma');
     await expect(
       workbench.invoke('runs/start', { notebookId: notebook.id, connectionId: locating.id, question: 'q', technique: 'Not An Id', mode: 'auto' }),
     ).rejects.toThrow(/technique id/);

@@ -7,7 +7,7 @@ import type { ChatMessage, ModelProvider, ModelUsage } from '../../../llm/types'
  * run record says which transcript exchange was which. The transcript itself (the wrapped
  * provider's recording) holds the full requests and responses for replay.
  */
-export type CallPurpose = 'dellma.forecast' | 'dellma.rank' | 'dellma.zero-shot' | 'dellma.cot-factors' | 'dellma.cot-likelihoods' | 'dellma.cot-decision' | 'dellma.self-consistency';
+export type CallPurpose = 'dellma.candidates' | 'dellma.shortlist' | 'dellma.retrieve' | 'dellma.forecast' | 'dellma.rank' | 'dellma.zero-shot' | 'dellma.cot-factors' | 'dellma.cot-likelihoods' | 'dellma.cot-decision' | 'dellma.self-consistency';
 
 export interface CallRecord {
   /** Order in which calls were made in this run (0-based); equals the exchange index of a transcript recorded around the same provider. */

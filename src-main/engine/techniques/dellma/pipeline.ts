@@ -180,7 +180,15 @@ function components(count: number, links: Iterable<[number, number]>): number {
 }
 
 /** DeLLMa-Pairs / Top-1 / Naive on one problem, given the beliefs of its factors. */
-export async function solveWithDellma(caller: ModelCaller, problem: number, frame: ProblemFrame, beliefs: readonly BeliefFactor[], params: DellmaParameters): Promise<ProblemResult> {
+export async function solveWithDellma(
+  caller: ModelCaller,
+  problem: number,
+  frame: ProblemFrame,
+  beliefs: readonly BeliefFactor[],
+  params: DellmaParameters,
+  /** Told each batch as soon as its ranking is in (the notebook shows it while the next is asked). */
+  onBatch?: (record: BatchRecord, sample: { states: State[]; items: Item[] }) => void,
+): Promise<ProblemResult> {
   const variant = params.variant;
   if (!isDellmaVariant(variant)) throw new WorkbenchError('invalid-request', `${variant} is a baseline, not a DeLLMa variant.`);
   const seed = problemSeed(params.seed, problem);
@@ -229,6 +237,7 @@ export async function solveWithDellma(caller: ModelCaller, problem: number, fram
       }
     }
     batches.push(record);
+    onBatch?.(record, sample);
   }
 
   const kind = variant === 'top1' ? 'top1' : 'pairs';

@@ -1,0 +1,127 @@
+import { z } from 'zod';
+
+/**
+ * The records of a DeLLMa run in the notebook: each step is a `tool` event named
+ * `dellma.<step>` whose `input` has the shape below, kept as the observation cell's `input`,
+ * so the renderer draws the step from typed data and a report shows the event's text.
+ * Fields marked [ext] go beyond the paper and are labelled so in the UI.
+ */
+export const dellmaSteps = ['frame', 'forecast', 'sampling', 'rank', 'fit', 'expected', 'audit'] as const;
+export type DellmaStep = (typeof dellmaSteps)[number];
+
+export const dellmaLikelihoods = ['very likely', 'likely', 'somewhat likely', 'somewhat unlikely', 'unlikely', 'very unlikely'] as const;
+
+export const dellmaFrameSchema = z.object({
+  goal: z.string(),
+  actions: z.array(z.string()),
+  /** Where the options came from: listed in the question, a query's first column, or the simulator's candidate names (never their outcomes). */
+  source: z.enum(['question', 'query', 'simulator']),
+  /** Candidates left out by the model's shortlist (only when there were more than `maxActions`). */
+  pruned: z.array(z.string()),
+  maxActions: z.number(),
+  note: z.string().nullable(),
+});
+
+export const dellmaForecastSchema = z.object({
+  /** The model's forecast, or the analyst's edit of it at the review point. */
+  source: z.enum(['model', 'analyst']),
+  factors: z.array(
+    z.object({
+      name: z.string(),
+      /** The action a factor concerns, or null when every action shares it. */
+      action: z.string().nullable(),
+      values: z.array(z.object({ value: z.string(), likelihood: z.enum(dellmaLikelihoods), probability: z.number() })),
+    }),
+  ),
+});
+
+export const dellmaSamplingSchema = z.object({
+  seed: z.number(),
+  perAction: z.number(),
+  batch: z.number(),
+  overlap: z.number(),
+  states: z.number(),
+  items: z.number(),
+  windows: z.array(z.object({ start: z.number(), size: z.number() })),
+  /** The sampled futures with their probability under the forecast (each is paired with every option). */
+  futures: z.array(z.object({ state: z.string(), probability: z.number() })).optional(),
+  cost: z.object({ calls: z.number(), promptTokens: z.number(), completionTokens: z.number() }),
+});
+
+export const dellmaRankSchema = z.object({
+  batch: z.number(),
+  /** The batch's scenarios as numbered for the model (1..size), with their item position, option and future. */
+  items: z.array(z.object({ number: z.number(), position: z.number(), action: z.string(), state: z.string() })),
+  /** The model's rank as answered (scenario numbers), or null when no usable answer came. */
+  rank: z.array(z.number()).nullable(),
+  /** Scenario numbers best first after repair. */
+  order: z.array(z.number()).nullable(),
+  repairs: z.object({ missing: z.array(z.number()), duplicates: z.array(z.number()), outOfRange: z.array(z.number()) }).nullable(),
+  explanation: z.string(),
+  attempts: z.number(),
+  comparisons: z.number(),
+});
+
+export const dellmaFitSchema = z.object({
+  kind: z.enum(['pairs', 'top1']),
+  comparisons: z.number(),
+  components: z.number(),
+  alpha: z.number(),
+  temperature: z.number(),
+  iterations: z.number(),
+  converged: z.boolean(),
+  items: z.array(z.object({ position: z.number(), action: z.string(), state: z.string(), theta: z.number(), utility: z.number() })),
+  /** [ext] Kendall τ between every batch's order and the fitted utilities, pooled over the batches' item pairs. */
+  rankAgreement: z.number().nullable(),
+  /** [ext] The same per batch, in batch order (null where a batch had no usable ranking). */
+  batchAgreement: z.array(z.number().nullable()).optional(),
+});
+
+export const dellmaExpectedSchema = z.object({
+  rows: z.array(z.object({ action: z.string(), expected: z.number().nullable(), low: z.number().nullable(), high: z.number().nullable() })),
+  chosen: z.string().nullable(),
+  runnerUp: z.string().nullable(),
+  margin: z.number().nullable(),
+  note: z.string().nullable(),
+  /** [ext] Share of bootstrap resamples keeping the decision. */
+  stability: z.number(),
+  /** [ext] Forecast moves that would flip the decision (importance re-weighting, no new calls). */
+  sensitivity: z.array(z.object({ factor: z.string(), value: z.string(), from: z.number(), to: z.number(), shift: z.number(), newDecision: z.string() })),
+});
+
+export const dellmaAuditSchema = z.object({
+  /** [ext] Kendall τ-b between the expected utilities and the simulator's true objective per option. */
+  tau: z.number().nullable(),
+  /** [ext] Share of the model's pairwise preferences between scenarios of different options that the simulator's objective agrees with (pairs whose options tie left out). */
+  pairAgreement: z.number().nullable(),
+  comparedPairs: z.number(),
+  objective: z.string(),
+  rows: z.array(z.object({ action: z.string(), expected: z.number().nullable(), outcome: z.number().nullable() })),
+});
+
+export type DellmaFrame = z.infer<typeof dellmaFrameSchema>;
+export type DellmaForecast = z.infer<typeof dellmaForecastSchema>;
+export type DellmaSampling = z.infer<typeof dellmaSamplingSchema>;
+export type DellmaRank = z.infer<typeof dellmaRankSchema>;
+export type DellmaFit = z.infer<typeof dellmaFitSchema>;
+export type DellmaExpected = z.infer<typeof dellmaExpectedSchema>;
+export type DellmaAudit = z.infer<typeof dellmaAuditSchema>;
+
+export const dellmaStepSchemas = {
+  frame: dellmaFrameSchema,
+  forecast: dellmaForecastSchema,
+  sampling: dellmaSamplingSchema,
+  rank: dellmaRankSchema,
+  fit: dellmaFitSchema,
+  expected: dellmaExpectedSchema,
+  audit: dellmaAuditSchema,
+} satisfies Record<DellmaStep, z.ZodType>;
+
+/**
+ * The forecast as review lines, one per value: `factor | value | likelihood`. The step-through
+ * review carries these lines both ways, so an edit made in the cell or in the review panel
+ * reads the same.
+ */
+export function forecastLines(forecast: Pick<DellmaForecast, 'factors'>): string[] {
+  return forecast.factors.flatMap((factor) => factor.values.map((entry) => `${factor.name} | ${entry.value} | ${entry.likelihood}`));
+}

@@ -1,0 +1,411 @@
+import { forecastLines, type DellmaAudit, type DellmaExpected, type DellmaFit, type DellmaForecast, type DellmaFrame, type DellmaRank, type DellmaSampling, type DellmaStep } from '../../../contract/dellma';
+import { WorkbenchError } from '../../../contract/errors';
+import type { SimulationResult } from '../../../contract/simulation';
+import type { ChatMessage } from '../../../llm/types';
+import { dialectNotes } from '../../dialects';
+import { recordReview } from '../../review-gate';
+import type { RunContext, RunOutcome } from '../../run-context';
+import { summarizeSchema } from '../../schema-summary';
+import { answerTool } from '../../tools/answer';
+import { runQuery, type QueryRun } from '../../tools/query';
+import { simulateKnown } from '../../tools/simulate';
+import { readQuery } from '../plan-dag/prompts';
+import type { TechniqueDefinition } from '../technique';
+import { normaliseFactor, stateProbability, type BeliefFactor, type State } from './belief';
+import { estimateCost } from './cost';
+import { frameFactors, listedAfter, readForecastLines } from './frame';
+import { addCounts, kendallTau, pairCounts, tauOf, type PairCounts } from './kendall';
+import { extractJsonObject, type CallRecord, type ModelCaller } from './model-calls';
+import { windows } from './minibatch';
+import { forecast, problemSeed, solveWithDellma, type BatchRecord, type DellmaParameters, type ProblemResult } from './pipeline';
+import { stateText, type ProblemFrame } from './prompts';
+import { seededRandom } from './random';
+import { pairedSample, type Item } from './sampling';
+
+/**
+ * DeLLMa as a workbench technique, on the run's database [SPECS §3.6]:
+ *
+ * 1. Frame: the options (listed in the question, else the simulator's candidate names, never
+ *    their outcomes), shortlisted by the model to at most `maxActions` [paper: |A| ≤ 7].
+ * 2. Context: one read-only query the model writes (a review point in step-through).
+ * 3. Forecast: one call; in step-through the analyst reviews it and may change likelihoods
+ *    (recorded as an `analyst-review` of the forecast); everything after uses the edit.
+ * 4. Paired sampling, one ranking call per minibatch, Bradley–Terry, expected utility: the
+ *    pure pipeline of this folder; the decision is made in code, never by the model.
+ * 5. The decision goes through the `answer` tool, so the simulator checks it like any
+ *    technique's; then [ext] Kendall τ between the expected utilities and the simulator's
+ *    true objective per option scores the elicited utilities.
+ *
+ * Each step is a `tool` event `dellma.<step>` whose input is typed in contract/dellma.ts.
+ */
+export const dellmaSettings = {
+  /** s_a: states per action [paper 64; 16 here so a run fits the default step budget, as the paper's ablation]. */
+  perAction: 16,
+  batch: 32,
+  overlap: 0.25,
+  maxActions: 7,
+  alpha: 2e-3,
+  softmaxTemperature: 1,
+  seed: 0,
+  bootstrapResamples: 200,
+  maxRepairs: 1,
+} as const;
+
+export const dellma: TechniqueDefinition = {
+  id: 'dellma',
+  label: 'DeLLMa',
+  summary:
+    'Decides under uncertainty: the model forecasts the unknowns in words (editable in step-through), ranks sampled futures of each option in minibatches, and the decision follows from a Bradley–Terry fit and expected utility computed in code.',
+  method: '# Method\nDeLLMa: forecast the unknowns, rank sampled state–option pairs, decide by expected utility.',
+  run: (run) => runDellma(run),
+};
+
+/** A run decides one problem; its number enters the seed as in `dwb dellma solve`. */
+const problemNumber = 1;
+
+class RunEnding extends Error {
+  constructor(
+    readonly status: RunOutcome['status'],
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The pipeline's model calls, made through the run (recorded, counted, limited, checkpointed). */
+function runCaller(run: RunContext): ModelCaller {
+  const calls: CallRecord[] = [];
+  return {
+    calls,
+    async call(purpose, _problem, attempt, messages, options) {
+      const over = run.overLimit();
+      if (over) throw new RunEnding(over.status, over.message);
+      run.options.onCheckpoint?.(run.checkpoint(null));
+      const asked = await run.ask({ messages, temperature: options.temperature, ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}) }, { purpose: attempt ? `${purpose}-repair` : purpose });
+      if ('failure' in asked) throw new RunEnding(asked.failure, asked.message);
+      calls.push({ sequence: calls.length, purpose, problem: null, attempt, temperature: options.temperature, promptChars: 0, content: asked.response.content, usage: asked.response.usage, latencyMs: asked.response.latencyMs, error: null });
+      return asked.response.content;
+    },
+  };
+}
+
+function emitStep(run: RunContext, step: DellmaStep, input: unknown, output: string, node?: string): void {
+  run.emit({ type: 'tool', step: run.state.steps, ...(node ? { node } : {}), tool: `dellma.${step}`, input, output });
+}
+
+async function runDellma(run: RunContext): Promise<RunOutcome> {
+  if (run.options.resume) run.emit({ type: 'run-resume', step: run.state.steps + 1, messageCount: 0 });
+  try {
+    return await decide(run);
+  } catch (error) {
+    if (error instanceof RunEnding) return run.finish(error.status, error.message);
+    return run.finish('failed', WorkbenchError.from(error).message);
+  }
+}
+
+async function decide(run: RunContext): Promise<RunOutcome> {
+  const question = run.options.question;
+  const schemaSummary = summarizeSchema(await run.options.connector.schema());
+  const goal = question.replace(/^\s*(options|unknowns)\s*:.*$/gim, '').trim();
+  const caller = runCaller(run);
+
+  // 1. Frame.
+  const listed = listedAfter('options', question);
+  const fromSimulator = listed ? null : await simulatorCandidates(run);
+  const candidates = listed ?? fromSimulator ?? (await queriedCandidates(run, caller, goal, schemaSummary));
+  if (!candidates || candidates.length < 2) {
+    return run.finish('failed', `DeLLMa needs at least two options: list them in the question ("Options: a; b; c")${candidates ? `; the candidate query gave ${candidates.length}` : ''}`);
+  }
+  const shortlist = candidates.length > dellmaSettings.maxActions ? await prune(caller, goal, candidates, schemaSummary) : { actions: candidates, note: null };
+  const actions = shortlist.actions;
+  const frame: DellmaFrame = { goal, actions, source: listed ? 'question' : fromSimulator ? 'simulator' : 'query', pruned: candidates.filter((name) => !actions.includes(name)), maxActions: dellmaSettings.maxActions, note: shortlist.note };
+  emitStep(run, 'frame', frame, `Options (${frame.source === 'question' ? 'listed in the question' : frame.source === 'query' ? 'listed by a query' : "the simulator's candidates, names only"}): ${actions.join(', ')}${frame.pruned.length ? `. Left out by the shortlist: ${frame.pruned.join(', ')}` : ''}${frame.note ? `. ${frame.note}` : ''}`);
+
+  // 2. Context: one query the model writes.
+  const retrieved = await gatedQuery(run, caller, 'dellma.retrieve', `My goal: ${goal}\nThe options: ${actions.join(', ')}\n\nWrite one query that retrieves the data most useful for judging how each option could turn out.`, schemaSummary);
+  const data = retrieved?.text ?? null;
+  const context = [run.options.rules ? `Business rules:\n${run.options.rules}` : '', data ? `Data retrieved from the database:\n${data}` : 'No data could be retrieved.'].filter(Boolean).join('\n\n');
+
+  // 3. Forecast, and the analyst's review of it.
+  const factors = frameFactors(actions, listedAfter('unknowns', question) ?? []);
+  const forecasted = await forecast(caller, run.options.provider.description, { context, goal, factors }, new Map(), dellmaSettings.maxRepairs);
+  let beliefs: BeliefFactor[] = forecasted.factors;
+  emitForecast(run, 'model', beliefs);
+  const reviewed = await reviewForecast(run, beliefs);
+  if ('end' in reviewed) return reviewed.end;
+  beliefs = reviewed.beliefs;
+
+  // 4. Sampling, rankings, fit, expected utility.
+  const params: DellmaParameters = {
+    variant: 'pairs',
+    perAction: dellmaSettings.perAction,
+    batch: dellmaSettings.batch,
+    overlap: dellmaSettings.overlap,
+    naiveSamples: 50,
+    alpha: dellmaSettings.alpha,
+    softmaxTemperature: dellmaSettings.softmaxTemperature,
+    seed: dellmaSettings.seed,
+    bootstrapResamples: dellmaSettings.bootstrapResamples,
+    selfConsistency: 1,
+    selfConsistencyTemperature: 0,
+    maxRepairs: dellmaSettings.maxRepairs,
+  };
+  const problemFrame: ProblemFrame = { goal, context, actions: actions.map((name) => ({ name, label: name })) };
+  const cost = estimateCost({ variant: 'pairs', actions: actions.length, perAction: params.perAction, naiveSamples: 50, batch: params.batch, overlap: params.overlap, contextChars: context.length, factorNameChars: factors.reduce((sum, factor) => sum + factor.name.length, 0), factorCount: factors.length, forecastCached: true, selfConsistency: 1 });
+  // The plan and its cost are shown before any ranking call is made (the sampling is seeded, so it is known now).
+  emitSampling(run, params, beliefs, actions.length, cost);
+  let batches = 0;
+  const result = await solveWithDellma(caller, problemNumber, problemFrame, beliefs, params, (batch, sample) => emitBatch(run, batch, batches++, sample, actions, beliefs));
+  const detail = result.dellma;
+  if (!detail) return run.finish('failed', 'The DeLLMa pipeline returned no detail');
+  emitResult(run, result, beliefs, params);
+  if (!result.chosen) return run.finish('failed', `No decision: ${result.note ?? 'no usable ranking'}`);
+
+  // 5. The decision, checked by the simulator; then the audit of the utilities [ext].
+  const step = run.state.steps;
+  const simulation = await simulateKnown(run, step);
+  if (simulation) {
+    run.state.lastSimulation = simulation;
+    emitAudit(run, result, simulation);
+  }
+  const chosenExpected = detail.expected[actions.indexOf(result.chosen)] ?? 0;
+  const rationale = `Highest expected utility (${chosenExpected.toPrecision(3)}${detail.decision?.margin !== null && detail.decision?.margin !== undefined ? `, ahead of ${actions[detail.decision.runnerUp ?? -1] ?? '?'} by ${detail.decision.margin.toPrecision(3)}` : ''}) over ${detail.states.length} sampled futures ranked in ${detail.batches.length} batch(es).`;
+  const outcome = await answerTool.perform({ decision: result.chosen, rationale }, { step }, run);
+  return 'answer' in outcome ? run.finish('answered', null, outcome.answer) : run.finish('failed', 'The answer could not be recorded');
+}
+
+/** The simulator's candidates, by name only: their outcomes stay hidden until the decision is checked. */
+async function simulatorCandidates(run: RunContext): Promise<string[] | null> {
+  const simulator = run.options.simulator;
+  if (!simulator) return null;
+  const { country, home, goods } = simulator.known;
+  const spec = simulator.scenario === 'locating' ? (country && home ? { scenario: 'locating' as const, country, home, rules: simulator.rules } : null) : goods ? { scenario: 'building' as const, goods, rules: simulator.rules } : null;
+  if (!spec) return null;
+  try {
+    return (await simulator.run(spec)).candidates.map((row) => row.candidate).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+  } catch {
+    return null;
+  }
+}
+
+/** More options than the paper tried: the model shortlists them (a CAN error shows here, in the frame cell). */
+async function prune(caller: ModelCaller, goal: string, candidates: readonly string[], schemaSummary: string): Promise<{ actions: string[]; note: string | null }> {
+  const limit = dellmaSettings.maxActions;
+  const messages: ChatMessage[] = [
+    { role: 'system', content: 'You help a decision maker choose under uncertainty. Answer with exactly one JSON object and nothing else.' },
+    { role: 'user', content: `The database:\n${schemaSummary}\n\nMy goal: ${goal}\n\nThe candidates:\n${candidates.join(', ')}\n\nKeep at most ${limit} candidates worth weighing carefully. Reply with {"keep": ["<candidate>", …]}, spelling each as listed.` },
+  ];
+  const answer = await caller.call('dellma.shortlist', null, 0, messages, { temperature: 0 });
+  const keep = extractJsonObject(answer)?.keep;
+  const chosen = Array.isArray(keep) ? [...new Set(keep.map(String).map((name) => candidates.find((candidate) => candidate.toLowerCase() === name.trim().toLowerCase())).filter((name): name is string => name !== undefined))].slice(0, limit) : [];
+  if (chosen.length >= 2) return { actions: chosen, note: null };
+  return { actions: candidates.slice(0, limit), note: `The shortlist answer was unusable; the first ${limit} candidates in name order are weighed` };
+}
+
+/**
+ * One query the model writes, carried out as the query tool does (a review point in
+ * step-through: approve, edit, skip with a note, stop); returns the observation and the rows.
+ */
+async function gatedQuery(run: RunContext, caller: ModelCaller, purpose: 'dellma.candidates' | 'dellma.retrieve', ask: string, schemaSummary: string): Promise<QueryRun | null> {
+  const dialect = dialectNotes[run.engine];
+  const messages: ChatMessage[] = [
+    { role: 'system', content: `You write one read-only ${dialect.label} query. ${dialect.notes}` },
+    { role: 'user', content: `The database:\n${schemaSummary}\n\n${ask}\n\nReply with the query only, in a fenced code block.` },
+  ];
+  const query = readQuery(await caller.call(purpose, null, 0, messages, { temperature: 0 }));
+  if (!query) return null;
+  const step = run.state.steps;
+  const { gate } = run.options;
+  const decision = await gate.review({ subject: 'query', step, query }, run.signal);
+  if (gate.interactive) recordReview(run, { step }, 'query', query, decision);
+  if (decision.action === 'stop') throw new RunEnding('stopped', 'The analyst stopped the run to continue by hand');
+  if (decision.action === 'skip') {
+    run.emit({ type: 'observation', step, queryId: null, text: 'Skipped by the analyst.' });
+    return null;
+  }
+  const edited = decision.action === 'edit' && decision.query?.trim() ? decision.query.trim() : null;
+  const ran = await runQuery(run, { step, query: edited ?? query, author: edited ? 'analyst' : 'model' });
+  run.state.queries++;
+  return ran;
+}
+
+/** No options in the question and no simulator: a query lists the candidates (first column) [SPECS §3.6(a)]. */
+async function queriedCandidates(run: RunContext, caller: ModelCaller, goal: string, schemaSummary: string): Promise<string[] | null> {
+  const ran = await gatedQuery(run, caller, 'dellma.candidates', `The question: ${goal}\n\nWrite one query whose first column lists every candidate answer to the question (one row each, each candidate once).`, schemaSummary);
+  if (!ran?.result) return null;
+  const names = ran.result.rows.map((row) => row[0]).filter((value) => value !== null && value !== undefined).map((value) => String(value).trim()).filter(Boolean);
+  return [...new Set(names)];
+}
+
+function forecastRecord(source: DellmaForecast['source'], beliefs: readonly BeliefFactor[]): DellmaForecast {
+  return {
+    source,
+    factors: beliefs.map((factor) => ({
+      name: factor.name,
+      action: factor.scope.kind === 'action' ? factor.scope.action : null,
+      values: factor.values.map((entry, index) => ({ value: entry.value, likelihood: entry.likelihood, probability: factor.probabilities[index] ?? 0 })),
+    })),
+  };
+}
+
+function emitForecast(run: RunContext, source: DellmaForecast['source'], beliefs: readonly BeliefFactor[]): void {
+  const record = forecastRecord(source, beliefs);
+  emitStep(run, 'forecast', record, `${source === 'model' ? "The model's forecast" : "The analyst's forecast"}:\n${record.factors.map((factor) => `- ${factor.name}: ${factor.values.map((entry) => `${entry.value} (${entry.likelihood}, p=${entry.probability.toFixed(3)})`).join('; ')}`).join('\n')}`, 'forecast');
+}
+
+/** Step-through: the forecast waits for the analyst, who may change likelihoods before anything is sampled. */
+async function reviewForecast(run: RunContext, beliefs: BeliefFactor[]): Promise<{ beliefs: BeliefFactor[] } | { end: RunOutcome }> {
+  const { gate } = run.options;
+  if (!gate.interactive) return { beliefs };
+  const original = forecastLines(forecastRecord('model', beliefs));
+  const step = run.state.steps;
+  let decision = await gate.review({ subject: 'forecast', step, node: 'forecast', steps: original, reason: 'Review the forecast before futures are sampled from it: change any likelihood, and everything after is computed from your version.' }, run.signal);
+  let edited: BeliefFactor[] | null = null;
+  if (decision.action === 'edit' && decision.steps) {
+    const read = readForecastLines(decision.steps, beliefs);
+    if (read.ok) edited = read.factors.map(normaliseFactor);
+    else decision = { action: 'note', note: `The edit was not used: ${read.problems.join('; ')}` };
+  }
+  recordReview(run, { step, node: 'forecast' }, 'forecast', original.join('\n'), decision);
+  if (decision.action === 'stop') return { end: run.finish('stopped', 'The analyst stopped the run to continue by hand') };
+  if (!edited) return { beliefs };
+  emitForecast(run, 'analyst', edited);
+  return { beliefs: edited };
+}
+
+/** The sampling plan and the ranking calls it will cost, before they are made. */
+function emitSampling(run: RunContext, params: DellmaParameters, beliefs: readonly BeliefFactor[], actionCount: number, cost: ReturnType<typeof estimateCost>): void {
+  const items = actionCount * params.perAction;
+  // The same seeded draw the pipeline makes next, so these are exactly the futures it ranks.
+  const sample = pairedSample(seededRandom(problemSeed(params.seed, problemNumber)), beliefs, actionCount, params.perAction);
+  const sampling: DellmaSampling = {
+    seed: problemSeed(params.seed, problemNumber),
+    perAction: params.perAction,
+    batch: params.batch,
+    overlap: params.overlap,
+    states: params.perAction,
+    items,
+    windows: windows(items, params.batch, params.overlap).map((window) => ({ start: window.start, size: window.size })),
+    futures: sample.states.map((state) => ({ state: stateText(beliefs, state), probability: stateProbability(beliefs, state) })),
+    cost: { calls: cost.rankingCalls, promptTokens: cost.promptTokens, completionTokens: cost.completionTokens },
+  };
+  emitStep(run, 'sampling', sampling, `Sampling ${sampling.states} futures (seed ${sampling.seed}), each with every option: ${sampling.items} scenarios in ${sampling.windows.length} overlapping batch(es) of up to ${sampling.batch} (overlap ${sampling.overlap}); estimated ${cost.rankingCalls} ranking call(s), about ${cost.promptTokens} prompt tokens.`, 'sampling');
+}
+
+/** One ranking cell, written as soon as the batch's answer is in. */
+function emitBatch(run: RunContext, batch: BatchRecord, index: number, sample: { states: State[]; items: Item[] }, actions: readonly string[], beliefs: readonly BeliefFactor[]): void {
+  const describe = (position: number): { action: string; state: string } => {
+    const item = sample.items[position];
+    return { action: actions[item?.action ?? -1] ?? '?', state: stateText(beliefs, sample.states[item?.stateId ?? -1] ?? []) };
+  };
+  const local = (position: number): number => batch.items.indexOf(position) + 1;
+  const record: DellmaRank = {
+    batch: index + 1,
+    items: batch.items.map((position, at) => ({ number: at + 1, position, ...describe(position) })),
+    rank: batch.rank,
+    order: batch.order ? batch.order.map(local) : null,
+    repairs: batch.repair ? { missing: batch.repair.missing, duplicates: batch.repair.duplicates, outOfRange: batch.repair.outOfRange } : null,
+    explanation: batch.explanation,
+    attempts: batch.attempts,
+    comparisons: batch.comparisons,
+  };
+  const repairs = record.repairs ? [...record.repairs.missing.map((n) => `${n} appended`), ...record.repairs.duplicates.map((n) => `${n} repeated`), ...record.repairs.outOfRange.map((n) => `${n} out of range`)] : [];
+  emitStep(run, 'rank', record, `Batch ${record.batch} (${record.items.length} scenarios): ${record.order ? `best first ${record.order.join(', ')}` : 'no usable ranking'}${repairs.length ? `; repaired: ${repairs.join(', ')}` : ''}. ${record.explanation}`, `batch-${record.batch}`);
+}
+
+function emitResult(run: RunContext, result: ProblemResult, beliefs: readonly BeliefFactor[], params: DellmaParameters): void {
+  const detail = result.dellma;
+  if (!detail) return;
+  const actions = result.actions;
+  const describe = (position: number): { action: string; state: string } => {
+    const item = detail.items[position];
+    return { action: actions[item?.action ?? -1] ?? '?', state: stateText(beliefs, detail.states[item?.stateId ?? -1] ?? []) };
+  };
+  let pooled: PairCounts = { pairs: 0, concordant: 0, discordant: 0, tiedX: 0, tiedY: 0 };
+  const batchAgreement = detail.batches.map((batch) => {
+    const agreement = batch.order ? orderAgreement(batch.order, detail.utilities) : null;
+    if (agreement) pooled = addCounts(pooled, agreement);
+    return agreement ? tauOf(agreement) : null;
+  });
+
+  const fit: DellmaFit = {
+    kind: detail.fit.kind,
+    comparisons: detail.fit.comparisons,
+    components: detail.fit.components,
+    alpha: detail.fit.alpha,
+    temperature: params.softmaxTemperature,
+    iterations: detail.fit.iterations,
+    converged: detail.fit.converged,
+    items: detail.items.map((_item, position) => ({ position, ...describe(position), theta: detail.fit.theta[position] ?? 0, utility: detail.utilities[position] ?? 0 })),
+    rankAgreement: tauOf(pooled),
+    batchAgreement,
+  };
+  emitStep(run, 'fit', fit, `Bradley–Terry (ILSR, alpha ${fit.alpha}) over ${fit.comparisons} comparisons, ${fit.components} component(s) of the comparison graph, ${fit.iterations} iterations${fit.converged ? '' : ' (not converged)'}; utilities = softmax(θ/${fit.temperature}) over all ${fit.items.length} scenarios.${fit.rankAgreement === null ? '' : ` [ext] Kendall τ of the rankings with the fitted utilities: ${fit.rankAgreement.toFixed(3)}.`}`, 'fit');
+
+  const decision = detail.decision;
+  const expected: DellmaExpected = {
+    rows: actions.map((action, index) => ({ action, expected: detail.expected[index] ?? null, low: detail.interval.intervals[index]?.low ?? null, high: detail.interval.intervals[index]?.high ?? null })),
+    chosen: result.chosen,
+    runnerUp: decision?.runnerUp === null || decision?.runnerUp === undefined ? null : (actions[decision.runnerUp] ?? null),
+    margin: decision?.margin ?? null,
+    note: result.note,
+    stability: detail.interval.stability,
+    sensitivity: detail.sensitivity,
+  };
+  emitStep(run, 'expected', expected, `Expected utility: ${expected.rows.map((row) => `${row.action} ${row.expected === null ? 'n/a' : row.expected.toPrecision(3)}`).join(', ')}. Decision: ${expected.chosen ?? `none (${expected.note ?? ''})`}${expected.margin === null ? '' : `, margin ${expected.margin.toPrecision(3)} over ${expected.runnerUp ?? '?'}`}.`, 'expected');
+}
+
+/** [ext] τ counts between a batch's order (best first) and the fitted utilities of its items. */
+function orderAgreement(order: readonly number[], utility: readonly number[]): PairCounts | null {
+  if (order.length < 2) return null;
+  return pairCounts(
+    order.map((_position, index) => order.length - index),
+    order.map((position) => utility[position] ?? 0),
+  );
+}
+
+/**
+ * [ext] The elicited utilities scored against the simulator's true objective [SPECS §3.6,
+ * oracle audit]: Kendall τ-b between the expected utilities and the objective per option, and
+ * how often the model's pairwise preferences (scenarios of different options, within a
+ * batch) agree with the objective. Both are 1 when the rankings follow the simulator.
+ */
+function emitAudit(run: RunContext, result: ProblemResult, simulation: SimulationResult): void {
+  const detail = result.dellma;
+  if (!detail) return;
+  const sign = simulation.direction === 'minimize' ? -1 : 1;
+  const rawOutcome = (action: string): number | null => simulation.candidates.find((candidate) => candidate.candidate === action)?.after ?? null;
+  // Signed so that larger is better whichever way the objective points.
+  const outcomeOf = (action: string): number | null => {
+    const raw = rawOutcome(action);
+    return raw === null ? null : sign * raw;
+  };
+  const rows = result.actions.map((action, index) => ({ action, expected: detail.expected[index] ?? null, outcome: rawOutcome(action) }));
+  const scored = rows.filter((row): row is { action: string; expected: number; outcome: number } => row.expected !== null && row.outcome !== null);
+  const tau = kendallTau(
+    scored.map((row) => row.expected),
+    scored.map((row) => sign * row.outcome),
+  );
+  let compared = 0;
+  let agreed = 0;
+  for (const batch of detail.batches) {
+    const order = batch.order ?? [];
+    for (let i = 0; i < order.length; i++) {
+      for (let j = i + 1; j < order.length; j++) {
+        const better = outcomeOf(result.actions[detail.items[order[i] as number]?.action ?? -1] ?? '');
+        const worse = outcomeOf(result.actions[detail.items[order[j] as number]?.action ?? -1] ?? '');
+        if (better === null || worse === null || better === worse) continue;
+        compared++;
+        if (better > worse) agreed++;
+      }
+    }
+  }
+  const audit: DellmaAudit = { tau, pairAgreement: compared ? agreed / compared : null, comparedPairs: compared, objective: simulation.objective, rows };
+  emitStep(
+    run,
+    'audit',
+    audit,
+    `[ext] Kendall τ between the expected utilities and the simulator's ${simulation.objective} over ${scored.length} options: ${tau === null ? 'n/a' : tau.toFixed(3)}; the model's pairwise preferences agree with it in ${audit.pairAgreement === null ? 'n/a' : `${(100 * audit.pairAgreement).toFixed(1)}%`} of ${compared} pairs.`,
+    'audit',
+  );
+}

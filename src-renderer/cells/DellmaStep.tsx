@@ -1,0 +1,305 @@
+import { useMemo, useState } from 'react';
+import { Bar, BarChart, CartesianGrid, ErrorBar, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import type { Cell, QueryResult } from '../../src-main/contract';
+import {
+  dellmaLikelihoods,
+  dellmaStepSchemas,
+  forecastLines,
+  type DellmaAudit,
+  type DellmaExpected,
+  type DellmaFit,
+  type DellmaForecast,
+  type DellmaFrame,
+  type DellmaRank,
+  type DellmaSampling,
+  type DellmaStep,
+} from '../../src-main/contract/dellma';
+import { useWorkbench } from '../app/store-context';
+import { ResultGrid } from '../grid/ResultGrid';
+import { formatNumber } from './format-number';
+
+/** Weights of the paper's verbal scale (very likely 6 … very unlikely 1), normalised per factor. */
+const weights: Record<(typeof dellmaLikelihoods)[number], number> = { 'very likely': 6, likely: 5, 'somewhat likely': 4, 'somewhat unlikely': 3, unlikely: 2, 'very unlikely': 1 };
+
+const titles: Record<DellmaStep, string> = {
+  frame: 'DeLLMa · decision frame',
+  forecast: 'DeLLMa · factors and forecast',
+  sampling: 'DeLLMa · sampled futures',
+  rank: 'DeLLMa · ranking',
+  fit: 'DeLLMa · Bradley–Terry fit and utilities',
+  expected: 'DeLLMa · expected utility and decision',
+  audit: 'DeLLMa · utilities against the simulator [ext]',
+};
+
+/** The step a DeLLMa observation cell records, read from its typed input; null when it is none or does not parse. */
+export function dellmaStepOf(cell: Cell): { step: DellmaStep; input: unknown } | null {
+  if (cell.kind !== 'observation') return null;
+  const tool = cell.data.tool;
+  if (!tool?.startsWith('dellma.')) return null;
+  const step = tool.slice('dellma.'.length) as DellmaStep;
+  const schema = (dellmaStepSchemas as Record<string, (typeof dellmaStepSchemas)[DellmaStep] | undefined>)[step];
+  const parsed = schema?.safeParse((cell.data as { input?: unknown }).input);
+  return parsed?.success ? { step, input: parsed.data } : null;
+}
+
+/** One DeLLMa step, drawn from its typed record (contract/dellma.ts). */
+export function DellmaStepView({ cell, step, input }: { cell: Cell; step: DellmaStep; input: unknown }) {
+  return (
+    <div className={`dellma dellma-${step}`} data-testid={`dellma-${step}`}>
+      <p className="dellma-title">{step === 'rank' ? `${titles.rank} · batch ${(input as DellmaRank).batch}` : titles[step]}</p>
+      {step === 'frame' && <FrameView frame={input as DellmaFrame} />}
+      {step === 'forecast' && <ForecastView cell={cell} forecast={input as DellmaForecast} />}
+      {step === 'sampling' && <SamplingView sampling={input as DellmaSampling} />}
+      {step === 'rank' && <RankView rank={input as DellmaRank} />}
+      {step === 'fit' && <FitView fit={input as DellmaFit} />}
+      {step === 'expected' && <ExpectedView expected={input as DellmaExpected} />}
+      {step === 'audit' && <AuditView audit={input as DellmaAudit} />}
+    </div>
+  );
+}
+
+function table(columns: string[], rows: (string | number | null)[][]): QueryResult {
+  return { columns: columns.map((name) => ({ name, type: typeof rows[0]?.[columns.indexOf(name)] === 'number' ? 'REAL' : 'TEXT' })), rows, rowCount: rows.length, truncated: false, elapsedMs: 0 };
+}
+
+function FrameView({ frame }: { frame: DellmaFrame }) {
+  const source = { question: 'listed in the question', query: 'listed by a query', simulator: "the simulator's candidates (names only; their outcomes stay hidden)" }[frame.source];
+  return (
+    <>
+      <p>
+        <strong>Options</strong> ({source}): {frame.actions.join(', ')}
+      </p>
+      {frame.pruned.length > 0 && (
+        <p className="muted">
+          Shortlisted to {frame.maxActions} by the model; left out: {frame.pruned.join(', ')}
+        </p>
+      )}
+      {frame.note && <p className="warning">{frame.note}</p>}
+      <p className="muted">
+        [ext] DeLLMa on a database: each option gets a factor of its own, “how &lt;option&gt; turns out”, beside any unknowns the question lists, and one query the model writes gives the context.
+      </p>
+    </>
+  );
+}
+
+/**
+ * The forecast as a table of factors, values, verbal likelihoods and probabilities. While the
+ * run waits at this forecast (step-through), the likelihoods are editable and the
+ * probabilities follow at once; "Continue with this forecast" sends the edit, and everything
+ * after is sampled and ranked from it.
+ */
+function ForecastView({ cell, forecast }: { cell: Cell; forecast: DellmaForecast }) {
+  const runId = cell.provenance.runId ?? '';
+  const pending = useWorkbench((state) => state.runs[runId]?.pendingReview ?? null);
+  const reviewRun = useWorkbench((state) => state.reviewRun);
+  const reportError = useWorkbench((state) => state.reportError);
+  const editable = forecast.source === 'model' && pending?.subject === 'forecast';
+  const [likelihoods, setLikelihoods] = useState(() => forecast.factors.map((factor) => factor.values.map((entry) => entry.likelihood)));
+  const [sent, setSent] = useState(false);
+  const edited = useMemo(
+    () => ({
+      factors: forecast.factors.map((factor, f) => {
+        const chosen = factor.values.map((entry, v) => likelihoods[f]?.[v] ?? entry.likelihood);
+        const total = chosen.reduce((sum, label) => sum + weights[label], 0);
+        return { ...factor, values: factor.values.map((entry, v) => ({ ...entry, likelihood: chosen[v] ?? entry.likelihood, probability: weights[chosen[v] ?? entry.likelihood] / total })) };
+      }),
+    }),
+    [forecast, likelihoods],
+  );
+  const changed = edited.factors.some((factor, f) => factor.values.some((entry, v) => entry.likelihood !== forecast.factors[f]?.values[v]?.likelihood));
+  const send = (): void => {
+    setSent(true);
+    void reviewRun(runId, changed ? { action: 'edit', steps: forecastLines(edited) } : { action: 'approve' }).catch((error: unknown) => {
+      setSent(false);
+      reportError(error, 'Could not answer the run');
+    });
+  };
+  return (
+    <>
+      <p className="muted">
+        {forecast.source === 'model' ? "The model's forecast" : "The analyst's forecast, used from here on"} · likelihoods on the paper's six-level scale, normalised per factor; factors independent.
+      </p>
+      <table className="dellma-table" data-testid="forecast-table">
+        <thead>
+          <tr>
+            <th>Factor</th>
+            <th>Value</th>
+            <th>Likelihood</th>
+            <th>Probability</th>
+          </tr>
+        </thead>
+        <tbody>
+          {edited.factors.flatMap((factor, f) =>
+            factor.values.map((entry, v) => (
+              <tr key={`${f}-${v}`}>
+                {v === 0 && <td rowSpan={factor.values.length}>{factor.name}</td>}
+                <td>{entry.value}</td>
+                <td>
+                  {editable && !sent ? (
+                    <select
+                      aria-label={`Likelihood of ${factor.name}: ${entry.value}`}
+                      value={entry.likelihood}
+                      onChange={(event) => setLikelihoods(likelihoods.map((row, rf) => (rf === f ? row.map((label, rv) => (rv === v ? (event.target.value as typeof label) : label)) : row)))}
+                    >
+                      {dellmaLikelihoods.map((label) => (
+                        <option key={label} value={label}>
+                          {label}
+                        </option>
+                      ))}
+                    </select>
+                  ) : (
+                    entry.likelihood
+                  )}
+                </td>
+                <td className="number" data-testid="forecast-probability">
+                  {entry.probability.toFixed(3)}
+                </td>
+              </tr>
+            )),
+          )}
+        </tbody>
+      </table>
+      {editable && (
+        <div className="review-actions">
+          <button className="primary" data-testid="forecast-continue" disabled={sent} onClick={send}>
+            {changed ? 'Continue with my forecast' : 'Continue with this forecast'}
+          </button>
+          <span className="muted">The run waits here: change any likelihood, and the sampling, rankings, fit and decision are computed from your version.</span>
+        </div>
+      )}
+    </>
+  );
+}
+
+function SamplingView({ sampling }: { sampling: DellmaSampling }) {
+  return (
+    <>
+      <p>
+        Seed {sampling.seed}: {sampling.states} futures drawn from the forecast, each paired with every option → {sampling.items} scenarios; batches of {sampling.batch} with overlap {sampling.overlap} (stride {Math.floor(sampling.batch * (1 - sampling.overlap))}).
+      </p>
+      <p className="muted">
+        Estimated cost: {sampling.cost.calls} ranking call(s), about {formatNumber(sampling.cost.promptTokens)} prompt and {formatNumber(sampling.cost.completionTokens)} answer tokens.
+      </p>
+      <p className="muted">Batches: {sampling.windows.map((window) => `${window.start + 1}–${window.start + window.size}`).join(', ')}</p>
+      {sampling.futures && <ResultGrid result={table(['future', 'state', 'probability'], sampling.futures.map((future, index) => [index + 1, future.state, future.probability]))} fileName="dellma-futures" />}
+    </>
+  );
+}
+
+function RankView({ rank }: { rank: DellmaRank }) {
+  const placeOf = new Map((rank.order ?? []).map((number, index) => [number, index + 1]));
+  const rows = [...rank.items].sort((a, b) => (placeOf.get(a.number) ?? 1e9) - (placeOf.get(b.number) ?? 1e9)).map((item) => [placeOf.get(item.number) ?? null, item.number, item.action, item.state]);
+  const repairs = rank.repairs ? [...rank.repairs.missing.map((n) => `${n} appended`), ...rank.repairs.duplicates.map((n) => `${n} repeated (dropped)`), ...rank.repairs.outOfRange.map((n) => `${n} out of range (dropped)`)] : [];
+  return (
+    <>
+      {rank.order ? <p>{rank.explanation}</p> : <p className="warning">No usable ranking after {rank.attempts} answer(s): this batch adds no comparisons.</p>}
+      <p className="muted">
+        {rank.comparisons} comparisons{repairs.length ? ` · repaired: ${repairs.join(', ')}` : ' · no repairs'}
+      </p>
+      <ResultGrid result={table(['place', 'scenario', 'option', 'future'], rows)} fileName={`dellma-batch-${rank.batch}`} />
+    </>
+  );
+}
+
+function FitView({ fit }: { fit: DellmaFit }) {
+  const byAction = useMemo(() => {
+    const groups = new Map<string, number[]>();
+    for (const item of fit.items) groups.set(item.action, [...(groups.get(item.action) ?? []), item.utility]);
+    return [...groups].map(([action, values]) => ({ action, mean: values.reduce((sum, value) => sum + value, 0) / values.length, max: Math.max(...values) }));
+  }, [fit]);
+  return (
+    <>
+      <p>
+        ILSR over {fit.comparisons} {fit.kind === 'pairs' ? 'pairwise comparisons' : 'top-1 choices'}, alpha {fit.alpha}, {fit.iterations} iterations{fit.converged ? '' : ' (not converged)'}; the comparison graph has {fit.components} component(s). Utilities are softmax(θ / {fit.temperature}) over all {fit.items.length} scenarios together.
+      </p>
+      {fit.rankAgreement !== null && (
+        <p className="muted">
+          [ext] Kendall τ between the rankings and the fitted utilities, pooled over the batches: {fit.rankAgreement.toFixed(3)}
+          {fit.batchAgreement ? ` (per batch: ${fit.batchAgreement.map((tau) => (tau === null ? 'n/a' : tau.toFixed(3))).join(', ')})` : ''}
+        </p>
+      )}
+      <div aria-label="Utility per scenario, by option" data-testid="fit-chart">
+        <ResponsiveContainer width="100%" height={180}>
+          <BarChart data={byAction} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
+            <CartesianGrid strokeDasharray="3 3" vertical={false} />
+            <XAxis dataKey="action" tick={{ fontSize: 11 }} />
+            <YAxis tick={{ fontSize: 11 }} tickFormatter={formatNumber} width={72} />
+            <Tooltip formatter={(value) => formatNumber(Number(value))} />
+            <Bar dataKey="mean" name="mean utility" fill="#7fa2ff" isAnimationActive={false} />
+            <Bar dataKey="max" name="largest utility" fill="#b9c9ff" isAnimationActive={false} />
+          </BarChart>
+        </ResponsiveContainer>
+      </div>
+      <ResultGrid result={table(['scenario', 'option', 'future', 'theta', 'utility'], fit.items.map((item) => [item.position + 1, item.action, item.state, item.theta, item.utility]))} fileName="dellma-fit" />
+    </>
+  );
+}
+
+function ExpectedView({ expected }: { expected: DellmaExpected }) {
+  const data = expected.rows.map((row) => ({
+    action: row.action,
+    expected: row.expected ?? 0,
+    error: row.low !== null && row.high !== null && row.expected !== null ? [row.expected - row.low, row.high - row.expected] : [0, 0],
+  }));
+  return (
+    <>
+      <p className="decision-value" data-testid="dellma-decision">
+        {expected.chosen ?? `No decision: ${expected.note ?? ''}`}
+      </p>
+      {expected.margin !== null && (
+        <p>
+          Ahead of {expected.runnerUp ?? '?'} by {formatNumber(expected.margin)} in expected utility (the mean utility of the option&apos;s sampled futures).
+        </p>
+      )}
+      <p data-testid="expected-values">
+        Expected utility: {expected.rows.map((row) => `${row.action} ${row.expected === null ? 'n/a' : formatNumber(row.expected)}`).join(' · ')}
+      </p>
+      <div aria-label="Expected utility per option with bootstrap intervals" data-testid="expected-chart">
+        <ResponsiveContainer width="100%" height={200}>
+          <BarChart data={data} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
+            <CartesianGrid strokeDasharray="3 3" vertical={false} />
+            <XAxis dataKey="action" tick={{ fontSize: 11 }} />
+            <YAxis tick={{ fontSize: 11 }} tickFormatter={formatNumber} width={72} />
+            <Tooltip formatter={(value) => formatNumber(Number(value))} />
+            <Bar dataKey="expected" name="expected utility" fill="#2f8a55" isAnimationActive={false}>
+              <ErrorBar dataKey="error" width={6} stroke="#333" isAnimationActive={false} />
+            </Bar>
+          </BarChart>
+        </ResponsiveContainer>
+      </div>
+      <ResultGrid
+        result={table(['option', 'expected utility', '[ext] 95% low', '[ext] 95% high'], expected.rows.map((row) => [row.action, row.expected, row.low, row.high]))}
+        fileName="dellma-expected-utility"
+      />
+      <p className="muted">[ext] Bootstrap over the sampled futures: the same decision in {(100 * expected.stability).toFixed(0)}% of resamples.</p>
+      <div data-testid="dellma-sensitivity">
+        <p>
+          <strong>[ext] Sensitivity</strong> — forecast moves that would flip the decision (re-weighting the same rankings, no new calls):
+        </p>
+        {expected.sensitivity.length === 0 ? (
+          <p className="muted">No single forecast move flips it.</p>
+        ) : (
+          <ul>
+            {expected.sensitivity.slice(0, 5).map((flip) => (
+              <li key={`${flip.factor}-${flip.value}`}>
+                “{flip.factor}” = “{flip.value}” from p={flip.from.toFixed(2)} to {flip.to.toFixed(2)} makes {flip.newDecision} the decision
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+    </>
+  );
+}
+
+function AuditView({ audit }: { audit: DellmaAudit }) {
+  return (
+    <>
+      <p>
+        [ext] Kendall τ-b between the expected utilities and the simulator&apos;s {audit.objective}: <strong data-testid="dellma-tau">{audit.tau === null ? 'n/a' : audit.tau.toFixed(3)}</strong> (1: the same order; −1: reversed). The model&apos;s pairwise preferences between scenarios of different options agree with it in{' '}
+        <strong data-testid="dellma-pair-agreement">{audit.pairAgreement === null ? 'n/a' : `${(100 * audit.pairAgreement).toFixed(1)}%`}</strong> of {audit.comparedPairs} pairs. Computed after the decision; the model never saw these outcomes.
+      </p>
+      <ResultGrid result={table(['option', 'expected utility', audit.objective], audit.rows.map((row) => [row.action, row.expected, row.outcome]))} fileName="dellma-audit" />
+    </>
+  );
+}
