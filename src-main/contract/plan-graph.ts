@@ -21,6 +21,8 @@ export interface PlanNodeOutcome {
   latencyMs: number | null;
   promptTokens: number;
   completionTokens: number;
+  /** The analyst pinned this answer [ext]: the node did not run. */
+  pinned: boolean;
 }
 
 export interface PlanGraphNode extends PlanNode {
@@ -82,6 +84,7 @@ export function readPlanNodeOutcome(input: unknown): PlanNodeOutcome | null {
     latencyMs: typeof input['latencyMs'] === 'number' ? input['latencyMs'] : null,
     promptTokens: calls.reduce((sum, call) => sum + numberOr0(call['promptTokens']), 0),
     completionTokens: calls.reduce((sum, call) => sum + numberOr0(call['completionTokens']), 0),
+    pinned: input['pinned'] === true,
   };
 }
 

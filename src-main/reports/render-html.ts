@@ -4,7 +4,7 @@ import { html, trusted, type Html, type HtmlPart } from './html-escape';
 import { markdownToHtml } from './markdown-html';
 import { planGraphHtml } from './plan-graph-report';
 import { reportCss } from './report-css';
-import { formatBytes, formatCount, formatDuration, formatTime, formatValue, plural, reviewLabels, statusLabel } from './report-format';
+import { formatBytes, formatCount, formatDuration, formatTime, formatValue, plural, reviewLabels, reviewSubjects, statusLabel } from './report-format';
 import type { DecisionReport, PlanVersion, QueryRecord, SimulationRecord, StepRecord, TraceItem, VerificationValue, WhatIfRecord } from './report-model';
 
 export interface HtmlReportOptions {
@@ -210,7 +210,7 @@ function traceItem(item: TraceItem, report: DecisionReport, options: HtmlReportO
       return html`<div class="item"><div class="item-label">Observation</div><div class="prose">${item.text}</div></div>`;
     case 'review': {
       const review = item.review;
-      return html`<div class="item review"><div class="item-label">Analyst ${reviewLabels[review.action]} the ${review.subject === 'query' ? 'query' : 're-plan'}</div>${
+      return html`<div class="item review"><div class="item-label">Analyst ${reviewLabels[review.action]} the ${reviewSubjects[review.subject]}</div>${
         review.action === 'edit' && review.edited ? html`<div class="muted small">The model proposed:</div><pre class="observation">${review.original}</pre>` : null
       }${review.note ? html`<div class="card note">${review.note}</div>` : null}</div>`;
     }
@@ -309,7 +309,7 @@ function signOffSection(report: DecisionReport): Html {
   return html`<h3>Reviews during the run</h3>${
     report.reviews.length
       ? html`<table class="data"><thead><tr><th>Step</th><th>Time</th><th>Action</th><th>Note</th></tr></thead><tbody>${report.reviews.map(
-          (review) => html`<tr><td>${review.step}</td><td>${formatTime(review.at)}</td><td>${reviewLabels[review.action]} the ${review.subject === 'replan' ? 're-plan' : 'query'}</td><td>${review.note ?? ''}</td></tr>`,
+          (review) => html`<tr><td>${review.step}</td><td>${formatTime(review.at)}</td><td>${reviewLabels[review.action]} the ${reviewSubjects[review.subject]}</td><td>${review.note ?? ''}</td></tr>`,
         )}</tbody></table>`
       : html`<p class="muted">${report.mode === 'step' ? 'No review was recorded.' : 'The run was automatic: no step was reviewed while it ran.'}</p>`
   }

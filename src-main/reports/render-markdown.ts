@@ -2,7 +2,7 @@ import type { QueryResult } from '../contract/data';
 import { copiedTablesNote } from '../contract/whatif';
 import { planGraphMarkdown } from './plan-graph-report';
 import { markdownCell, markdownCode, markdownFence, markdownLiteral, markdownSanitized } from './markdown-text';
-import { formatBytes, formatCount, formatDuration, formatTime, formatValue, plural, reviewLabels, statusLabel } from './report-format';
+import { formatBytes, formatCount, formatDuration, formatTime, formatValue, plural, reviewLabels, reviewSubjects, statusLabel } from './report-format';
 import type { DecisionReport, PlanVersion, QueryRecord, StepRecord, TraceItem } from './report-model';
 
 export interface MarkdownReportOptions {
@@ -129,7 +129,7 @@ function traceItem(item: TraceItem, options: MarkdownReportOptions): string {
     case 'observation':
       return `**Observation:** ${markdownLiteral(item.text)}`;
     case 'review':
-      return `**Analyst ${reviewLabels[item.review.action]} the ${item.review.subject === 'replan' ? 're-plan' : 'query'}.**${item.review.note ? ` Note: ${markdownLiteral(item.review.note)}` : ''}`;
+      return `**Analyst ${reviewLabels[item.review.action]} the ${reviewSubjects[item.review.subject]}.**${item.review.note ? ` Note: ${markdownLiteral(item.review.note)}` : ''}`;
     case 'repair':
       return `**Unusable reply:** ${markdownLiteral(item.problem)}`;
     case 'simulation':
@@ -184,7 +184,7 @@ function simulationSection(report: DecisionReport): string {
 
 function signOffSection(report: DecisionReport): string {
   const reviews = report.reviews.length
-    ? table(['Step', 'Time', 'Action', 'Note'], report.reviews.map((review) => [String(review.step), formatTime(review.at), `${reviewLabels[review.action]} the ${review.subject === 'replan' ? 're-plan' : 'query'}`, review.note ?? '']))
+    ? table(['Step', 'Time', 'Action', 'Note'], report.reviews.map((review) => [String(review.step), formatTime(review.at), `${reviewLabels[review.action]} the ${reviewSubjects[review.subject]}`, review.note ?? '']))
     : report.mode === 'step'
       ? 'No review was recorded.'
       : 'The run was automatic: no step was reviewed while it ran.';

@@ -68,4 +68,7 @@ export function statusLabel(status: RunStatus): string {
   return statusLabels[status] ?? status;
 }
 
+/** What a review point concerned, as a report names it. */
+export const reviewSubjects = { query: 'query', replan: 're-plan', plan: 'plan graph' } as const;
+
 export const reviewLabels = { approve: 'approved', edit: 'edited', skip: 'skipped', note: 'added a note to', stop: 'stopped the run at' } as const;

@@ -11,7 +11,7 @@ const diamond: PlanNode[] = [
 ];
 
 function outcome(status: PlanNodeOutcome['status'], latencyMs: number | null): PlanNodeOutcome {
-  return { status, question: null, answer: null, explanation: null, failure: null, blockedBy: [], latencyMs, promptTokens: 0, completionTokens: 0 };
+  return { status, question: null, answer: null, explanation: null, failure: null, blockedBy: [], latencyMs, promptTokens: 0, completionTokens: 0, pinned: false };
 }
 
 describe('plan graph model', () => {
