@@ -2,7 +2,7 @@ import { Handle, Position, ReactFlow, type Edge, type Node, type NodeProps } fro
 import '@xyflow/react/dist/style.css';
 import { useMemo, useState } from 'react';
 import type { Cell } from '../../src-main/contract';
-import { layoutPlanGraph, type PlanGraphNode } from '../../src-main/contract/plan-graph';
+import { layoutPlanGraph, type PlanGraphLayout, type PlanGraphNode } from '../../src-main/contract/plan-graph';
 import { useWorkbench } from '../app/store-context';
 import { ResultGrid } from '../grid/ResultGrid';
 import { planNodesOfCell, planRunCells, type PlanRunCells } from './plan-graph-data';
@@ -29,11 +29,36 @@ export function PlanGraphView({ cell }: { cell: Extract<Cell, { kind: 'plan' }> 
   const runId = cell.provenance.runId;
   const cells = useWorkbench((state) => state.cells);
   const live = useWorkbench((state) => (runId ? state.runs[runId]?.status === 'running' : false));
-  const planNodes = useMemo(() => planNodesOfCell(cell.data), [cell.data]);
   const run = useMemo(() => planRunCells(cells, runId), [cells, runId]);
+  // After the analyst edited the plan in step-through, the graph that ran is the edited one.
+  const planNodes = useMemo(() => run.editedPlan ?? planNodesOfCell(cell.data), [run.editedPlan, cell.data]);
   const layout = useMemo(() => layoutPlanGraph(planNodes, { outcomes: run.outcomes, tracked: run.tracked, live }), [planNodes, run, live]);
   const [selected, setSelected] = useState<string | null>(null);
 
+  const height = Math.min(520, Math.max(140, layout.height + 24));
+  const chosen = layout.nodes.find((node) => node.id === selected) ?? null;
+  const widths = layout.levels.map((level) => level.length);
+
+  return (
+    <div className="plan-graph" data-testid="plan-graph">
+      <p className="plan-graph-summary muted small">
+        {layout.levels.length} level{layout.levels.length === 1 ? '' : 's'} · widths {widths.join(', ')} · critical path {layout.criticalPath.join(' → ')}
+        {run.editedPlan && ' · as the analyst edited it in step-through [ext]'}
+      </p>
+      <div className="plan-graph-body">
+        <PlanFlowCanvas layout={layout} selected={selected} onSelect={(id) => setSelected((current) => (current === id ? null : id))} height={height} />
+        <details className="plan-json" open>
+          <summary>Plan JSON</summary>
+          <pre data-testid="plan-json">{JSON.stringify({ nodes: planNodes }, null, 2)}</pre>
+        </details>
+      </div>
+      {chosen && <NodeDetail node={chosen} run={run} />}
+    </div>
+  );
+}
+
+/** The graph itself (React Flow over the dagre layout), read-only: the plan cell's and the step-through review's. */
+export function PlanFlowCanvas({ layout, selected, onSelect, height }: { layout: PlanGraphLayout; selected: string | null; onSelect(id: string): void; height: number }) {
   const flowNodes = useMemo<PlanFlowNode[]>(
     () => layout.nodes.map((node) => ({ id: node.id, type: 'plan', position: { x: node.x, y: node.y }, data: { node }, width: node.width, height: node.height, selected: node.id === selected })),
     [layout, selected],
@@ -49,46 +74,30 @@ export function PlanGraphView({ cell }: { cell: Extract<Cell, { kind: 'plan' }> 
       })),
     [layout],
   );
-  const height = Math.min(520, Math.max(140, layout.height + 24));
-  const chosen = layout.nodes.find((node) => node.id === selected) ?? null;
-  const widths = layout.levels.map((level) => level.length);
-
   return (
-    <div className="plan-graph" data-testid="plan-graph">
-      <p className="plan-graph-summary muted small">
-        {layout.levels.length} level{layout.levels.length === 1 ? '' : 's'} · widths {widths.join(', ')} · critical path {layout.criticalPath.join(' → ')}
-      </p>
-      <div className="plan-graph-body">
-        <div className="plan-graph-canvas" style={{ height }}>
-          <ReactFlow
-            nodes={flowNodes}
-            edges={flowEdges}
-            nodeTypes={nodeTypes}
-            fitView
-            fitViewOptions={{ maxZoom: 1, padding: 0.05 }}
-            minZoom={0.2}
-            nodesDraggable={false}
-            nodesConnectable={false}
-            zoomOnScroll={false}
-            panOnScroll={false}
-            preventScrolling={false}
-            // React Flow listens for Space, Backspace, Shift and Meta on the whole document by
-            // default; the graph is read-only, and those keys belong to the editors around it.
-            panActivationKeyCode={null}
-            deleteKeyCode={null}
-            selectionKeyCode={null}
-            multiSelectionKeyCode={null}
-            zoomActivationKeyCode={null}
-            disableKeyboardA11y
-            onNodeClick={(_event, node) => setSelected((current) => (current === node.id ? null : node.id))}
-          />
-        </div>
-        <details className="plan-json" open>
-          <summary>Plan JSON</summary>
-          <pre data-testid="plan-json">{JSON.stringify({ nodes: planNodes }, null, 2)}</pre>
-        </details>
-      </div>
-      {chosen && <NodeDetail node={chosen} run={run} />}
+    <div className="plan-graph-canvas" style={{ height }}>
+      <ReactFlow
+        nodes={flowNodes}
+        edges={flowEdges}
+        nodeTypes={nodeTypes}
+        fitView
+        fitViewOptions={{ maxZoom: 1, padding: 0.05 }}
+        minZoom={0.2}
+        nodesDraggable={false}
+        nodesConnectable={false}
+        zoomOnScroll={false}
+        panOnScroll={false}
+        preventScrolling={false}
+        // React Flow listens for Space, Backspace, Shift and Meta on the whole document by
+        // default; the graph is read-only, and those keys belong to the editors around it.
+        panActivationKeyCode={null}
+        deleteKeyCode={null}
+        selectionKeyCode={null}
+        multiSelectionKeyCode={null}
+        zoomActivationKeyCode={null}
+        disableKeyboardA11y
+        onNodeClick={(_event, node) => onSelect(node.id)}
+      />
     </div>
   );
 }
@@ -101,7 +110,13 @@ function PlanNodeBox({ data }: NodeProps<PlanFlowNode>) {
       <Handle type="target" position={Position.Left} isConnectable={false} />
       <div className="plan-node-head">
         <strong>{node.id}</strong>
-        {node.status !== 'step' && <span className={`plan-node-status status-${node.status}`}>{statusLabels[node.status]}</span>}
+        {node.outcome?.pinned ? (
+          <span className="plan-node-status status-pinned" title="The analyst pinned this answer; the node did not run [extension beyond the paper]">
+            pinned
+          </span>
+        ) : (
+          node.status !== 'step' && <span className={`plan-node-status status-${node.status}`}>{statusLabels[node.status]}</span>
+        )}
       </div>
       <div className="plan-node-text">{node.outcome?.question ?? node.text}</div>
       <Handle type="source" position={Position.Right} isConnectable={false} />
@@ -138,8 +153,8 @@ function NodeDetail({ node, run }: { node: PlanGraphNode; run: PlanRunCells }) {
           <>
             <dt>Answer</dt>
             <dd data-testid="plan-node-answer">
-              {outcome.answer}
-              {outcome.explanation && <span className="muted"> — {outcome.explanation}</span>}
+              {outcome.pinned && <span className="plan-node-status status-pinned">pinned by the analyst [ext]</span>} {outcome.answer}
+              {outcome.explanation && !outcome.pinned && <span className="muted"> — {outcome.explanation}</span>}
             </dd>
           </>
         )}
@@ -173,7 +188,9 @@ function NodeDetail({ node, run }: { node: PlanGraphNode; run: PlanRunCells }) {
           {query.output?.status === 'error' && <p className="error">{query.output.error.message}</p>}
         </div>
       ))}
-      {queries.length === 0 && outcome && <p className="muted small">No query for this node (computed from its parents or a shared result).</p>}
+      {queries.length === 0 && outcome && (
+        <p className="muted small">{outcome.pinned ? 'No query: the analyst pinned this answer, so the node did not run.' : 'No query for this node (computed from its parents or a shared result).'}</p>
+      )}
     </div>
   );
 }

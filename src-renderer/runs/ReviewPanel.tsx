@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { ReviewDecisionInput, ReviewRequestValue } from '../../src-main/contract';
 import { useWorkbench } from '../app/store-context';
 import { QueryEditor } from '../editor/QueryEditor';
+import { PlanReview } from '../plan-graph/PlanReview';
 
 /**
  * Step-through: the model's next query (or new plan) waits here. The analyst approves it,
@@ -9,6 +10,11 @@ import { QueryEditor } from '../editor/QueryEditor';
  * continue by hand. Whatever is chosen is recorded as the analyst's.
  */
 export function ReviewPanel({ runId, request }: { runId: string; request: ReviewRequestValue }) {
+  if (request.subject === 'plan') return <PlanReview key={`${request.step}:${request.problem ?? ''}`} runId={runId} request={request} />;
+  return <StepReview runId={runId} request={request} />;
+}
+
+function StepReview({ runId, request }: { runId: string; request: Exclude<ReviewRequestValue, { subject: 'plan' }> }) {
   const reviewRun = useWorkbench((state) => state.reviewRun);
   const reportError = useWorkbench((state) => state.reportError);
   const original = request.subject === 'query' ? request.query : request.steps.join('\n');

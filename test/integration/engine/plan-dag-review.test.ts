@@ -5,7 +5,12 @@ import { defaultRunLimits, runDecision } from '../../../src-main/engine/decision
 import type { ReviewDecision, ReviewGate, ReviewRequest } from '../../../src-main/engine/review-gate';
 import { createOpenAiProvider } from '../../../src-main/llm/openai-provider';
 import { parseProviderSettings } from '../../../src-main/llm/settings';
+import { bundleFromRun } from '../../../src-main/reports/prepare-bundle';
+import { buildReport } from '../../../src-main/reports/report-model';
+import { renderHtmlReport } from '../../../src-main/reports/render-html';
+import { renderMarkdownReport } from '../../../src-main/reports/render-markdown';
 import { simulatorFor } from '../../../src-main/simulators/run-simulator';
+import { sampleMaterials } from '../../unit/reports/bundle-fixture';
 import { sqliteFromDqaDump } from '../../support/fixtures';
 import { nodeOf, nodeTurn, plannerTurn, promptOf, queryTurn } from '../../support/plan-dag-script';
 import { startScriptedOpenAiServer, type ScriptedOpenAiServer, type ScriptStep } from '../../support/scripted-openai';
@@ -119,6 +124,18 @@ describe('Plan*RAG step-through: the analyst reviews the plan graph', () => {
     expect(events.filter((event) => event.type === 'replan')).toMatchObject([{ author: 'analyst', nodes: [{ id: 'Q1.1', text: 'Which trade nodes send trade into baltic_sea (EDITED)?' }, { id: 'Q1.2' }, { id: 'Q2.1', dependsOn: ['Q1.1', 'Q1.2'] }] }]);
     expect(toolInputs(events, 'plan-dag.plan').map((event) => event.input['author'])).toEqual(['model', 'analyst']);
     expect(events.find((event) => event.type === 'decision')).toMatchObject({ decision: 'krakow', verification: { agrees: true } });
+
+    // The report draws the plan that ran, says the analyst edited it, and labels the pinned node.
+    const report = buildReport(bundleFromRun(sampleMaterials(events), { at: '2026-01-02T10:00:00.000Z', signOff: null, generator: 'Decision Workbench test', signer: null }));
+    expect(report.planGraph?.layout.nodes.map((node) => [node.id, node.outcome?.pinned ?? false])).toEqual([['Q1.1', false], ['Q1.2', true], ['Q2.1', false]]);
+    const html = renderHtmlReport(report);
+    expect(html).toContain('Analyst edited the plan graph');
+    expect(html).toContain('The analyst ran instead [ext]:');
+    expect(html).toContain('<td>pinned by the analyst</td>');
+    expect(html).toContain('Which trade nodes send trade into baltic_sea (EDITED)?');
+    const markdown = renderMarkdownReport(report);
+    expect(markdown).toContain('**Analyst edited the plan graph.**');
+    expect(markdown).toContain('pinned by the analyst');
   });
 
   it('records an approval unchanged, and a pinned final node decides without a model call, still checked by the simulator', async () => {

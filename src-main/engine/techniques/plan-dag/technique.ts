@@ -410,7 +410,7 @@ function nodeBudget(stepsLeft: number): number {
 }
 
 function planNodes(graph: PlanGraph): { id: string; text: string; dependsOn: string[] }[] {
-  return graph.nodes.map((node) => ({ id: node.id, text: node.pinned !== undefined ? `${node.question} [pinned: ${node.pinned}]` : node.question, dependsOn: node.parents }));
+  return graph.nodes.map((node) => ({ id: node.id, text: node.question, dependsOn: node.parents }));
 }
 
 /** A pinned node's outcome [ext]: the analyst's value is its answer (and, for the final node, the decision); no call is made. */
