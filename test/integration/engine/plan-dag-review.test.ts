@@ -3,6 +3,7 @@ import { openConnector } from '../../../src-main/connectors/open-connector';
 import type { RunEvent } from '../../../src-main/contract/run';
 import { defaultRunLimits, runDecision } from '../../../src-main/engine/decision-run';
 import type { ReviewDecision, ReviewGate, ReviewRequest } from '../../../src-main/engine/review-gate';
+import { rerunSeed } from '../../../src-main/engine/techniques/plan-dag/rerun';
 import { createOpenAiProvider } from '../../../src-main/llm/openai-provider';
 import { parseProviderSettings } from '../../../src-main/llm/settings';
 import { bundleFromRun } from '../../../src-main/reports/prepare-bundle';
@@ -156,5 +157,81 @@ describe('Plan*RAG step-through: the analyst reviews the plan graph', () => {
     expect(outcome.status).toBe('stopped');
     expect(server.chatRequests()).toHaveLength(1);
     expect(events.filter((event) => event.type === 'analyst-review')).toMatchObject([{ subject: 'plan', action: 'stop' }]);
+  });
+});
+
+describe('Plan*RAG node re-run [ext]', () => {
+  async function automaticRun(script: ScriptStep[], seed?: unknown) {
+    const server = await startScriptedOpenAiServer(script);
+    servers.push(server);
+    const connector = await openConnector({ engine: 'sqlite', path: locating }, null);
+    const simulator = await simulatorFor(connector, { rules: 'compat', known: { country: 'SWE', home: 'baltic_sea' } });
+    const events: RunEvent[] = [];
+    try {
+      const outcome = await runDecision({
+        question,
+        rules: '',
+        technique: 'plan-dag',
+        connector,
+        connectionDescription: 'DQA',
+        toolMode: 'tools',
+        limits: defaultRunLimits,
+        gate: { interactive: false, review: async () => ({ action: 'approve' }) },
+        ...(simulator ? { simulator } : {}),
+        ...(seed === undefined ? {} : { seed }),
+        emit: (event) => events.push(event),
+        provider: createOpenAiProvider(parseProviderSettings({ baseUrl: server.baseUrl, model: 'scripted', toolMode: 'tools' })),
+      });
+      server.verify();
+      return { outcome, events, server };
+    } finally {
+      await connector.close();
+    }
+  }
+
+  const firstRun = () =>
+    automaticRun([
+      plannerTurn(rootsAndJoin),
+      queryTurn('Q1.1', "SELECT source FROM flow WHERE dest = 'nowhere'"),
+      queryTurn('Q1.2', "SELECT base_trading_power FROM node_country WHERE country_name = 'SWE'"),
+      nodeTurn('Q1.1', 'answer', { answer: ['novgorod'] }),
+      nodeTurn('Q1.2', 'answer', { answer: 'power MARK-Q12' }),
+      nodeTurn('Q2.1', 'decide', { decision: 'novgorod', rationale: 'r' }),
+    ]);
+
+  it('re-runs an edited node and exactly its descendants, keeps the other answers, and decides again under the simulator\'s check', async () => {
+    const first = await firstRun();
+    expect(first.events.find((event) => event.type === 'decision')).toMatchObject({ decision: 'novgorod', verification: { agrees: false } });
+
+    const edited = 'Which trade nodes send trade into baltic_sea (RE-RUN)?';
+    const seed = rerunSeed(first.events, { fromRun: 'run-1', node: 'Q1.1', question: edited });
+    expect(seed.rerun.stale).toEqual(['Q2.1']);
+    expect(seed.answers.map((answer) => answer.id)).toEqual(['Q1.2']);
+    const second = await automaticRun(
+      [
+        queryTurn('Q1.1', "SELECT source FROM flow WHERE dest = 'baltic_sea' ORDER BY source", { expect: (request) => (promptOf(request).includes(edited) ? undefined : 'the edited question') }),
+        nodeTurn('Q1.1', 'answer', { answer: ['krakow', 'novgorod'] }),
+        nodeTurn('Q2.1', 'decide', { decision: 'krakow', rationale: 'r' }, { expect: (request) => (promptOf(request).includes('Of the nodes in krakow, novgorod') && promptOf(request).includes('power MARK-Q12') ? undefined : 'the join reads the new Q1.1 and the kept Q1.2') }),
+      ],
+      seed,
+    );
+    expect(second.outcome).toMatchObject({ status: 'answered', decision: 'krakow' });
+    // No planner call, no call for the kept node.
+    expect(second.server.chatRequests().map(nodeOf)).toEqual(['Q1.1', 'Q1.1', 'Q2.1']);
+    expect(second.events.filter((event) => event.type === 'analyst-review')).toMatchObject([{ subject: 'plan', node: 'Q1.1', action: 'edit', note: '[ext] re-ran Q1.1 of run run-1 with an edited question; stale descendants run again: Q2.1' }]);
+    expect(toolInputs(second.events, 'plan-dag.node').find((event) => event.node === 'Q1.2')?.input).toMatchObject({ status: 'answered', reusedFrom: 'run-1', answer: 'power MARK-Q12', calls: [] });
+    expect(second.events.find((event) => event.type === 'decision')).toMatchObject({ decision: 'krakow', verification: { agrees: true } });
+  });
+
+  it('re-runs with a pinned answer: the node makes no call, its descendants read the pin; bad re-runs are refused clearly', async () => {
+    const first = await firstRun();
+    const seed = rerunSeed(first.events, { fromRun: 'run-1', node: 'Q1.1', pinned: 'krakow, novgorod' });
+    const second = await automaticRun([nodeTurn('Q2.1', 'decide', { decision: 'krakow', rationale: 'r' }, { expect: (request) => (promptOf(request).includes('Of the nodes in krakow, novgorod') ? undefined : 'the join reads the pin') })], seed);
+    expect(second.outcome).toMatchObject({ status: 'answered', decision: 'krakow' });
+    expect(toolInputs(second.events, 'plan-dag.node').find((event) => event.node === 'Q1.1')?.input).toMatchObject({ pinned: true, answer: 'krakow, novgorod' });
+
+    expect(() => rerunSeed(first.events, { fromRun: 'run-1', node: 'Q9.9' })).toThrow('Run run-1 has no node Q9.9');
+    expect(() => rerunSeed(first.events, { fromRun: 'run-1', node: 'Q1.1', question: 'Given <A2.1>, which nodes?' })).toThrow('The edited node Q1.1 makes the plan invalid: the plan has a cycle: Q1.1 → Q2.1 → Q1.1');
+    expect(() => rerunSeed([], { fromRun: 'run-0', node: 'Q1.1' })).toThrow('Run run-0 is not a finished Plan*RAG run with a plan graph, so it has no node to re-run');
   });
 });

@@ -11,6 +11,7 @@ import type { TechniqueDefinition } from '../technique';
 import { answerText, type NodeAnswer } from './answers';
 import { RunEnding, runNode, type NodeResult, type NodeSettings } from './node-runner';
 import { depthOf, descendantsOf, extractJson, levelsOf, maxPlanNodes, planJson, readEditedPlan, readPlan, singleNodePlan, type DagNode, type PlanGraph } from './plan-graph';
+import { rerunSeedSchema, type RerunSeed } from './rerun';
 import { planRepair, plannerMessages, queryMessages, readQuery, replannerMessages, type RunBrief } from './prompts';
 
 /**
@@ -104,12 +105,15 @@ class PlanDagRun {
     }
     try {
       const saved = savedStateSchema.safeParse(run.options.resume?.technique);
+      const seeded = rerunSeedSchema.safeParse(run.options.seed);
       if (saved.success) {
         this.graph = saved.data.graph;
         for (const answered of saved.data.answers) this.answers.set(answered.id, { question: answered.question, answer: answered.answer });
         this.replansUsed = saved.data.replans;
         this.sharedEvidence = saved.data.shared ?? null;
         run.emit({ type: 'run-resume', step: run.state.steps + 1, messageCount: 0 });
+      } else if (seeded.success) {
+        this.startRerun(seeded.data);
       } else {
         this.graph = await this.plan();
         if (run.options.gate.interactive) this.graph = await this.reviewPlan(this.graph);
@@ -151,6 +155,32 @@ class PlanDagRun {
     const fallback = singleNodePlan(this.brief.question, `no usable plan (${problem}): the main question is answered as one node`);
     this.emitPlan(this.run.state.steps, fallback, this.config.planRepairs);
     return fallback;
+  }
+
+  /**
+   * A node re-run [ext]: the old run's graph and the answers that stay valid; the node and its
+   * descendants are stale and run again. Recorded as the analyst's: a review of the plan
+   * (edited when the node's question changed or its answer was pinned) with a note naming them.
+   */
+  private startRerun(seed: RerunSeed): void {
+    const { run } = this;
+    const { rerun } = seed;
+    this.graph = seed.graph;
+    for (const answered of seed.answers) this.answers.set(answered.id, { question: answered.question, answer: answered.answer });
+    const step = run.state.steps;
+    const changed = rerun.question !== undefined || rerun.pinned !== undefined;
+    const stale = rerun.stale.length ? `; stale descendants run again: ${rerun.stale.join(', ')}` : '';
+    const how = rerun.pinned !== undefined ? ` with its answer pinned to "${rerun.pinned}"` : rerun.question !== undefined ? ' with an edited question' : '';
+    run.emit({ type: 'plan', step, steps: this.graph.nodes.map((node) => `${node.id}: ${node.question}`), nodes: planNodes(this.graph) });
+    this.emitPlanSummary(step, this.graph, 0, 'analyst');
+    run.emit({ type: 'analyst-review', step, node: rerun.node, action: changed ? 'edit' : 'approve', subject: 'plan', original: rerun.previousPlan, edited: changed ? planJson(this.graph) : null, note: `[ext] re-ran ${rerun.node} of run ${rerun.fromRun}${how}${stale}` });
+    for (const node of this.graph.nodes) {
+      const answered = this.answers.get(node.id);
+      if (!answered) continue;
+      this.settled.add(node.id);
+      const input = { status: 'answered', level: node.level, parents: node.parents, template: node.question, question: answered.question, answer: answered.answer.value, explanation: answered.answer.explanation, reusedFrom: rerun.fromRun, latencyMs: 0, calls: [] };
+      this.emitTool(step, node.id, 'plan-dag.node', input, `${node.id}: answer kept from run ${rerun.fromRun}: ${answerText(answered.answer)}`);
+    }
   }
 
   /**
@@ -380,7 +410,8 @@ class PlanDagRun {
       sequentialMs: Math.round(sequentialMs),
       levels: this.levelTimes.map((level) => ({ ...level, wallMs: Math.round(level.wallMs) })),
       failures: this.results.filter((result) => result.failure).map((result) => ({ id: result.id, ...result.failure })),
-      blocked: this.blocked,
+      blocked: this.blocked,      /** The graph that ran, as plan JSON: what a node re-run [ext] starts from. */
+      graph: JSON.parse(planJson(this.graph)) as unknown,
     };
     this.emitTool(this.run.state.steps, undefined, 'plan-dag.summary', input, `Plan*RAG: ${calls.length} node calls, largest prompt ${largest} tokens, node time ${Math.round(criticalPathMs)} ms along the levels against ${Math.round(sequentialMs)} ms one after another`);
   }
