@@ -6,6 +6,7 @@ import type { Cell } from '../contract/notebook';
 import { techniqueIdSchema } from '../contract/run';
 import type { LoggedEvent } from '../audit/hash-chain';
 import { resumeStateFor } from '../engine/resume-state';
+import { rerunSeed } from '../engine/techniques/plan-dag/rerun';
 import type { ConnectionTarget } from '../contract/connections';
 import { readTranscript } from '../llm/transcript';
 import { WorkbenchError } from '../contract/errors';
@@ -109,7 +110,7 @@ export class RunManager {
     return { provider: (this.dependencies.providerFor ?? createOpenAiProvider)(settings), recordedSettings: settings, details: settings, toolMode: settings.toolMode === 'text' ? 'text' : 'tools' };
   }
 
-  async start(request: RunStart): Promise<{ runId: string }> {
+  async start(request: RunStart, seed?: unknown): Promise<{ runId: string }> {
     techniqueNamed(request.technique); // an unknown technique is refused before anything is stored
     const settings = this.runModel();
     const { notebooks, runs, environment } = this.dependencies;
@@ -128,8 +129,20 @@ export class RunManager {
       createdAt: startedAt,
       request,
     });
-    await this.launch({ runId, request, settings, connector, simulator, notebookCells: notebook.cells, startedAt, resume: null });
+    await this.launch({ runId, request, settings, connector, simulator, notebookCells: notebook.cells, startedAt, resume: null, seed });
     return { runId };
+  }
+
+  /**
+   * A new run that re-runs one node of a finished Plan*RAG run and its descendants [ext]
+   * (engine/techniques/plan-dag/rerun.ts); same question, data and settings as that run.
+   */
+  async rerunNode(fromRunId: string, rerun: { node: string; question?: string | undefined; pinned?: string | undefined }): Promise<{ runId: string }> {
+    if (this.live.has(fromRunId)) throw new WorkbenchError('conflict', 'This run is still going; re-run a node once it has ended');
+    const stored = runStartSchema.safeParse(this.dependencies.runs.request(fromRunId));
+    if (!stored.success) throw new WorkbenchError('unsupported', 'This run was started by an older version and cannot be re-run');
+    const seed = rerunSeed(this.dependencies.runs.events(fromRunId).map((entry) => entry.event), { fromRun: fromRunId, ...rerun });
+    return this.start(stored.data, seed);
   }
 
   /**
@@ -174,6 +187,7 @@ export class RunManager {
     notebookCells: Cell[];
     startedAt: string;
     resume: { state: ResumeState; lastEntry: LoggedEvent | null; transcriptLines: number; exchanges: number } | null;
+    seed?: unknown;
   }): Promise<void> {
     const { runId, request, settings, connector, simulator, startedAt, resume } = context;
     const { notebooks, runs, environment } = this.dependencies;
@@ -248,6 +262,7 @@ export class RunManager {
         if (event.type === 'model-response') this.update(run, { step: event.step, totalTokens: run.progress.totalTokens + (event.usage?.totalTokens ?? 0) });
       },
       ...(resume ? { resume: resume.state } : {}),
+      ...(context.seed !== undefined ? { seed: context.seed } : {}),
       onCheckpoint: (state) => runs.saveCheckpoint(runId, state),
     })
       .then(

@@ -43,7 +43,7 @@ export function PlanGraphView({ cell }: { cell: Extract<Cell, { kind: 'plan' }> 
     <div className="plan-graph" data-testid="plan-graph">
       <p className="plan-graph-summary muted small">
         {layout.levels.length} level{layout.levels.length === 1 ? '' : 's'} · widths {widths.join(', ')} · critical path {layout.criticalPath.join(' → ')}
-        {run.editedPlan && ' · as the analyst edited it in step-through [ext]'}
+        {run.editedPlan && ' · as the analyst edited or re-ran it [ext]'}
       </p>
       <div className="plan-graph-body">
         <PlanFlowCanvas layout={layout} selected={selected} onSelect={(id) => setSelected((current) => (current === id ? null : id))} height={height} />
@@ -53,6 +53,7 @@ export function PlanGraphView({ cell }: { cell: Extract<Cell, { kind: 'plan' }> 
         </details>
       </div>
       {chosen && <NodeDetail node={chosen} run={run} />}
+      {chosen && runId && run.tracked && !live && <RerunNode key={chosen.id} runId={runId} node={chosen} layout={layout} />}
     </div>
   );
 }
@@ -125,6 +126,62 @@ function PlanNodeBox({ data }: NodeProps<PlanFlowNode>) {
 }
 
 const nodeTypes = { plan: PlanNodeBox };
+
+/**
+ * Re-running a node of a finished run [ext: the paper has no re-run]: a new run keeps the other
+ * answers and runs this node (its question edited, or its answer pinned) and its descendants.
+ */
+function RerunNode({ runId, node, layout }: { runId: string; node: PlanGraphNode; layout: PlanGraphLayout }) {
+  const rerunNode = useWorkbench((state) => state.rerunNode);
+  const reportError = useWorkbench((state) => state.reportError);
+  const [question, setQuestion] = useState(node.text);
+  const [pinned, setPinned] = useState('');
+  const [sent, setSent] = useState(false);
+  const stale = descendantsIn(layout, node.id);
+  const rerun = (): void => {
+    setSent(true);
+    const change = { ...(question.trim() && question.trim() !== node.text.trim() ? { question: question.trim() } : {}), ...(pinned.trim() ? { pinned: pinned.trim() } : {}) };
+    void rerunNode(runId, node.id, change)
+      .catch((error: unknown) => reportError(error, `Could not re-run ${node.id}`))
+      .finally(() => setSent(false));
+  };
+  return (
+    <div className="plan-node-detail plan-rerun" data-testid="plan-rerun">
+      <h4>
+        Re-run {node.id} <span className="muted small">[extension beyond the paper]</span>
+      </h4>
+      <p className="muted small">
+        A new run keeps the other nodes&apos; answers and runs {node.id}
+        {stale.length ? ` and its descendants (${stale.join(', ')}, stale)` : ''} again; the decision is made again and checked by the simulator.
+      </p>
+      <textarea aria-label={`New question for ${node.id}`} rows={2} value={question} onChange={(event) => setQuestion(event.target.value)} />
+      <label className="small">
+        Pinned answer <input aria-label={`Pinned answer for ${node.id}`} placeholder="none: the node runs" value={pinned} onChange={(event) => setPinned(event.target.value)} />
+      </label>
+      <div className="review-actions">
+        <button className="primary small" data-testid="plan-rerun-start" disabled={sent} onClick={rerun}>
+          Re-run {node.id}
+          {stale.length ? ' and its descendants' : ''}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** Every node that depends on `id`, directly or not, in the layout's order. */
+function descendantsIn(layout: PlanGraphLayout, id: string): string[] {
+  const found = new Set<string>();
+  const visit = (parent: string): void => {
+    for (const edge of layout.edges) {
+      if (edge.from === parent && !found.has(edge.to)) {
+        found.add(edge.to);
+        visit(edge.to);
+      }
+    }
+  };
+  visit(id);
+  return layout.nodes.map((node) => node.id).filter((candidate) => found.has(candidate));
+}
 
 function NodeDetail({ node, run }: { node: PlanGraphNode; run: PlanRunCells }) {
   const { outcome } = node;

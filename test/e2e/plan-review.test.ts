@@ -16,6 +16,7 @@ const plan = {
 };
 const editedQuestion = 'Which trade nodes send trade into baltic_sea, as the analyst asks it?';
 const pinned = 'krakow local value 4.777 (from the ledger)';
+const rerunQuestion = 'Which trade nodes have a flow into baltic_sea, asked once more?';
 
 const script: ScriptStep[] = [
   // "Test connection": one tiny completion, a tool-calling probe, then a JSON-schema probe.
@@ -29,6 +30,10 @@ const script: ScriptStep[] = [
   nodeTurn('Q1.2', 'answer', { answer: 'krakow 7.98, novgorod 11.795', explanation: 'from node_country' }),
   // Q1.3 is pinned: it makes no call, and the join reads the pinned value.
   nodeTurn('Q2.1', 'decide', { decision: 'krakow', rationale: 'krakow feeds baltic_sea and SWE holds power there.' }, { expect: (request) => (promptOf(request).includes(`the value ${pinned}?`) ? undefined : 'the join reads the pinned answer') }),
+  // The re-run of Q1.1 [ext]: Q1.1 and the join again, nothing else.
+  queryTurn('Q1.1', "SELECT source FROM flow WHERE dest = 'baltic_sea' ORDER BY source", { expect: (request) => (promptOf(request).includes(rerunQuestion) ? undefined : 'the re-run asks the new question') }),
+  nodeTurn('Q1.1', 'answer', { answer: ['krakow'], explanation: 'asked again' }),
+  nodeTurn('Q2.1', 'decide', { decision: 'krakow', rationale: 'only krakow now.' }, { expect: (request) => (promptOf(request).includes('Of the nodes in krakow, where') && promptOf(request).includes('krakow 7.98, novgorod 11.795') ? undefined : 'the join reads the new Q1.1 and the kept Q1.2') }),
 ];
 
 let scriptedModel: ScriptedOpenAiServer | undefined;
@@ -107,17 +112,45 @@ describe('a Plan*RAG plan reviewed in step-through', () => {
       await panel.waitFor({ state: 'detached', timeout: 20_000 }).catch(() => undefined);
     }
     await expect.poll(() => page.getByTestId('run-status').innerText(), { timeout: 30_000 }).toBe('Decided');
-    model().verify();
+    // Every turn so far, with its expectations; the three re-run turns are left for the next test.
+    expect(model().remainingTurns()).toBe(3);
 
     // The notebook's graph is the plan that ran: the edited question, the pinned node labelled.
     const graph = page.getByTestId('plan-graph');
     await expect.poll(() => graph.locator('[data-node-id="Q1.1"]').innerText()).toContain(editedQuestion);
     await expect.poll(() => graph.locator('[data-node-id="Q1.3"]').innerText()).toContain('pinned');
     await graph.locator('[data-node-id="Q1.3"]').click();
-    expect(await graph.getByTestId("plan-node-answer").innerText()).toContain(`pinned by the analyst [ext] ${pinned}`);
-    expect(await graph.locator(".plan-graph-summary").innerText()).toContain("as the analyst edited it in step-through [ext]");
+    expect(await graph.getByTestId('plan-node-answer').innerText()).toContain(`pinned by the analyst [ext] ${pinned}`);
+    expect(await graph.locator('.plan-graph-summary').innerText()).toContain('as the analyst edited or re-ran it [ext]');
     await graph.scrollIntoViewIfNeeded();
     await screenshot(page, 'plan-review-03-ran');
+    expect(app.pageErrors).toEqual([]);
+  });
+
+  it('re-runs one node with a new question: a new run runs it and its descendant, keeps the rest, and decides again', async () => {
+    const { page } = app;
+    const graph = page.getByTestId('plan-graph');
+    await graph.locator('[data-node-id="Q1.1"]').click();
+    const rerun = graph.getByTestId('plan-rerun');
+    expect(await rerun.innerText()).toContain('and its descendants (Q2.1, stale)');
+    await rerun.getByLabel('New question for Q1.1').fill(rerunQuestion);
+    await rerun.getByTestId('plan-rerun-start').click();
+
+    // The stored run was step-through, so the re-run's query waits for review.
+    const panel = page.getByTestId('review-panel');
+    await panel.waitFor({ timeout: 20_000 });
+    await panel.getByTestId('review-approve').click();
+    const latest = page.getByTestId('plan-graph').last();
+    await expect.poll(() => page.getByTestId('plan-graph').count(), { timeout: 20_000 }).toBe(2);
+    const states = async (): Promise<Record<string, string>> =>
+      Object.fromEntries(await latest.getByTestId('plan-node').evaluateAll((nodes) => nodes.map((node) => [node.getAttribute('data-node-id') ?? '', node.getAttribute('data-status') ?? '']))) as Record<string, string>;
+    await expect.poll(states, { timeout: 30_000 }).toEqual({ 'Q1.1': 'answered', 'Q1.2': 'answered', 'Q1.3': 'answered', 'Q2.1': 'answered' });
+    model().verify();
+    expect(await latest.locator('[data-node-id="Q1.1"]').innerText()).toContain(rerunQuestion);
+    // The pinned answer of the first run is kept, still labelled as pinned.
+    expect(await latest.locator('[data-node-id="Q1.3"]').innerText()).toContain('pinned');
+    await latest.scrollIntoViewIfNeeded();
+    await screenshot(page, 'plan-review-04-rerun');
     expect(app.pageErrors).toEqual([]);
   });
 });

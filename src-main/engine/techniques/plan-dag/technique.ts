@@ -178,7 +178,7 @@ class PlanDagRun {
       const answered = this.answers.get(node.id);
       if (!answered) continue;
       this.settled.add(node.id);
-      const input = { status: 'answered', level: node.level, parents: node.parents, template: node.question, question: answered.question, answer: answered.answer.value, explanation: answered.answer.explanation, reusedFrom: rerun.fromRun, latencyMs: 0, calls: [] };
+      const input = { status: 'answered', level: node.level, parents: node.parents, template: node.question, question: answered.question, answer: answered.answer.value, explanation: answered.answer.explanation, reusedFrom: rerun.fromRun, ...(node.pinned !== undefined ? { pinned: true } : {}), latencyMs: 0, calls: [] };
       this.emitTool(step, node.id, 'plan-dag.node', input, `${node.id}: answer kept from run ${rerun.fromRun}: ${answerText(answered.answer)}`);
     }
   }
