@@ -97,6 +97,17 @@ describe('a Plan*RAG plan reviewed in step-through', () => {
     await parents.getByLabel('Q2.1').uncheck();
     await expect.poll(() => review.getByTestId('plan-review-error').count()).toBe(0);
 
+    // The plan JSON in Monaco is edited by keyboard too: a typed tail breaks the JSON, the error says so, Backspace repairs it.
+    const json = review.getByTestId('plan-review-json');
+    await json.locator('.view-lines').click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type(' and more');
+    await expect.poll(() => review.getByTestId('plan-review-error').innerText()).toMatch(/^This plan cannot run: the plan is not valid JSON: /);
+    expect(await review.innerText()).toContain('The form needs a JSON object with a list of nodes');
+    for (let i = 0; i < ' and more'.length; i++) await page.keyboard.press('Backspace');
+    await expect.poll(() => review.getByTestId('plan-review-error').count()).toBe(0);
+    expect(await review.getByLabel('Question of Q1.1').inputValue()).toBe(editedQuestion);
+
     // Pin Q1.3's answer [ext]; the graph beside the form follows the edits.
     await review.getByLabel('Pinned answer of Q1.3').fill(pinned);
     await expect.poll(() => review.locator('[data-testid="plan-node"][data-node-id="Q1.1"]').innerText()).toContain(editedQuestion);
