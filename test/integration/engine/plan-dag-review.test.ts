@@ -152,6 +152,39 @@ describe('Plan*RAG step-through: the analyst reviews the plan graph', () => {
     expect(pinned.events.find((event) => event.type === 'decision')).toMatchObject({ decision: 'krakow', verification: { agrees: true } });
   });
 
+  it('ends cleanly when stopped before there is a plan: the summary has no graph, and no node can be re-run from it', async () => {
+    const stop = new AbortController();
+    const server = await startScriptedOpenAiServer([
+      () => {
+        stop.abort();
+        return { holdUntil: new Promise(() => undefined) };
+      },
+    ]);
+    servers.push(server);
+    const connector = await openConnector({ engine: 'sqlite', path: locating }, null);
+    const events: RunEvent[] = [];
+    try {
+      const outcome = await runDecision({
+        question,
+        rules: '',
+        technique: 'plan-dag',
+        connector,
+        connectionDescription: 'DQA',
+        toolMode: 'tools',
+        limits: defaultRunLimits,
+        gate: { interactive: true, review: async () => ({ action: 'approve' }) },
+        signal: stop.signal,
+        emit: (event) => events.push(event),
+        provider: createOpenAiProvider(parseProviderSettings({ baseUrl: server.baseUrl, model: 'scripted', toolMode: 'tools', maxRetries: 0 })),
+      });
+      expect(outcome.status).toBe('cancelled');
+    } finally {
+      await connector.close();
+    }
+    expect(toolInputs(events, 'plan-dag.summary').map((event) => event.input['graph'])).toEqual([null]);
+    expect(() => rerunSeed(events, { fromRun: 'run-x', node: 'Q1.1' })).toThrow('Run run-x is not a finished Plan*RAG run with a plan graph');
+  });
+
   it('ends the run when the analyst stops at the plan', async () => {
     const { outcome, events, server } = await reviewedRun([plannerTurn(rootsAndJoin)], () => ({ action: 'stop' }));
     expect(outcome.status).toBe('stopped');

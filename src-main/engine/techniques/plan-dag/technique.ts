@@ -75,6 +75,7 @@ interface Answered {
 
 class PlanDagRun {
   private brief!: RunBrief;
+  /** Set once the plan is read (or resumed, or seeded); a run can end before that. */
   private graph!: PlanGraph;
   private readonly answers = new Map<string, Answered>();
   private readonly results: NodeResult[] = [];
@@ -411,7 +412,8 @@ class PlanDagRun {
       levels: this.levelTimes.map((level) => ({ ...level, wallMs: Math.round(level.wallMs) })),
       failures: this.results.filter((result) => result.failure).map((result) => ({ id: result.id, ...result.failure })),
       blocked: this.blocked,      /** The graph that ran, as plan JSON: what a node re-run [ext] starts from. */
-      graph: JSON.parse(planJson(this.graph)) as unknown,
+      // Absent when the run ended before it had a plan (stopped or out of budget at the planner).
+      graph: (this.graph as PlanGraph | undefined) ? (JSON.parse(planJson(this.graph)) as unknown) : null,
     };
     this.emitTool(this.run.state.steps, undefined, 'plan-dag.summary', input, `Plan*RAG: ${calls.length} node calls, largest prompt ${largest} tokens, node time ${Math.round(criticalPathMs)} ms along the levels against ${Math.round(sequentialMs)} ms one after another`);
   }
