@@ -40,6 +40,8 @@ interface LiveRun {
   progress: RunProgress;
   controller: AbortController;
   answerReview: ((decision: ReviewDecision) => void) | null;
+  /** Settles once the run has written its end. */
+  ended: Promise<void>;
 }
 
 /** What a run is started with; stored with the run so an interrupted one can be resumed. */
@@ -134,11 +136,17 @@ export class RunManager {
   }
 
   /**
-   * A new run that re-runs one node of a finished Plan*RAG run and its descendants [ext]
+   * A new run that re-runs one node of an ended or paused Plan*RAG run and its descendants [ext]
    * (engine/techniques/plan-dag/rerun.ts); same question, data and settings as that run.
    */
   async rerunNode(fromRunId: string, rerun: { node: string; question?: string | undefined; pinned?: string | undefined }): Promise<{ runId: string }> {
-    if (this.live.has(fromRunId)) throw new WorkbenchError('conflict', 'This run is still going; re-run a node once it has ended');
+    // A run paused at a review point is stopped there, and the re-run starts from what it had answered.
+    const live = this.live.get(fromRunId);
+    if (live && !live.answerReview) throw new WorkbenchError('conflict', 'This run is still going; pause it (it waits at its next review point) or let it end, then re-run the node');
+    if (live) {
+      this.stop(fromRunId);
+      await live.ended;
+    }
     const stored = runStartSchema.safeParse(this.dependencies.runs.request(fromRunId));
     if (!stored.success) throw new WorkbenchError('unsupported', 'This run was started by an older version and cannot be re-run');
     const seed = rerunSeed(this.dependencies.runs.events(fromRunId).map((entry) => entry.event), { fromRun: fromRunId, ...rerun });
@@ -208,6 +216,7 @@ export class RunManager {
       },
       controller: new AbortController(),
       answerReview: null,
+      ended: Promise.resolve(),
     };
     this.live.set(runId, run);
 
@@ -271,6 +280,7 @@ export class RunManager {
       )
       .finally(() => this.ending.delete(ended));
     this.ending.add(ended);
+    run.ended = ended;
   }
 
   review(runId: string, decision: ReviewDecision): void {

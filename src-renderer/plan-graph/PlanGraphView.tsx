@@ -29,6 +29,8 @@ export function PlanGraphView({ cell }: { cell: Extract<Cell, { kind: 'plan' }> 
   const runId = cell.provenance.runId;
   const cells = useWorkbench((state) => state.cells);
   const live = useWorkbench((state) => (runId ? state.runs[runId]?.status === 'running' : false));
+  // A run waiting for the analyst (step-through) can have a node re-run: it stops where it waits.
+  const paused = useWorkbench((state) => (runId ? Boolean(state.runs[runId]?.pendingReview) : false));
   const run = useMemo(() => planRunCells(cells, runId), [cells, runId]);
   // After the analyst edited the plan in step-through, the graph that ran is the edited one.
   const planNodes = useMemo(() => run.editedPlan ?? planNodesOfCell(cell.data), [run.editedPlan, cell.data]);
@@ -53,7 +55,7 @@ export function PlanGraphView({ cell }: { cell: Extract<Cell, { kind: 'plan' }> 
         </details>
       </div>
       {chosen && <NodeDetail node={chosen} run={run} />}
-      {chosen && runId && run.tracked && !live && <RerunNode key={chosen.id} runId={runId} node={chosen} layout={layout} />}
+      {chosen && runId && run.tracked && (!live || paused) && <RerunNode key={chosen.id} runId={runId} node={chosen} layout={layout} paused={live} />}
     </div>
   );
 }
@@ -131,7 +133,7 @@ const nodeTypes = { plan: PlanNodeBox };
  * Re-running a node of a finished run [ext: the paper has no re-run]: a new run keeps the other
  * answers and runs this node (its question edited, or its answer pinned) and its descendants.
  */
-function RerunNode({ runId, node, layout }: { runId: string; node: PlanGraphNode; layout: PlanGraphLayout }) {
+function RerunNode({ runId, node, layout, paused }: { runId: string; node: PlanGraphNode; layout: PlanGraphLayout; paused: boolean }) {
   const rerunNode = useWorkbench((state) => state.rerunNode);
   const reportError = useWorkbench((state) => state.reportError);
   const [question, setQuestion] = useState(node.text);
@@ -151,7 +153,7 @@ function RerunNode({ runId, node, layout }: { runId: string; node: PlanGraphNode
         Re-run {node.id} <span className="muted small">[extension beyond the paper]</span>
       </h4>
       <p className="muted small">
-        A new run keeps the other nodes&apos; answers and runs {node.id}
+        {paused ? 'The paused run stops where it waits. ' : ''}A new run keeps the other nodes&apos; answers and runs {node.id}
         {stale.length ? ` and its descendants (${stale.join(', ')}, stale)` : ''} again; the decision is made again and checked by the simulator.
       </p>
       <textarea aria-label={`New question for ${node.id}`} rows={2} value={question} onChange={(event) => setQuestion(event.target.value)} />

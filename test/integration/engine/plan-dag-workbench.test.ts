@@ -46,39 +46,38 @@ const plan = {
 };
 
 describe('Plan*RAG analyst actions in the workspace', () => {
-  it('waits at the plan in step mode, then re-runs one node of the finished run as a new run with the same request', async () => {
+  it('waits at the plan in step mode; a node re-run while paused stops the run there and starts a new one from its answers', async () => {
     const { workbench, server, events, locating, notebook } = await setup([
       plannerTurn(plan),
       queryTurn('Q1.1', "SELECT source FROM flow WHERE dest = 'baltic_sea' ORDER BY source"),
+      nodeTurn('Q1.1', 'answer', { answer: ['novgorod'] }),
+      // The first run pauses at this query's review, and the analyst re-runs Q1.1 with a pinned answer.
       queryTurn('Q1.2', "SELECT local_value FROM trade_node WHERE trade_node = 'krakow'"),
-      nodeTurn('Q1.1', 'answer', { answer: ['krakow', 'novgorod'] }),
-      nodeTurn('Q1.2', 'answer', { answer: 'local value MARK-KEPT' }),
-      nodeTurn('Q2.1', 'decide', { decision: 'novgorod', rationale: 'r' }),
-      // The re-run: Q1.2 pinned by the analyst, so only the join is asked again.
-      nodeTurn('Q2.1', 'decide', { decision: 'krakow', rationale: 'r' }, { expect: (request) => (promptOf(request).includes('given 4.777?') && promptOf(request).includes('Of krakow, novgorod') ? undefined : 'the join reads the pin and the kept Q1.1') }),
+      // The re-run: Q1.1 is pinned (no call); Q1.2 had not answered, so it runs; the join decides.
+      queryTurn('Q1.2', "SELECT local_value FROM trade_node WHERE trade_node = 'krakow'"),
+      nodeTurn('Q1.2', 'answer', { answer: 4.777 }),
+      nodeTurn('Q2.1', 'decide', { decision: 'krakow', rationale: 'r' }, { expect: (request) => (promptOf(request).includes('Of krakow, novgorod, where') && promptOf(request).includes('given 4.777?') ? undefined : 'the join reads the pin and Q1.2') }),
     ]);
     const { runId } = await workbench.invoke('runs/start', { notebookId: notebook.id, connectionId: locating.id, question: 'Where should SWE place its merchant?', technique: 'plan-dag', mode: 'step' });
-    const review = await until(() => progressOf(events, runId)?.pendingReview ?? undefined);
-    expect(review).toMatchObject({ subject: 'plan', problem: null });
-    // A node cannot be re-run while its run goes on.
-    await expect(workbench.invoke('runs/rerun-node', { runId, node: 'Q1.2' })).rejects.toThrow('This run is still going; re-run a node once it has ended');
+    expect(await until(() => progressOf(events, runId)?.pendingReview ?? undefined)).toMatchObject({ subject: 'plan', problem: null });
     await workbench.invoke('runs/review', { runId, decision: { action: 'approve' } });
-    for (let reviews = 0; reviews < 2; reviews++) {
-      await until(() => progressOf(events, runId)?.pendingReview ?? undefined);
-      await workbench.invoke('runs/review', { runId, decision: { action: 'approve' } });
-    }
-    await until(() => (progressOf(events, runId)?.status === 'answered' ? true : undefined));
+    expect(await until(() => progressOf(events, runId)?.pendingReview ?? undefined)).toMatchObject({ subject: 'query', node: 'Q1.1' });
+    await workbench.invoke('runs/review', { runId, decision: { action: 'approve' } });
+    expect(await until(() => (progressOf(events, runId)?.pendingReview?.node === 'Q1.2' ? progressOf(events, runId)?.pendingReview : undefined))).toMatchObject({ subject: 'query' });
 
     await expect(workbench.invoke('runs/rerun-node', { runId, node: 'Q7.1' })).rejects.toThrow(`Run ${runId} has no node Q7.1`);
-    const rerun = await workbench.invoke('runs/rerun-node', { runId, node: 'Q1.2', pinned: '4.777' });
+    const rerun = await workbench.invoke('runs/rerun-node', { runId, node: 'Q1.1', pinned: 'krakow, novgorod' });
     expect(rerun.runId).not.toBe(runId);
-    // Same request as the first run, so step mode again: the join's call needs no query review.
+    // Same request as the first run, so step mode again: Q1.2's query waits for review.
+    await until(() => progressOf(events, rerun.runId)?.pendingReview ?? undefined);
+    await workbench.invoke('runs/review', { runId: rerun.runId, decision: { action: 'approve' } });
     await until(() => (progressOf(events, rerun.runId)?.status === 'answered' ? true : undefined));
     server.verify();
-    expect(server.chatRequests().map(nodeOf).slice(6)).toEqual(['Q2.1']);
+    expect(server.chatRequests().map(nodeOf)).toEqual([null, 'Q1.1', 'Q1.1', 'Q1.2', 'Q1.2', 'Q1.2', 'Q2.1']);
     const runs = await workbench.invoke('runs/list', { notebookId: notebook.id });
-    expect(runs.find((run) => run.id === rerun.runId)).toMatchObject({ technique: 'plan-dag', mode: 'step', decision: 'krakow', question: 'Where should SWE place its merchant?' });
+    expect(runs.find((run) => run.id === runId)).toMatchObject({ status: 'stopped' });
+    expect(runs.find((run) => run.id === rerun.runId)).toMatchObject({ technique: 'plan-dag', mode: 'step', status: 'answered', decision: 'krakow', question: 'Where should SWE place its merchant?' });
     const cells = (await workbench.invoke('notebooks/get', { id: notebook.id })).cells.filter((cell) => cell.provenance.runId === rerun.runId);
-    expect(cells.find((cell) => cell.kind === 'note')?.source).toBe(`**Analyst note (plan):** [ext] re-ran Q1.2 of run ${runId} with its answer pinned to "4.777"; stale descendants run again: Q2.1`);
+    expect(cells.find((cell) => cell.kind === 'note')?.source).toBe(`**Analyst note (plan):** [ext] re-ran Q1.1 of run ${runId} with its answer pinned to "krakow, novgorod"; stale descendants run again: Q2.1`);
   });
 });
