@@ -111,7 +111,7 @@ export function planGraphMarkdown(graph: PlanGraphReport): string {
   const lines = [`Levels: ${layout.levels.length} (widths ${layout.levels.map((level) => level.length).join(', ')}); critical path: ${layout.criticalPath.map(markdownLiteral).join(' → ')}.`, ''];
   for (const node of [...layout.nodes].sort((a, b) => a.level - b.level)) {
     const indent = '  '.repeat(node.level);
-    const state = node.status === 'step' ? '' : `, ${node.status}`;
+    const state = node.status === 'step' ? '' : `, ${stateOf(node)}`;
     lines.push(`${indent}- **${markdownLiteral(node.id)}** (level ${node.level}${state}${node.critical ? ', critical path' : ''}) ← ${node.dependsOn.length ? node.dependsOn.map(markdownLiteral).join(', ') : 'no parents'}`);
     lines.push(`${indent}  - question: ${markdownLiteral(node.outcome?.question ?? node.text)}`);
     for (const query of graph.queries[node.id] ?? []) lines.push(`${indent}  - query: ${markdownCode(query)}`);

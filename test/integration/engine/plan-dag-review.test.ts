@@ -136,7 +136,7 @@ describe('Plan*RAG step-through: the analyst reviews the plan graph', () => {
     expect(html).toContain('Which trade nodes send trade into baltic_sea (EDITED)?');
     const markdown = renderMarkdownReport(report);
     expect(markdown).toContain('**Analyst edited the plan graph.**');
-    expect(markdown).toContain('pinned by the analyst');
+    expect(markdown).toContain('- **Q1.2** (level 0, pinned by the analyst)');
   });
 
   it('records an approval unchanged, and a pinned final node decides without a model call, still checked by the simulator', async () => {
