@@ -23,6 +23,8 @@ export interface PlanNodeOutcome {
   completionTokens: number;
   /** The analyst pinned this answer [ext]: the node did not run. */
   pinned: boolean;
+  /** In a node re-run [ext]: the earlier run whose answer this node kept. */
+  reusedFrom: string | null;
 }
 
 export interface PlanGraphNode extends PlanNode {
@@ -85,6 +87,7 @@ export function readPlanNodeOutcome(input: unknown): PlanNodeOutcome | null {
     promptTokens: calls.reduce((sum, call) => sum + numberOr0(call['promptTokens']), 0),
     completionTokens: calls.reduce((sum, call) => sum + numberOr0(call['completionTokens']), 0),
     pinned: input['pinned'] === true,
+    reusedFrom: typeof input['reusedFrom'] === 'string' ? input['reusedFrom'] : null,
   };
 }
 

@@ -248,7 +248,13 @@ function NodeDetail({ node, run }: { node: PlanGraphNode; run: PlanRunCells }) {
         </div>
       ))}
       {queries.length === 0 && outcome && (
-        <p className="muted small">{outcome.pinned ? 'No query: the analyst pinned this answer, so the node did not run.' : 'No query for this node (computed from its parents or a shared result).'}</p>
+        <p className="muted small" data-testid="plan-node-no-query">
+          {outcome.reusedFrom
+            ? `Answer kept from run ${outcome.reusedFrom}: this node was not stale in the re-run.`
+            : outcome.pinned
+              ? 'No query: the analyst pinned this answer, so the node did not run.'
+              : 'No query for this node (computed from its parents or a shared result).'}
+        </p>
       )}
     </div>
   );

@@ -158,8 +158,10 @@ describe('a Plan*RAG plan reviewed in step-through', () => {
     await expect.poll(states, { timeout: 30_000 }).toEqual({ 'Q1.1': 'answered', 'Q1.2': 'answered', 'Q1.3': 'answered', 'Q2.1': 'answered' });
     model().verify();
     expect(await latest.locator('[data-node-id="Q1.1"]').innerText()).toContain(rerunQuestion);
-    // The pinned answer of the first run is kept, still labelled as pinned.
+    // The pinned answer of the first run is kept, still labelled as pinned; a kept answer says where it comes from.
     expect(await latest.locator('[data-node-id="Q1.3"]').innerText()).toContain('pinned');
+    await latest.locator('[data-node-id="Q1.2"]').click();
+    expect(await latest.getByTestId('plan-node-no-query').innerText()).toMatch(/^Answer kept from run run-[\w-]+: this node was not stale in the re-run\.$/);
     await latest.scrollIntoViewIfNeeded();
     await screenshot(page, 'plan-review-04-rerun');
     expect(app.pageErrors).toEqual([]);
