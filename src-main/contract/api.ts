@@ -130,6 +130,14 @@ export const api = {
     }),
     result: z.object({ runId: z.string() }),
   },
+  /**
+   * Re-runs one node of a finished Plan*RAG run as a new run [ext]: the node (with an edited
+   * question or a pinned answer) and its descendants run again, the rest is kept, the decision is made and checked again.
+   */
+  'runs/rerun-node': {
+    params: z.object({ runId: z.string(), node: z.string().min(1), question: z.string().trim().min(1).optional(), pinned: z.string().trim().min(1).optional() }),
+    result: z.object({ runId: z.string() }),
+  },
   /** Answers the run's pending step-through question. */
   'runs/review': { params: z.object({ runId: z.string(), decision: reviewDecisionSchema }), result: ok },
   'runs/stop': { params: z.object({ runId: z.string() }), result: ok },

@@ -21,6 +21,10 @@ export interface PlanNodeOutcome {
   latencyMs: number | null;
   promptTokens: number;
   completionTokens: number;
+  /** The analyst pinned this answer [ext]: the node did not run. */
+  pinned: boolean;
+  /** In a node re-run [ext]: the earlier run whose answer this node kept. */
+  reusedFrom: string | null;
 }
 
 export interface PlanGraphNode extends PlanNode {
@@ -82,6 +86,8 @@ export function readPlanNodeOutcome(input: unknown): PlanNodeOutcome | null {
     latencyMs: typeof input['latencyMs'] === 'number' ? input['latencyMs'] : null,
     promptTokens: calls.reduce((sum, call) => sum + numberOr0(call['promptTokens']), 0),
     completionTokens: calls.reduce((sum, call) => sum + numberOr0(call['completionTokens']), 0),
+    pinned: input['pinned'] === true,
+    reusedFrom: typeof input['reusedFrom'] === 'string' ? input['reusedFrom'] : null,
   };
 }
 

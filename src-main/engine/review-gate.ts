@@ -9,12 +9,14 @@ export type ReviewRequest =
   | { subject: 'query'; step: number; node?: string; query: string }
   | { subject: 'replan'; step: number; node?: string; steps: string[]; reason: string }
   /** DeLLMa: the forecast as `factor | value | likelihood` lines, before anything is sampled from it. */
-  | { subject: 'forecast'; step: number; node?: string; steps: string[]; reason: string };
+  | { subject: 'forecast'; step: number; node?: string; steps: string[]; reason: string }
+  /** A plan graph (Plan*RAG) before it runs, as JSON; `problem` says why the analyst's last edit was refused. */
+  | { subject: 'plan'; step: number; node?: string; plan: string; problem: string | null };
 
 export type ReviewDecision =
   | { action: 'approve' }
-  /** Run the analyst's version instead: a query text, or plan steps for a re-plan. */
-  | { action: 'edit'; query?: string; steps?: string[] }
+  /** Run the analyst's version instead: a query text, plan steps for a re-plan, or a plan graph's JSON. */
+  | { action: 'edit'; query?: string; steps?: string[]; plan?: string }
   | { action: 'skip'; note?: string }
   /** Approve, and pass a note to the model with the result. */
   | { action: 'note'; note: string }
@@ -33,11 +35,11 @@ export const automaticGate: ReviewGate = { interactive: false, review: async () 
 export function recordReview(
   run: { emit(event: RunEvent): void },
   at: { step: number; node?: string | undefined },
-  subject: 'query' | 'replan' | 'forecast',
+  subject: 'query' | 'replan' | 'forecast' | 'plan',
   original: string,
   decision: ReviewDecision,
 ): void {
-  const edited = decision.action === 'edit' ? (decision.query ?? decision.steps?.join('\n') ?? null) : null;
+  const edited = decision.action === 'edit' ? (decision.query ?? decision.steps?.join('\n') ?? decision.plan ?? null) : null;
   const note = decision.action === 'note' || decision.action === 'skip' ? (decision.note ?? null) : null;
   run.emit({ type: 'analyst-review', step: at.step, ...(at.node ? { node: at.node } : {}), action: decision.action, subject, original, edited, note });
 }

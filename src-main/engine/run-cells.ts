@@ -39,7 +39,8 @@ const runProjection: CellProjection = {
     cells.add(event.step, { kind: 'thought', author: 'model', source: event.text, node: event.node, data: {} });
   },
   'analyst-review': (event, _at, cells) => {
-    if (event.action === 'note' || (event.action === 'skip' && event.note)) {
+    // A plan review's note says what the analyst did to the plan (a Plan*RAG node re-run [ext]).
+    if (event.action === 'note' || (event.action === 'skip' && event.note) || (event.subject === 'plan' && event.note)) {
       cells.add(event.step, { kind: 'note', author: 'analyst', source: `**Analyst note (${event.subject}):** ${event.note ?? ''}`, node: event.node, data: { review: event.action } });
     }
   },

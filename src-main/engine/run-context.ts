@@ -66,6 +66,8 @@ export interface DecisionRunOptions {
   actionLibrary?: ActionLibrary;
   /** Continue a run that was interrupted: no run-start, and the technique starts from this state. */
   resume?: ResumeState;
+  /** A new run's technique-specific start, read by the technique (a Plan*RAG node re-run, techniques/plan-dag/rerun.ts). */
+  seed?: unknown;
   /** Told where the run stands just before each model call, to be saved for a resume. */
   onCheckpoint?: (state: ResumeState) => void;
 }

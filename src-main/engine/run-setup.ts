@@ -67,6 +67,8 @@ export interface RunSetup {
   onToken?: (text: string) => void;
   onCheckpoint?: (state: ResumeState) => void;
   resume?: ResumeState;
+  /** A technique-specific start of a new run (see DecisionRunOptions.seed). */
+  seed?: unknown;
   /** Told of every event after it is chained (progress lines, progress bars). */
   onEvent?: (entry: LoggedEvent) => void;
 }
@@ -111,6 +113,7 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
     ...(setup.simulator ? { simulator: setup.simulator } : {}),
     ...(whatIf ? { whatIf } : {}),
     ...(setup.resume ? { resume: setup.resume } : {}),
+    ...(setup.seed !== undefined ? { seed: setup.seed } : {}),
     ...(setup.playbook !== undefined ? { playbook: setup.playbook } : {}),
     ...(setup.program !== undefined ? { program: setup.program } : {}),
     ...(setup.actionLibrary ? { actionLibrary: setup.actionLibrary } : {}),

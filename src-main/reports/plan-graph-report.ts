@@ -57,9 +57,15 @@ ${layout.nodes.map(nodeSvg)}
 <table class="plan-nodes"><thead><tr><th>Node</th><th>Parents</th><th>State</th><th>Question</th><th>Query</th><th>Answer</th></tr></thead><tbody>
 ${layout.nodes.map(
   (node) =>
-    html`<tr><td class="mono">${node.id}</td><td class="mono">${node.dependsOn.join(', ') || '—'}</td><td>${node.status === 'step' ? '' : node.status}</td><td>${node.outcome?.question ?? node.text}</td><td>${(graph.queries[node.id] ?? []).map((query) => html`<pre class="query">${query}</pre>`)}</td><td>${answerOf(node)}</td></tr>`,
+    html`<tr><td class="mono">${node.id}</td><td class="mono">${node.dependsOn.join(', ') || '—'}</td><td>${stateOf(node)}</td><td>${node.outcome?.question ?? node.text}</td><td>${(graph.queries[node.id] ?? []).map((query) => html`<pre class="query">${query}</pre>`)}</td><td>${answerOf(node)}</td></tr>`,
 )}
 </tbody></table>`;
+}
+
+/** A node's state as the report names it; a pinned answer [ext] says so. */
+function stateOf(node: PlanGraphNode): string {
+  if (node.outcome?.pinned) return 'pinned by the analyst';
+  return node.status === 'step' ? '' : node.status;
 }
 
 function nodeSvg(node: PlanGraphNode): Html {
@@ -68,7 +74,7 @@ function nodeSvg(node: PlanGraphNode): Html {
   const lines = wrap(question, 30, 2);
   const tooltip = [`${node.id}: ${question}`, node.outcome?.answer ? `Answer: ${node.outcome.answer}` : '', node.outcome?.failure ?? ''].filter(Boolean).join('\n');
   return html`<g class="plan-node"><title>${tooltip}</title><rect x="${node.x.toFixed(1)}" y="${node.y.toFixed(1)}" width="${node.width}" height="${node.height}" rx="7" fill="${colors.fill}" stroke="${node.critical ? '#a86a00' : colors.stroke}" stroke-width="${node.critical ? 2.5 : 1.2}"/>
-<text x="${(node.x + 8).toFixed(1)}" y="${(node.y + 16).toFixed(1)}" font-size="11" font-weight="700" fill="#1c2230">${node.id}${node.status === 'step' ? '' : html`<tspan font-weight="400" fill="${colors.stroke}"> · ${node.status}</tspan>`}</text>
+<text x="${(node.x + 8).toFixed(1)}" y="${(node.y + 16).toFixed(1)}" font-size="11" font-weight="700" fill="#1c2230">${node.id}${node.status === 'step' ? '' : html`<tspan font-weight="400" fill="${colors.stroke}"> · ${stateOf(node)}</tspan>`}</text>
 ${lines.map((line, index) => html`<text x="${(node.x + 8).toFixed(1)}" y="${(node.y + 32 + index * 14).toFixed(1)}" font-size="10.5" fill="#1c2230">${line}</text>`)}</g>`;
 }
 
@@ -105,7 +111,7 @@ export function planGraphMarkdown(graph: PlanGraphReport): string {
   const lines = [`Levels: ${layout.levels.length} (widths ${layout.levels.map((level) => level.length).join(', ')}); critical path: ${layout.criticalPath.map(markdownLiteral).join(' → ')}.`, ''];
   for (const node of [...layout.nodes].sort((a, b) => a.level - b.level)) {
     const indent = '  '.repeat(node.level);
-    const state = node.status === 'step' ? '' : `, ${node.status}`;
+    const state = node.status === 'step' ? '' : `, ${stateOf(node)}`;
     lines.push(`${indent}- **${markdownLiteral(node.id)}** (level ${node.level}${state}${node.critical ? ', critical path' : ''}) ← ${node.dependsOn.length ? node.dependsOn.map(markdownLiteral).join(', ') : 'no parents'}`);
     lines.push(`${indent}  - question: ${markdownLiteral(node.outcome?.question ?? node.text)}`);
     for (const query of graph.queries[node.id] ?? []) lines.push(`${indent}  - query: ${markdownCode(query)}`);

@@ -212,7 +212,7 @@ function traceItem(item: TraceItem, report: DecisionReport, options: HtmlReportO
       const review = item.review;
       return html`<div class="item review"><div class="item-label">Analyst ${reviewLabels[review.action]} the ${reviewSubjectLabels[review.subject]}</div>${
         review.action === 'edit' && review.edited ? html`<div class="muted small">The model proposed:</div><pre class="observation">${review.original}</pre>` : null
-      }${review.subject === 'forecast' && review.action === 'edit' && review.edited ? html`<div class="muted small">The analyst's forecast:</div><pre class="observation">${review.edited}</pre>` : null}${review.note ? html`<div class="card note">${review.note}</div>` : null}</div>`;
+      }${review.subject === 'forecast' && review.action === 'edit' && review.edited ? html`<div class="muted small">The analyst's forecast:</div><pre class="observation">${review.edited}</pre>` : null}${review.subject === 'plan' && review.action === 'edit' && review.edited ? html`<div class="muted small">The analyst ran instead [ext]:</div><pre class="observation">${review.edited}</pre>` : null}${review.note ? html`<div class="card note">${review.note}</div>` : null}</div>`;
     }
     case 'repair':
       return html`<div class="item repair"><div class="item-label">Unusable reply</div><div class="prose">${item.problem} — the model was asked again.</div></div>`;

@@ -129,7 +129,7 @@ function traceItem(item: TraceItem, options: MarkdownReportOptions): string {
     case 'observation':
       return `**Observation:** ${markdownLiteral(item.text)}`;
     case 'review':
-      return `**Analyst ${reviewLabels[item.review.action]} the ${reviewSubjectLabels[item.review.subject]}.**${item.review.note ? ` Note: ${markdownLiteral(item.review.note)}` : ''}${item.review.subject === 'forecast' && item.review.edited ? `\n\n${markdownLiteral(item.review.edited)}` : ''}`;
+      return `**Analyst ${reviewLabels[item.review.action]} the ${reviewSubjectLabels[item.review.subject]}.**${item.review.note ? ` Note: ${markdownLiteral(item.review.note)}` : ''}${item.review.subject === 'forecast' && item.review.edited ? `\n\n${markdownLiteral(item.review.edited)}` : ''}${item.review.subject === 'plan' && item.review.edited ? `\n\nThe analyst ran instead [ext]:\n\n${markdownFence(item.review.edited, "json")}` : ''}`;
     case 'repair':
       return `**Unusable reply:** ${markdownLiteral(item.problem)}`;
     case 'simulation':

@@ -6,6 +6,7 @@ import type { Cell } from '../contract/notebook';
 import { techniqueIdSchema } from '../contract/run';
 import type { LoggedEvent } from '../audit/hash-chain';
 import { resumeStateFor } from '../engine/resume-state';
+import { rerunSeed } from '../engine/techniques/plan-dag/rerun';
 import type { ConnectionTarget } from '../contract/connections';
 import { readTranscript } from '../llm/transcript';
 import { WorkbenchError } from '../contract/errors';
@@ -40,6 +41,8 @@ interface LiveRun {
   progress: RunProgress;
   controller: AbortController;
   answerReview: ((decision: ReviewDecision) => void) | null;
+  /** Settles once the run has written its end. */
+  ended: Promise<void>;
 }
 
 /** What a run is started with; stored with the run so an interrupted one can be resumed. */
@@ -116,7 +119,7 @@ export class RunManager {
     return { provider: (this.dependencies.providerFor ?? createOpenAiProvider)(settings), recordedSettings: settings, details: settings, toolMode: settings.toolMode === 'text' ? 'text' : 'tools' };
   }
 
-  async start(request: RunStart): Promise<{ runId: string }> {
+  async start(request: RunStart, seed?: unknown): Promise<{ runId: string }> {
     techniqueNamed(request.technique); // an unknown technique is refused before anything is stored
     if (request.actionLibrary !== undefined && request.technique !== 'pearl') throw new WorkbenchError('invalid-request', `An action library is for Pearl runs, not ${request.technique}`);
     if (request.actionLibrary !== undefined) this.libraryOf(request.actionLibrary); // an unknown library too
@@ -137,7 +140,7 @@ export class RunManager {
       createdAt: startedAt,
       request,
     });
-    await this.launch({ runId, request, settings, connector, simulator, notebookCells: notebook.cells, startedAt, resume: null });
+    await this.launch({ runId, request, settings, connector, simulator, notebookCells: notebook.cells, startedAt, resume: null, seed });
     return { runId };
   }
 
@@ -155,6 +158,24 @@ export class RunManager {
     if (!stored.success) throw new WorkbenchError('unsupported', `Run ${fromRunId} was started by an older version; start a new Pearl run instead`);
     if (stored.data.technique !== 'pearl') throw new WorkbenchError('invalid-request', `Run ${fromRunId} used ${stored.data.technique}, not pearl: it has no program to run again`);
     return this.start({ ...stored.data, mode, program });
+  }
+
+  /**
+   * A new run that re-runs one node of an ended or paused Plan*RAG run and its descendants [ext]
+   * (engine/techniques/plan-dag/rerun.ts); same question, data and settings as that run.
+   */
+  async rerunNode(fromRunId: string, rerun: { node: string; question?: string | undefined; pinned?: string | undefined }): Promise<{ runId: string }> {
+    // A run paused at a review point is stopped there, and the re-run starts from what it had answered.
+    const live = this.live.get(fromRunId);
+    if (live && !live.answerReview) throw new WorkbenchError('conflict', 'This run is still going; pause it (it waits at its next review point) or let it end, then re-run the node');
+    if (live) {
+      this.stop(fromRunId);
+      await live.ended;
+    }
+    const stored = runStartSchema.safeParse(this.dependencies.runs.request(fromRunId));
+    if (!stored.success) throw new WorkbenchError('unsupported', 'This run was started by an older version and cannot be re-run');
+    const seed = rerunSeed(this.dependencies.runs.events(fromRunId).map((entry) => entry.event), { fromRun: fromRunId, ...rerun });
+    return this.start(stored.data, seed);
   }
 
   /**
@@ -199,6 +220,7 @@ export class RunManager {
     notebookCells: Cell[];
     startedAt: string;
     resume: { state: ResumeState; lastEntry: LoggedEvent | null; transcriptLines: number; exchanges: number } | null;
+    seed?: unknown;
   }): Promise<void> {
     const { runId, request, settings, connector, simulator, startedAt, resume } = context;
     const { notebooks, runs, environment } = this.dependencies;
@@ -219,6 +241,7 @@ export class RunManager {
       },
       controller: new AbortController(),
       answerReview: null,
+      ended: Promise.resolve(),
     };
     this.live.set(runId, run);
 
@@ -275,6 +298,7 @@ export class RunManager {
       ...(resume ? { resume: resume.state } : {}),
       ...(request.program !== undefined ? { program: request.program } : {}),
       ...(request.actionLibrary !== undefined ? { actionLibrary: this.libraryOf(request.actionLibrary) } : {}),
+      ...(context.seed !== undefined ? { seed: context.seed } : {}),
       onCheckpoint: (state) => runs.saveCheckpoint(runId, state),
     })
       .then(
@@ -283,6 +307,7 @@ export class RunManager {
       )
       .finally(() => this.ending.delete(ended));
     this.ending.add(ended);
+    run.ended = ended;
   }
 
   review(runId: string, decision: ReviewDecision): void {

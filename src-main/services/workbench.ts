@@ -213,6 +213,7 @@ export function openWorkbench(options: {
     'local-models/select': ({ id }) => localModels.select(id),
 
     'runs/start': ({ connectionId, ...rest }) => runs.start({ ...rest, connectionId, connectionName: connections.get(connectionId).name }),
+    'runs/rerun-node': ({ runId, node, question, pinned }) => runs.rerunNode(runId, { node, question, pinned }),
     'runs/review': ({ runId, decision }) => {
       runs.review(runId, decision);
       return { ok: true as const };

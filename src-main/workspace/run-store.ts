@@ -26,17 +26,17 @@ export class RunStore {
       .run(run.id, run.notebookId, run.connectionId, run.technique, run.mode, run.question, run.createdAt, JSON.stringify(run.request));
   }
 
+  /** What a run was started with (null for runs stored before requests were kept). */
+  request(runId: string): unknown {
+    const row = this.database.prepare('SELECT request FROM runs WHERE id = ?').get(runId) as { request: string | null } | undefined;
+    if (!row) throw new WorkbenchError('not-found', `There is no run ${runId}`);
+    return row.request === null ? null : (JSON.parse(row.request) as unknown);
+  }
+
   /** What an interrupted run was started with; null when it cannot be resumed. */
   interruptedRequest(runId: string): unknown {
     const row = this.database.prepare(`SELECT request FROM runs WHERE id = ? AND status = 'interrupted'`).get(runId) as { request: string | null } | undefined;
     if (!row) throw new WorkbenchError('conflict', `Run ${runId} was not interrupted, so there is nothing to resume`);
-    return row.request === null ? null : (JSON.parse(row.request) as unknown);
-  }
-
-  /** What a run was started with (any status); null for runs stored without it. */
-  request(runId: string): unknown {
-    const row = this.database.prepare(`SELECT request FROM runs WHERE id = ?`).get(runId) as { request: string | null } | undefined;
-    if (!row) throw new WorkbenchError('not-found', `There is no run ${runId}`);
     return row.request === null ? null : (JSON.parse(row.request) as unknown);
   }
 

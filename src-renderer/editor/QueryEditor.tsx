@@ -4,7 +4,7 @@ import { forgetModel, monaco, setModelSchema } from './monaco-setup';
 
 interface QueryEditorProps {
   value: string;
-  language: 'sql' | 'cypher';
+  language: 'sql' | 'cypher' | 'plaintext';
   schema: SchemaInfo | undefined;
   focused: boolean;
   onChange(value: string): void;

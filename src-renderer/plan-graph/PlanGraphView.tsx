@@ -2,7 +2,7 @@ import { Handle, Position, ReactFlow, type Edge, type Node, type NodeProps } fro
 import '@xyflow/react/dist/style.css';
 import { useMemo, useState } from 'react';
 import type { Cell } from '../../src-main/contract';
-import { layoutPlanGraph, type PlanGraphNode } from '../../src-main/contract/plan-graph';
+import { layoutPlanGraph, type PlanGraphLayout, type PlanGraphNode } from '../../src-main/contract/plan-graph';
 import { useWorkbench } from '../app/store-context';
 import { ResultGrid } from '../grid/ResultGrid';
 import { planNodesOfCell, planRunCells, type PlanRunCells } from './plan-graph-data';
@@ -29,11 +29,39 @@ export function PlanGraphView({ cell }: { cell: Extract<Cell, { kind: 'plan' }> 
   const runId = cell.provenance.runId;
   const cells = useWorkbench((state) => state.cells);
   const live = useWorkbench((state) => (runId ? state.runs[runId]?.status === 'running' : false));
-  const planNodes = useMemo(() => planNodesOfCell(cell.data), [cell.data]);
+  // A run waiting for the analyst (step-through) can have a node re-run: it stops where it waits.
+  const paused = useWorkbench((state) => (runId ? Boolean(state.runs[runId]?.pendingReview) : false));
   const run = useMemo(() => planRunCells(cells, runId), [cells, runId]);
+  // After the analyst edited the plan in step-through, the graph that ran is the edited one.
+  const planNodes = useMemo(() => run.editedPlan ?? planNodesOfCell(cell.data), [run.editedPlan, cell.data]);
   const layout = useMemo(() => layoutPlanGraph(planNodes, { outcomes: run.outcomes, tracked: run.tracked, live }), [planNodes, run, live]);
   const [selected, setSelected] = useState<string | null>(null);
 
+  const height = Math.min(520, Math.max(140, layout.height + 24));
+  const chosen = layout.nodes.find((node) => node.id === selected) ?? null;
+  const widths = layout.levels.map((level) => level.length);
+
+  return (
+    <div className="plan-graph" data-testid="plan-graph">
+      <p className="plan-graph-summary muted small">
+        {layout.levels.length} level{layout.levels.length === 1 ? '' : 's'} · widths {widths.join(', ')} · critical path {layout.criticalPath.join(' → ')}
+        {run.editedPlan && ' · as the analyst edited or re-ran it [ext]'}
+      </p>
+      <div className="plan-graph-body">
+        <PlanFlowCanvas layout={layout} selected={selected} onSelect={(id) => setSelected((current) => (current === id ? null : id))} height={height} />
+        <details className="plan-json" open>
+          <summary>Plan JSON</summary>
+          <pre data-testid="plan-json">{JSON.stringify({ nodes: planNodes }, null, 2)}</pre>
+        </details>
+      </div>
+      {chosen && <NodeDetail node={chosen} run={run} />}
+      {chosen && runId && run.tracked && (!live || paused) && <RerunNode key={chosen.id} runId={runId} node={chosen} layout={layout} paused={live} />}
+    </div>
+  );
+}
+
+/** The graph itself (React Flow over the dagre layout), read-only: the plan cell's and the step-through review's. */
+export function PlanFlowCanvas({ layout, selected, onSelect, height }: { layout: PlanGraphLayout; selected: string | null; onSelect(id: string): void; height: number }) {
   const flowNodes = useMemo<PlanFlowNode[]>(
     () => layout.nodes.map((node) => ({ id: node.id, type: 'plan', position: { x: node.x, y: node.y }, data: { node }, width: node.width, height: node.height, selected: node.id === selected })),
     [layout, selected],
@@ -49,46 +77,30 @@ export function PlanGraphView({ cell }: { cell: Extract<Cell, { kind: 'plan' }> 
       })),
     [layout],
   );
-  const height = Math.min(520, Math.max(140, layout.height + 24));
-  const chosen = layout.nodes.find((node) => node.id === selected) ?? null;
-  const widths = layout.levels.map((level) => level.length);
-
   return (
-    <div className="plan-graph" data-testid="plan-graph">
-      <p className="plan-graph-summary muted small">
-        {layout.levels.length} level{layout.levels.length === 1 ? '' : 's'} · widths {widths.join(', ')} · critical path {layout.criticalPath.join(' → ')}
-      </p>
-      <div className="plan-graph-body">
-        <div className="plan-graph-canvas" style={{ height }}>
-          <ReactFlow
-            nodes={flowNodes}
-            edges={flowEdges}
-            nodeTypes={nodeTypes}
-            fitView
-            fitViewOptions={{ maxZoom: 1, padding: 0.05 }}
-            minZoom={0.2}
-            nodesDraggable={false}
-            nodesConnectable={false}
-            zoomOnScroll={false}
-            panOnScroll={false}
-            preventScrolling={false}
-            // React Flow listens for Space, Backspace, Shift and Meta on the whole document by
-            // default; the graph is read-only, and those keys belong to the editors around it.
-            panActivationKeyCode={null}
-            deleteKeyCode={null}
-            selectionKeyCode={null}
-            multiSelectionKeyCode={null}
-            zoomActivationKeyCode={null}
-            disableKeyboardA11y
-            onNodeClick={(_event, node) => setSelected((current) => (current === node.id ? null : node.id))}
-          />
-        </div>
-        <details className="plan-json" open>
-          <summary>Plan JSON</summary>
-          <pre data-testid="plan-json">{JSON.stringify({ nodes: planNodes }, null, 2)}</pre>
-        </details>
-      </div>
-      {chosen && <NodeDetail node={chosen} run={run} />}
+    <div className="plan-graph-canvas" style={{ height }}>
+      <ReactFlow
+        nodes={flowNodes}
+        edges={flowEdges}
+        nodeTypes={nodeTypes}
+        fitView
+        fitViewOptions={{ maxZoom: 1, padding: 0.05 }}
+        minZoom={0.2}
+        nodesDraggable={false}
+        nodesConnectable={false}
+        zoomOnScroll={false}
+        panOnScroll={false}
+        preventScrolling={false}
+        // React Flow listens for Space, Backspace, Shift and Meta on the whole document by
+        // default; the graph is read-only, and those keys belong to the editors around it.
+        panActivationKeyCode={null}
+        deleteKeyCode={null}
+        selectionKeyCode={null}
+        multiSelectionKeyCode={null}
+        zoomActivationKeyCode={null}
+        disableKeyboardA11y
+        onNodeClick={(_event, node) => onSelect(node.id)}
+      />
     </div>
   );
 }
@@ -101,7 +113,13 @@ function PlanNodeBox({ data }: NodeProps<PlanFlowNode>) {
       <Handle type="target" position={Position.Left} isConnectable={false} />
       <div className="plan-node-head">
         <strong>{node.id}</strong>
-        {node.status !== 'step' && <span className={`plan-node-status status-${node.status}`}>{statusLabels[node.status]}</span>}
+        {node.outcome?.pinned ? (
+          <span className="plan-node-status status-pinned" title="The analyst pinned this answer; the node did not run [extension beyond the paper]">
+            pinned
+          </span>
+        ) : (
+          node.status !== 'step' && <span className={`plan-node-status status-${node.status}`}>{statusLabels[node.status]}</span>
+        )}
       </div>
       <div className="plan-node-text">{node.outcome?.question ?? node.text}</div>
       <Handle type="source" position={Position.Right} isConnectable={false} />
@@ -110,6 +128,62 @@ function PlanNodeBox({ data }: NodeProps<PlanFlowNode>) {
 }
 
 const nodeTypes = { plan: PlanNodeBox };
+
+/**
+ * Re-running a node of a finished run [ext: the paper has no re-run]: a new run keeps the other
+ * answers and runs this node (its question edited, or its answer pinned) and its descendants.
+ */
+function RerunNode({ runId, node, layout, paused }: { runId: string; node: PlanGraphNode; layout: PlanGraphLayout; paused: boolean }) {
+  const rerunNode = useWorkbench((state) => state.rerunNode);
+  const reportError = useWorkbench((state) => state.reportError);
+  const [question, setQuestion] = useState(node.text);
+  const [pinned, setPinned] = useState('');
+  const [sent, setSent] = useState(false);
+  const stale = descendantsIn(layout, node.id);
+  const rerun = (): void => {
+    setSent(true);
+    const change = { ...(question.trim() && question.trim() !== node.text.trim() ? { question: question.trim() } : {}), ...(pinned.trim() ? { pinned: pinned.trim() } : {}) };
+    void rerunNode(runId, node.id, change)
+      .catch((error: unknown) => reportError(error, `Could not re-run ${node.id}`))
+      .finally(() => setSent(false));
+  };
+  return (
+    <div className="plan-node-detail plan-rerun" data-testid="plan-rerun">
+      <h4>
+        Re-run {node.id} <span className="muted small">[extension beyond the paper]</span>
+      </h4>
+      <p className="muted small">
+        {paused ? 'The paused run stops where it waits. ' : ''}A new run keeps the other nodes&apos; answers and runs {node.id}
+        {stale.length ? ` and its descendants (${stale.join(', ')}, stale)` : ''} again; the decision is made again and checked by the simulator.
+      </p>
+      <textarea aria-label={`New question for ${node.id}`} rows={2} value={question} onChange={(event) => setQuestion(event.target.value)} />
+      <label className="small">
+        Pinned answer <input aria-label={`Pinned answer for ${node.id}`} placeholder="none: the node runs" value={pinned} onChange={(event) => setPinned(event.target.value)} />
+      </label>
+      <div className="review-actions">
+        <button className="primary small" data-testid="plan-rerun-start" disabled={sent} onClick={rerun}>
+          Re-run {node.id}
+          {stale.length ? ' and its descendants' : ''}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** Every node that depends on `id`, directly or not, in the layout's order. */
+function descendantsIn(layout: PlanGraphLayout, id: string): string[] {
+  const found = new Set<string>();
+  const visit = (parent: string): void => {
+    for (const edge of layout.edges) {
+      if (edge.from === parent && !found.has(edge.to)) {
+        found.add(edge.to);
+        visit(edge.to);
+      }
+    }
+  };
+  visit(id);
+  return layout.nodes.map((node) => node.id).filter((candidate) => found.has(candidate));
+}
 
 function NodeDetail({ node, run }: { node: PlanGraphNode; run: PlanRunCells }) {
   const { outcome } = node;
@@ -138,8 +212,8 @@ function NodeDetail({ node, run }: { node: PlanGraphNode; run: PlanRunCells }) {
           <>
             <dt>Answer</dt>
             <dd data-testid="plan-node-answer">
-              {outcome.answer}
-              {outcome.explanation && <span className="muted"> — {outcome.explanation}</span>}
+              {outcome.pinned && <span className="plan-node-status status-pinned">pinned by the analyst [ext]</span>} {outcome.answer}
+              {outcome.explanation && !outcome.pinned && <span className="muted"> — {outcome.explanation}</span>}
             </dd>
           </>
         )}
@@ -173,7 +247,15 @@ function NodeDetail({ node, run }: { node: PlanGraphNode; run: PlanRunCells }) {
           {query.output?.status === 'error' && <p className="error">{query.output.error.message}</p>}
         </div>
       ))}
-      {queries.length === 0 && outcome && <p className="muted small">No query for this node (computed from its parents or a shared result).</p>}
+      {queries.length === 0 && outcome && (
+        <p className="muted small" data-testid="plan-node-no-query">
+          {outcome.reusedFrom
+            ? `Answer kept from run ${outcome.reusedFrom}: this node was not stale in the re-run.`
+            : outcome.pinned
+              ? 'No query: the analyst pinned this answer, so the node did not run.'
+              : 'No query for this node (computed from its parents or a shared result).'}
+        </p>
+      )}
     </div>
   );
 }

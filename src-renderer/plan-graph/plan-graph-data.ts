@@ -1,4 +1,4 @@
-import { chainPlan, type Cell, type PlanNode } from '../../src-main/contract';
+import { chainPlan, planNodeSchema, type Cell, type PlanNode } from '../../src-main/contract';
 import { readPlanNodeOutcome, type PlanNodeOutcome } from '../../src-main/contract/plan-graph';
 
 /** What the notebook knows about a plan's nodes: the cells of the same run, filed by node. */
@@ -8,6 +8,8 @@ export interface PlanRunCells {
   outcomes: Map<string, PlanNodeOutcome>;
   /** Query cells by the node they worked on, in notebook order. */
   queries: Map<string, Cell[]>;
+  /** The plan as the analyst edited it in step-through, when they did: the graph that ran. */
+  editedPlan: PlanNode[] | null;
 }
 
 /** Files the run's cells by node; a later `plan-dag.node` cell for a node (after a re-plan) replaces an earlier one. */
@@ -15,18 +17,29 @@ export function planRunCells(cells: readonly Cell[], runId: string | undefined):
   const outcomes = new Map<string, PlanNodeOutcome>();
   const queries = new Map<string, Cell[]>();
   let tracked = false;
-  if (!runId) return { tracked, outcomes, queries };
+  let editedPlan: PlanNode[] | null = null;
+  if (!runId) return { tracked, outcomes, queries, editedPlan };
   for (const cell of cells) {
     if (cell.provenance.runId !== runId) continue;
     const node = cell.provenance.node;
-    if (cell.kind === 'observation' && cell.data.tool === 'plan-dag.plan') tracked = true;
+    if (cell.kind === 'observation' && cell.data.tool === 'plan-dag.plan') {
+      tracked = true;
+      editedPlan = analystPlan(cell.data['input']) ?? editedPlan;
+    }
     if (cell.kind === 'observation' && cell.data.tool === 'plan-dag.node' && node) {
       const outcome = readPlanNodeOutcome(cell.data['input']);
       if (outcome) outcomes.set(node, outcome);
     }
     if (cell.kind === 'query' && node) queries.set(node, [...(queries.get(node) ?? []), cell]);
   }
-  return { tracked, outcomes, queries };
+  return { tracked, outcomes, queries, editedPlan };
+}
+
+/** The nodes of a `plan-dag.plan` event the analyst's edit produced; null for the model's plan or an unreadable input. */
+function analystPlan(input: unknown): PlanNode[] | null {
+  if (typeof input !== 'object' || input === null || (input as { author?: unknown }).author !== 'analyst') return null;
+  const nodes = planNodeSchema.array().safeParse((input as { nodes?: unknown }).nodes);
+  return nodes.success ? nodes.data : null;
 }
 
 /** The plan's nodes from its cell; a plan saved with steps only (PlanRAG, older notebooks) reads as a chain. */

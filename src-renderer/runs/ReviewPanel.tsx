@@ -2,21 +2,27 @@ import { useState } from 'react';
 import type { ReviewDecisionInput, ReviewRequestValue } from '../../src-main/contract';
 import { useWorkbench } from '../app/store-context';
 import { QueryEditor } from '../editor/QueryEditor';
+import { PlanReview } from '../plan-graph/PlanReview';
 
-/**
- * Step-through: the model's next query (or new plan) waits here. The analyst approves it,
- * edits and runs their version, skips it, adds a note the model will see, or stops the run to
- * continue by hand. Whatever is chosen is recorded as the analyst's.
- */
 /** What the panel asks of the analyst, by what the run is waiting on. */
-function reviewTitle(request: ReviewRequestValue): string {
+function reviewTitle(request: Exclude<ReviewRequestValue, { subject: 'plan' }>): string {
   if (request.subject === 'query') return 'The model wants to run this query:';
   if (request.subject === 'forecast') return `The forecast waits for you: change likelihoods in its cell above. ${request.reason}`;
   if (request.node === 'program') return request.reason;
   return `The model wants to re-plan: ${request.reason}`;
 }
 
+/**
+ * Step-through: the model's next query (or new plan) waits here. The analyst approves it,
+ * edits and runs their version, skips it, adds a note the model will see, or stops the run to
+ * continue by hand. Whatever is chosen is recorded as the analyst's.
+ */
 export function ReviewPanel({ runId, request }: { runId: string; request: ReviewRequestValue }) {
+  if (request.subject === 'plan') return <PlanReview key={`${request.step}:${request.problem ?? ''}`} runId={runId} request={request} />;
+  return <StepReview runId={runId} request={request} />;
+}
+
+function StepReview({ runId, request }: { runId: string; request: Exclude<ReviewRequestValue, { subject: 'plan' }> }) {
   const reviewRun = useWorkbench((state) => state.reviewRun);
   const reportError = useWorkbench((state) => state.reportError);
   const original = request.subject === 'query' ? request.query : request.steps.join('\n');

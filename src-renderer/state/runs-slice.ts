@@ -43,6 +43,8 @@ export interface RunsSlice {
   setRunMode(runId: string, mode: 'auto' | 'step'): Promise<void>;
   loadInterruptedRuns(notebookId: string): Promise<void>;
   resumeRun(runId: string): Promise<void>;
+  /** Re-runs a node of a finished Plan*RAG run (and its descendants) as a new run [ext]. */
+  rerunNode(runId: string, node: string, change: { question?: string; pinned?: string }): Promise<void>;
   loadActiveRuns(): Promise<void>;
   loadTechniques(): Promise<void>;
   /** Every run of a notebook, newest first (the run history). */
@@ -126,6 +128,10 @@ export function createRunsSlice({ client, set, get }: SliceContext): RunsSlice {
     loadInterruptedRuns: async (notebookId) => {
       const runs = await client.invoke('runs/list', { notebookId });
       set({ interruptedRuns: runs.filter((run) => run.status === 'interrupted') });
+    },
+    rerunNode: async (runId, node, change) => {
+      await get().flushEdits();
+      await client.invoke('runs/rerun-node', { runId, node, ...change });
     },
     resumeRun: async (runId) => {
       await client.invoke('runs/resume', { runId });

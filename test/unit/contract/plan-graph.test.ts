@@ -11,7 +11,7 @@ const diamond: PlanNode[] = [
 ];
 
 function outcome(status: PlanNodeOutcome['status'], latencyMs: number | null): PlanNodeOutcome {
-  return { status, question: null, answer: null, explanation: null, failure: null, blockedBy: [], latencyMs, promptTokens: 0, completionTokens: 0 };
+  return { status, question: null, answer: null, explanation: null, failure: null, blockedBy: [], latencyMs, promptTokens: 0, completionTokens: 0, pinned: false, reusedFrom: null };
 }
 
 describe('plan graph model', () => {
@@ -89,6 +89,8 @@ describe('plan graph model', () => {
     });
     expect(read).toMatchObject({ status: 'answered', answer: 'a, b', latencyMs: 42, promptTokens: 220, completionTokens: 15 });
     expect(readPlanNodeOutcome({ status: 'answered', answer: { krakow: 4.7 } })?.answer).toBe('{"krakow":4.7}');
+    expect(readPlanNodeOutcome({ status: 'answered', answer: 'x', pinned: true, reusedFrom: 'run-1' })).toMatchObject({ pinned: true, reusedFrom: 'run-1' });
+    expect(read).toMatchObject({ pinned: false, reusedFrom: null });
     expect(readPlanNodeOutcome({ status: 'weird' })).toBeNull();
     expect(readPlanNodeOutcome('text')).toBeNull();
   });

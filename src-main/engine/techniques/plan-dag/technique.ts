@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { WorkbenchError } from '../../../contract/errors';
 import type { RunEvent } from '../../../contract/run';
 import type { ChatMessage } from '../../../llm/types';
+import { recordReview } from '../../review-gate';
 import type { RunContext, RunOutcome } from '../../run-context';
 import { summarizeSchema } from '../../schema-summary';
 import { answerTool } from '../../tools/answer';
@@ -9,7 +10,8 @@ import { runQuery } from '../../tools/query';
 import type { TechniqueDefinition } from '../technique';
 import { answerText, type NodeAnswer } from './answers';
 import { RunEnding, runNode, type NodeResult, type NodeSettings } from './node-runner';
-import { depthOf, descendantsOf, extractJson, levelsOf, maxPlanNodes, readPlan, singleNodePlan, type DagNode, type PlanGraph } from './plan-graph';
+import { depthOf, descendantsOf, extractJson, levelsOf, maxPlanNodes, planJson, readEditedPlan, readPlan, singleNodePlan, type DagNode, type PlanGraph } from './plan-graph';
+import { rerunSeedSchema, type RerunSeed } from './rerun';
 import { planRepair, plannerMessages, queryMessages, readQuery, replannerMessages, type RunBrief } from './prompts';
 
 /**
@@ -50,7 +52,7 @@ const method = '# Method\nPlan*RAG: the question is planned as a graph of atomic
 /** The state a checkpoint keeps, so a resumed run skips the planner and the answered nodes. */
 const savedStateSchema = z.object({
   graph: z.object({
-    nodes: z.array(z.object({ id: z.string(), question: z.string(), parents: z.array(z.string()), level: z.number(), compute: z.boolean() })),
+    nodes: z.array(z.object({ id: z.string(), question: z.string(), parents: z.array(z.string()), level: z.number(), compute: z.boolean(), pinned: z.string().optional() })),
     final: z.string(),
     warnings: z.array(z.string()),
   }),
@@ -73,6 +75,7 @@ interface Answered {
 
 class PlanDagRun {
   private brief!: RunBrief;
+  /** Set once the plan is read (or resumed, or seeded); a run can end before that. */
   private graph!: PlanGraph;
   private readonly answers = new Map<string, Answered>();
   private readonly results: NodeResult[] = [];
@@ -103,14 +106,18 @@ class PlanDagRun {
     }
     try {
       const saved = savedStateSchema.safeParse(run.options.resume?.technique);
+      const seeded = rerunSeedSchema.safeParse(run.options.seed);
       if (saved.success) {
         this.graph = saved.data.graph;
         for (const answered of saved.data.answers) this.answers.set(answered.id, { question: answered.question, answer: answered.answer });
         this.replansUsed = saved.data.replans;
         this.sharedEvidence = saved.data.shared ?? null;
         run.emit({ type: 'run-resume', step: run.state.steps + 1, messageCount: 0 });
+      } else if (seeded.success) {
+        this.startRerun(seeded.data);
       } else {
         this.graph = await this.plan();
+        if (run.options.gate.interactive) this.graph = await this.reviewPlan(this.graph);
       }
       if (this.config.retrieval === 'shared' && this.sharedEvidence === null) this.sharedEvidence = await this.sharedRetrieval();
       return await this.traverse();
@@ -151,8 +158,75 @@ class PlanDagRun {
     return fallback;
   }
 
+  /**
+   * A node re-run [ext]: the old run's graph and the answers that stay valid; the node and its
+   * descendants are stale and run again. Recorded as the analyst's: a review of the plan
+   * (edited when the node's question changed or its answer was pinned) with a note naming them.
+   */
+  private startRerun(seed: RerunSeed): void {
+    const { run } = this;
+    const { rerun } = seed;
+    this.graph = seed.graph;
+    for (const answered of seed.answers) this.answers.set(answered.id, { question: answered.question, answer: answered.answer });
+    const step = run.state.steps;
+    const changed = rerun.question !== undefined || rerun.pinned !== undefined;
+    const stale = rerun.stale.length ? `; stale descendants run again: ${rerun.stale.join(', ')}` : '';
+    const how = rerun.pinned !== undefined ? ` with its answer pinned to "${rerun.pinned}"` : rerun.question !== undefined ? ' with an edited question' : '';
+    run.emit({ type: 'plan', step, steps: this.graph.nodes.map((node) => `${node.id}: ${node.question}`), nodes: planNodes(this.graph) });
+    this.emitPlanSummary(step, this.graph, 0, 'analyst');
+    run.emit({ type: 'analyst-review', step, node: rerun.node, action: changed ? 'edit' : 'approve', subject: 'plan', original: rerun.previousPlan, edited: changed ? planJson(this.graph) : null, note: `[ext] re-ran ${rerun.node} of run ${rerun.fromRun}${how}${stale}` });
+    for (const node of this.graph.nodes) {
+      const answered = this.answers.get(node.id);
+      if (!answered) continue;
+      this.settled.add(node.id);
+      const input = { status: 'answered', level: node.level, parents: node.parents, template: node.question, question: answered.question, answer: answered.answer.value, explanation: answered.answer.explanation, reusedFrom: rerun.fromRun, ...(node.pinned !== undefined ? { pinned: true } : {}), latencyMs: 0, calls: [] };
+      this.emitTool(step, node.id, 'plan-dag.node', input, `${node.id}: answer kept from run ${rerun.fromRun}: ${answerText(answered.answer)}`);
+    }
+  }
+
+  /**
+   * Step-through [ext: the paper runs its plan unseen]: the plan waits for the analyst, who
+   * approves it or sends an edited plan JSON. An edit goes through the planner's checks; a
+   * refused one comes back to the analyst with the reason and their text, so nothing is lost.
+   */
+  private async reviewPlan(graph: PlanGraph): Promise<PlanGraph> {
+    const { run } = this;
+    const step = run.state.steps;
+    const original = planJson(graph);
+    let shown = original;
+    let problem: string | null = null;
+    for (;;) {
+      const decision = await run.options.gate.review({ subject: 'plan', step, plan: shown, problem }, run.signal);
+      if (decision.action === 'stop') {
+        recordReview(run, { step }, 'plan', original, decision);
+        throw new RunEnding('stopped', 'The analyst stopped the run at the plan to continue by hand');
+      }
+      const edited = decision.action === 'edit' ? decision.plan?.trim() : undefined;
+      if (!edited || edited === original.trim()) {
+        recordReview(run, { step }, 'plan', original, decision.action === 'edit' ? { action: 'approve' } : decision);
+        return graph;
+      }
+      const reading = readEditedPlan(edited, maxPlanNodes);
+      if (!reading.ok) {
+        shown = edited;
+        problem = reading.error;
+        continue;
+      }
+      recordReview(run, { step }, 'plan', original, { action: 'edit', plan: planJson(reading.graph) });
+      const reason = `[ext] the analyst edited the plan graph before it ran${reading.graph.warnings.length ? ` (${reading.graph.warnings.join('; ')})` : ''}`;
+      run.emit({ type: 'replan', step, previous: graph.nodes.map((node) => `${node.id}: ${node.question}`), steps: reading.graph.nodes.map((node) => `${node.id}: ${node.question}`), nodes: planNodes(reading.graph), reason, author: 'analyst' });
+      this.emitPlanSummary(step, reading.graph, 0, 'analyst');
+      return reading.graph;
+    }
+  }
+
   private emitPlan(step: number, graph: PlanGraph, repairs: number): void {
     this.run.emit({ type: 'plan', step, steps: graph.nodes.map((node) => `${node.id}: ${node.question}`), nodes: planNodes(graph) });
+    this.emitPlanSummary(step, graph, repairs, 'model');
+  }
+
+  /** The plan's shape as a `plan-dag.plan` event; its nodes let the notebook redraw the graph after the analyst's edit. */
+  private emitPlanSummary(step: number, graph: PlanGraph, repairs: number, author: 'model' | 'analyst'): void {
     const levels = levelsOf(graph);
     const summary = {
       final: graph.final,
@@ -161,8 +235,11 @@ class PlanDagRun {
       warnings: graph.warnings,
       repairs,
       compute: graph.nodes.filter((node) => node.compute).map((node) => node.id),
+      pinned: graph.nodes.filter((node) => node.pinned !== undefined).map((node) => node.id),
+      nodes: planNodes(graph),
+      author,
     };
-    this.emitTool(step, undefined, 'plan-dag.plan', summary, `Plan graph: ${levels.length} level${levels.length === 1 ? '' : 's'} (widths ${summary.widths.join(', ')}), final ${graph.final}${graph.warnings.length ? `. Warnings: ${graph.warnings.join('; ')}` : ''}`);
+    this.emitTool(step, undefined, 'plan-dag.plan', summary, `${author === 'analyst' ? 'Plan graph as the analyst edited it' : 'Plan graph'}: ${levels.length} level${levels.length === 1 ? '' : 's'} (widths ${summary.widths.join(', ')}), final ${graph.final}${graph.warnings.length ? `. Warnings: ${graph.warnings.join('; ')}` : ''}`);
   }
 
   /** Base variant: one query for the main question, its result shared by every node. */
@@ -185,7 +262,8 @@ class PlanDagRun {
       for (const level of levelsOf(this.graph)) {
         const waiting = level.filter((node) => !this.answers.has(node.id) && !this.settled.has(node.id));
         if (waiting.length === 0) continue;
-        const runnable = waiting.filter((node) => node.parents.every((parent) => this.answers.has(parent)));
+        // A pinned node [ext] holds the analyst's answer: it needs no parents' answers and runs nothing.
+        const runnable = waiting.filter((node) => node.pinned !== undefined || node.parents.every((parent) => this.answers.has(parent)));
         for (const node of waiting.filter((candidate) => !runnable.includes(candidate))) this.emitBlocked(node);
         if (runnable.length === 0) continue;
         const over = run.overLimit();
@@ -209,12 +287,12 @@ class PlanDagRun {
   }
 
   private async runOne(node: DagNode): Promise<{ result: NodeResult } | { ending: RunEnding }> {
-    const parents = node.parents.map((id) => {
+    const parents = (node.pinned !== undefined ? [] : node.parents).map((id) => {
       const answered = this.answers.get(id) as Answered;
       return { id, question: this.graph.nodes.find((candidate) => candidate.id === id)?.question ?? answered.question, answer: answered.answer };
     });
     try {
-      const result = await runNode(this.run, this.brief, { node, final: node.id === this.graph.final, parents, sharedEvidence: this.sharedEvidence }, this.config);
+      const result = node.pinned !== undefined ? pinnedResult(node, node.id === this.graph.final) : await runNode(this.run, this.brief, { node, final: node.id === this.graph.final, parents, sharedEvidence: this.sharedEvidence }, this.config);
       this.results.push(result);
       this.settled.add(node.id);
       if (result.status === 'answered' && result.answer) this.answers.set(node.id, { question: result.question, answer: result.answer });
@@ -299,6 +377,7 @@ class PlanDagRun {
       failure: result.failure,
       empty: result.empty,
       latencyMs: Math.round(result.endedAt - result.startedAt),
+      ...(node.pinned !== undefined ? { pinned: true } : {}),
       calls: result.calls,
       largestPromptTokens: Math.max(0, ...promptTokens),
     };
@@ -332,7 +411,9 @@ class PlanDagRun {
       sequentialMs: Math.round(sequentialMs),
       levels: this.levelTimes.map((level) => ({ ...level, wallMs: Math.round(level.wallMs) })),
       failures: this.results.filter((result) => result.failure).map((result) => ({ id: result.id, ...result.failure })),
-      blocked: this.blocked,
+      blocked: this.blocked,      /** The graph that ran, as plan JSON: what a node re-run [ext] starts from. */
+      // Absent when the run ended before it had a plan (stopped or out of budget at the planner).
+      graph: (this.graph as PlanGraph | undefined) ? (JSON.parse(planJson(this.graph)) as unknown) : null,
     };
     this.emitTool(this.run.state.steps, undefined, 'plan-dag.summary', input, `Plan*RAG: ${calls.length} node calls, largest prompt ${largest} tokens, node time ${Math.round(criticalPathMs)} ms along the levels against ${Math.round(sequentialMs)} ms one after another`);
   }
@@ -363,6 +444,25 @@ function nodeBudget(stepsLeft: number): number {
 
 function planNodes(graph: PlanGraph): { id: string; text: string; dependsOn: string[] }[] {
   return graph.nodes.map((node) => ({ id: node.id, text: node.question, dependsOn: node.parents }));
+}
+
+/** A pinned node's outcome [ext]: the analyst's value is its answer (and, for the final node, the decision); no call is made. */
+function pinnedResult(node: DagNode, final: boolean): NodeResult {
+  const now = performance.now();
+  const value = node.pinned ?? '';
+  const explanation = 'pinned by the analyst';
+  return {
+    id: node.id,
+    status: 'answered',
+    question: node.question,
+    answer: { value, explanation },
+    decision: final ? { decision: value, rationale: 'The analyst pinned the final node\'s answer.' } : null,
+    failure: null,
+    empty: false,
+    calls: [],
+    startedAt: now,
+    endedAt: now,
+  };
 }
 
 /** Runs `work` on every item, at most `limit` at a time, and returns the outcomes in item order. */

@@ -1,0 +1,169 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { screenshot, useAppInBrowser } from '../support/browser';
+import { nodeTurn, plannerTurn, promptOf, queryTurn } from '../support/plan-dag-script';
+import { startScriptedOpenAiServer, type ScriptedOpenAiServer } from '../support/scripted-openai';
+import type { ScriptStep } from '../support/scripted-openai/script';
+
+/** Step-through of a Plan*RAG run: the analyst edits the plan graph before it runs, and the run uses the edit. */
+const plan = {
+  nodes: [
+    { id: 'Q1.1', question: 'Which trade nodes have a flow into baltic_sea?', parents: [] },
+    { id: 'Q1.2', question: "What is SWE's base trading power at each trade node?", parents: [] },
+    { id: 'Q1.3', question: 'What is the local value of krakow?', parents: [] },
+    { id: 'Q2.1', question: 'Of the nodes in <A1.1>, where should SWE place its merchant, given its power <A1.2> and the value <A1.3>?', parents: ['Q1.1', 'Q1.2', 'Q1.3'], compute: true },
+  ],
+  final: 'Q2.1',
+};
+const editedQuestion = 'Which trade nodes send trade into baltic_sea, as the analyst asks it?';
+const pinned = 'krakow local value 4.777 (from the ledger)';
+const rerunQuestion = 'Which trade nodes have a flow into baltic_sea, asked once more?';
+
+const script: ScriptStep[] = [
+  // "Test connection": one tiny completion, a tool-calling probe, then a JSON-schema probe.
+  { content: 'ok' },
+  { toolCalls: [{ name: 'probe', arguments: {} }] },
+  { content: '{"status": "ok"}' },
+  plannerTurn(plan),
+  queryTurn('Q1.1', "SELECT source FROM flow WHERE dest = 'baltic_sea' ORDER BY source", { expect: (request) => (promptOf(request).includes(editedQuestion) ? undefined : 'Q1.1 is asked the analyst\'s question') }),
+  queryTurn('Q1.2', "SELECT trade_node, base_trading_power FROM node_country WHERE country_name = 'SWE' ORDER BY trade_node"),
+  nodeTurn('Q1.1', 'answer', { answer: ['krakow', 'novgorod'], explanation: 'two sources' }),
+  nodeTurn('Q1.2', 'answer', { answer: 'krakow 7.98, novgorod 11.795', explanation: 'from node_country' }),
+  // Q1.3 is pinned: it makes no call, and the join reads the pinned value.
+  nodeTurn('Q2.1', 'decide', { decision: 'krakow', rationale: 'krakow feeds baltic_sea and SWE holds power there.' }, { expect: (request) => (promptOf(request).includes(`the value ${pinned}?`) ? undefined : 'the join reads the pinned answer') }),
+  // The re-run of Q1.1 [ext]: Q1.1 and the join again, nothing else.
+  queryTurn('Q1.1', "SELECT source FROM flow WHERE dest = 'baltic_sea' ORDER BY source", { expect: (request) => (promptOf(request).includes(rerunQuestion) ? undefined : 'the re-run asks the new question') }),
+  nodeTurn('Q1.1', 'answer', { answer: ['krakow'], explanation: 'asked again' }),
+  nodeTurn('Q2.1', 'decide', { decision: 'krakow', rationale: 'only krakow now.' }, { expect: (request) => (promptOf(request).includes('Of the nodes in krakow, where') && promptOf(request).includes('krakow 7.98, novgorod 11.795') ? undefined : 'the join reads the new Q1.1 and the kept Q1.2') }),
+];
+
+let scriptedModel: ScriptedOpenAiServer | undefined;
+const app = useAppInBrowser({
+  viewport: { width: 1400, height: 1100 },
+  prepare: async () => {
+    scriptedModel = await startScriptedOpenAiServer(script, { models: ['scripted-model'] });
+  },
+});
+afterAll(async () => {
+  await scriptedModel?.close();
+});
+const model = (): ScriptedOpenAiServer => {
+  if (!scriptedModel) throw new Error('the scripted model is not started');
+  return scriptedModel;
+};
+
+describe('a Plan*RAG plan reviewed in step-through', () => {
+  it('configures the scripted model', async () => {
+    await app.page.goto(app.server.url);
+    await app.page.getByTestId('open-model-settings').click();
+    const dialog = app.page.getByTestId('model-settings');
+    await dialog.getByLabel('Base URL').fill(model().baseUrl);
+    await dialog.getByLabel('Model').fill('scripted-model');
+    await dialog.getByLabel('Tool calling').selectOption('tools');
+    await dialog.getByRole('button', { name: 'Test connection' }).click();
+    await expect.poll(() => dialog.getByTestId('model-test-report').innerText()).toContain('Connected');
+    await dialog.getByTestId('save-model').click();
+    await expect.poll(() => app.page.getByTestId('model-summary').innerText()).toContain('scripted-model');
+  });
+
+  it('edits a node, refuses a cycle in place without losing the edit, pins an answer, and runs the edited plan', async () => {
+    const { page } = app;
+    await page.getByTestId('run-question').first().click();
+    const composer = page.getByTestId('run-composer');
+    await composer.getByLabel('Technique').selectOption('plan-dag');
+    await composer.getByLabel('Step-through').check();
+    await composer.getByTestId('start-run').click();
+
+    const review = page.getByTestId('plan-review');
+    await review.waitFor({ timeout: 20_000 });
+    expect(await review.innerText()).toContain('extensions beyond the Plan*RAG paper');
+    await expect.poll(() => review.getByTestId('plan-node').count()).toBe(4);
+
+    // Edit Q1.1's question by keyboard: spaces typed into the form reach it (the graph leaves the keyboard alone).
+    const question = review.getByLabel('Question of Q1.1');
+    await question.fill('Which trade nodes send trade into baltic_sea,');
+    await question.press('End');
+    await page.keyboard.type(' as the analyst asks it?');
+    expect(await question.inputValue()).toBe(editedQuestion);
+
+    // Re-wire Q1.1 under the join: a cycle, refused in place; the edit stays and can be undone.
+    const parents = review.getByRole('group', { name: 'Parents of Q1.1' });
+    await parents.getByLabel('Q2.1').check();
+    await expect.poll(() => review.getByTestId('plan-review-error').innerText()).toBe('This plan cannot run: the plan has a cycle: Q1.1 → Q2.1 → Q1.1');
+    expect(await review.getByTestId('review-approve').isDisabled()).toBe(true);
+    expect(await review.locator('[data-testid="plan-review-node"][data-node-id="Q1.1"]').getAttribute('aria-invalid')).toBe('true');
+    expect(await question.inputValue()).toBe(editedQuestion);
+    await review.scrollIntoViewIfNeeded();
+    await screenshot(page, 'plan-review-01-refused-cycle');
+    await parents.getByLabel('Q2.1').uncheck();
+    await expect.poll(() => review.getByTestId('plan-review-error').count()).toBe(0);
+
+    // The plan JSON in Monaco is edited by keyboard too: a typed tail breaks the JSON, the error says so, Backspace repairs it.
+    const json = review.getByTestId('plan-review-json');
+    await json.locator('.view-lines').click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type(' and more');
+    await expect.poll(() => review.getByTestId('plan-review-error').innerText()).toMatch(/^This plan cannot run: the plan is not valid JSON: /);
+    expect(await review.innerText()).toContain('The form needs a JSON object with a list of nodes');
+    for (let i = 0; i < ' and more'.length; i++) await page.keyboard.press('Backspace');
+    await expect.poll(() => review.getByTestId('plan-review-error').count()).toBe(0);
+    expect(await review.getByLabel('Question of Q1.1').inputValue()).toBe(editedQuestion);
+
+    // Pin Q1.3's answer [ext]; the graph beside the form follows the edits.
+    await review.getByLabel('Pinned answer of Q1.3').fill(pinned);
+    await expect.poll(() => review.locator('[data-testid="plan-node"][data-node-id="Q1.1"]').innerText()).toContain(editedQuestion);
+    await expect.poll(() => review.locator('[data-testid="plan-node"][data-node-id="Q1.3"]').innerText()).toContain(`[pinned: ${pinned}]`);
+    await screenshot(page, 'plan-review-02-edited');
+    await review.getByTestId('review-approve').click();
+
+    // The two remaining roots' queries wait for review one at a time; approve them.
+    for (let i = 0; i < 2; i++) {
+      const panel = page.getByTestId('review-panel');
+      await panel.waitFor({ timeout: 20_000 });
+      await panel.getByTestId('review-approve').click();
+      await panel.waitFor({ state: 'detached', timeout: 20_000 }).catch(() => undefined);
+    }
+    await expect.poll(() => page.getByTestId('run-status').innerText(), { timeout: 30_000 }).toBe('Decided');
+    // Every turn so far, with its expectations; the three re-run turns are left for the next test.
+    expect(model().remainingTurns()).toBe(3);
+
+    // The notebook's graph is the plan that ran: the edited question, the pinned node labelled.
+    const graph = page.getByTestId('plan-graph');
+    await expect.poll(() => graph.locator('[data-node-id="Q1.1"]').innerText()).toContain(editedQuestion);
+    await expect.poll(() => graph.locator('[data-node-id="Q1.3"]').innerText()).toContain('pinned');
+    await graph.locator('[data-node-id="Q1.3"]').click();
+    expect(await graph.getByTestId('plan-node-answer').innerText()).toContain(`pinned by the analyst [ext] ${pinned}`);
+    expect(await graph.locator('.plan-graph-summary').innerText()).toContain('as the analyst edited or re-ran it [ext]');
+    await graph.scrollIntoViewIfNeeded();
+    await screenshot(page, 'plan-review-03-ran');
+    expect(app.pageErrors).toEqual([]);
+  });
+
+  it('re-runs one node with a new question: a new run runs it and its descendant, keeps the rest, and decides again', async () => {
+    const { page } = app;
+    const graph = page.getByTestId('plan-graph');
+    await graph.locator('[data-node-id="Q1.1"]').click();
+    const rerun = graph.getByTestId('plan-rerun');
+    expect(await rerun.innerText()).toContain('and its descendants (Q2.1, stale)');
+    await rerun.getByLabel('New question for Q1.1').fill(rerunQuestion);
+    await rerun.getByTestId('plan-rerun-start').click();
+
+    // The stored run was step-through, so the re-run's query waits for review.
+    const panel = page.getByTestId('review-panel');
+    await panel.waitFor({ timeout: 20_000 });
+    await panel.getByTestId('review-approve').click();
+    const latest = page.getByTestId('plan-graph').last();
+    await expect.poll(() => page.getByTestId('plan-graph').count(), { timeout: 20_000 }).toBe(2);
+    const states = async (): Promise<Record<string, string>> =>
+      Object.fromEntries(await latest.getByTestId('plan-node').evaluateAll((nodes) => nodes.map((node) => [node.getAttribute('data-node-id') ?? '', node.getAttribute('data-status') ?? '']))) as Record<string, string>;
+    await expect.poll(states, { timeout: 30_000 }).toEqual({ 'Q1.1': 'answered', 'Q1.2': 'answered', 'Q1.3': 'answered', 'Q2.1': 'answered' });
+    model().verify();
+    expect(await latest.locator('[data-node-id="Q1.1"]').innerText()).toContain(rerunQuestion);
+    // The pinned answer of the first run is kept, still labelled as pinned; a kept answer says where it comes from.
+    expect(await latest.locator('[data-node-id="Q1.3"]').innerText()).toContain('pinned');
+    await latest.locator('[data-node-id="Q1.2"]').click();
+    expect(await latest.getByTestId('plan-node-no-query').innerText()).toMatch(/^Answer kept from run run-[\w-]+: this node was not stale in the re-run\.$/);
+    await latest.scrollIntoViewIfNeeded();
+    await screenshot(page, 'plan-review-04-rerun');
+    expect(app.pageErrors).toEqual([]);
+  });
+});
