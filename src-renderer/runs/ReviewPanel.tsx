@@ -25,8 +25,10 @@ export function ReviewPanel({ runId, request }: { runId: string; request: Review
     });
   };
   const approve = (): void => {
+    // A note given with an edit goes with it: the model reads it beside the analyst's version.
+    const withNote = note.trim() ? { note: note.trim() } : {};
     if (changed) {
-      answer(request.subject === 'query' ? { action: 'edit', query: text } : { action: 'edit', steps: text.split('\n').map((line) => line.trim()).filter(Boolean) });
+      answer(request.subject === 'query' ? { action: 'edit', query: text, ...withNote } : { action: 'edit', steps: text.split('\n').map((line) => line.trim()).filter(Boolean), ...withNote });
     } else if (note.trim()) answer({ action: 'note', note: note.trim() });
     else answer({ action: 'approve' });
   };
