@@ -223,6 +223,11 @@ export const workbenchCommands = registerCommands([
     perform: ({ state }) => state.openRunDraft({}),
   },
   {
+    id: 'model.settings',
+    label: 'Set up the model…',
+    perform: ({ state }) => state.setModelSettingsOpen(true),
+  },
+  {
     id: 'report.export',
     label: 'Export report…',
     predicate: hasNotebook,

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { ReviewDecisionInput, ReviewRequestValue } from '../../src-main/contract';
 import { useWorkbench } from '../app/store-context';
 import { QueryEditor } from '../editor/QueryEditor';
@@ -15,6 +15,7 @@ export function ReviewPanel({ runId, request }: { runId: string; request: Review
   const [text, setText] = useState(original);
   const [note, setNote] = useState('');
   const [sent, setSent] = useState(false);
+  const noteField = useRef<HTMLInputElement>(null);
   const changed = text.trim() !== original.trim();
 
   const answer = (decision: ReviewDecisionInput): void => {
@@ -34,7 +35,17 @@ export function ReviewPanel({ runId, request }: { runId: string; request: Review
   };
 
   return (
-    <div className="review-panel" data-testid="review-panel">
+    <div
+      className="review-panel"
+      data-testid="review-panel"
+      onKeyDown={(event) => {
+        // Esc leaves the editor (Monaco keeps Tab for indenting) for the note and the buttons.
+        if (event.key === 'Escape' && !event.defaultPrevented && event.target instanceof Element && event.target.closest('.monaco-editor')) {
+          event.preventDefault();
+          noteField.current?.focus();
+        }
+      }}
+    >
       <p className="review-title">
         {request.subject === 'query' ? 'The model wants to run this query:' : `The model wants to re-plan: ${request.reason}`}
       </p>
@@ -43,7 +54,17 @@ export function ReviewPanel({ runId, request }: { runId: string; request: Review
       ) : (
         <textarea aria-label="Proposed plan" className="plan-editor" rows={Math.max(3, request.steps.length + 1)} value={text} onChange={(event) => setText(event.target.value)} />
       )}
-      <input aria-label="Note for the model" className="review-note" placeholder="Note for the model (optional)" value={note} onChange={(event) => setNote(event.target.value)} />
+      <input
+        ref={noteField}
+        aria-label="Note for the model"
+        title="Enter approves (or runs your version) with this note"
+        onKeyDown={(event) => {
+          if (event.key === 'Enter' && !sent) {
+            event.preventDefault();
+            approve();
+          }
+        }}
+        className="review-note" placeholder="Note for the model (optional)" value={note} onChange={(event) => setNote(event.target.value)} />
       <div className="review-actions">
         <button className="primary" data-testid="review-approve" disabled={sent} onClick={approve} title="Ctrl+Enter in the editor">
           {changed ? (request.subject === 'query' ? 'Run my version' : 'Use my plan') : note.trim() ? 'Approve with note' : 'Approve'}

@@ -12,6 +12,9 @@ export interface Toast {
 export interface UiSlice {
   transport: TransportState;
   toasts: Toast[];
+  /** The model settings dialog, opened from the sidebar or the palette. */
+  modelSettingsOpen: boolean;
+  setModelSettingsOpen(open: boolean): void;
   setTransport(state: TransportState): void;
   notify(toast: Omit<Toast, 'id'>): void;
   dismissToast(id: number): void;
@@ -26,6 +29,8 @@ export function createUiSlice({ set, get }: SliceContext): UiSlice {
   return {
     transport: 'connecting',
     toasts: [],
+    modelSettingsOpen: false,
+    setModelSettingsOpen: (open) => set({ modelSettingsOpen: open }),
     setTransport: (transport) => set({ transport }),
     notify: (toast) => {
       const id = nextToastId++;
