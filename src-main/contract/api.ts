@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { queryResultSchema } from './data';
 import { connectionRequests } from './connections';
 import { reportRequests } from './reports';
+import { trashRequests } from './trash';
 import { benchmarkRequests, benchmarkSummarySchema } from './benchmarks';
 import { localModelsViewSchema } from './local-models';
 import { connectionReportSchema, modelSettingsViewSchema, providerSettingsSchema } from './model';
@@ -37,6 +38,8 @@ export const api = {
   ...connectionRequests,
   ...reportRequests,
   ...benchmarkRequests,
+  /** Deleted notebooks, cells and connections: list, restore, empty (see ./trash.ts). */
+  ...trashRequests,
 
   'notebooks/list': { params: empty, result: z.array(notebookSummarySchema) },
   'notebooks/get': { params: id, result: notebookSchema },

@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { WorkbenchClient } from '../../src-main/contract';
 import { BenchmarksView } from '../benchmarks/BenchmarksView';
+import { TrashView } from '../trash/TrashView';
 import { NotebookView } from '../notebook/NotebookView';
 import { ConnectionsPanel } from '../sidebar/ConnectionsPanel';
 import { ModelPanel } from '../sidebar/ModelPanel';
@@ -24,15 +25,17 @@ export function App({ client }: { client: WorkbenchClient }) {
   const reportError = useWorkbench((state) => state.reportError);
   const loadActiveRuns = useWorkbench((state) => state.loadActiveRuns);
   const [info, setInfo] = useState<{ directory: string; transport: 'ipc' | 'websocket' } | null>(null);
-  const [view, setView] = useState<'notebook' | 'benchmarks'>('notebook');
+  const view = useWorkbench((state) => state.mainView);
+  const setView = useWorkbench((state) => state.setMainView);
   const currentNotebookId = useWorkbench((state) => state.currentNotebookId);
 
   // Opening another notebook (from the list, or a benchmark question) shows it.
-  const [shownNotebookId, setShownNotebookId] = useState(currentNotebookId);
-  if (shownNotebookId !== currentNotebookId) {
-    setShownNotebookId(currentNotebookId);
+  const shownNotebookId = useRef(currentNotebookId);
+  useEffect(() => {
+    if (shownNotebookId.current === currentNotebookId) return;
+    shownNotebookId.current = currentNotebookId;
     setView('notebook');
-  }
+  }, [currentNotebookId, setView]);
 
   useEffect(() => {
     const start = async (): Promise<void> => {
@@ -81,6 +84,14 @@ export function App({ client }: { client: WorkbenchClient }) {
             </button>
           </header>
         </section>
+        <section className="panel" aria-label="Trash">
+          <header className="panel-header">
+            <h2>Trash</h2>
+            <button className="ghost small" data-testid="open-trash" aria-expanded={view === 'trash'} onClick={() => setView(view === 'trash' ? 'notebook' : 'trash')}>
+              {view === 'trash' ? 'Close' : 'Open'}
+            </button>
+          </header>
+        </section>
         <ConnectionsPanel
           canBrowse={info?.transport === 'ipc'}
           browse={async () => (await client.invoke('dialog/open-file', { title: 'SQLite database', extensions: ['sqlite', 'sqlite3', 'db'] })).path}
@@ -95,7 +106,9 @@ export function App({ client }: { client: WorkbenchClient }) {
             {transport === 'connecting' ? 'Connecting to the workbench…' : 'Disconnected from the workbench — reconnecting. Your edits are kept.'}
           </div>
         )}
-        {view === 'benchmarks' ? (
+        {view === 'trash' ? (
+          <TrashView client={client} />
+        ) : view === 'benchmarks' ? (
           <BenchmarksView
             client={client}
             onOpenNotebook={(id) => {

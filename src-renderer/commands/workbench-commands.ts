@@ -223,6 +223,11 @@ export const workbenchCommands = registerCommands([
     perform: ({ state }) => state.openRunDraft({}),
   },
   {
+    id: 'trash.open',
+    label: 'Open the trash',
+    perform: ({ state }) => state.setMainView('trash'),
+  },
+  {
     id: 'model.settings',
     label: 'Set up the model…',
     perform: ({ state }) => state.setModelSettingsOpen(true),

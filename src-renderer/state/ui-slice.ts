@@ -12,6 +12,9 @@ export interface Toast {
 export interface UiSlice {
   transport: TransportState;
   toasts: Toast[];
+  /** What the main column shows: the open notebook, the benchmarks, or the trash. */
+  mainView: 'notebook' | 'benchmarks' | 'trash';
+  setMainView(view: 'notebook' | 'benchmarks' | 'trash'): void;
   /** The model settings dialog, opened from the sidebar or the palette. */
   modelSettingsOpen: boolean;
   setModelSettingsOpen(open: boolean): void;
@@ -29,6 +32,8 @@ export function createUiSlice({ set, get }: SliceContext): UiSlice {
   return {
     transport: 'connecting',
     toasts: [],
+    mainView: 'notebook',
+    setMainView: (mainView) => set({ mainView }),
     modelSettingsOpen: false,
     setModelSettingsOpen: (open) => set({ modelSettingsOpen: open }),
     setTransport: (transport) => set({ transport }),
