@@ -12,6 +12,7 @@ import { CommandPalette } from '../commands/CommandPalette';
 import { installCommandKeys } from '../commands/keyboard';
 import { workbenchCommands } from '../commands/workbench-commands';
 import { useWorkbench, useWorkbenchStore } from './store-context';
+import { applyTheme, type ThemeChoice } from './theme';
 
 /** The window: sidebar (notebooks, connections, schema) beside the open notebook. */
 export function App({ client }: { client: WorkbenchClient }) {
@@ -59,6 +60,10 @@ export function App({ client }: { client: WorkbenchClient }) {
 
   useEffect(() => installCommandKeys(store, workbenchCommands), [store]);
 
+  const theme = useWorkbench((state) => state.theme);
+  const setTheme = useWorkbench((state) => state.setTheme);
+  useEffect(() => applyTheme(theme), [theme]);
+
   useEffect(() => {
     const onBeforeUnload = (event: BeforeUnloadEvent): void => {
       void flushEdits();
@@ -96,8 +101,18 @@ export function App({ client }: { client: WorkbenchClient }) {
           canBrowse={info?.transport === 'ipc'}
           browse={async () => (await client.invoke('dialog/open-file', { title: 'SQLite database', extensions: ['sqlite', 'sqlite3', 'db'] })).path}
         />
-        <footer className="sidebar-footer" title={info?.directory}>
-          {info ? `Workspace: ${info.directory}` : ''}
+        <footer className="sidebar-footer">
+          <label className="theme-choice">
+            Theme
+            <select aria-label="Theme" data-testid="theme-choice" value={theme} onChange={(event) => setTheme(event.target.value as ThemeChoice)}>
+              <option value="system">Follow the system</option>
+              <option value="light">Light</option>
+              <option value="dark">Dark</option>
+            </select>
+          </label>
+          <span className="workspace-path" title={info?.directory}>
+            {info ? `Workspace: ${info.directory}` : ''}
+          </span>
         </footer>
       </aside>
       <div className="main-column">

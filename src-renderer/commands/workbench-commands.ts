@@ -222,6 +222,14 @@ export const workbenchCommands = registerCommands([
     predicate: (context) => hasNotebook(context) && context.state.runDraft === null,
     perform: ({ state }) => state.openRunDraft({}),
   },
+  ...(['system', 'light', 'dark'] as const).map(
+    (choice): Command => ({
+      id: `theme.${choice}`,
+      label: choice === 'system' ? 'Theme: follow the system' : `Theme: ${choice}`,
+      predicate: ({ state }) => state.theme !== choice,
+      perform: ({ state }) => state.setTheme(choice),
+    }),
+  ),
   {
     id: 'trash.open',
     label: 'Open the trash',

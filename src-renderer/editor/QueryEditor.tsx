@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import type { SchemaInfo } from '../../src-main/contract';
-import { forgetModel, monaco, setModelSchema } from './monaco-setup';
+import { currentEditorTheme, forgetModel, monaco, setModelSchema } from './monaco-setup';
 
 interface QueryEditorProps {
   value: string;
@@ -57,7 +57,7 @@ export function QueryEditor(props: QueryEditorProps) {
     const editor = monaco.editor.create(host.current, {
       value: latest.current.value,
       language: latest.current.language,
-      theme: 'workbench',
+      theme: currentEditorTheme(),
       minimap: { enabled: false },
       scrollBeyondLastLine: false,
       lineNumbers: 'on',

@@ -1,5 +1,6 @@
 import type { TransportState } from '../api/client';
 import type { SliceContext } from './store';
+import { storeTheme, storedTheme, type ThemeChoice } from '../app/theme';
 
 export interface Toast {
   id: number;
@@ -15,6 +16,9 @@ export interface UiSlice {
   /** What the main column shows: the open notebook, the benchmarks, or the trash. */
   mainView: 'notebook' | 'benchmarks' | 'trash';
   setMainView(view: 'notebook' | 'benchmarks' | 'trash'): void;
+  /** Light, dark, or following the system (the default); remembered in this browser. */
+  theme: ThemeChoice;
+  setTheme(choice: ThemeChoice): void;
   /** The model settings dialog, opened from the sidebar or the palette. */
   modelSettingsOpen: boolean;
   setModelSettingsOpen(open: boolean): void;
@@ -34,6 +38,11 @@ export function createUiSlice({ set, get }: SliceContext): UiSlice {
     toasts: [],
     mainView: 'notebook',
     setMainView: (mainView) => set({ mainView }),
+    theme: typeof window === 'undefined' ? 'system' : storedTheme(),
+    setTheme: (theme) => {
+      storeTheme(theme);
+      set({ theme });
+    },
     modelSettingsOpen: false,
     setModelSettingsOpen: (open) => set({ modelSettingsOpen: open }),
     setTransport: (transport) => set({ transport }),
