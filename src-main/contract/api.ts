@@ -3,6 +3,7 @@ import { queryResultSchema } from './data';
 import { connectionRequests } from './connections';
 import { reportRequests } from './reports';
 import { trashRequests } from './trash';
+import { searchRequests } from './search';
 import { benchmarkRequests, benchmarkSummarySchema } from './benchmarks';
 import { localModelsViewSchema } from './local-models';
 import { connectionReportSchema, modelSettingsViewSchema, providerSettingsSchema } from './model';
@@ -40,6 +41,8 @@ export const api = {
   ...benchmarkRequests,
   /** Deleted notebooks, cells and connections: list, restore, empty (see ./trash.ts). */
   ...trashRequests,
+  /** Text search across every notebook's cells (see ./search.ts). */
+  ...searchRequests,
 
   'notebooks/list': { params: empty, result: z.array(notebookSummarySchema) },
   'notebooks/get': { params: id, result: notebookSchema },

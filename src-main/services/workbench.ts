@@ -7,6 +7,7 @@ import { systemEnvironment, type Environment } from '../workspace/clock';
 import { ConnectionStore } from '../workspace/connection-store';
 import { NotebookStore } from '../workspace/notebook-store';
 import { TrashStore } from '../workspace/trash-store';
+import { searchCells } from '../workspace/cell-search';
 import { installDemoOnce } from '../workspace/demo';
 import { openConnector } from '../connectors/open-connector';
 import { normalizeTarget } from '../connectors/target-check';
@@ -170,6 +171,7 @@ export function openWorkbench(options: {
     },
     'cells/restore': ({ id }) => notebooks.restoreCell(id),
 
+    'search/cells': ({ text, limit }) => searchCells(database, text, limit),
     'trash/list': () => trash.list(),
     'trash/restore': ({ kind, id }) => {
       trash.restore(kind, id);

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { WorkbenchClient } from '../../src-main/contract';
 import { BenchmarksView } from '../benchmarks/BenchmarksView';
 import { TrashView } from '../trash/TrashView';
+import { SearchView } from '../search/SearchView';
 import { NotebookView } from '../notebook/NotebookView';
 import { ConnectionsPanel } from '../sidebar/ConnectionsPanel';
 import { ModelPanel } from '../sidebar/ModelPanel';
@@ -79,6 +80,9 @@ export function App({ client }: { client: WorkbenchClient }) {
         <div className="brand">
           <span className="logo">◆</span> Decision Workbench
         </div>
+        <button className="ghost small sidebar-search" data-testid="open-search" title="Search every notebook (Ctrl+Shift+F)" onClick={() => setView('search')}>
+          Search notebooks…
+        </button>
         <NotebookList />
         <ModelPanel />
         <section className="panel" aria-label="Benchmarks">
@@ -121,7 +125,9 @@ export function App({ client }: { client: WorkbenchClient }) {
             {transport === 'connecting' ? 'Connecting to the workbench…' : 'Disconnected from the workbench — reconnecting. Your edits are kept.'}
           </div>
         )}
-        {view === 'trash' ? (
+        {view === 'search' ? (
+          <SearchView client={client} />
+        ) : view === 'trash' ? (
           <TrashView client={client} />
         ) : view === 'benchmarks' ? (
           <BenchmarksView

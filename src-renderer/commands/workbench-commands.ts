@@ -231,6 +231,13 @@ export const workbenchCommands = registerCommands([
     }),
   ),
   {
+    id: 'search.open',
+    label: 'Search all notebooks',
+    shortcuts: ['Mod+Shift+F'],
+    scope: 'anywhere',
+    perform: ({ state }) => state.setMainView('search'),
+  },
+  {
     id: 'trash.open',
     label: 'Open the trash',
     perform: ({ state }) => state.setMainView('trash'),

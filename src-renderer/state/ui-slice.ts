@@ -10,12 +10,14 @@ export interface Toast {
   action?: { label: string; run: () => void };
 }
 
+export type MainView = 'notebook' | 'benchmarks' | 'trash' | 'search';
+
 export interface UiSlice {
   transport: TransportState;
   toasts: Toast[];
-  /** What the main column shows: the open notebook, the benchmarks, or the trash. */
-  mainView: 'notebook' | 'benchmarks' | 'trash';
-  setMainView(view: 'notebook' | 'benchmarks' | 'trash'): void;
+  /** What the main column shows: the open notebook, the benchmarks, the trash, or search. */
+  mainView: MainView;
+  setMainView(view: MainView): void;
   /** Light, dark, or following the system (the default); remembered in this browser. */
   theme: ThemeChoice;
   setTheme(choice: ThemeChoice): void;
