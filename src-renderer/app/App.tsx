@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type CSSProperties } from 'react';
 import type { WorkbenchClient } from '../../src-main/contract';
 import { BenchmarksView } from '../benchmarks/BenchmarksView';
 import { TrashView } from '../trash/TrashView';
@@ -14,6 +14,7 @@ import { installCommandKeys } from '../commands/keyboard';
 import { workbenchCommands } from '../commands/workbench-commands';
 import { useWorkbench, useWorkbenchStore } from './store-context';
 import { applyTheme, type ThemeChoice } from './theme';
+import { SidebarResizer, useSidebarWidth } from './SidebarResizer';
 
 /** The window: sidebar (notebooks, connections, schema) beside the open notebook. */
 export function App({ client }: { client: WorkbenchClient }) {
@@ -61,6 +62,7 @@ export function App({ client }: { client: WorkbenchClient }) {
 
   useEffect(() => installCommandKeys(store, workbenchCommands), [store]);
 
+  const [sidebarWidth, setSidebarWidth] = useSidebarWidth();
   const theme = useWorkbench((state) => state.theme);
   const setTheme = useWorkbench((state) => state.setTheme);
   useEffect(() => applyTheme(theme), [theme]);
@@ -75,7 +77,7 @@ export function App({ client }: { client: WorkbenchClient }) {
   }, [flushEdits, hasUnsaved]);
 
   return (
-    <div className="app">
+    <div className="app" style={{ '--sidebar-width': `${sidebarWidth}px` } as CSSProperties}>
       <aside className="sidebar">
         <div className="brand">
           <span className="logo">◆</span> Decision Workbench
@@ -119,6 +121,7 @@ export function App({ client }: { client: WorkbenchClient }) {
           </span>
         </footer>
       </aside>
+      <SidebarResizer width={sidebarWidth} onResize={setSidebarWidth} />
       <div className="main-column">
         {transport !== 'open' && (
           <div className="banner" role="status" data-testid="transport-banner">
