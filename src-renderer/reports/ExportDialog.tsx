@@ -199,7 +199,7 @@ function ExportDialogBody() {
             {exported && (
               <div className="test-report ok" role="status" data-testid="export-result">
                 <div>
-                  Saved <code style={{ wordBreak: 'break-all' }}>{exported.path}</code>
+                  Saved <code data-testid="export-path" style={{ wordBreak: 'break-all' }}>{exported.path}</code>
                   {downloaded && (
                     <>
                       {' '}
