@@ -36,6 +36,29 @@ describe('themes', () => {
       await screenshot(page, 'theme-02-dark-model-dialog');
       expect(await seriousViolations(page)).toEqual([]);
       await page.keyboard.press('Escape');
+      // The other views and the connection dialog in dark, each audited.
+      await page.getByTestId('add-connection').click();
+      await page.getByRole('dialog').waitFor();
+      await screenshot(page, 'theme-03-dark-connection-dialog');
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.keyboard.press('Escape');
+      await page.getByRole('dialog').waitFor({ state: 'detached' });
+      for (const [view, shown] of [
+        ['open-benchmarks', '.benchmarks'],
+        ['open-trash', '[data-testid="trash-view"]'],
+      ] as const) {
+        await page.getByTestId(view).click();
+        await page.locator(shown).waitFor();
+        expect(await seriousViolations(page), view).toEqual([]);
+        await page.getByTestId(view).click();
+      }
+      await page.getByTestId('open-search').click();
+      await page.getByLabel('Search all notebooks').fill('baltic_sea');
+      await expect.poll(() => page.getByTestId('search-hit').count()).toBeGreaterThan(0);
+      await screenshot(page, 'theme-04-dark-search');
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.getByTestId('search-hit').first().click();
+      await page.getByTestId('notebook-title').waitFor();
 
       // Chosen in the sidebar: light, remembered across a reload although the OS stays dark.
       await page.getByTestId('theme-choice').selectOption('light');
