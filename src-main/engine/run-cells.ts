@@ -44,7 +44,7 @@ const runProjection: CellProjection = {
     if (source !== null) cells.add(event.step, { kind: 'note', author: 'analyst', source, node: event.node, data: { review: event.action } });
     // "Stop & continue by hand": the pending query becomes the analyst's own cell, to edit and run.
     if (event.action === 'stop' && event.subject === 'query') {
-      cells.add(event.step, { kind: 'query', author: 'analyst', source: event.original, connectionId: cells.connectionId, node: event.node, data: {} });
+      cells.add(event.step, { kind: 'query', author: 'analyst', source: event.original, connectionId: cells.connectionId, node: event.node, data: { continueByHand: true } });
     }
   },
   // A Plan*RAG event keeps its structured input, so the notebook's plan graph can show each node's state and figures.

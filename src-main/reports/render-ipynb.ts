@@ -139,6 +139,7 @@ function withheldReason(cell: Cell): string | null {
     const verb = output.error.code === 'read-only' ? 'was refused' : 'failed';
     return `**Query${id} ${verb}** (${markdownLiteral(output.error.code)}): ${markdownLiteral(output.error.message)}\n\n${kept}`;
   }
+  if (output?.status !== 'ok' && cell.data['continueByHand'] === true) return `**The query pending when the analyst stopped the run** to continue by hand; it had not run. ${kept}`;
   if (output?.status !== 'ok') return `**Query${id} has no recorded result** (the run ended before it finished). ${kept}`;
   if (/[{}$]/.test(cell.source)) return `**Query${id}** contains \`{\`, \`}\` or \`$\`, which jupysql would expand as Python or template code; it is kept here as text, not as code.`;
   return null;

@@ -231,6 +231,15 @@ export const workbenchCommands = registerCommands([
     }),
   ),
   {
+    id: 'run.history',
+    label: 'Show the run history',
+    predicate: (context) => hasNotebook(context) && !context.state.runHistoryOpen,
+    perform: ({ state }) => {
+      state.setMainView('notebook');
+      state.setRunHistoryOpen(true);
+    },
+  },
+  {
     id: 'search.open',
     label: 'Search all notebooks',
     shortcuts: ['Mod+Shift+F'],

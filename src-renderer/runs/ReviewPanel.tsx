@@ -50,7 +50,7 @@ export function ReviewPanel({ runId, request }: { runId: string; request: Review
         {request.subject === 'query' ? 'The model wants to run this query:' : `The model wants to re-plan: ${request.reason}`}
       </p>
       {request.subject === 'query' ? (
-        <QueryEditor value={text} language="sql" schema={undefined} focused onChange={setText} onRun={approve} onCancel={() => undefined} onFocus={() => undefined} />
+        <QueryEditor value={text} language="sql" schema={undefined} focused tabbable label="Proposed query" onChange={setText} onRun={approve} onCancel={() => undefined} onFocus={() => undefined} />
       ) : (
         <textarea aria-label="Proposed plan" className="plan-editor" rows={Math.max(3, request.steps.length + 1)} value={text} onChange={(event) => setText(event.target.value)} />
       )}

@@ -21,6 +21,9 @@ export interface UiSlice {
   /** Light, dark, or following the system (the default); remembered in this browser. */
   theme: ThemeChoice;
   setTheme(choice: ThemeChoice): void;
+  /** The open notebook's run history panel. */
+  runHistoryOpen: boolean;
+  setRunHistoryOpen(open: boolean): void;
   /** The model settings dialog, opened from the sidebar or the palette. */
   modelSettingsOpen: boolean;
   setModelSettingsOpen(open: boolean): void;
@@ -45,6 +48,8 @@ export function createUiSlice({ set, get }: SliceContext): UiSlice {
       storeTheme(theme);
       set({ theme });
     },
+    runHistoryOpen: false,
+    setRunHistoryOpen: (open) => set({ runHistoryOpen: open }),
     modelSettingsOpen: false,
     setModelSettingsOpen: (open) => set({ modelSettingsOpen: open }),
     setTransport: (transport) => set({ transport }),

@@ -52,10 +52,10 @@ const focused = () =>
     .catch(() => ({ name: '', tag: 'BODY', testId: '', inEditor: false }));
 
 /** Tabs forward (at most `limit` times) until the focused control matches, as a keyboard user would. */
-async function tabTo(matches: (target: Awaited<ReturnType<typeof focused>>) => boolean, what: string, limit = 40): Promise<void> {
+async function tabTo(matches: (target: Awaited<ReturnType<typeof focused>>) => boolean, what: string, limit = 40, key = 'Tab'): Promise<void> {
   for (let step = 0; step < limit; step++) {
     if (matches(await focused())) return;
-    await press('Tab');
+    await press(key);
   }
   throw new Error(`Tab never reached ${what}; the focus is on ${JSON.stringify(await focused())}`);
 }
@@ -127,6 +127,14 @@ describe('a keyboard-only journey', () => {
     await type('krakow holds 4.777 of local value.');
     await press('Shift+Enter');
     await expect.poll(() => cells.nth(1).locator('.note-view').innerText()).toContain('krakow holds');
+    // The title is renamed from the keyboard too: back to it with Shift+Tab, Enter, type, Enter.
+    await tabTo((target) => target.testId === 'notebook-title', 'the notebook title', 40, 'Shift+Tab');
+    await press('Enter');
+    await expect.poll(async () => (await focused()).name).toBe('Notebook title');
+    await press('ControlOrMeta+A');
+    await type('Keyboard journey');
+    await press('Enter');
+    await expect.poll(() => page().getByTestId('notebook-title').textContent()).toBe('Keyboard journey');
     await screenshot(page(), 'journey-02-query-and-note');
   });
 
@@ -168,6 +176,9 @@ describe('a keyboard-only journey', () => {
     await expect.poll(() => page().getByTestId('run-status').innerText(), { timeout: 20_000 }).toBe('Decided');
     model().verify();
     expect(await page().getByTestId('decision').locator('.decision-value').innerText()).toBe('krakow');
+    await runCommand('Show the run history');
+    await expect.poll(() => page().getByTestId('run-history').getByTestId('run-history-row').count()).toBe(1);
+    expect(await page().getByTestId('run-history-row').innerText()).toContain('krakow');
     await screenshot(page(), 'journey-05-decided');
   });
 

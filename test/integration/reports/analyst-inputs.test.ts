@@ -69,19 +69,20 @@ describe('the analyst’s inputs in the reports of a step-through run', () => {
     expect(report.reviews.map((review) => `${review.action} ${review.subject}`)).toEqual(['approve query', 'edit query', 'skip query', 'note query', 'edit replan', 'stop query']);
 
     // The notebook keeps the model's original beside the edit, the skipped query, and the stopped query as an editable cell.
-    const cells = materials.notebook.cells as { kind: string; author: string; source: string }[];
+    const cells = materials.notebook.cells as { kind: string; author: string; source: string; data: Record<string, unknown> }[];
     const notes = cells.filter((cell) => cell.kind === 'note' && cell.author === 'analyst').map((cell) => cell.source);
     expect(notes.some((note) => note.includes('edited the model') && note.includes('SELECT trade_node FROM trade_node LIMIT 3') && note.includes('Only krakow matters.'))).toBe(true);
     expect(notes.some((note) => note.includes('skipped') && note.includes('SELECT skipped_column FROM flow') && note.includes('Not needed.'))).toBe(true);
     expect(notes.some((note) => note.includes('Check the units.'))).toBe(true);
     expect(notes.some((note) => note.includes('Model step one') && note.includes('Keep it short.'))).toBe(true);
     const lastQuery = cells.filter((cell) => cell.kind === 'query').at(-1);
-    expect(lastQuery).toMatchObject({ author: 'analyst', source: 'SELECT pending_column FROM node_country' });
+    expect(lastQuery).toMatchObject({ author: 'analyst', source: 'SELECT pending_column FROM node_country', data: { continueByHand: true } });
 
     const html = renderHtmlReport(report);
     const markdown = renderMarkdownReport(report);
     const ipynb = renderIpynb(bundle, report);
     const ipynbText = (JSON.parse(ipynb) as { cells: { source: string[] }[] }).cells.map((cell) => cell.source.join('')).join('\n');
+    expect(ipynbText).toContain('The query pending when the analyst stopped the run');
     for (const [format, text] of [
       ['html', html],
       ['markdown', markdown],
