@@ -5,6 +5,7 @@ import { App } from './app/App';
 import { StoreProvider } from './app/store-context';
 import { createWorkbenchStore, type WorkbenchStore } from './state/store';
 import './styles.css';
+import './theme-dark.css';
 
 let store: WorkbenchStore | null = null;
 const client = connectClient((state) => store?.getState().setTransport(state));

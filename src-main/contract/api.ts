@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { queryResultSchema } from './data';
 import { connectionRequests } from './connections';
 import { reportRequests } from './reports';
+import { trashRequests } from './trash';
+import { searchRequests } from './search';
 import { benchmarkRequests, benchmarkSummarySchema } from './benchmarks';
 import { localModelsViewSchema } from './local-models';
 import { actionLibraryRequests, pearlRequests } from './pearl';
@@ -40,6 +42,10 @@ export const api = {
   ...benchmarkRequests,
   ...pearlRequests,
   ...actionLibraryRequests,
+  /** Deleted notebooks, cells and connections: list, restore, empty (see ./trash.ts). */
+  ...trashRequests,
+  /** Text search across every notebook's cells (see ./search.ts). */
+  ...searchRequests,
 
   'notebooks/list': { params: empty, result: z.array(notebookSummarySchema) },
   'notebooks/get': { params: id, result: notebookSchema },

@@ -171,7 +171,7 @@ export const reviewRequestSchema = z.discriminatedUnion('subject', [
 
 export const reviewDecisionSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('approve') }),
-  z.object({ action: z.literal('edit'), query: z.string().min(1).optional(), steps: z.array(z.string().min(1)).min(1).optional(), plan: z.string().min(1).optional() }),
+  z.object({ action: z.literal('edit'), query: z.string().min(1).optional(), steps: z.array(z.string().min(1)).min(1).optional(), plan: z.string().min(1).optional(), note: z.string().optional() }),
   z.object({ action: z.literal('skip'), note: z.string().optional() }),
   z.object({ action: z.literal('note'), note: z.string().min(1) }),
   z.object({ action: z.literal('stop') }),

@@ -15,8 +15,8 @@ export type ReviewRequest =
 
 export type ReviewDecision =
   | { action: 'approve' }
-  /** Run the analyst's version instead: a query text, plan steps for a re-plan, or a plan graph's JSON. */
-  | { action: 'edit'; query?: string; steps?: string[]; plan?: string }
+  /** Run the analyst's version instead (a query text, plan steps for a re-plan, or a plan graph's JSON), with an optional note for the model. */
+  | { action: 'edit'; query?: string; steps?: string[]; plan?: string; note?: string }
   | { action: 'skip'; note?: string }
   /** Approve, and pass a note to the model with the result. */
   | { action: 'note'; note: string }
@@ -40,6 +40,12 @@ export function recordReview(
   decision: ReviewDecision,
 ): void {
   const edited = decision.action === 'edit' ? (decision.query ?? decision.steps?.join('\n') ?? decision.plan ?? null) : null;
-  const note = decision.action === 'note' || decision.action === 'skip' ? (decision.note ?? null) : null;
+  const note = analystNote(decision);
   run.emit({ type: 'analyst-review', step: at.step, ...(at.node ? { node: at.node } : {}), action: decision.action, subject, original, edited, note });
+}
+
+/** The note the analyst gave with a decision (approve with a note, an edit, a skip), or null. */
+export function analystNote(decision: ReviewDecision): string | null {
+  const note = decision.action === 'note' || decision.action === 'skip' || decision.action === 'edit' ? decision.note?.trim() : undefined;
+  return note ? note : null;
 }

@@ -1,6 +1,7 @@
 import type { Author, CellKindData, CellOutput, Provenance } from '../contract/notebook';
 import type { RunEvent } from '../contract/run';
 import type { LoggedEvent } from '../audit/hash-chain';
+import { reviewNoteSource } from './review-cells';
 import { registeredTools } from './tools/registry';
 import type { CellProjection, CellWriter } from './tools/tool';
 
@@ -39,9 +40,11 @@ const runProjection: CellProjection = {
     cells.add(event.step, { kind: 'thought', author: 'model', source: event.text, node: event.node, data: {} });
   },
   'analyst-review': (event, _at, cells) => {
-    // A plan review's note says what the analyst did to the plan (a Plan*RAG node re-run [ext]).
-    if (event.action === 'note' || (event.action === 'skip' && event.note) || (event.subject === 'plan' && event.note)) {
-      cells.add(event.step, { kind: 'note', author: 'analyst', source: `**Analyst note (${event.subject}):** ${event.note ?? ''}`, node: event.node, data: { review: event.action } });
+    const source = reviewNoteSource(event);
+    if (source !== null) cells.add(event.step, { kind: 'note', author: 'analyst', source, node: event.node, data: { review: event.action } });
+    // "Stop & continue by hand": the pending query becomes the analyst's own cell, to edit and run.
+    if (event.action === 'stop' && event.subject === 'query') {
+      cells.add(event.step, { kind: 'query', author: 'analyst', source: event.original, connectionId: cells.connectionId, node: event.node, data: { continueByHand: true } });
     }
   },
   // Plan*RAG, Pearl and DeLLMa events keep their structured input: the notebook draws the plan graph, the program cell or the DeLLMa step from it.

@@ -4,7 +4,8 @@ import { html, trusted, type Html, type HtmlPart } from './html-escape';
 import { markdownToHtml } from './markdown-html';
 import { planGraphHtml } from './plan-graph-report';
 import { reportCss } from './report-css';
-import { formatBytes, formatCount, formatDuration, formatTime, formatValue, plural, reviewLabels, reviewSubjectLabels, statusLabel } from './report-format';
+import { formatBytes, formatCount, formatDuration, formatTime, formatValue, plural, reviewLabels, reviewSubjectLabels, reviewText, statusLabel } from './report-format';
+import type { ReviewRecord } from '../audit/run-trace';
 import type { DecisionReport, PlanVersion, QueryRecord, SimulationRecord, StepRecord, TraceItem, VerificationValue, WhatIfRecord } from './report-model';
 
 export interface HtmlReportOptions {
@@ -211,8 +212,12 @@ function traceItem(item: TraceItem, report: DecisionReport, options: HtmlReportO
     case 'review': {
       const review = item.review;
       return html`<div class="item review"><div class="item-label">Analyst ${reviewLabels[review.action]} the ${reviewSubjectLabels[review.subject]}</div>${
-        review.action === 'edit' && review.edited ? html`<div class="muted small">The model proposed:</div><pre class="observation">${review.original}</pre>` : null
-      }${review.subject === 'forecast' && review.action === 'edit' && review.edited ? html`<div class="muted small">The analyst's forecast:</div><pre class="observation">${review.edited}</pre>` : null}${review.subject === 'plan' && review.action === 'edit' && review.edited ? html`<div class="muted small">The analyst ran instead [ext]:</div><pre class="observation">${review.edited}</pre>` : null}${review.note ? html`<div class="card note">${review.note}</div>` : null}</div>`;
+        review.action === 'edit' && review.edited !== null
+          ? html`<div class="muted small">The model's version (−) and the analyst's (+):</div>${reviewDiff(review)}`
+          : review.action === 'skip' || review.action === 'stop'
+            ? html`<div class="muted small">${review.action === 'skip' ? 'The skipped' : 'The pending'} ${reviewSubjectLabels[review.subject]}:</div>${reviewDiff(review)}`
+            : null
+      }${review.note ? html`<div class="card note">${review.note}</div>` : null}</div>`;
     }
     case 'repair':
       return html`<div class="item repair"><div class="item-label">Unusable reply</div><div class="prose">${item.problem} — the model was asked again.</div></div>`;
@@ -311,11 +316,17 @@ ${result.rows.length > top.length ? html`<p class="muted small">${result.rows.le
 ${result.notes.length ? html`<ul class="small">${result.notes.map((note) => html`<li>${note}</li>`)}</ul>` : null}`;
 }
 
+/** A review's query or plan; an edit as a line diff of the model's version against the analyst's. */
+function reviewDiff(review: ReviewRecord): Html {
+  return html`<pre class="observation review-diff">${reviewText(review).map((line) => html`<span class="${line.op}">${line.op === 'added' ? '+ ' : line.op === 'removed' ? '− ' : '  '}${line.text}\n</span>`)}</pre>`;
+}
+
 function signOffSection(report: DecisionReport): Html {
   return html`<h3>Reviews during the run</h3>${
     report.reviews.length
-      ? html`<table class="data"><thead><tr><th>Step</th><th>Time</th><th>Action</th><th>Note</th></tr></thead><tbody>${report.reviews.map(
-          (review) => html`<tr><td>${review.step}</td><td>${formatTime(review.at)}</td><td>${reviewLabels[review.action]} the ${reviewSubjectLabels[review.subject]}</td><td>${review.note ?? ''}</td></tr>`,
+      ? html`<table class="data reviews"><thead><tr><th>Step</th><th>Time</th><th>Action</th><th>Query or plan (− the model's, + the analyst's)</th><th>Note</th></tr></thead><tbody>${report.reviews.map(
+          (review) =>
+            html`<tr><td>${review.step}</td><td>${formatTime(review.at)}</td><td>${reviewLabels[review.action]} the ${reviewSubjectLabels[review.subject]}</td><td>${reviewDiff(review)}</td><td>${review.note ?? ''}</td></tr>`,
         )}</tbody></table>`
       : html`<p class="muted">${report.mode === 'step' ? 'No review was recorded.' : 'The run was automatic: no step was reviewed while it ran.'}</p>`
   }

@@ -4,7 +4,7 @@ import { copiedTablesNote } from '../contract/whatif';
 import type { ReportBundle } from './bundle-format';
 import { escapeHtml } from './html-escape';
 import { markdownCode, markdownFence, markdownLiteral, markdownSanitized } from './markdown-text';
-import { formatTime, formatValue, plural } from './report-format';
+import { formatTime, formatValue, plural, reviewLabels, reviewSubjectLabels, reviewTextPlain } from './report-format';
 import type { DecisionReport } from './report-model';
 
 /** Rows of a result kept in a notebook output; the digest in the output names the full result. */
@@ -70,6 +70,8 @@ export function renderIpynb(bundle: ReportBundle, report: DecisionReport): strin
     }
   }
 
+  if (report.reviews.length > 0) markdown('dwb-reviews', reviewsCell(report));
+
   const notebook = {
     nbformat: 4,
     nbformat_minor: 5,
@@ -81,6 +83,15 @@ export function renderIpynb(bundle: ReportBundle, report: DecisionReport): strin
     cells,
   };
   return `${JSON.stringify(notebook, null, 1)}\n`;
+}
+
+/** Every review of a step-through run, approvals included, with its query or plan (an edit as a diff). */
+function reviewsCell(report: DecisionReport): string {
+  const entries = report.reviews.map(
+    (review) =>
+      `**Step ${review.step}**, ${markdownLiteral(formatTime(review.at))}: the analyst ${reviewLabels[review.action]} the ${reviewSubjectLabels[review.subject]}.${review.note ? ` Note: ${markdownLiteral(review.note)}` : ''}\n\n${markdownFence(reviewTextPlain(review), 'diff')}`,
+  );
+  return `## Analyst reviews during the run\n\nWhat the analyst decided at each review point (− the model's version, + the analyst's).\n\n${entries.join('\n\n')}`;
 }
 
 function connectCell(report: DecisionReport): string {
@@ -128,6 +139,7 @@ function withheldReason(cell: Cell): string | null {
     const verb = output.error.code === 'read-only' ? 'was refused' : 'failed';
     return `**Query${id} ${verb}** (${markdownLiteral(output.error.code)}): ${markdownLiteral(output.error.message)}\n\n${kept}`;
   }
+  if (output?.status !== 'ok' && cell.data['continueByHand'] === true) return `**The query pending when the analyst stopped the run** to continue by hand; it had not run. ${kept}`;
   if (output?.status !== 'ok') return `**Query${id} has no recorded result** (the run ended before it finished). ${kept}`;
   if (/[{}$]/.test(cell.source)) return `**Query${id}** contains \`{\`, \`}\` or \`$\`, which jupysql would expand as Python or template code; it is kept here as text, not as code.`;
   return null;

@@ -2,7 +2,7 @@ import type { QueryResult } from '../contract/data';
 import { copiedTablesNote } from '../contract/whatif';
 import { planGraphMarkdown } from './plan-graph-report';
 import { markdownCell, markdownCode, markdownFence, markdownLiteral, markdownSanitized } from './markdown-text';
-import { formatBytes, formatCount, formatDuration, formatTime, formatValue, plural, reviewLabels, reviewSubjectLabels, statusLabel } from './report-format';
+import { formatBytes, formatCount, formatDuration, formatTime, formatValue, plural, reviewLabels, reviewSubjectLabels, reviewTextPlain, statusLabel } from './report-format';
 import type { DecisionReport, PlanVersion, QueryRecord, StepRecord, TraceItem } from './report-model';
 
 export interface MarkdownReportOptions {
@@ -128,8 +128,11 @@ function traceItem(item: TraceItem, options: MarkdownReportOptions): string {
       return queryBlock(item.query, options);
     case 'observation':
       return `**Observation:** ${markdownLiteral(item.text)}`;
-    case 'review':
-      return `**Analyst ${reviewLabels[item.review.action]} the ${reviewSubjectLabels[item.review.subject]}.**${item.review.note ? ` Note: ${markdownLiteral(item.review.note)}` : ''}${item.review.subject === 'forecast' && item.review.edited ? `\n\n${markdownLiteral(item.review.edited)}` : ''}${item.review.subject === 'plan' && item.review.edited ? `\n\nThe analyst ran instead [ext]:\n\n${markdownFence(item.review.edited, "json")}` : ''}`;
+    case 'review': {
+      const { review } = item;
+      const shown = review.action === 'edit' || review.action === 'skip' || review.action === 'stop' ? `\n\n${markdownFence(reviewTextPlain(review), 'diff')}` : '';
+      return `**Analyst ${reviewLabels[review.action]} the ${reviewSubjectLabels[review.subject]}.**${review.note ? ` Note: ${markdownLiteral(review.note)}` : ''}${shown}`;
+    }
     case 'repair':
       return `**Unusable reply:** ${markdownLiteral(item.problem)}`;
     case 'simulation':
@@ -188,8 +191,11 @@ function simulationSection(report: DecisionReport): string {
 }
 
 function signOffSection(report: DecisionReport): string {
+  // A table cell holds one line, so each review's query or plan follows the table, as a diff (− the model's, + the analyst's).
   const reviews = report.reviews.length
-    ? table(['Step', 'Time', 'Action', 'Note'], report.reviews.map((review) => [String(review.step), formatTime(review.at), `${reviewLabels[review.action]} the ${reviewSubjectLabels[review.subject]}`, review.note ?? '']))
+    ? `${table(['Step', 'Time', 'Action', 'Note'], report.reviews.map((review) => [String(review.step), formatTime(review.at), `${reviewLabels[review.action]} the ${reviewSubjectLabels[review.subject]}`, review.note ?? '']))}\n\n${report.reviews
+        .map((review) => `Step ${review.step}, ${reviewLabels[review.action]} the ${reviewSubjectLabels[review.subject]}:\n\n${markdownFence(reviewTextPlain(review), 'diff')}`)
+        .join('\n\n')}`
     : report.mode === 'step'
       ? 'No review was recorded.'
       : 'The run was automatic: no step was reviewed while it ran.';

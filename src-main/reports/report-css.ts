@@ -103,6 +103,8 @@ ol.plan li.removed::before { content: "–"; background: #f7d4d0; color: var(--b
 .query-head .qid { font-family: var(--mono); font-weight: 700; color: var(--accent); }
 .evidence-mark { color: var(--good); font-weight: 700; font-size: 12px; }
 pre.code { margin: 0 0 8px; padding: 10px 12px; background: #0f1b2d; color: #e6edf5; border-radius: 6px; white-space: pre-wrap; overflow-wrap: anywhere; line-height: 1.45; }
+pre.review-diff .added { background: var(--good-soft); color: var(--good); }
+pre.review-diff .removed { background: var(--bad-soft); color: var(--bad); text-decoration: line-through; }
 pre.observation { margin: 6px 0 0; padding: 8px 10px; background: var(--tint); color: var(--ink-soft); border: 1px solid var(--line); border-radius: 6px; white-space: pre-wrap; overflow-wrap: anywhere; font-size: 11px; }
 .error-box { background: var(--bad-soft); color: var(--bad); border: 1px solid #f5c6c0; border-radius: 6px; padding: 8px 12px; overflow-wrap: anywhere; }
 table.result { border-collapse: collapse; width: 100%; font-size: 12px; margin: 4px 0 4px; font-variant-numeric: tabular-nums; }

@@ -1,5 +1,7 @@
 import type { CellValue } from '../contract/data';
 import type { RunStatus } from '../contract/run';
+import { diffSteps, type DiffLine } from '../audit/plan-diff';
+import type { ReviewRecord } from '../audit/run-trace';
 
 /**
  * How numbers, times and values read in every report format. Times are shown in UTC so a report
@@ -72,3 +74,21 @@ export function statusLabel(status: RunStatus): string {
 export const reviewSubjectLabels = { query: 'query', replan: 're-plan', forecast: 'forecast', plan: 'plan graph' } as const;
 
 export const reviewLabels = { approve: 'approved', edit: 'edited', skip: 'skipped', note: 'added a note to', stop: 'stopped the run at' } as const;
+
+/**
+ * The text a review concerned, as the report shows it: for an edit, the model's version against
+ * the analyst's, line by line; otherwise the query or plan as it was proposed (approved,
+ * annotated, skipped or left pending at a stop).
+ */
+export function reviewText(review: ReviewRecord): DiffLine[] {
+  const lines = (text: string): string[] => text.split('\n');
+  if (review.action === 'edit' && review.edited !== null) return diffSteps(lines(review.original), lines(review.edited));
+  return lines(review.original).map((text) => ({ op: 'same', text }));
+}
+
+/** A review's text as a unified diff body (`-` the model's, `+` the analyst's, two spaces for kept lines). */
+export function reviewTextPlain(review: ReviewRecord): string {
+  return reviewText(review)
+    .map((line) => `${line.op === 'added' ? '+' : line.op === 'removed' ? '-' : ' '} ${line.text}`)
+    .join('\n');
+}

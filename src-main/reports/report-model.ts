@@ -146,7 +146,9 @@ function signOff(record: SealRecord, at: string, hash: string): SignOffRecord[] 
 }
 
 function analystNotes(cells: readonly unknown[]): string[] {
-  return cells.flatMap((cell) => (isObject(cell) && cell['kind'] === 'note' && cell['author'] === 'analyst' && typeof cell['source'] === 'string' ? [cell['source']] : []));
+  // Edits, skips and stops are shown with their query in the review table; their note cells would repeat it.
+  const shownAsReview = (cell: JsonObject): boolean => isObject(cell['data']) && ['edit', 'skip', 'stop'].includes(String(cell['data']['review']));
+  return cells.flatMap((cell) => (isObject(cell) && cell['kind'] === 'note' && cell['author'] === 'analyst' && typeof cell['source'] === 'string' && !shownAsReview(cell) ? [cell['source']] : []));
 }
 
 function firstLine(text: string): string {

@@ -7,6 +7,8 @@ import { openAppDatabase, type AppDatabase } from '../workspace/app-database';
 import { systemEnvironment, type Environment } from '../workspace/clock';
 import { ConnectionStore } from '../workspace/connection-store';
 import { NotebookStore } from '../workspace/notebook-store';
+import { TrashStore } from '../workspace/trash-store';
+import { searchCells } from '../workspace/cell-search';
 import { installDemoOnce } from '../workspace/demo';
 import { openConnector } from '../connectors/open-connector';
 import { normalizeTarget } from '../connectors/target-check';
@@ -69,6 +71,7 @@ export function openWorkbench(options: {
   // One secret store for the workspace: model API keys and connection passwords share it.
   const secrets = options.platform.secretStore?.(database) ?? memorySecretStore();
   const connections = new ConnectionStore(database, environment, secrets);
+  const trash = new TrashStore(database);
   const pool = new ConnectionPool((id) => openConnector(connections.get(id).target, connections.password(id)));
   const bus = new EventBus();
   const running = new Map<string, AbortController>();
@@ -171,6 +174,19 @@ export function openWorkbench(options: {
       return { ok: true as const };
     },
     'cells/restore': ({ id }) => notebooks.restoreCell(id),
+
+    'search/cells': ({ text, limit }) => searchCells(database, text, limit),
+    'trash/list': () => trash.list(),
+    'trash/restore': ({ kind, id }) => {
+      trash.restore(kind, id);
+      if (kind === 'connection') bus.emit('connections-change', {});
+      return changed({ ok: true as const });
+    },
+    'trash/empty': () => {
+      const removed = trash.empty(new Set(runs.active().map((run) => run.notebookId)));
+      bus.emit('connections-change', {});
+      return removed;
+    },
 
     'query/run': async ({ requestId, connectionId, text, settings, cellId }) => {
       if (running.has(requestId)) throw new WorkbenchError('conflict', `A query named ${requestId} is already running`);

@@ -1,6 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState, type CSSProperties } from 'react';
 import type { WorkbenchClient } from '../../src-main/contract';
 import { BenchmarksView } from '../benchmarks/BenchmarksView';
+import { TrashView } from '../trash/TrashView';
+import { SearchView } from '../search/SearchView';
 import { NotebookView } from '../notebook/NotebookView';
 import { ConnectionsPanel } from '../sidebar/ConnectionsPanel';
 import { ModelPanel } from '../sidebar/ModelPanel';
@@ -11,6 +13,8 @@ import { CommandPalette } from '../commands/CommandPalette';
 import { installCommandKeys } from '../commands/keyboard';
 import { workbenchCommands } from '../commands/workbench-commands';
 import { useWorkbench, useWorkbenchStore } from './store-context';
+import { applyTheme, type ThemeChoice } from './theme';
+import { SidebarResizer, useSidebarWidth } from './SidebarResizer';
 
 /** The window: sidebar (notebooks, connections, schema) beside the open notebook. */
 export function App({ client }: { client: WorkbenchClient }) {
@@ -24,15 +28,17 @@ export function App({ client }: { client: WorkbenchClient }) {
   const reportError = useWorkbench((state) => state.reportError);
   const loadActiveRuns = useWorkbench((state) => state.loadActiveRuns);
   const [info, setInfo] = useState<{ directory: string; transport: 'ipc' | 'websocket' } | null>(null);
-  const [view, setView] = useState<'notebook' | 'benchmarks'>('notebook');
+  const view = useWorkbench((state) => state.mainView);
+  const setView = useWorkbench((state) => state.setMainView);
   const currentNotebookId = useWorkbench((state) => state.currentNotebookId);
 
   // Opening another notebook (from the list, or a benchmark question) shows it.
-  const [shownNotebookId, setShownNotebookId] = useState(currentNotebookId);
-  if (shownNotebookId !== currentNotebookId) {
-    setShownNotebookId(currentNotebookId);
+  const shownNotebookId = useRef(currentNotebookId);
+  useEffect(() => {
+    if (shownNotebookId.current === currentNotebookId) return;
+    shownNotebookId.current = currentNotebookId;
     setView('notebook');
-  }
+  }, [currentNotebookId, setView]);
 
   useEffect(() => {
     const start = async (): Promise<void> => {
@@ -56,6 +62,11 @@ export function App({ client }: { client: WorkbenchClient }) {
 
   useEffect(() => installCommandKeys(store, workbenchCommands), [store]);
 
+  const [sidebarWidth, setSidebarWidth] = useSidebarWidth();
+  const theme = useWorkbench((state) => state.theme);
+  const setTheme = useWorkbench((state) => state.setTheme);
+  useEffect(() => applyTheme(theme), [theme]);
+
   useEffect(() => {
     const onBeforeUnload = (event: BeforeUnloadEvent): void => {
       void flushEdits();
@@ -66,11 +77,14 @@ export function App({ client }: { client: WorkbenchClient }) {
   }, [flushEdits, hasUnsaved]);
 
   return (
-    <div className="app">
+    <div className="app" style={{ '--sidebar-width': `${sidebarWidth}px` } as CSSProperties}>
       <aside className="sidebar">
         <div className="brand">
           <span className="logo">◆</span> Decision Workbench
         </div>
+        <button className="ghost small sidebar-search" data-testid="open-search" title="Search every notebook (Ctrl+Shift+F)" onClick={() => setView('search')}>
+          Search notebooks…
+        </button>
         <NotebookList />
         <ModelPanel />
         <section className="panel" aria-label="Benchmarks">
@@ -81,21 +95,44 @@ export function App({ client }: { client: WorkbenchClient }) {
             </button>
           </header>
         </section>
+        <section className="panel" aria-label="Trash">
+          <header className="panel-header">
+            <h2>Trash</h2>
+            <button className="ghost small" data-testid="open-trash" aria-expanded={view === 'trash'} onClick={() => setView(view === 'trash' ? 'notebook' : 'trash')}>
+              {view === 'trash' ? 'Close' : 'Open'}
+            </button>
+          </header>
+        </section>
         <ConnectionsPanel
           canBrowse={info?.transport === 'ipc'}
           browse={async () => (await client.invoke('dialog/open-file', { title: 'SQLite database', extensions: ['sqlite', 'sqlite3', 'db'] })).path}
         />
-        <footer className="sidebar-footer" title={info?.directory}>
-          {info ? `Workspace: ${info.directory}` : ''}
+        <footer className="sidebar-footer">
+          <label className="theme-choice">
+            Theme
+            <select aria-label="Theme" data-testid="theme-choice" value={theme} onChange={(event) => setTheme(event.target.value as ThemeChoice)}>
+              <option value="system">Follow the system</option>
+              <option value="light">Light</option>
+              <option value="dark">Dark</option>
+            </select>
+          </label>
+          <span className="workspace-path" title={info?.directory}>
+            {info ? `Workspace: ${info.directory}` : ''}
+          </span>
         </footer>
       </aside>
+      <SidebarResizer width={sidebarWidth} onResize={setSidebarWidth} />
       <div className="main-column">
         {transport !== 'open' && (
           <div className="banner" role="status" data-testid="transport-banner">
             {transport === 'connecting' ? 'Connecting to the workbench…' : 'Disconnected from the workbench — reconnecting. Your edits are kept.'}
           </div>
         )}
-        {view === 'benchmarks' ? (
+        {view === 'search' ? (
+          <SearchView client={client} />
+        ) : view === 'trash' ? (
+          <TrashView client={client} />
+        ) : view === 'benchmarks' ? (
           <BenchmarksView
             client={client}
             onOpenNotebook={(id) => {

@@ -13,8 +13,8 @@ function surfaceOf(target: EventTarget | null): Surface {
   if (!(target instanceof Element)) return 'command';
   if (target.closest('[role="dialog"]')) return 'dialog';
   if (target.closest(textEntrySelector)) return target.closest('[data-testid="cell"]') ? 'cell-editor' : 'other-editor';
-  // Buttons and links keep Enter and Space; letters still reach command mode from them.
-  if (target.closest('button, a[href], summary')) return 'control';
+  // Buttons, links and elements marked `data-own-keys` keep Enter and Space; letters still reach command mode from them.
+  if (target.closest('button, a[href], summary, [data-own-keys]')) return 'control';
   return 'command';
 }
 

@@ -222,6 +222,40 @@ export const workbenchCommands = registerCommands([
     predicate: (context) => hasNotebook(context) && context.state.runDraft === null,
     perform: ({ state }) => state.openRunDraft({}),
   },
+  ...(['system', 'light', 'dark'] as const).map(
+    (choice): Command => ({
+      id: `theme.${choice}`,
+      label: choice === 'system' ? 'Theme: follow the system' : `Theme: ${choice}`,
+      predicate: ({ state }) => state.theme !== choice,
+      perform: ({ state }) => state.setTheme(choice),
+    }),
+  ),
+  {
+    id: 'run.history',
+    label: 'Show the run history',
+    predicate: (context) => hasNotebook(context) && !context.state.runHistoryOpen,
+    perform: ({ state }) => {
+      state.setMainView('notebook');
+      state.setRunHistoryOpen(true);
+    },
+  },
+  {
+    id: 'search.open',
+    label: 'Search all notebooks',
+    shortcuts: ['Mod+Shift+F'],
+    scope: 'anywhere',
+    perform: ({ state }) => state.setMainView('search'),
+  },
+  {
+    id: 'trash.open',
+    label: 'Open the trash',
+    perform: ({ state }) => state.setMainView('trash'),
+  },
+  {
+    id: 'model.settings',
+    label: 'Set up the model…',
+    perform: ({ state }) => state.setModelSettingsOpen(true),
+  },
   {
     id: 'report.export',
     label: 'Export report…',

@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import type { SchemaInfo } from '../../src-main/contract';
-import { forgetModel, monaco, setModelSchema } from './monaco-setup';
+import { currentEditorTheme, forgetModel, monaco, setModelSchema } from './monaco-setup';
 
 interface QueryEditorProps {
   value: string;
@@ -15,6 +15,12 @@ interface QueryEditorProps {
   testId?: string;
   /** Accessible name of the text area. */
   label?: string;
+  /**
+   * Whether Tab reaches the editor. Cells' editors are not in the Tab order (as in Jupyter,
+   * Enter on the selected cell edits it, Esc leaves), so Tab and Shift+Tab move through the
+   * notebook's controls instead of indenting inside each editor they pass.
+   */
+  tabbable?: boolean;
 }
 
 /** The editor living in each host element, so a cell can hand it the keyboard. */
@@ -57,7 +63,7 @@ export function QueryEditor(props: QueryEditorProps) {
     const editor = monaco.editor.create(host.current, {
       value: latest.current.value,
       language: latest.current.language,
-      theme: 'workbench',
+      theme: currentEditorTheme(),
       minimap: { enabled: false },
       scrollBeyondLastLine: false,
       lineNumbers: 'on',
@@ -71,6 +77,7 @@ export function QueryEditor(props: QueryEditorProps) {
       scrollbar: { alwaysConsumeMouseWheel: false },
       fixedOverflowWidgets: true,
       tabSize: 2,
+      tabIndex: latest.current.tabbable ? 0 : -1,
       ...(latest.current.label ? { ariaLabel: latest.current.label } : {}),
     });
     editorRef.current = editor;

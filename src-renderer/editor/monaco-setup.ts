@@ -29,6 +29,34 @@ monaco.editor.defineTheme('workbench', {
   colors: { 'editor.background': '#fbfcfe', 'editorLineNumber.foreground': '#6b7385' },
 });
 
+// The dark counterpart, with the same care for contrast on its background.
+monaco.editor.defineTheme('workbench-dark', {
+  base: 'vs-dark',
+  inherit: true,
+  rules: [
+    { token: 'operator.sql', foreground: 'c5cbd8' },
+    { token: 'predefined.sql', foreground: 'e59ae3' },
+    { token: 'string.sql', foreground: 'f4a58a' },
+    { token: 'number', foreground: '8fdcb6' },
+    { token: 'comment', foreground: '8fc18f' },
+    { token: 'keyword', foreground: '8fb4ff' },
+  ],
+  colors: { 'editor.background': '#1a1f2b', 'editorLineNumber.foreground': '#9aa3b5' },
+});
+
+let editorTheme: 'workbench' | 'workbench-dark' = 'workbench';
+
+/** The editors' theme (Monaco's is global): set with the app's light or dark theme. */
+export function setEditorTheme(dark: boolean): void {
+  editorTheme = dark ? 'workbench-dark' : 'workbench';
+  monaco.editor.setTheme(editorTheme);
+}
+
+/** The theme a new editor starts with, so creating one never switches the others back. */
+export function currentEditorTheme(): string {
+  return editorTheme;
+}
+
 /** Schema of the connection each editor model runs against, for completion. */
 const schemaByModel = new Map<string, SchemaInfo>();
 

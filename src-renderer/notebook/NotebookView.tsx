@@ -28,7 +28,8 @@ export function NotebookView() {
   const loadInterruptedRuns = useWorkbench((state) => state.loadInterruptedRuns);
   const resumeRun = useWorkbench((state) => state.resumeRun);
   const openReportDialog = useWorkbench((state) => state.openReportDialog);
-  const [historyOpen, setHistoryOpen] = useState(false);
+  const historyOpen = useWorkbench((state) => state.runHistoryOpen);
+  const setHistoryOpen = useWorkbench((state) => state.setRunHistoryOpen);
   const [dismissedRunId, setDismissedRunId] = useState<string | null>(null);
   // Live runs keep their full bar; of the ended ones only the latest shows, as one line.
   const liveRuns = runs.filter((run) => run.status === 'running');
@@ -145,7 +146,22 @@ function EditableTitle({ title, onRename }: { title: string; onRename(title: str
   const [draft, setDraft] = useState<string | null>(null);
   if (draft === null) {
     return (
-      <h1 className="notebook-title" data-testid="notebook-title" onDoubleClick={() => setDraft(title)} title="Double-click to rename">
+      <h1
+        className="notebook-title"
+        data-testid="notebook-title"
+        tabIndex={0}
+        data-own-keys
+        onDoubleClick={() => setDraft(title)}
+        onKeyDown={(event) => {
+          // The keyboard's way to rename: focus the title (Tab), then Enter or F2.
+          if (event.key === 'Enter' || event.key === 'F2') {
+            event.preventDefault();
+            event.stopPropagation();
+            setDraft(title);
+          }
+        }}
+        title="Double-click, or Enter, to rename"
+      >
         {title}
       </h1>
     );

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { ExportedReport, ReportFormatValue, SignOffValue } from '../../src-main/contract/reports';
+import type { ExportedReport, ReportDownload, ReportFormatValue, SignOffValue } from '../../src-main/contract/reports';
 import { useWorkbench } from '../app/store-context';
 import { useDialogKeys } from '../app/use-dialog-keys';
 import type { ReportsSlice } from '../state/reports-slice';
@@ -33,6 +33,23 @@ export function ExportDialog() {
   return <ExportDialogBody key={dialog.notebookId} />;
 }
 
+/** Browser mode (`dwb serve`): no desktop bridge, so files reach the analyst as downloads. */
+const browserMode = typeof window !== 'undefined' && !window.dwb;
+
+function fileUrl(file: ReportDownload): string {
+  const bytes = Uint8Array.from(atob(file.base64), (character) => character.charCodeAt(0));
+  return URL.createObjectURL(new Blob([bytes], { type: file.mimeType }));
+}
+
+/** Hands a file to the browser's downloads, under its name. */
+function saveWithBrowser(url: string, fileName: string): void {
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
 function ExportDialogBody() {
   const dialog = useReports((reports) => reports.reportDialog, null);
   const runs = useReports((reports) => reports.reportRuns, []);
@@ -51,6 +68,7 @@ function ExportDialogBody() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [exported, setExported] = useState<ExportedReport | null>(null);
+  const [downloaded, setDownloaded] = useState<string | null>(null);
   const runId = dialog?.runId ?? null;
   const signOff: SignOffValue | null = name.trim() ? { name: name.trim(), comment: comment.trim() } : null;
   const signOffKey = JSON.stringify(signOff);
@@ -79,6 +97,12 @@ function ExportDialogBody() {
     try {
       const result = await exportReport(runId, format, signOff);
       if (result) setExported(result);
+      // Browser mode: the file was written on the server; the browser downloads its copy too.
+      if (result && browserMode) {
+        const file = await downloadExportedReport(result);
+        saveWithBrowser(fileUrl(file), file.fileName);
+        setDownloaded(file.fileName);
+      }
       // The first signed export makes the analyst's key: preview again so the head shown is the one exported.
       if (result && signOff) await previewReport?.(runId, signOff);
     } catch (caught) {
@@ -93,17 +117,13 @@ function ExportDialogBody() {
       if (await openExportedReport(result)) return;
       // Browser mode: the page opens (HTML, PDF) or saves (the rest) the file itself.
       const file = await downloadExportedReport(result);
-      const bytes = Uint8Array.from(atob(file.base64), (character) => character.charCodeAt(0));
-      const url = URL.createObjectURL(new Blob([bytes], { type: file.mimeType }));
+      const url = fileUrl(file);
       if (result.format === 'html' || result.format === 'pdf') {
         window.open(url, '_blank', 'noopener');
+        setTimeout(() => URL.revokeObjectURL(url), 60_000);
       } else {
-        const link = document.createElement('a');
-        link.href = url;
-        link.download = file.fileName;
-        link.click();
+        saveWithBrowser(url, file.fileName);
       }
-      setTimeout(() => URL.revokeObjectURL(url), 60_000);
     } catch (caught) {
       reportError(caught, 'Could not open the report');
     }
@@ -111,7 +131,19 @@ function ExportDialogBody() {
 
   return (
     <div className="dialog-backdrop" role="presentation" onMouseDown={(event) => event.target === event.currentTarget && close()}>
-      <div ref={dialogElement} className="dialog" role="dialog" aria-modal="true" aria-label="Export report" data-testid="export-dialog" style={{ width: 'min(1240px, 96vw)', height: '92vh', maxHeight: '92vh' }}>
+      <div
+        ref={dialogElement}
+        className="dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-label="Export report"
+        onKeyDown={(event) => {
+          if (event.key === 'Enter' && (event.ctrlKey || event.metaKey) && !busy && runId) {
+            event.preventDefault();
+            void runExport();
+          }
+        }}
+        data-testid="export-dialog" style={{ width: 'min(1240px, 96vw)', height: '92vh', maxHeight: '92vh' }}>
         <header className="dialog-header">
           <h2>Export decision report</h2>
           <button className="icon" aria-label="Close" onClick={close}>
@@ -167,7 +199,13 @@ function ExportDialogBody() {
             {exported && (
               <div className="test-report ok" role="status" data-testid="export-result">
                 <div>
-                  Saved <code style={{ wordBreak: 'break-all' }}>{exported.path}</code>
+                  Saved <code data-testid="export-path" style={{ wordBreak: 'break-all' }}>{exported.path}</code>
+                  {downloaded && (
+                    <>
+                      {' '}
+                      and downloaded as <code data-testid="export-downloaded">{downloaded}</code>
+                    </>
+                  )}
                 </div>
                 <button className="ghost small" data-testid="open-export" onClick={() => void openResult(exported)}>
                   Open
@@ -191,7 +229,7 @@ function ExportDialogBody() {
           <button className="ghost" onClick={close}>
             Close
           </button>
-          <button className="primary" data-testid="export-report-file" disabled={busy || !runId} onClick={() => void runExport()}>
+          <button className="primary" data-testid="export-report-file" title="Ctrl+Enter" disabled={busy || !runId} onClick={() => void runExport()}>
             {busy ? 'Exporting…' : `Export ${formats.find((option) => option.value === format)?.label ?? ''}`}
           </button>
         </footer>

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { ReviewDecisionInput, ReviewRequestValue } from '../../src-main/contract';
 import { useWorkbench } from '../app/store-context';
 import { QueryEditor } from '../editor/QueryEditor';
@@ -29,6 +29,7 @@ function StepReview({ runId, request }: { runId: string; request: Exclude<Review
   const [text, setText] = useState(original);
   const [note, setNote] = useState('');
   const [sent, setSent] = useState(false);
+  const noteField = useRef<HTMLInputElement>(null);
   const changed = text.trim() !== original.trim();
 
   const answer = (decision: ReviewDecisionInput): void => {
@@ -39,19 +40,31 @@ function StepReview({ runId, request }: { runId: string; request: Exclude<Review
     });
   };
   const approve = (): void => {
+    // A note given with an edit goes with it: the model reads it beside the analyst's version.
+    const withNote = note.trim() ? { note: note.trim() } : {};
     if (changed) {
-      answer(request.subject === 'query' ? { action: 'edit', query: text } : { action: 'edit', steps: text.split('\n').map((line) => line.trim()).filter(Boolean) });
+      answer(request.subject === 'query' ? { action: 'edit', query: text, ...withNote } : { action: 'edit', steps: text.split('\n').map((line) => line.trim()).filter(Boolean), ...withNote });
     } else if (note.trim()) answer({ action: 'note', note: note.trim() });
     else answer({ action: 'approve' });
   };
 
   return (
-    <div className="review-panel" data-testid="review-panel">
+    <div
+      className="review-panel"
+      data-testid="review-panel"
+      onKeyDown={(event) => {
+        // Esc leaves the editor (Monaco keeps Tab for indenting) for the note and the buttons.
+        if (event.key === 'Escape' && !event.defaultPrevented && event.target instanceof Element && event.target.closest('.monaco-editor')) {
+          event.preventDefault();
+          noteField.current?.focus();
+        }
+      }}
+    >
       <p className="review-title">
         {reviewTitle(request)}
       </p>
       {request.subject === 'query' ? (
-        <QueryEditor value={text} language="sql" schema={undefined} focused onChange={setText} onRun={approve} onCancel={() => undefined} onFocus={() => undefined} />
+        <QueryEditor value={text} language="sql" schema={undefined} focused tabbable label="Proposed query" onChange={setText} onRun={approve} onCancel={() => undefined} onFocus={() => undefined} />
       ) : request.subject === 'forecast' ? (
         // The forecast's own cell is the editor; lines here are for the keyboard-minded, folded away so the cell stays in view.
         <details>
@@ -62,7 +75,17 @@ function StepReview({ runId, request }: { runId: string; request: Exclude<Review
         <textarea aria-label="Proposed plan" className="plan-editor" rows={Math.max(3, request.steps.length + 1)} value={text} onChange={(event) => setText(event.target.value)} />
       )}
       {request.subject !== 'forecast' && (
-        <input aria-label="Note for the model" className="review-note" placeholder="Note for the model (optional)" value={note} onChange={(event) => setNote(event.target.value)} />
+      <input
+        ref={noteField}
+        aria-label="Note for the model"
+        title="Enter approves (or runs your version) with this note"
+        onKeyDown={(event) => {
+          if (event.key === 'Enter' && !sent) {
+            event.preventDefault();
+            approve();
+          }
+        }}
+        className="review-note" placeholder="Note for the model (optional)" value={note} onChange={(event) => setNote(event.target.value)} />
       )}
       <div className="review-actions">
         <button className="primary" data-testid="review-approve" disabled={sent} onClick={approve} title="Ctrl+Enter in the editor">

@@ -58,7 +58,21 @@ export function RunComposer({ draft }: { draft: RunDraft }) {
   };
 
   return (
-    <section className="run-composer" data-testid="run-composer" aria-label="New decision run">
+    <section
+      className="run-composer"
+      data-testid="run-composer"
+      aria-label="New decision run"
+      onKeyDown={(event) => {
+        // The keyboard's way through the form: Ctrl/Cmd+Enter starts the run, Esc closes the form.
+        if (event.key === 'Enter' && (event.ctrlKey || event.metaKey) && !busy && form.question.trim() && form.connectionId && model?.settings) {
+          event.preventDefault();
+          void start();
+        } else if (event.key === 'Escape' && !event.defaultPrevented) {
+          event.preventDefault();
+          closeRunDraft();
+        }
+      }}
+    >
       <header className="composer-header">
         <h2>Ask the model to decide</h2>
         <button className="icon" aria-label="Close" onClick={closeRunDraft}>
@@ -67,7 +81,7 @@ export function RunComposer({ draft }: { draft: RunDraft }) {
       </header>
       <label>
         Decision question
-        <textarea aria-label="Decision question" rows={3} value={form.question} onChange={(event) => update({ question: event.target.value })} />
+        <textarea aria-label="Decision question" autoFocus rows={3} value={form.question} onChange={(event) => update({ question: event.target.value })} />
       </label>
       <details open={form.rules.length > 0 && form.rules.length < 400}>
         <summary>Business rules {form.rules ? `(${form.rules.length} characters)` : '(optional)'}</summary>
@@ -148,7 +162,7 @@ export function RunComposer({ draft }: { draft: RunDraft }) {
       <footer className="composer-footer">
         <span className="muted">{techniqueOptions.find((option) => option.id === form.technique)?.summary}</span>
         <span className="spacer" />
-        <button className="primary" data-testid="start-run" disabled={busy || !form.question.trim() || !form.connectionId || !model?.settings} onClick={() => void start()}>
+        <button className="primary" data-testid="start-run" title="Ctrl+Enter" disabled={busy || !form.question.trim() || !form.connectionId || !model?.settings} onClick={() => void start()}>
           {busy ? 'Starting…' : '▶ Start run'}
         </button>
       </footer>

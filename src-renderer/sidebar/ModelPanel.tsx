@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useWorkbench } from '../app/store-context';
 import { ModelSettingsDialog } from '../settings/ModelSettingsDialog';
 
@@ -10,7 +10,8 @@ export function ModelPanel() {
   const loadLocalModels = useWorkbench((state) => state.loadLocalModels);
   const local = localModels?.models.find((candidate) => candidate.id === localModels.selectedId) ?? null;
   const reportError = useWorkbench((state) => state.reportError);
-  const [open, setOpen] = useState(false);
+  const open = useWorkbench((state) => state.modelSettingsOpen);
+  const setOpen = useWorkbench((state) => state.setModelSettingsOpen);
 
   useEffect(() => {
     void loadModel().catch((error: unknown) => reportError(error, 'Could not read the model settings'));

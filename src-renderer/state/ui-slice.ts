@@ -1,5 +1,6 @@
 import type { TransportState } from '../api/client';
 import type { SliceContext } from './store';
+import { storeTheme, storedTheme, type ThemeChoice } from '../app/theme';
 
 export interface Toast {
   id: number;
@@ -9,9 +10,23 @@ export interface Toast {
   action?: { label: string; run: () => void };
 }
 
+export type MainView = 'notebook' | 'benchmarks' | 'trash' | 'search';
+
 export interface UiSlice {
   transport: TransportState;
   toasts: Toast[];
+  /** What the main column shows: the open notebook, the benchmarks, the trash, or search. */
+  mainView: MainView;
+  setMainView(view: MainView): void;
+  /** Light, dark, or following the system (the default); remembered in this browser. */
+  theme: ThemeChoice;
+  setTheme(choice: ThemeChoice): void;
+  /** The open notebook's run history panel. */
+  runHistoryOpen: boolean;
+  setRunHistoryOpen(open: boolean): void;
+  /** The model settings dialog, opened from the sidebar or the palette. */
+  modelSettingsOpen: boolean;
+  setModelSettingsOpen(open: boolean): void;
   setTransport(state: TransportState): void;
   notify(toast: Omit<Toast, 'id'>): void;
   dismissToast(id: number): void;
@@ -26,6 +41,17 @@ export function createUiSlice({ set, get }: SliceContext): UiSlice {
   return {
     transport: 'connecting',
     toasts: [],
+    mainView: 'notebook',
+    setMainView: (mainView) => set({ mainView }),
+    theme: typeof window === 'undefined' ? 'system' : storedTheme(),
+    setTheme: (theme) => {
+      storeTheme(theme);
+      set({ theme });
+    },
+    runHistoryOpen: false,
+    setRunHistoryOpen: (open) => set({ runHistoryOpen: open }),
+    modelSettingsOpen: false,
+    setModelSettingsOpen: (open) => set({ modelSettingsOpen: open }),
     setTransport: (transport) => set({ transport }),
     notify: (toast) => {
       const id = nextToastId++;

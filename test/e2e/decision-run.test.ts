@@ -85,7 +85,8 @@ describe('a decision run in step-through mode', () => {
 
     const kinds = await app.page.getByTestId('cell').evaluateAll((cells) => cells.map((cell) => `${cell.getAttribute('data-cell-kind')}`));
     // The demo question names SWE and baltic_sea, so the decision is checked by the simulator.
-    expect(kinds.slice(-9)).toEqual(['question', 'plan', 'thought', 'query', 'observation', 'query', 'observation', 'simulation', 'decision']);
+    // The analyst's edit keeps the model's original query in a note just before the analyst's version.
+    expect(kinds.slice(-10)).toEqual(['question', 'plan', 'thought', 'note', 'query', 'observation', 'query', 'observation', 'simulation', 'decision']);
     expect(await decision.getByTestId('verification').innerText()).toMatch(/simulator/i);
     const edited = app.page.locator('[data-cell-kind="query"]').nth(-2);
     expect(await edited.locator('.author').innerText()).toBe('analyst');

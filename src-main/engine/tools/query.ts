@@ -3,7 +3,7 @@ import type { QueryResult } from '../../contract/data';
 import { WorkbenchError } from '../../contract/errors';
 import { formatObservation } from '../observation';
 import { resultDigest } from '../result-digest';
-import { recordReview } from '../review-gate';
+import { analystNote, recordReview } from '../review-gate';
 import type { RunContext } from '../run-context';
 import { defineTool } from './tool';
 
@@ -30,8 +30,8 @@ export const queryTool = defineTool({
     const { text: observation } = await runQuery(run, { step, node, query: edited ?? query, author: edited ? 'analyst' : 'model' });
     run.state.queries++;
     const prefix = edited ? `The analyst replaced your query with:\n${edited}\n\n` : '';
-    const note = decision.action === 'note' ? `\n\nAnalyst note: ${decision.note}` : '';
-    return { reply: `${prefix}${observation}${note}` };
+    const note = analystNote(decision);
+    return { reply: `${prefix}${observation}${note ? `\n\nAnalyst note: ${note}` : ''}` };
   },
   cells: {
     'query-start': (event, _at, cells) => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { chainPlan } from '../../contract/run';
-import { recordReview } from '../review-gate';
+import { analystNote, recordReview } from '../review-gate';
 import { numberedSteps } from '../text-protocol';
 import { planSteps } from './plan';
 import { defineTool, numbered } from './tool';
@@ -31,8 +31,8 @@ export const replanTool = defineTool({
     const steps = decision.action === 'edit' && decision.steps?.length ? decision.steps : proposed.steps;
     run.emit({ type: 'replan', step, previous: run.state.plan, steps, nodes: chainPlan(steps), reason: proposed.reason, author: decision.action === 'edit' ? 'analyst' : 'model' });
     run.state.plan = steps;
-    const note = decision.action === 'note' ? ` Analyst note: ${decision.note}` : '';
-    return { reply: `Plan updated${decision.action === 'edit' ? ' by the analyst' : ''}: ${steps.map((text, index) => `${index + 1}. ${text}`).join(' ')}.${note}` };
+    const note = analystNote(decision);
+    return { reply: `Plan updated${decision.action === 'edit' ? ' by the analyst' : ''}: ${steps.map((text, index) => `${index + 1}. ${text}`).join(' ')}.${note ? ` Analyst note: ${note}` : ''}` };
   },
   cells: {
     replan: (event, _at, cells) => {

@@ -94,9 +94,11 @@ describe('decision runs in the workspace', () => {
     expect(done.pendingReview).toBeNull();
     server.verify();
     const cells = (await workbench.invoke('notebooks/get', { id: notebook.id })).cells;
-    expect(cells.map((cell) => `${cell.kind}/${cell.author}`)).toEqual(['question/analyst', 'plan/model', 'query/analyst', 'observation/engine', 'decision/model']);
-    expect(cells[2]?.output).toMatchObject({ status: 'ok', result: { rows: [[4.777]] } });
-    expect(cells[4]?.data).toMatchObject({ decision: 'krakow', evidence: [cells[2]?.id] });
+    // The edit keeps the model's original in an analyst note just before the analyst's query.
+    expect(cells.map((cell) => `${cell.kind}/${cell.author}`)).toEqual(['question/analyst', 'plan/model', 'note/analyst', 'query/analyst', 'observation/engine', 'decision/model']);
+    expect(cells[2]?.source).toContain('SELECT 1');
+    expect(cells[3]?.output).toMatchObject({ status: 'ok', result: { rows: [[4.777]] } });
+    expect(cells[5]?.data).toMatchObject({ decision: 'krakow', evidence: [cells[3]?.id] });
     expect(events.filter((entry) => entry.event === 'cell-change').length).toBeGreaterThanOrEqual(5);
     const [run] = await workbench.invoke('runs/list', { notebookId: notebook.id });
     expect(run).toMatchObject({ id: runId, status: 'answered', decision: 'krakow', mode: 'step' });

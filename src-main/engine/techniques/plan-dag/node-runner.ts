@@ -1,5 +1,5 @@
 import type { ChatMessage } from '../../../llm/types';
-import { recordReview } from '../../review-gate';
+import { analystNote, recordReview } from '../../review-gate';
 import type { RunContext } from '../../run-context';
 import { runQuery } from '../../tools/query';
 import { readDecision, readNodeAnswer, substituteTags, answerText, type NodeAnswer } from './answers';
@@ -215,8 +215,8 @@ async function reviewedQuery(run: RunContext, node: string, step: number, query:
   const edited = decision.action === 'edit' && decision.query?.trim() ? decision.query.trim() : null;
   const ran = await runQuery(run, { step, node, query: edited ?? query, author: edited ? 'analyst' : 'model' });
   run.state.queries++;
-  const note = decision.action === 'note' ? `\n\nAnalyst note: ${decision.note}` : '';
-  return { ok: ran.error === null, text: `${ran.text}${note}`, empty: ran.error === null && ran.rowCount === 0 };
+  const note = analystNote(decision);
+  return { ok: ran.error === null, text: `${ran.text}${note ? `\n\nAnalyst note: ${note}` : ''}`, empty: ran.error === null && ran.rowCount === 0 };
 }
 
 /**

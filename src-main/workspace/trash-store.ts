@@ -1,0 +1,64 @@
+import type { AppDatabase } from './app-database';
+import { WorkbenchError } from '../contract/errors';
+import type { CellKind } from '../contract/notebook';
+import type { TrashKind, TrashListing } from '../contract/trash';
+
+const excerptLength = 160;
+
+/**
+ * The workspace's trash: deleting marks a row (`deleted_at`); here the marked rows are listed,
+ * put back, or removed for good. Each method is one transaction.
+ */
+export class TrashStore {
+  constructor(private readonly database: AppDatabase) {}
+
+  list(): TrashListing {
+    const notebooks = this.database
+      .prepare(
+        `SELECT n.id, n.title, n.deleted_at AS deletedAt,
+                (SELECT count(*) FROM cells c WHERE c.notebook_id = n.id AND c.deleted_at IS NULL) AS cellCount
+           FROM notebooks n WHERE n.deleted_at IS NOT NULL ORDER BY n.deleted_at DESC`,
+      )
+      .all() as TrashListing['notebooks'];
+    // A cell of a deleted notebook goes and comes back with its notebook, so it is not listed alone.
+    const cells = (
+      this.database
+        .prepare(
+          `SELECT c.id, c.notebook_id AS notebookId, n.title AS notebookTitle, c.kind, c.source, c.deleted_at AS deletedAt
+             FROM cells c JOIN notebooks n ON n.id = c.notebook_id
+            WHERE c.deleted_at IS NOT NULL AND n.deleted_at IS NULL ORDER BY c.deleted_at DESC`,
+        )
+        .all() as { id: string; notebookId: string; notebookTitle: string; kind: CellKind; source: string; deletedAt: string }[]
+    ).map(({ source, ...cell }) => ({ ...cell, excerpt: source.replace(/\s+/g, ' ').trim().slice(0, excerptLength) }));
+    const connections = this.database
+      .prepare('SELECT id, name, engine, deleted_at AS deletedAt FROM connections WHERE deleted_at IS NOT NULL ORDER BY deleted_at DESC')
+      .all() as TrashListing['connections'];
+    return { notebooks, cells, connections };
+  }
+
+  restore(kind: TrashKind, id: string): void {
+    const table = { notebook: 'notebooks', cell: 'cells', connection: 'connections' }[kind];
+    const result = this.database.prepare(`UPDATE ${table} SET deleted_at = NULL WHERE id = ? AND deleted_at IS NOT NULL`).run(id);
+    if (result.changes === 0) throw new WorkbenchError('not-found', `No ${kind} ${id} in the trash`);
+  }
+
+  /** Removes everything in the trash except notebooks whose ids are in `busy` (a run is writing to them). */
+  empty(busy: ReadonlySet<string>): { notebooks: number; cells: number; connections: number; kept: number } {
+    return this.database.transaction(() => {
+      const deleted = (this.database.prepare('SELECT id FROM notebooks WHERE deleted_at IS NOT NULL').all() as { id: string }[]).map((row) => row.id);
+      const doomed = deleted.filter((id) => !busy.has(id));
+      let notebooks = 0;
+      let cells = 0;
+      for (const id of doomed) {
+        this.database.prepare('DELETE FROM run_events WHERE run_id IN (SELECT id FROM runs WHERE notebook_id = ?)').run(id);
+        this.database.prepare('DELETE FROM run_transcripts WHERE run_id IN (SELECT id FROM runs WHERE notebook_id = ?)').run(id);
+        this.database.prepare('DELETE FROM runs WHERE notebook_id = ?').run(id);
+        cells += this.database.prepare('DELETE FROM cells WHERE notebook_id = ?').run(id).changes;
+        notebooks += this.database.prepare('DELETE FROM notebooks WHERE id = ?').run(id).changes;
+      }
+      cells += this.database.prepare('DELETE FROM cells WHERE deleted_at IS NOT NULL AND notebook_id IN (SELECT id FROM notebooks WHERE deleted_at IS NULL)').run().changes;
+      const connections = this.database.prepare('DELETE FROM connections WHERE deleted_at IS NOT NULL').run().changes;
+      return { notebooks, cells, connections, kept: deleted.length - doomed.length };
+    })();
+  }
+}

@@ -1,0 +1,159 @@
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import type { WorkbenchClient } from '../../src-main/contract';
+import type { TrashKind, TrashListing } from '../../src-main/contract/trash';
+import { useWorkbench } from '../app/store-context';
+import { useDialogKeys } from '../app/use-dialog-keys';
+
+const when = (iso: string): string => new Date(iso).toLocaleString();
+
+/**
+ * What was deleted — notebooks, cells, connections — until the analyst restores it or empties
+ * the trash (after a confirmation). Nothing leaves the workspace any other way.
+ */
+export function TrashView({ client }: { client: WorkbenchClient }) {
+  const reportError = useWorkbench((state) => state.reportError);
+  const notify = useWorkbench((state) => state.notify);
+  const loadNotebooks = useWorkbench((state) => state.loadNotebooks);
+  const openNotebook = useWorkbench((state) => state.openNotebook);
+  const currentNotebookId = useWorkbench((state) => state.currentNotebookId);
+  const dropUndo = useWorkbench((state) => state.dropUndo);
+  const [listing, setListing] = useState<TrashListing | null>(null);
+  const [confirming, setConfirming] = useState(false);
+
+  const reload = useCallback(async (): Promise<void> => setListing(await client.invoke('trash/list', {})), [client]);
+  useEffect(() => {
+    let current = true;
+    client.invoke('trash/list', {}).then(
+      (found) => current && setListing(found),
+      (error: unknown) => reportError(error, 'Could not read the trash'),
+    );
+    return () => {
+      current = false;
+    };
+  }, [client, reportError]);
+
+  const restore = async (kind: TrashKind, id: string, notebookId: string | null): Promise<void> => {
+    try {
+      await client.invoke('trash/restore', { kind, id });
+      dropUndo(id);
+      if (kind === 'notebook') await loadNotebooks();
+      // A restored cell shows in its notebook when that notebook is open.
+      if (kind === 'cell' && notebookId !== null && notebookId === currentNotebookId) await openNotebook(notebookId);
+      if (kind === 'cell') await loadNotebooks();
+      await reload();
+    } catch (error) {
+      reportError(error, 'Could not restore');
+    }
+  };
+
+  const empty = async (): Promise<void> => {
+    setConfirming(false);
+    try {
+      const removed = await client.invoke('trash/empty', {});
+      notify({
+        tone: 'info',
+        message: `Deleted for good: ${removed.notebooks} notebooks, ${removed.cells} cells, ${removed.connections} connections${removed.kept ? ` (${removed.kept} notebooks kept while a run writes to them)` : ''}.`,
+      });
+      await reload();
+    } catch (error) {
+      reportError(error, 'Could not empty the trash');
+    }
+  };
+
+  const count = listing ? listing.notebooks.length + listing.cells.length + listing.connections.length : 0;
+  return (
+    <main className="notebook trash-view" data-testid="trash-view" aria-label="Trash">
+      <h1 className="notebook-title">Trash</h1>
+      <div className="notebook-actions">
+        <span className="muted">{listing === null ? 'Reading…' : count === 0 ? 'The trash is empty.' : `${count} deleted item${count === 1 ? '' : 's'}; restore puts each back where it was.`}</span>
+        <span className="spacer" />
+        <button className="ghost danger" data-testid="empty-trash" disabled={count === 0} onClick={() => setConfirming(true)}>
+          Empty the trash…
+        </button>
+      </div>
+      {listing && listing.notebooks.length > 0 && (
+        <TrashSection title="Notebooks">
+          {listing.notebooks.map((notebook) => (
+            <TrashRow key={notebook.id} kind="notebook" title={notebook.title} meta={`${notebook.cellCount} cells · deleted ${when(notebook.deletedAt)}`} onRestore={() => void restore('notebook', notebook.id, null)} />
+          ))}
+        </TrashSection>
+      )}
+      {listing && listing.cells.length > 0 && (
+        <TrashSection title="Cells">
+          {listing.cells.map((cell) => (
+            <TrashRow
+              key={cell.id}
+              kind="cell"
+              title={cell.excerpt || `(empty ${cell.kind})`}
+              meta={`${cell.kind} in “${cell.notebookTitle}” · deleted ${when(cell.deletedAt)}`}
+              onRestore={() => void restore('cell', cell.id, cell.notebookId)}
+            />
+          ))}
+        </TrashSection>
+      )}
+      {listing && listing.connections.length > 0 && (
+        <TrashSection title="Connections">
+          {listing.connections.map((connection) => (
+            <TrashRow
+              key={connection.id}
+              kind="connection"
+              title={connection.name}
+              meta={`${connection.engine} · deleted ${when(connection.deletedAt)} · a password must be entered again`}
+              onRestore={() => void restore('connection', connection.id, null)}
+            />
+          ))}
+        </TrashSection>
+      )}
+      {confirming && <ConfirmEmpty count={count} onCancel={() => setConfirming(false)} onConfirm={() => void empty()} />}
+    </main>
+  );
+}
+
+function TrashSection({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section className="trash-section" aria-label={`Deleted ${title.toLowerCase()}`}>
+      <h2>{title}</h2>
+      <ul className="trash-list">{children}</ul>
+    </section>
+  );
+}
+
+function TrashRow({ kind, title, meta, onRestore }: { kind: TrashKind; title: string; meta: string; onRestore(): void }) {
+  return (
+    <li className="trash-row" data-testid="trash-item" data-kind={kind}>
+      <span className="trash-text">
+        <span className="trash-title">{title}</span>
+        <span className="muted small">{meta}</span>
+      </span>
+      <button className="ghost small" aria-label={`Restore ${kind} ${title}`} onClick={onRestore}>
+        Restore
+      </button>
+    </li>
+  );
+}
+
+function ConfirmEmpty({ count, onCancel, onConfirm }: { count: number; onCancel(): void; onConfirm(): void }) {
+  const dialog = useRef<HTMLDivElement>(null);
+  useDialogKeys(dialog, onCancel);
+  return (
+    <div className="dialog-backdrop" role="presentation" onMouseDown={(event) => event.target === event.currentTarget && onCancel()}>
+      <div ref={dialog} className="dialog" role="dialog" aria-modal="true" aria-label="Empty the trash" data-testid="confirm-empty-trash">
+        <header className="dialog-header">
+          <h2>Empty the trash?</h2>
+        </header>
+        <p>
+          {count} item{count === 1 ? '' : 's'} will be deleted for good, with the runs and logs of deleted notebooks. This cannot be undone.
+        </p>
+        <footer className="dialog-footer">
+          <span className="spacer" />
+          <button className="ghost" onClick={onCancel}>
+            Keep them
+          </button>
+          <button className="primary danger" data-testid="confirm-empty" onClick={onConfirm}>
+            Delete for good
+          </button>
+        </footer>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { seriousViolations } from '../support/axe';
+import { screenshot, useAppInBrowser } from '../support/browser';
+
+/** Search across notebooks: Ctrl+Shift+F, results as you type, a hit opens its notebook at the cell. */
+const app = useAppInBrowser({ viewport: { width: 1440, height: 900 } });
+const page = () => app.page;
+const press = (keys: string): Promise<void> => page().keyboard.press(keys);
+
+describe('search across notebooks', () => {
+  it('finds a query in another notebook and a question in the demo, and opens the cell', async () => {
+    await page().goto(app.server.url);
+    await expect.poll(() => page().getByTestId('notebook-title').textContent()).toBe('Welcome to Decision Workbench');
+    await press('Control+Alt+N');
+    await expect.poll(() => page().getByTestId('notebook-title').textContent()).toMatch(/^Untitled/);
+    await press('B');
+    await expect.poll(() => page().getByTestId('cell').count()).toBe(1);
+    await page().keyboard.type("SELECT 'zebra crossing' AS animal");
+    await press('Escape');
+    await press('Escape');
+    await press('Control+S');
+
+    await press('Control+Shift+F');
+    const view = page().getByTestId('search-view');
+    await view.waitFor();
+    await expect.poll(() => page().locator(':focus').getAttribute('aria-label')).toBe('Search all notebooks');
+    await page().keyboard.type('ZEBRA');
+    const hits = view.getByTestId('search-hit');
+    await expect.poll(() => hits.count()).toBe(1);
+    expect(await hits.first().innerText()).toMatch(/query\s+Untitled/i);
+    expect(await hits.first().locator('mark').innerText()).toBe('zebra');
+
+    await press('ControlOrMeta+A');
+    await page().keyboard.type('ruler of the country');
+    await expect.poll(() => hits.count()).toBe(1);
+    expect(await hits.first().innerText()).toContain('Welcome to Decision Workbench');
+    await screenshot(page(), 'search-01-hits');
+    // From the keyboard: Tab to the hit, Enter opens it.
+    await press('Tab');
+    await expect.poll(() => page().locator(':focus').getAttribute('data-testid')).toBe('search-hit');
+    await press('Enter');
+    await expect.poll(() => page().getByTestId('notebook-title').textContent()).toBe('Welcome to Decision Workbench');
+    const selected = page().locator('[data-testid="cell"].selected');
+    await expect.poll(() => selected.getAttribute('data-cell-kind')).toBe('question');
+    expect(await selected.innerText()).toContain('ruler of the country');
+    await expect.poll(() => selected.evaluate((element) => {
+      const box = element.getBoundingClientRect();
+      return box.top >= 0 && box.top < (globalThis as unknown as { innerHeight: number }).innerHeight;
+    })).toBe(true);
+    await screenshot(page(), 'search-02-opened');
+    expect(app.pageErrors).toEqual([]);
+  });
+
+  it('passes the accessibility audit with results shown', async () => {
+    const audited = await app.browser.newPage({ bypassCSP: true, viewport: { width: 1440, height: 900 } });
+    try {
+      await audited.goto(app.server.url);
+      await audited.getByTestId('notebook-title').waitFor();
+      await audited.getByTestId('open-search').click();
+      await audited.getByLabel('Search all notebooks').fill('baltic_sea');
+      await expect.poll(() => audited.getByTestId('search-hit').count()).toBeGreaterThan(0);
+      expect(await seriousViolations(audited)).toEqual([]);
+    } finally {
+      await audited.close();
+    }
+  });
+});

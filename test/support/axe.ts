@@ -1,0 +1,26 @@
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { repoRoot } from './fixtures';
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/**
+ * Runs axe-core in the page and returns its serious and critical violations, described. The
+ * page must be opened with `bypassCSP` (the app's policy rightly refuses injected scripts).
+ */
+export async function seriousViolations(target: Page): Promise<string[]> {
+  if (!(await target.evaluate(() => 'axe' in globalThis))) await target.addScriptTag({ path: join(repoRoot, 'node_modules', 'axe-core', 'axe.min.js') });
+  const violations = await target.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: AxeViolation[] }> } }).axe;
+    const results = await axe.run((globalThis as unknown as { document: unknown }).document, { resultTypes: ['violations'] });
+    return results.violations;
+  });
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes.slice(0, 3).map((node) => node.target.join(' ')).join(', ')}`);
+}
