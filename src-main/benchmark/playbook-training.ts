@@ -40,6 +40,8 @@ export interface PlaybookTrainingRequest {
   reflection: 'sir' | 'summary-only';
   outDir: string;
   onProgress?: (line: string) => void;
+  /** Told of every version once it is written (the app adds it to the workspace's playbooks). */
+  onVersion?: (version: PlaybookVersion) => void;
 }
 
 export interface PlaybookTrainingResult {
@@ -131,7 +133,10 @@ export async function trainDqaPlaybook(request: PlaybookTrainingRequest): Promis
     maxActions: request.maxActions,
     reflection: request.reflection,
     split: request.split ?? null,
-    onVersion: (version) => writeVersion(outDir, version),
+    onVersion: (version) => {
+      writeVersion(outDir, version);
+      request.onVersion?.(version);
+    },
     ...(request.onProgress ? { onProgress: request.onProgress } : {}),
   });
   return { versions, train: train.map((q) => q.id), heldOut: heldOut.map((q) => q.id), heldOutFile };

@@ -3,6 +3,7 @@ import { queryResultSchema } from './data';
 import { connectionRequests } from './connections';
 import { reportRequests } from './reports';
 import { benchmarkRequests, benchmarkSummarySchema } from './benchmarks';
+import { playbookRequests, playbookTrainingSchema } from './playbooks';
 import { localModelsViewSchema } from './local-models';
 import { connectionReportSchema, modelSettingsViewSchema, providerSettingsSchema } from './model';
 import { reviewDecisionSchema, runProgressSchema, runSummarySchema, techniqueIdSchema, techniqueInfoSchema } from './run';
@@ -37,6 +38,7 @@ export const api = {
   ...connectionRequests,
   ...reportRequests,
   ...benchmarkRequests,
+  ...playbookRequests,
 
   'notebooks/list': { params: empty, result: z.array(notebookSummarySchema) },
   'notebooks/get': { params: id, result: notebookSchema },
@@ -212,6 +214,8 @@ export const events = {
   'whatif-progress': z.object({ requestId: z.string(), done: z.number().int(), total: z.number().int() }),
   /** A technique benchmark moved on (a question decided, a stop, the end). */
   'benchmark-progress': benchmarkSummarySchema,
+  /** Playbook versions were added, reviewed or pinned, or a training moved on. */
+  'playbooks-change': z.object({ training: playbookTrainingSchema.optional() }),
 } as const;
 export type Events = typeof events;
 export type EventName = keyof Events;

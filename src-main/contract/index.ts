@@ -7,6 +7,7 @@ export * from './local-models';
 export * from './error-schema';
 export * from './model';
 export * from './notebook';
+export * from './playbooks';
 export * from './reports';
 export * from './run';
 export * from './simulation';

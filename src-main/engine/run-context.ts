@@ -59,6 +59,8 @@ export interface DecisionRunOptions {
   whatIf?: RunWhatIf;
   /** A learned playbook for techniques that follow one (AutoPlan); placed between the task and the question. */
   playbook?: string;
+  /** The playbook version's hash (from the workspace or a version file); the run log records it. */
+  playbookVersion?: string;
   /** Continue a run that was interrupted: no run-start, and the technique starts from this state. */
   resume?: ResumeState;
   /** Told where the run stands just before each model call, to be saved for a resume. */

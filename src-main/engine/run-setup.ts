@@ -56,6 +56,8 @@ export interface RunSetup {
   whatIf: boolean;
   /** A learned playbook for the `autoplan` technique. */
   playbook?: string;
+  /** The playbook version's hash, recorded in the run log with the text. */
+  playbookVersion?: string;
   limits?: Partial<RunLimits>;
   gate?: ReviewGate;
   signal?: AbortSignal;
@@ -107,6 +109,7 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
     ...(whatIf ? { whatIf } : {}),
     ...(setup.resume ? { resume: setup.resume } : {}),
     ...(setup.playbook !== undefined ? { playbook: setup.playbook } : {}),
+    ...(setup.playbookVersion !== undefined ? { playbookVersion: setup.playbookVersion } : {}),
     ...(setup.onCheckpoint ? { onCheckpoint: setup.onCheckpoint } : {}),
   });
 }
@@ -132,6 +135,8 @@ export interface DirectoryRunRequest {
   whatIf: boolean;
   /** A learned playbook for the `autoplan` technique. */
   playbook?: string;
+  /** The playbook version's hash, recorded in the run log with the text. */
+  playbookVersion?: string;
   limits?: Partial<RunLimits>;
   signal?: AbortSignal;
   runId?: string;
@@ -186,6 +191,7 @@ export async function runToDirectory(request: DirectoryRunRequest): Promise<Dire
       simulator: await simulatorFor(connector, request.simulator),
       whatIf: request.whatIf,
       ...(request.playbook !== undefined ? { playbook: request.playbook } : {}),
+      ...(request.playbookVersion !== undefined ? { playbookVersion: request.playbookVersion } : {}),
       ...(request.limits ? { limits: request.limits } : {}),
       ...(request.signal ? { signal: request.signal } : {}),
       onEvent: ({ event }) => {

@@ -24,6 +24,8 @@ import type { ProviderSettings } from '../contract/model';
 import type { Environment } from '../workspace/clock';
 import type { NotebookStore } from '../workspace/notebook-store';
 import type { RunStore } from '../workspace/run-store';
+import type { PlaybookStore } from '../engine/techniques/autoplan/playbook-store';
+import { recogniseScenario } from '../simulators/scenario';
 
 /** The model a run uses, with what its records say about it. */
 interface RunModel {
@@ -55,6 +57,8 @@ const runStartSchema = z.object({
   /** Absent in runs stored before the what-if tool existed: those offered no `whatif`. */
   whatIf: z.boolean().default(false),
   known: z.object({ country: z.string().optional(), home: z.string().optional(), goods: z.string().optional() }),
+  /** The playbook version (hash) an `autoplan` run follows: the one asked for, else the task type's pinned one. */
+  playbook: z.string().optional(),
 });
 export type RunStart = z.infer<typeof runStartSchema>;
 
@@ -88,6 +92,8 @@ export class RunManager {
       providerFor?: (settings: ProviderSettings) => ModelProvider;
       /** The local model selected in the model manager, which runs use instead of the endpoint; null: none. */
       localModel?: () => { provider: ModelProvider; settings: LocalModelSettings } | null;
+      /** The workspace's playbooks, for techniques that follow one (AutoPlan). */
+      playbooks?: PlaybookStore;
       emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
     },
   ) {}
@@ -109,12 +115,28 @@ export class RunManager {
     return { provider: (this.dependencies.providerFor ?? createOpenAiProvider)(settings), recordedSettings: settings, details: settings, toolMode: settings.toolMode === 'text' ? 'text' : 'tools' };
   }
 
-  async start(request: RunStart): Promise<{ runId: string }> {
-    techniqueNamed(request.technique); // an unknown technique is refused before anything is stored
+  /**
+   * The playbook version an AutoPlan run follows: the one the request names (checked to exist),
+   * else the pinned one of the data's task type (scenario × relational or graph); none without.
+   */
+  private async playbookFor(request: RunStart, connector: Connector): Promise<string | undefined> {
+    const store = this.dependencies.playbooks;
+    if (!techniqueNamed(request.technique).usesPlaybook || !store) return undefined;
+    if (request.playbook !== undefined) return store.find(request.playbook).version.hash;
+    const schema = await connector.schema();
+    const scenario = recogniseScenario(schema);
+    if (scenario === null) return undefined;
+    return store.pinned(scenario, schema.kind === 'relational' ? 'rdb' : 'gdb')?.hash;
+  }
+
+  async start(input: RunStart): Promise<{ runId: string }> {
+    techniqueNamed(input.technique); // an unknown technique is refused before anything is stored
     const settings = this.runModel();
     const { notebooks, runs, environment } = this.dependencies;
-    const notebook = notebooks.get(request.notebookId);
-    const connector = await this.dependencies.connector(request.connectionId);
+    const notebook = notebooks.get(input.notebookId);
+    const connector = await this.dependencies.connector(input.connectionId);
+    const playbook = await this.playbookFor(input, connector);
+    const request: RunStart = { ...input, ...(playbook !== undefined ? { playbook } : {}) };
     const simulator = await simulatorFor(connector, { rules: request.simulatorRules, known: request.known });
     const runId = `run-${environment.newId()}`;
     const startedAt = environment.now();
@@ -163,6 +185,12 @@ export class RunManager {
         exchanges: transcript.exchanges.length,
       },
     });
+  }
+
+  private playbookText(hash: string | undefined): { playbook: string; playbookVersion: string } | Record<string, never> {
+    if (hash === undefined || !this.dependencies.playbooks) return {};
+    const { version } = this.dependencies.playbooks.find(hash);
+    return { playbook: version.playbook, playbookVersion: version.hash };
   }
 
   private async launch(context: {
@@ -240,6 +268,7 @@ export class RunManager {
       },
       simulator,
       whatIf: request.whatIf,
+      ...this.playbookText(request.playbook),
       limits: { maxSteps },
       gate,
       signal: run.controller.signal,

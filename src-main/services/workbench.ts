@@ -24,6 +24,7 @@ import { defaultConfigDir } from '../workspace/paths';
 import { testProviderConnection } from '../llm/test-connection';
 import { EventBus } from './event-bus';
 import { createBenchmarkService } from './benchmark-service';
+import { createPlaybookService } from './playbook-service';
 import { LocalModelManager } from './local-models';
 import type { ModelProcessLauncher } from '../llm/local/protocol';
 import { createRouter, type Handlers } from './router';
@@ -81,6 +82,12 @@ export function openWorkbench(options: {
     ...(options.platform.modelProcessLauncher ? { launch: options.platform.modelProcessLauncher } : {}),
     onProgress: (id, progress) => bus.emit('local-model-progress', { id, progress }),
   });
+  const playbooks = createPlaybookService({
+    workspaceDir: options.workspaceDir,
+    environment,
+    modelSettings: () => modelSettings.resolved(),
+    emit: (event, payload) => bus.emit(event, payload),
+  });
   const runs = new RunManager({
     notebooks,
     runs: runStore,
@@ -89,6 +96,7 @@ export function openWorkbench(options: {
     connectionTarget: (id) => connections.get(id).target,
     modelSettings: () => modelSettings.resolved(),
     localModel: () => localModels.providerForRuns(),
+    playbooks: playbooks.store,
     emit: (event, payload) => bus.emit(event, payload),
   });
 
@@ -111,6 +119,7 @@ export function openWorkbench(options: {
   const handlers: Handlers = {
     ...reports.handlers,
     ...benchmarks.handlers,
+    ...playbooks.handlers,
     'workspace/info': () => ({ directory: options.workspaceDir, transport: options.platform.transport, version: appVersion() }),
 
     'connections/list': () => connections.list(),
@@ -302,6 +311,7 @@ export function openWorkbench(options: {
       closed = true;
       await runs.stopAll();
       await benchmarks.stopAll();
+      await playbooks.settle();
       await localModels.close();
       for (const controller of running.values()) controller.abort();
       await pool.closeAll();
