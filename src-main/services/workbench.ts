@@ -113,6 +113,7 @@ export function openWorkbench(options: {
     workspaceDir: options.workspaceDir,
     notebooks,
     modelSettings: () => modelSettings.resolved(),
+    playbooks: playbooks.store,
     emit: (event, payload) => bus.emit(event, payload),
   });
 

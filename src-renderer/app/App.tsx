@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { WorkbenchClient } from '../../src-main/contract';
 import { BenchmarksView } from '../benchmarks/BenchmarksView';
 import { NotebookView } from '../notebook/NotebookView';
+import { PlaybooksView } from '../playbooks/PlaybooksView';
 import { ConnectionsPanel } from '../sidebar/ConnectionsPanel';
 import { ModelPanel } from '../sidebar/ModelPanel';
 import { NotebookList } from '../sidebar/NotebookList';
@@ -24,7 +25,7 @@ export function App({ client }: { client: WorkbenchClient }) {
   const reportError = useWorkbench((state) => state.reportError);
   const loadActiveRuns = useWorkbench((state) => state.loadActiveRuns);
   const [info, setInfo] = useState<{ directory: string; transport: 'ipc' | 'websocket' } | null>(null);
-  const [view, setView] = useState<'notebook' | 'benchmarks'>('notebook');
+  const [view, setView] = useState<'notebook' | 'benchmarks' | 'playbooks'>('notebook');
   const currentNotebookId = useWorkbench((state) => state.currentNotebookId);
 
   // Opening another notebook (from the list, or a benchmark question) shows it.
@@ -81,6 +82,14 @@ export function App({ client }: { client: WorkbenchClient }) {
             </button>
           </header>
         </section>
+        <section className="panel" aria-label="Playbooks">
+          <header className="panel-header">
+            <h2>Playbooks</h2>
+            <button className="ghost small" data-testid="open-playbooks" onClick={() => setView(view === 'playbooks' ? 'notebook' : 'playbooks')}>
+              {view === 'playbooks' ? 'Close' : 'Open'}
+            </button>
+          </header>
+        </section>
         <ConnectionsPanel
           canBrowse={info?.transport === 'ipc'}
           browse={async () => (await client.invoke('dialog/open-file', { title: 'SQLite database', extensions: ['sqlite', 'sqlite3', 'db'] })).path}
@@ -105,6 +114,8 @@ export function App({ client }: { client: WorkbenchClient }) {
                 .catch((error: unknown) => reportError(error, 'Could not open the notebook'));
             }}
           />
+        ) : view === 'playbooks' ? (
+          <PlaybooksView client={client} />
         ) : (
           <NotebookView />
         )}
