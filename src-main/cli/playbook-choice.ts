@@ -27,8 +27,9 @@ export function choosePlaybook(input: { technique: string; arg: string | undefin
   const { arg } = input;
   if (arg !== undefined && (existsSync(arg) || !/^[0-9a-f]{6,64}$/.test(arg))) {
     if (arg.toLowerCase().endsWith('.json') && existsSync(arg)) {
+      const text = readPlaybookFile(arg);
       const version = readVersionFile(arg);
-      return { text: readPlaybookFile(arg), version: version.hash, source: `${arg} (version ${version.hash.slice(0, 12)})` };
+      return { text, version: version.hash, source: `${arg} (version ${version.hash.slice(0, 12)})` };
     }
     return { text: readPlaybookFile(arg), version: null, source: arg };
   }
