@@ -14,6 +14,7 @@ import { openConnector } from '../connectors/open-connector';
 import { WorkbenchError } from '../contract/errors';
 import { dialectNotes } from '../engine/dialects';
 import { formatObservation } from '../engine/observation';
+import { emptyResultFeedback, errorFeedback } from '../engine/query-feedback';
 import { summarizeSchema } from '../engine/schema-summary';
 import { batches, parseSplit, splitIds, versionMarkdown, type PlaybookVersion } from '../engine/techniques/autoplan/playbook';
 import { trainPlaybook, type TrainingJob } from '../engine/techniques/autoplan/training';
@@ -84,9 +85,13 @@ async function openJob(question: BenchmarkQuestion, db: DbKind, databases: Retur
       specifics: { names: [...candidates, ...('country' in question.scenarioQuestion ? [question.scenarioQuestion.country] : [])], values: critical.map((value) => value.value) },
       query: async (text) => {
         try {
-          return formatObservation(await connector.query(text, QUERY_LIMITS));
+          const result = await connector.query(text, QUERY_LIMITS);
+          const empty = result.rowCount === 0 && db === 'rdb' ? await emptyResultFeedback(text, (sql) => countRows(connector, sql)) : null;
+          return `${formatObservation(result)}${empty ? `\n${empty}` : ''}`;
         } catch (error) {
-          return `Error: ${error instanceof Error ? error.message : String(error)}`;
+          const failure = WorkbenchError.from(error);
+          const feedback = errorFeedback(failure, text, await connector.schema().catch(() => null));
+          return `Error: ${failure.message}${feedback ? ` ${feedback}` : ''}`;
         }
       },
       judge: (decision) => matchDecision(decision, candidates).matched === simulation.best,
@@ -95,6 +100,16 @@ async function openJob(question: BenchmarkQuestion, db: DbKind, databases: Retur
   } catch (error) {
     await connector.close();
     throw error;
+  }
+}
+
+/** A diagnostic count for the empty-result feedback; null when it cannot be had. */
+async function countRows(connector: { query: (text: string, limits: { maxRows: number; timeoutMs: number }) => Promise<{ rows: unknown[][] }> }, sql: string): Promise<number | null> {
+  try {
+    const value = Number((await connector.query(sql, { maxRows: 1, timeoutMs: 5000 })).rows[0]?.[0]);
+    return Number.isFinite(value) ? value : null;
+  } catch {
+    return null;
   }
 }
 

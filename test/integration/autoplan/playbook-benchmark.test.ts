@@ -24,10 +24,11 @@ function waitFor<E extends EventName>(workbench: Workbench, event: E, test: (pay
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no ${event} in time`)), timeoutMs);
     const stop = workbench.subscribe((name, payload) => {
-      if (name === event && test(payload as EventPayload<E>)) {
+      const typed = payload as unknown as EventPayload<E>;
+      if ((name as EventName) === event && test(typed)) {
         clearTimeout(timer);
         stop();
-        resolve(payload as EventPayload<E>);
+        resolve(typed);
       }
     });
   });
