@@ -61,6 +61,22 @@ describe('playbooks in the app', () => {
     expect(await view.getByTestId('playbook-task').locator('h2').innerText()).toContain(`pinned ${hash.slice(0, 12)}`);
     await screenshot(page, 'playbooks-02-pinned');
 
+    // The analyst edits v1 instead of accepting it as it is: the edit is a new accepted version whose parent is v1.
+    const v1 = versions.nth(0);
+    await v1.getByTestId('open-playbook').click();
+    await detail.getByTestId('edit-playbook').click();
+    const editor = detail.getByLabel('Edit the playbook');
+    expect(await editor.inputValue()).toBe(FIRST);
+    await editor.fill(`${FIRST}\n3. Never name a node before querying it.`);
+    await detail.getByTestId('save-playbook-edit').click();
+    await expect.poll(() => versions.count()).toBe(3);
+    expect(await v1.getAttribute('data-status')).toBe('edited');
+    const edit = versions.nth(2);
+    expect(await edit.getAttribute('data-status')).toBe('accepted');
+    expect(await edit.innerText()).toMatch(new RegExp(`^v1 \\(edit\\)\\s+[0-9a-f]{12}\\s+${(await v1.getAttribute('data-hash'))?.slice(0, 12) ?? ''}`));
+    await expect.poll(() => detail.getByTestId('playbook-diff').locator('[data-kind="added"]').allInnerTexts()).toEqual(['+3. Never name a node before querying it.']);
+    expect(await v2.getAttribute('data-pinned')).toBe('true');
+
     // A run on the demo's Locating data follows the pinned playbook.
     const runner = await startScriptedOpenAiServer([
       { content: 'Step 1: query the home node', toolCalls: [{ name: 'query', arguments: { query: "SELECT source, flow FROM flow WHERE dest = 'baltic_sea' ORDER BY flow DESC" } }] },

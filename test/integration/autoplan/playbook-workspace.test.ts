@@ -92,6 +92,12 @@ describe('playbooks in the workspace', () => {
     const file = join(workspace, 'playbooks', 'locating-rdb', `${v1.hash}.json`);
     writeFileSync(file, readFileSync(file, 'utf8').replace('Finish with its largest feeder.', 'Finish with krakow.'));
     await expect(workbench.invoke('playbooks/get', { hash: v1.hash })).rejects.toThrow(/does not match its hash/);
+    // So is a registry cut short: the error names the file, nothing is overwritten.
+    const registry = join(workspace, 'playbooks', 'locating-rdb', 'registry.json');
+    writeFileSync(registry, '{"format": "decision-workbench/playbook-reg');
+    await expect(workbench.invoke('playbooks/list', {})).rejects.toThrow(/registry\.json is not readable JSON/);
+    await expect(workbench.invoke('playbooks/pin', { hash: edited.hash })).rejects.toThrow(/registry\.json is not readable JSON/);
+    expect(readFileSync(registry, 'utf8')).toBe('{"format": "decision-workbench/playbook-reg');
   });
 
   it('runs autoplan with the pinned playbook of the data’s task type and records its version and sha256 in the verified run log', async () => {

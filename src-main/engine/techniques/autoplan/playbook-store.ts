@@ -95,7 +95,13 @@ export class PlaybookStore {
   private registry(scenario: Scenario, db: DbKind): Registry {
     const path = join(this.folder(scenario, db), 'registry.json');
     if (!existsSync(path)) return { format: 'decision-workbench/playbook-registry', version: 1, pinned: null, entries: [] };
-    const parsed = registrySchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readFileSync(path, 'utf8'));
+    } catch (error) {
+      throw new WorkbenchError('invalid-request', `${path} is not readable JSON (${error instanceof Error ? error.message : String(error)}): restore it from a backup, or delete it to review the versions again`);
+    }
+    const parsed = registrySchema.safeParse(raw);
     if (!parsed.success) throw new WorkbenchError('invalid-request', `${path} is not a playbook registry this version can read`);
     return parsed.data;
   }
