@@ -11,6 +11,7 @@ import { basename, join, resolve } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { parseConnectionUriWithPassword } from '../connectors/connection-uri';
 import { openConnector } from '../connectors/open-connector';
+import type { Connector } from '../connectors/connector';
 import { WorkbenchError } from '../contract/errors';
 import { dialectNotes } from '../engine/dialects';
 import { formatObservation } from '../engine/observation';
@@ -83,23 +84,26 @@ async function openJob(question: BenchmarkQuestion, db: DbKind, databases: Retur
       task: { taskType: taskTypeLabel(question.scenario, db), dialectLabel: dialectNotes[connector.engine].label, schemaSummary },
       hints: { best: simulation.best, criticalValues: critical },
       specifics: { names: [...candidates, ...('country' in question.scenarioQuestion ? [question.scenarioQuestion.country] : [])], values: critical.map((value) => value.value) },
-      query: async (text) => {
-        try {
-          const result = await connector.query(text, QUERY_LIMITS);
-          const empty = result.rowCount === 0 && db === 'rdb' ? await emptyResultFeedback(text, (sql) => countRows(connector, sql)) : null;
-          return `${formatObservation(result)}${empty ? `\n${empty}` : ''}`;
-        } catch (error) {
-          const failure = WorkbenchError.from(error);
-          const feedback = errorFeedback(failure, text, await connector.schema().catch(() => null));
-          return `Error: ${failure.message}${feedback ? ` ${feedback}` : ''}`;
-        }
-      },
+      query: (text) => observeQuery(connector, text, db),
       judge: (decision) => matchDecision(decision, candidates).matched === simulation.best,
       close: () => connector.close(),
     };
   } catch (error) {
     await connector.close();
     throw error;
+  }
+}
+
+/** What a training query shows the model: the rows, or the database's error, with the database's feedback. */
+export async function observeQuery(connector: Connector, text: string, db: DbKind): Promise<string> {
+  try {
+    const result = await connector.query(text, QUERY_LIMITS);
+    const empty = result.rowCount === 0 && db === 'rdb' ? await emptyResultFeedback(text, (sql) => countRows(connector, sql)) : null;
+    return `${formatObservation(result)}${empty ? `\n${empty}` : ''}`;
+  } catch (error) {
+    const failure = WorkbenchError.from(error);
+    const feedback = errorFeedback(failure, text, await connector.schema().catch(() => null));
+    return `Error: ${failure.message}${feedback ? ` ${feedback}` : ''}`;
   }
 }
 

@@ -72,7 +72,10 @@ export type PlaybookTrainingSpec = z.output<typeof playbookTrainingSpecSchema>;
 
 export const playbookTrainingSchema = z.object({
   id: z.string(),
-  spec: playbookTrainingSpecSchema,
+  /** What it trains on, for reading: a questions file, or the signed-off runs on a connection. */
+  source: z.string(),
+  db: dbKindSchema,
+  batchSize: z.number().int(),
   status: z.enum(['running', 'finished', 'failed']),
   versions: z.number().int(),
   message: z.string().nullable(),
@@ -98,4 +101,13 @@ export const playbookRequests = {
   /** Trains on a questions file with the configured model; versions arrive as proposed (`playbooks-change`). */
   'playbooks/train': { params: playbookTrainingSpecSchema, result: playbookTrainingSchema },
   'playbooks/trainings': { params: z.object({}), result: z.array(playbookTrainingSchema) },
+  /**
+   * Trains on the analyst's signed-off runs on a connection (the data of one task type) with
+   * the configured model: each run's question is asked again, and a decision is a success when
+   * it is the decision the analyst signed off. For users without a simulator.
+   */
+  'playbooks/train-from-runs': {
+    params: z.object({ connectionId: z.string(), batchSize: z.number().int().min(1).max(32).default(4) }),
+    result: playbookTrainingSchema,
+  },
 } as const;

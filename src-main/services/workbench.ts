@@ -18,6 +18,7 @@ import { recogniseScenario } from '../simulators/scenario';
 import { runSimulation } from '../simulators/run-simulation';
 import { runWhatIfOnConnection, whatIfSupport } from '../whatif';
 import { RunStore } from '../workspace/run-store';
+import { SignOffLog } from '../workspace/sign-off-log';
 import { fileKeyStore, secretKeyStore } from '../secrets/analyst-key';
 import { memorySecretStore, type SecretStore } from '../secrets/secret-store';
 import { defaultConfigDir } from '../workspace/paths';
@@ -86,6 +87,7 @@ export function openWorkbench(options: {
     workspaceDir: options.workspaceDir,
     environment,
     modelSettings: () => modelSettings.resolved(),
+    history: { runs: runStore, signOffs: new SignOffLog(options.workspaceDir), connector: (id) => pool.get(id), connectionName: (id) => connections.get(id).name },
     emit: (event, payload) => bus.emit(event, payload),
   });
   const runs = new RunManager({

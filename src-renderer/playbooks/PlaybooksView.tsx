@@ -55,6 +55,8 @@ export function PlaybooksView({ client }: { client: WorkbenchClient }) {
   const [batchSize, setBatchSize] = useState(4);
   const [split, setSplit] = useState('');
   const [importDir, setImportDir] = useState('');
+  const connections = useWorkbench((state) => state.connections);
+  const [historyConnection, setHistoryConnection] = useState('');
   const [busy, setBusy] = useState(false);
 
   const load = useCallback(() => {
@@ -97,6 +99,7 @@ export function PlaybooksView({ client }: { client: WorkbenchClient }) {
       () => client.invoke('playbooks/train', { questionsFile, db, batchSize, ...(split.trim() ? { split: split.trim() } : {}) }),
       'Could not start the training',
     );
+  const trainFromRuns = (): void => act(() => client.invoke('playbooks/train-from-runs', { connectionId: historyConnection, batchSize }), 'Could not start the training');
   const importVersions = (): void => act(() => client.invoke('playbooks/import', { directory: importDir }), 'Could not import the playbook versions');
   const review = (hash: string, action: 'accept' | 'reject'): void => act(() => client.invoke('playbooks/review', { hash, action }), `Could not ${action} the version`);
   const pin = (hash: string): void => act(() => client.invoke('playbooks/pin', { hash }), 'Could not pin the version');
@@ -141,6 +144,22 @@ export function PlaybooksView({ client }: { client: WorkbenchClient }) {
           Train
         </button>
       </section>
+      <section className="benchmark-form" aria-label="Train from signed-off runs">
+        <label>
+          Or learn from your signed-off runs on
+          <select aria-label="Signed-off runs on" value={historyConnection} onChange={(event) => setHistoryConnection(event.target.value)}>
+            <option value="">choose a connection…</option>
+            {connections.map((connection) => (
+              <option key={connection.id} value={connection.id}>
+                {connection.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button data-testid="train-from-runs" disabled={busy || historyConnection === ''} onClick={trainFromRuns} title="Each signed-off run's question is asked again; the decision you signed off is the reward">
+          Train from runs
+        </button>
+      </section>
       <section className="benchmark-form" aria-label="Import playbook versions">
         <label>
           Folder written by dwb playbook train --out
@@ -155,7 +174,7 @@ export function PlaybooksView({ client }: { client: WorkbenchClient }) {
         <ul className="benchmark-list" data-testid="training-list" aria-label="Trainings">
           {trainings.map((training) => (
             <li key={training.id} data-testid="training-item" data-status={training.status}>
-              {training.spec.questionsFile.split(/[\\/]/).slice(-2).join('/')} · {training.spec.db} · batches of {training.spec.batchSize}: {training.status}, {training.versions} version(s)
+              {training.source.split(/[\\/]/).slice(-2).join('/')} · {training.db} · batches of {training.batchSize}: {training.status}, {training.versions} version(s)
               {training.message && <span className="muted"> {training.message}</span>}
             </li>
           ))}
