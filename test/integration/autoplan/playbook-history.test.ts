@@ -39,7 +39,7 @@ describe('playbooks from the analyst’s signed-off runs', () => {
   it('trains on the answered runs the analyst signed off on a connection, the signed-off decision being the reward', async () => {
     // The analyst's signing key is made at the first signed export: in a folder of the test's own.
     process.env['DWB_CONFIG_DIR'] = tempDir();
-    onCleanup(() => {
+    onCleanup(async () => {
       delete process.env['DWB_CONFIG_DIR'];
     });
     const runner = await startScriptedOpenAiServer([
