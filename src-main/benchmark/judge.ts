@@ -71,6 +71,7 @@ export function judgeRun(input: JudgeInput): QuestionResult {
     totalTokens: input.facts.totalTokens,
     largestPromptTokens: input.facts.largestPromptTokens,
     criticalPathMs: input.facts.criticalPathMs,
+    ...(input.facts.playbook !== null ? { playbook: input.facts.playbook } : {}),
     wallMs: input.outcome.wallMs,
     failure,
     decidedAt: (input.now ?? (() => new Date().toISOString()))(),

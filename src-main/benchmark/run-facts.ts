@@ -32,6 +32,8 @@ export interface RunFacts {
   largestPromptTokens: number;
   /** Plan*RAG's time along the levels (`plan-dag.summary`), null for a technique that does not report it. */
   criticalPathMs: number | null;
+  /** The playbook version an AutoPlan run followed (its text's sha256 when it came from a plain file); null without one. */
+  playbook: string | null;
   queries: QueryFact[];
   /** Everything the model was shown as the result of an action, in order. */
   observations: string[];
@@ -55,6 +57,7 @@ export function runFactsFromTrace(trace: TraceReader, unreadableLines = 0): RunF
     replans: totals.replans,
     largestPromptTokens: Math.max(0, ...steps.map((step) => step.call?.usage?.promptTokens ?? 0)),
     criticalPathMs: criticalPathOf(steps),
+    playbook: trace.start?.event.playbook ? (trace.start.event.playbook.version ?? `sha256:${trace.start.event.playbook.sha256}`) : null,
     queries: queries.map((query) => ({
       queryId: query.id,
       query: query.text,

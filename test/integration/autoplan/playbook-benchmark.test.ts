@@ -100,6 +100,11 @@ describe('AutoPlan trained, reviewed and pinned in the workspace, benchmarked ag
       ['autoplan', 4, 4],
     ]);
     expect(new Set(table.questions.map((result) => result.id))).toEqual(new Set(split.heldOut));
+    expect(table.rows.map((row) => [row.technique, row.playbooks])).toEqual([
+      ['iterrag', []],
+      ['planrag', []],
+      ['autoplan', [v2]],
+    ]);
 
     // Every autoplan run's log names the pinned version; no training hint reached a prompt.
     for (const id of split.heldOut) {
