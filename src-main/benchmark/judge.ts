@@ -74,6 +74,7 @@ export function judgeRun(input: JudgeInput): QuestionResult {
     largestPromptTokens: input.facts.largestPromptTokens,
     criticalPathMs: input.facts.criticalPathMs,
     ...(input.facts.utilityEstimates ? { utilityTau: utilityTau(input.facts.utilityEstimates, simulation) } : {}),
+    ...(input.facts.playbook !== null ? { playbook: input.facts.playbook } : {}),
     wallMs: input.outcome.wallMs,
     failure,
     decidedAt: (input.now ?? (() => new Date().toISOString()))(),

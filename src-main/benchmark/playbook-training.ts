@@ -11,9 +11,11 @@ import { basename, join, resolve } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { parseConnectionUriWithPassword } from '../connectors/connection-uri';
 import { openConnector } from '../connectors/open-connector';
+import type { Connector } from '../connectors/connector';
 import { WorkbenchError } from '../contract/errors';
 import { dialectNotes } from '../engine/dialects';
 import { formatObservation } from '../engine/observation';
+import { emptyResultFeedback, errorFeedback } from '../engine/query-feedback';
 import { summarizeSchema } from '../engine/schema-summary';
 import { batches, parseSplit, splitIds, versionMarkdown, type PlaybookVersion } from '../engine/techniques/autoplan/playbook';
 import { trainPlaybook, type TrainingJob } from '../engine/techniques/autoplan/training';
@@ -40,6 +42,8 @@ export interface PlaybookTrainingRequest {
   reflection: 'sir' | 'summary-only';
   outDir: string;
   onProgress?: (line: string) => void;
+  /** Told of every version once it is written (the app adds it to the workspace's playbooks). */
+  onVersion?: (version: PlaybookVersion) => void;
 }
 
 export interface PlaybookTrainingResult {
@@ -80,19 +84,36 @@ async function openJob(question: BenchmarkQuestion, db: DbKind, databases: Retur
       task: { taskType: taskTypeLabel(question.scenario, db), dialectLabel: dialectNotes[connector.engine].label, schemaSummary },
       hints: { best: simulation.best, criticalValues: critical },
       specifics: { names: [...candidates, ...('country' in question.scenarioQuestion ? [question.scenarioQuestion.country] : [])], values: critical.map((value) => value.value) },
-      query: async (text) => {
-        try {
-          return formatObservation(await connector.query(text, QUERY_LIMITS));
-        } catch (error) {
-          return `Error: ${error instanceof Error ? error.message : String(error)}`;
-        }
-      },
+      query: (text) => observeQuery(connector, text, db),
       judge: (decision) => matchDecision(decision, candidates).matched === simulation.best,
       close: () => connector.close(),
     };
   } catch (error) {
     await connector.close();
     throw error;
+  }
+}
+
+/** What a training query shows the model: the rows, or the database's error, with the database's feedback. */
+export async function observeQuery(connector: Connector, text: string, db: DbKind): Promise<string> {
+  try {
+    const result = await connector.query(text, QUERY_LIMITS);
+    const empty = result.rowCount === 0 && db === 'rdb' ? await emptyResultFeedback(text, (sql) => countRows(connector, sql)) : null;
+    return `${formatObservation(result)}${empty ? `\n${empty}` : ''}`;
+  } catch (error) {
+    const failure = WorkbenchError.from(error);
+    const feedback = errorFeedback(failure, text, await connector.schema().catch(() => null));
+    return `Error: ${failure.message}${feedback ? ` ${feedback}` : ''}`;
+  }
+}
+
+/** A diagnostic count for the empty-result feedback; null when it cannot be had. */
+async function countRows(connector: { query: (text: string, limits: { maxRows: number; timeoutMs: number }) => Promise<{ rows: unknown[][] }> }, sql: string): Promise<number | null> {
+  try {
+    const value = Number((await connector.query(sql, { maxRows: 1, timeoutMs: 5000 })).rows[0]?.[0]);
+    return Number.isFinite(value) ? value : null;
+  } catch {
+    return null;
   }
 }
 
@@ -131,7 +152,10 @@ export async function trainDqaPlaybook(request: PlaybookTrainingRequest): Promis
     maxActions: request.maxActions,
     reflection: request.reflection,
     split: request.split ?? null,
-    onVersion: (version) => writeVersion(outDir, version),
+    onVersion: (version) => {
+      writeVersion(outDir, version);
+      request.onVersion?.(version);
+    },
     ...(request.onProgress ? { onProgress: request.onProgress } : {}),
   });
   return { versions, train: train.map((q) => q.id), heldOut: heldOut.map((q) => q.id), heldOutFile };

@@ -78,6 +78,7 @@ export function resultsTable(results: readonly QuestionResult[], now: () => stri
       meanWallMs: mean(sum((result) => result.wallMs), group.length),
       largestPromptTokens: Math.max(0, ...group.map((result) => result.largestPromptTokens ?? 0)),
       meanCriticalPathMs: mean(sum(criticalPathMs), group.length),
+      playbooks: [...new Set(group.flatMap((result) => (result.playbook === undefined ? [] : [result.playbook])))],
       ended: count(endedAs),
       failures: count((result) => result.failure.category),
     };

@@ -79,6 +79,8 @@ export interface BenchmarkOptions {
   concurrency: number;
   /** A learned playbook for the `autoplan` technique. */
   playbook?: string;
+  /** Its version hash, recorded in every run's log. */
+  playbookVersion?: string;
   signal?: AbortSignal;
   /** Once per question, recorded earlier (`resumed`) or just now. */
   onResult?: (result: QuestionResult, resumed: boolean, progress: BenchmarkProgress) => void;
@@ -146,6 +148,7 @@ export async function runBenchmark(options: BenchmarkOptions): Promise<Benchmark
         settings: options.settings,
         maxSteps: options.maxSteps,
         ...(options.playbook !== undefined ? { playbook: options.playbook } : {}),
+        ...(options.playbookVersion !== undefined ? { playbookVersion: options.playbookVersion } : {}),
         ...(options.signal ? { signal: options.signal } : {}),
       });
       // A run stopped by the batch's stop is not decided: a resume runs it again.

@@ -35,6 +35,8 @@ export interface RunFacts {
   criticalPathMs: number | null;
   /** DeLLMa's expected utility per option (the last `dellma.expected` record), null for other techniques. */
   utilityEstimates: { action: string; expected: number | null }[] | null;
+  /** The playbook version an AutoPlan run followed (its text's sha256 when it came from a plain file); null without one. */
+  playbook: string | null;
   queries: QueryFact[];
   /** Everything the model was shown as the result of an action, in order. */
   observations: string[];
@@ -59,6 +61,7 @@ export function runFactsFromTrace(trace: TraceReader, unreadableLines = 0): RunF
     largestPromptTokens: Math.max(0, ...steps.map((step) => step.call?.usage?.promptTokens ?? 0)),
     criticalPathMs: criticalPathOf(steps),
     utilityEstimates: utilityEstimatesOf(steps),
+    playbook: trace.start?.event.playbook ? (trace.start.event.playbook.version ?? `sha256:${trace.start.event.playbook.sha256}`) : null,
     queries: queries.map((query) => ({
       queryId: query.id,
       query: query.text,

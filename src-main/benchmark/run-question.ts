@@ -24,6 +24,7 @@ export interface QuestionRunInput {
   maxSteps: number;
   /** A learned playbook for the `autoplan` technique. */
   playbook?: string;
+  playbookVersion?: string;
   signal?: AbortSignal;
   /** Every event of the run as it happens (progress). */
   onEvent?: (event: RunEvent) => void;
@@ -54,6 +55,7 @@ export async function runQuestion(input: QuestionRunInput): Promise<QuestionRunO
     simulator: { rules: 'off', known: {} },
     whatIf: false,
     ...(input.playbook !== undefined ? { playbook: input.playbook } : {}),
+    ...(input.playbookVersion !== undefined ? { playbookVersion: input.playbookVersion } : {}),
     limits: { maxSteps: input.maxSteps },
     ...(input.signal ? { signal: input.signal } : {}),
     ...(input.onEvent ? { onEvent: input.onEvent } : {}),

@@ -13,8 +13,9 @@ import { readQuestionSet } from '../dqa/question-file';
 import { requireDumpFiles, type DbKind } from '../dqa/scenario-databases';
 import { accuracyLines, verdictLine } from '../dqa/solve-report';
 import type { QuestionVerdict } from '../dqa/solve-questions';
-import { readPlaybookFile } from '../engine/techniques/autoplan/playbook-file';
-import { techniqueIds } from '../engine/techniques/registry';
+import { defaultWorkspaceDir } from '../workspace/paths';
+import { choosePlaybook } from './playbook-choice';
+import { techniqueIds, techniqueNamed } from '../engine/techniques/registry';
 import { parseProviderSettings } from '../llm/settings';
 import { benchmarkQuestions, runBenchmark, type BenchmarkProgress } from '../benchmark/run-benchmark';
 import type { QuestionResult } from '../benchmark/question-result';
@@ -79,6 +80,10 @@ function progressLine(result: QuestionResult, resumed: boolean, progress: Benchm
   return `[${progress.done}/${progress.total}] ${result.id} ${how}: ${decided} ${verdict} · accuracy so far ${progress.correct}/${progress.done} · ${progress.tokens} tokens · ${progress.inFlight} running`;
 }
 
+function techniqueUsesPlaybook(technique: string): boolean {
+  return techniqueNamed(technique).usesPlaybook === true;
+}
+
 export async function runDqaTechniqueCommand(args: string[], io: CommandIo): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
@@ -97,6 +102,7 @@ export async function runDqaTechniqueCommand(args: string[], io: CommandIo): Pro
       'timeout-ms': { type: 'string' },
       out: { type: 'string' },
       playbook: { type: 'string' },
+      workspace: { type: 'string' },
     },
   });
   if (positionals.length > 0) throw new WorkbenchError('invalid-request', `unexpected argument "${positionals[0] ?? ''}": ${dqaTechniqueUsage}`);
@@ -122,8 +128,9 @@ export async function runDqaTechniqueCommand(args: string[], io: CommandIo): Pro
     ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}),
   });
 
-  const playbook = values.playbook === undefined ? undefined : readPlaybookFile(values.playbook);
   const sets = files.map((file) => readQuestionSet(file));
+  const chosen = choosePlaybook({ technique, arg: values.playbook, workspaceDir: resolve(values.workspace ?? defaultWorkspaceDir()), scenarios: sets.map((set) => set.scenario), db });
+  if (techniqueUsesPlaybook(technique)) io.stderr(chosen === null ? `no playbook: no --playbook and none pinned for ${sets[0]?.scenario ?? ''} × ${db}; ${technique} runs as plain ReAct` : `playbook: ${chosen.source}`);
   const questions = benchmarkQuestions(sets, db);
   for (const set of sets) requireDumpFiles(set.baseDir, set.questions.map((question) => (db === 'rdb' ? question.rdb : question.gdb)), db);
   const outDir = resolve(values.out ?? `dqa-${technique}-${db}`);
@@ -153,7 +160,8 @@ export async function runDqaTechniqueCommand(args: string[], io: CommandIo): Pro
       settings,
       maxSteps,
       concurrency,
-      ...(playbook !== undefined ? { playbook } : {}),
+      ...(chosen !== null ? { playbook: chosen.text } : {}),
+      ...(chosen?.version ? { playbookVersion: chosen.version } : {}),
       signal: controller.signal,
       onResult: (result, resumed, progress) => {
         io.stderr(progressLine(result, resumed, progress));

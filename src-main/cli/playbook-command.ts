@@ -14,12 +14,50 @@ import { parseProviderSettings } from '../llm/settings';
 import { positiveInteger, type CommandIo } from './command-io';
 import { apiKeyFrom } from './dqa-solve-technique';
 import { playbookUsage } from './usage';
+import { playbookStoreOf } from '../services/playbook-service';
+import { defaultWorkspaceDir } from '../workspace/paths';
+
+/**
+ * `dwb playbook list|import DIR|accept HASH|reject HASH|pin HASH [--workspace W]`: the
+ * workspace's playbooks from the command line, as the app's Playbooks view shows them.
+ */
+function runPlaybookReview(sub: 'list' | 'import' | 'accept' | 'reject' | 'pin', args: string[], io: CommandIo): number {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { workspace: { type: 'string' } } });
+  const wanted = sub === 'list' ? 0 : 1;
+  if (positionals.length !== wanted) throw new WorkbenchError('invalid-request', `dwb playbook ${sub} takes ${wanted === 0 ? 'no argument' : sub === 'import' ? 'one folder' : 'one version hash'}: ${playbookUsage}`);
+  const workspaceDir = resolve(values.workspace ?? defaultWorkspaceDir());
+  const store = playbookStoreOf(workspaceDir);
+  const argument = positionals[0] as string;
+  if (sub === 'import') {
+    const { added, known } = store.importDirectory(resolve(argument));
+    io.stdout(`added ${added} version(s) to ${workspaceDir} as proposed${known > 0 ? `; ${known} were there already` : ''}`);
+    return 0;
+  }
+  if (sub === 'accept' || sub === 'reject') {
+    const summary = store.review(argument, sub);
+    io.stdout(`${summary.hash} ${summary.scenario} × ${summary.db} v${summary.index}: ${summary.status}`);
+    return 0;
+  }
+  if (sub === 'pin') {
+    const task = store.pin(argument);
+    io.stdout(`pinned ${task.pinned ?? ''} for ${task.scenario} × ${task.db}`);
+    return 0;
+  }
+  for (const task of store.list()) {
+    for (const version of task.versions) {
+      const flagged = version.specifics.length > 0 ? ` · NOT GENERAL: names ${version.specifics.join(', ')}` : '';
+      io.stdout(`${task.scenario}-${task.db} v${String(version.index).padStart(3, '0')} ${version.hash} ${version.status}${version.pinned ? ' PINNED' : ''} · ${version.origin} · batch ${version.questionIds.join(',')}${flagged}`);
+    }
+  }
+  return 0;
+}
 
 export const DEFAULT_TRAINING_TEMPERATURE = 0.7;
 export const DEFAULT_MAX_ACTIONS = 10;
 
 export async function runPlaybookCommand(args: string[], io: CommandIo): Promise<number> {
   const [sub, ...rest] = args;
+  if (sub === 'list' || sub === 'import' || sub === 'accept' || sub === 'reject' || sub === 'pin') return runPlaybookReview(sub, rest, io);
   if (sub !== 'train') throw new WorkbenchError('invalid-request', `unknown playbook command "${sub ?? ''}": ${playbookUsage}`);
   const { values, positionals } = parseArgs({
     args: rest,

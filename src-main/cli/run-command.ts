@@ -8,6 +8,7 @@ import { defaultRunLimits } from '../engine/decision-run';
 import { runToDirectory, type DirectoryRunRequest } from '../engine/run-setup';
 import { readActionLibrary, useActionLibrary } from '../engine/techniques/pearl/library';
 import { readPlaybookFile } from '../engine/techniques/autoplan/playbook-file';
+import { readVersionFile } from '../engine/techniques/autoplan/playbook-store';
 import { techniqueIds } from '../engine/techniques/registry';
 import { readTranscript } from '../llm/transcript';
 import { positiveInteger, printConnectionWarnings, type CommandIo } from './command-io';
@@ -73,6 +74,8 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
     : { replay: readTranscript(readText(values.replay as string, 'transcript')), toolMode: replayedToolMode(values['tool-mode']) };
 
   const playbook = values.playbook === undefined ? undefined : readPlaybookFile(values.playbook);
+  // A version file's hash goes into the run log beside the text; a plain text file has none.
+  const playbookVersion = values.playbook?.toLowerCase().endsWith('.json') ? readVersionFile(values.playbook).hash : undefined;
   // Opened here so that a connection's warnings (a privileged login) reach stderr first.
   const connector = await openConnector(target, password).catch(async (error: unknown) => {
     await cliModel?.local?.unload();
@@ -98,6 +101,7 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
       },
       whatIf: whatIfChoice === 'on',
       ...(playbook !== undefined ? { playbook } : {}),
+      ...(playbookVersion !== undefined ? { playbookVersion } : {}),
       limits: { maxSteps },
       signal: controller.signal,
       onEvent: (event) => {

@@ -7,6 +7,7 @@ import { assessSignatures, describeEntryTrust, type TrustedKey } from '../report
 import { replayBundle } from '../reports/replay';
 import { readTrustedKeys } from '../reports/trusted-keys';
 import { describeFailure, verifyBundleText } from '../reports/verify-bundle';
+import type { ReportBundle } from '../reports/bundle-format';
 import type { CommandIo } from './command-io';
 import { cliKeyStore, defaultTrustedKeysDir } from './keys-command';
 import { passwordFileOption, resolveDatabasePassword } from './secret-args';
@@ -57,6 +58,8 @@ export async function runVerifyCommand(args: string[], io: CommandIo): Promise<n
     return 1;
   }
   io.stdout('verified');
+  const playbook = playbookOf(verdict.bundle);
+  if (playbook) io.stdout(`playbook ${playbook.version ?? '(a file, no workspace version)'} · text sha256 ${playbook.sha256}`);
   const judged = assessSignatures(verdict.bundle, trustedKeys(values['trusted-keys'] ?? [], io));
   for (const entry of judged) io.stdout(describeEntryTrust(entry));
   const untrusted = judged.some((entry) => entry.status === 'unknown-key' || entry.status === 'name-mismatch');
@@ -82,6 +85,12 @@ export async function runVerifyCommand(args: string[], io: CommandIo): Promise<n
   } finally {
     await connector.close();
   }
+}
+
+/** The playbook an AutoPlan run followed, as its run-start records it. */
+function playbookOf(bundle: ReportBundle): { version: string | null; sha256: string } | null {
+  const start = bundle.events.find((entry) => entry.event.type === 'run-start')?.event as { playbook?: { version: string | null; sha256: string } } | undefined;
+  return start?.playbook ?? null;
 }
 
 /** The keys to trust: the user's own, those in the config folder's trusted-keys/, and those named. */

@@ -5,6 +5,7 @@ import { reportRequests } from './reports';
 import { trashRequests } from './trash';
 import { searchRequests } from './search';
 import { benchmarkRequests, benchmarkSummarySchema } from './benchmarks';
+import { playbookRequests, playbookTrainingSchema } from './playbooks';
 import { localModelsViewSchema } from './local-models';
 import { actionLibraryRequests, pearlRequests } from './pearl';
 import { connectionReportSchema, modelSettingsViewSchema, providerSettingsSchema } from './model';
@@ -46,6 +47,7 @@ export const api = {
   ...trashRequests,
   /** Text search across every notebook's cells (see ./search.ts). */
   ...searchRequests,
+  ...playbookRequests,
 
   'notebooks/list': { params: empty, result: z.array(notebookSummarySchema) },
   'notebooks/get': { params: id, result: notebookSchema },
@@ -231,6 +233,8 @@ export const events = {
   'whatif-progress': z.object({ requestId: z.string(), done: z.number().int(), total: z.number().int() }),
   /** A technique benchmark moved on (a question decided, a stop, the end). */
   'benchmark-progress': benchmarkSummarySchema,
+  /** Playbook versions were added, reviewed or pinned, or a training moved on. */
+  'playbooks-change': z.object({ training: playbookTrainingSchema.optional() }),
 } as const;
 export type Events = typeof events;
 export type EventName = keyof Events;

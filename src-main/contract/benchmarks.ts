@@ -70,6 +70,8 @@ export const questionResultSchema = z.object({
   criticalPathMs: z.number().nullable().optional(),
   /** [ext] DeLLMa: Kendall τ-b between the expected utilities and the simulator's order of the same options. */
   utilityTau: z.number().nullable().optional(),
+  /** The playbook version an AutoPlan run followed (absent without one). */
+  playbook: z.string().optional(),
   wallMs: z.number(),
   failure: failureLabelSchema,
   decidedAt: z.string(),
@@ -99,6 +101,8 @@ export const resultsRowSchema = z.object({
   largestPromptTokens: z.number(),
   /** Mean critical-path time: a run's time along its plan's levels when its technique reports it, else its wall time. */
   meanCriticalPathMs: z.number(),
+  /** The playbook versions the row's runs followed (AutoPlan; absent in older tables). */
+  playbooks: z.array(z.string()).optional(),
   /** How many runs ended with each status (`not started` when the run could not start). */
   ended: z.record(z.string(), z.number()),
   /** Wrong answers per failure category, `unlabelled` for those left to the analyst. */

@@ -8,6 +8,7 @@ export * from './error-schema';
 export * from './model';
 export * from './notebook';
 export * from './pearl';
+export * from './playbooks';
 export * from './reports';
 export * from './run';
 export * from './simulation';

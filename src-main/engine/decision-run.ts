@@ -1,9 +1,17 @@
+import { createHash } from 'node:crypto';
 import { RunContext, type DecisionRunOptions, type RunOutcome } from './run-context';
 import { techniqueNamed } from './techniques/registry';
 
 export { defaultRunLimits, type DecisionRunOptions, type ResumeState, type RunLimits, type RunOutcome } from './run-context';
 export type { RunSimulator } from '../simulators/run-simulator';
 export type { RunWhatIf } from '../whatif/connection-whatif';
+
+/** The playbook a run follows, for the audit chain: its text, the text's sha256 and the version hash when known. */
+function playbookRecord(uses: boolean, options: DecisionRunOptions): { playbook?: { version: string | null; sha256: string; text: string } } {
+  const text = options.playbook?.trim();
+  if (!uses || !text) return {};
+  return { playbook: { version: options.playbookVersion ?? null, sha256: createHash('sha256').update(text).digest('hex'), text } };
+}
 
 /**
  * One decision run with the technique the options name (./techniques/registry.ts): the run
@@ -26,6 +34,7 @@ export async function runDecision(options: DecisionRunOptions): Promise<RunOutco
       connection: { engine: run.engine, description: options.connectionDescription },
       model: { description: options.provider.description, toolMode: options.toolMode },
       limits: { maxSteps: limits.maxSteps, maxTokens: limits.maxTokens, maxDurationMs: limits.maxDurationMs },
+      ...playbookRecord(technique.usesPlaybook === true, options),
     });
   }
   return technique.run(run);

@@ -64,6 +64,8 @@ export interface DecisionRunOptions {
   program?: string;
   /** The action library a Pearl run plans with (a workspace library the analyst chose); absent: the best fit. */
   actionLibrary?: ActionLibrary;
+  /** The playbook version's hash (from the workspace or a version file); the run log records it. */
+  playbookVersion?: string;
   /** Continue a run that was interrupted: no run-start, and the technique starts from this state. */
   resume?: ResumeState;
   /** A new run's technique-specific start, read by the technique (a Plan*RAG node re-run, techniques/plan-dag/rerun.ts). */

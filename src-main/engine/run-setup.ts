@@ -61,6 +61,8 @@ export interface RunSetup {
   program?: string;
   /** The action library for `pearl` (a workspace library chosen for the run). */
   actionLibrary?: ActionLibrary;
+  /** The playbook version's hash, recorded in the run log with the text. */
+  playbookVersion?: string;
   limits?: Partial<RunLimits>;
   gate?: ReviewGate;
   signal?: AbortSignal;
@@ -117,6 +119,7 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
     ...(setup.playbook !== undefined ? { playbook: setup.playbook } : {}),
     ...(setup.program !== undefined ? { program: setup.program } : {}),
     ...(setup.actionLibrary ? { actionLibrary: setup.actionLibrary } : {}),
+    ...(setup.playbookVersion !== undefined ? { playbookVersion: setup.playbookVersion } : {}),
     ...(setup.onCheckpoint ? { onCheckpoint: setup.onCheckpoint } : {}),
   });
 }
@@ -142,6 +145,8 @@ export interface DirectoryRunRequest {
   whatIf: boolean;
   /** A learned playbook for the `autoplan` technique. */
   playbook?: string;
+  /** The playbook version's hash, recorded in the run log with the text. */
+  playbookVersion?: string;
   limits?: Partial<RunLimits>;
   signal?: AbortSignal;
   runId?: string;
@@ -196,6 +201,7 @@ export async function runToDirectory(request: DirectoryRunRequest): Promise<Dire
       simulator: await simulatorFor(connector, request.simulator),
       whatIf: request.whatIf,
       ...(request.playbook !== undefined ? { playbook: request.playbook } : {}),
+      ...(request.playbookVersion !== undefined ? { playbookVersion: request.playbookVersion } : {}),
       ...(request.limits ? { limits: request.limits } : {}),
       ...(request.signal ? { signal: request.signal } : {}),
       onEvent: ({ event }) => {

@@ -75,12 +75,17 @@ function reportSections(report: DecisionReport, options: HtmlReportOptions): Sec
   return sections;
 }
 
+function playbookLabel(playbook: NonNullable<DecisionReport['playbook']>): string {
+  return playbook.version === null ? `from a file, text sha256 ${playbook.sha256.slice(0, 12)}` : `version ${playbook.version.slice(0, 12)} (text sha256 ${playbook.sha256.slice(0, 12)})`;
+}
+
 function cover(report: DecisionReport): Html {
   const decision = report.decision;
   const statusTone = report.status === 'answered' ? 'good' : report.status === 'failed' || report.status === 'running' ? 'bad' : 'warn';
   const facts: [string, HtmlPart][] = [
     ['Data source', report.connection.description],
     ['Technique', report.technique.label],
+    ...(report.playbook ? [['Playbook', playbookLabel(report.playbook)] as [string, HtmlPart]] : []),
     ['Model', report.model.name ?? report.model.description],
     ['Run started', formatTime(report.startedAt)],
     ['Duration', formatDuration(report.durationMs)],

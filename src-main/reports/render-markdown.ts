@@ -91,6 +91,7 @@ function methodSection(report: DecisionReport): string {
     ['Setting', 'Value'],
     [
       ['Mode', report.mode === 'step' ? 'step-through' : 'automatic'],
+      ...(report.playbook ? [['Playbook', `version ${report.playbook.version ?? 'none (a file)'}, text sha256 ${report.playbook.sha256}`]] : []),
       ['Model', model.name ?? model.description],
       ['Endpoint', model.endpoint ?? setting('baseUrl')],
       ['Temperature', String(model.temperature ?? setting('temperature'))],

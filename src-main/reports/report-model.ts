@@ -51,6 +51,8 @@ export interface DecisionReport {
   question: string;
   rules: string;
   technique: { id: string; label: string; summary: string };
+  /** The playbook an AutoPlan run followed (version hash, text sha256, text); null for none. */
+  playbook: NonNullable<RunStart['playbook']> | null;
   mode: 'auto' | 'step';
   status: RunStatus;
   statusMessage: string | null;
@@ -105,6 +107,7 @@ export function buildReport(bundle: ReportBundle): DecisionReport {
     question: start.event.question,
     rules: start.event.rules,
     technique: { id: technique.id, label: technique.label, summary: technique.summary },
+    playbook: start.event.playbook ?? null,
     mode: start.event.mode,
     status: reader.ended?.status ?? 'running',
     statusMessage: reader.ended?.message ?? null,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { jsonDigest } from '../audit/digest';
 import { checkRawChain, firstIssue } from '../audit/raw-chain';
@@ -33,6 +34,21 @@ export function describeFailure(failure: IntegrityFailure): string {
   const names: Record<IntegrityFailure['section'], string> = { bundle: 'bundle', event: 'event', seal: 'seal entry', transcript: 'transcript entry', notebook: 'notebook cell' };
   const where = failure.index === null ? (failure.section === 'notebook' ? 'notebook' : names[failure.section]) : `${names[failure.section]} ${failure.index}`;
   return `${where}${failure.type ? ` (${failure.type})` : ''}: ${failure.reason}`;
+}
+
+/**
+ * A run-start that records a playbook (AutoPlan) must carry the sha256 of the text it records,
+ * so the version a report names is the text the model was given.
+ */
+function checkPlaybook(entries: readonly { event: { type: string } }[]): { index: number; reason: string } | null {
+  for (const [index, { event }] of entries.entries()) {
+    if (event.type !== 'run-start') continue;
+    const playbook = (event as { playbook?: unknown }).playbook;
+    if (playbook === undefined) continue;
+    if (!isObject(playbook) || typeof playbook['text'] !== 'string' || typeof playbook['sha256'] !== 'string') return { index, reason: 'its playbook record is malformed' };
+    if (createHash('sha256').update(playbook['text']).digest('hex') !== playbook['sha256']) return { index, reason: 'its playbook text does not match the playbook sha256 it records' };
+  }
+  return null;
 }
 
 const sealEnvelopeSchema = z.strictObject({
@@ -84,6 +100,8 @@ export function verifyBundle(value: unknown, options: { expectedHead?: string } 
   const chain = checkRawChain(events);
   if (!chain.ok) return fail('event', chain.failure.index, chain.failure.type, chain.failure.reason);
   const lastEvent = chain.entries[chain.entries.length - 1] as (typeof chain.entries)[number];
+  const playbookFailure = checkPlaybook(chain.entries);
+  if (playbookFailure) return fail('event', playbookFailure.index, 'run-start', playbookFailure.reason);
 
   const entries: SealEntry<SealRecord>[] = [];
   let bundleRecord: BundleRecord | null = null;

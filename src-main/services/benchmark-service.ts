@@ -4,7 +4,8 @@
  * into <workspace>/benchmarks/<id>/<technique>-<db>/ exactly as `dwb dqa solve --engine`
  * writes its output directory. Progress is pushed as `benchmark-progress`; stop ends the runs
  * in flight and keeps every decided question, resume runs the rest, and an app stop leaves
- * the benchmark `interrupted`, resumable the same way.
+ * the benchmark `interrupted`, resumable the same way. AutoPlan follows the pinned playbook
+ * of the questions' task type, as read when its combination starts.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,6 +28,7 @@ import type { AppDatabase } from '../workspace/app-database';
 import { BenchmarkStore } from '../workspace/benchmark-store';
 import type { Environment } from '../workspace/clock';
 import type { NotebookStore } from '../workspace/notebook-store';
+import type { PlaybookStore } from '../engine/techniques/autoplan/playbook-store';
 
 type BenchmarkHandlers = Pick<Handlers, 'benchmarks/list' | 'benchmarks/start' | 'benchmarks/stop' | 'benchmarks/resume' | 'benchmarks/results' | 'benchmarks/label' | 'benchmarks/open-question'>;
 
@@ -51,6 +53,8 @@ export function createBenchmarkService(deps: {
   workspaceDir: string;
   notebooks: NotebookStore;
   modelSettings: () => ProviderSettings | null;
+  /** The workspace's playbooks: AutoPlan runs with the pinned version of the questions' task type. */
+  playbooks?: PlaybookStore;
   emit: <E extends EventName>(event: E, payload: EventPayload<E>) => void;
 }): BenchmarkService {
   const directoryOf = (id: string): string => join(deps.workspaceDir, 'benchmarks', id);
@@ -79,7 +83,9 @@ export function createBenchmarkService(deps: {
       for (const technique of spec.techniques) {
         for (const db of spec.dbs) {
           if (signal.aborted) break;
+          const pinned = techniqueNamed(technique).usesPlaybook ? (deps.playbooks?.pinned(set.scenario, db) ?? null) : null;
           await runBenchmark({
+            ...(pinned ? { playbook: pinned.playbook, playbookVersion: pinned.hash } : {}),
             questions: benchmarkQuestions([set], db),
             technique,
             db,

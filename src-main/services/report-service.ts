@@ -15,6 +15,7 @@ import type { AnalystKeyStore } from '../secrets/analyst-key';
 import type { Environment } from '../workspace/clock';
 import type { NotebookStore } from '../workspace/notebook-store';
 import type { RunStore } from '../workspace/run-store';
+import { SignOffLog } from '../workspace/sign-off-log';
 
 type Requests = typeof reportRequests;
 type Handler<M extends keyof Requests> = (params: z.output<Requests[M]['params']>) => Promise<z.output<Requests[M]['result']>>;
@@ -102,6 +103,8 @@ export function createReportService(dependencies: {
         if (path === null) return null;
         const data = await exportReport(bundle, format, platform.printToPdf ? { printPdf: platform.printToPdf } : {});
         writeFileSync(path, data);
+        // Signed-off runs are training material for AutoPlan playbooks (services/playbook-service.ts).
+        if (signOff) new SignOffLog(dependencies.workspaceDir).record({ runId, notebookId, name: signOff.name, comment: signOff.comment, at: environment.now(), head: bundle.head });
         const exportId = environment.newId();
         exported.set(exportId, { path, format });
         return { exportId, path, format, bytes: data.length, head: bundle.head };

@@ -26,6 +26,8 @@ import type { ProviderSettings } from '../contract/model';
 import type { Environment } from '../workspace/clock';
 import type { NotebookStore } from '../workspace/notebook-store';
 import type { RunStore } from '../workspace/run-store';
+import type { PlaybookStore } from '../engine/techniques/autoplan/playbook-store';
+import { recogniseScenario } from '../simulators/scenario';
 
 /** The model a run uses, with what its records say about it. */
 interface RunModel {
@@ -63,6 +65,8 @@ const runStartSchema = z.object({
   program: z.string().optional(),
   /** Pearl: the workspace action library to plan with (absent: the best fit for the data). */
   actionLibrary: z.string().optional(),
+  /** The playbook version (hash) an `autoplan` run follows: the one asked for, else the task type's pinned one. */
+  playbook: z.string().optional(),
 });
 export type RunStart = z.infer<typeof runStartSchema>;
 
@@ -98,6 +102,8 @@ export class RunManager {
       providerFor?: (settings: ProviderSettings) => ModelProvider;
       /** The local model selected in the model manager, which runs use instead of the endpoint; null: none. */
       localModel?: () => { provider: ModelProvider; settings: LocalModelSettings } | null;
+      /** The workspace's playbooks, for techniques that follow one (AutoPlan). */
+      playbooks?: PlaybookStore;
       emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
     },
   ) {}
@@ -119,14 +125,30 @@ export class RunManager {
     return { provider: (this.dependencies.providerFor ?? createOpenAiProvider)(settings), recordedSettings: settings, details: settings, toolMode: settings.toolMode === 'text' ? 'text' : 'tools' };
   }
 
-  async start(request: RunStart, seed?: unknown): Promise<{ runId: string }> {
-    techniqueNamed(request.technique); // an unknown technique is refused before anything is stored
-    if (request.actionLibrary !== undefined && request.technique !== 'pearl') throw new WorkbenchError('invalid-request', `An action library is for Pearl runs, not ${request.technique}`);
-    if (request.actionLibrary !== undefined) this.libraryOf(request.actionLibrary); // an unknown library too
+  /**
+   * The playbook version an AutoPlan run follows: the one the request names (checked to exist),
+   * else the pinned one of the data's task type (scenario × relational or graph); none without.
+   */
+  private async playbookFor(request: RunStart, connector: Connector): Promise<string | undefined> {
+    const store = this.dependencies.playbooks;
+    if (!techniqueNamed(request.technique).usesPlaybook || !store) return undefined;
+    if (request.playbook !== undefined) return store.find(request.playbook).version.hash;
+    const schema = await connector.schema();
+    const scenario = recogniseScenario(schema);
+    if (scenario === null) return undefined;
+    return store.pinned(scenario, schema.kind === 'relational' ? 'rdb' : 'gdb')?.hash;
+  }
+
+  async start(input: RunStart, seed?: unknown): Promise<{ runId: string }> {
+    techniqueNamed(input.technique); // an unknown technique is refused before anything is stored
+    if (input.actionLibrary !== undefined && input.technique !== 'pearl') throw new WorkbenchError('invalid-request', `An action library is for Pearl runs, not ${input.technique}`);
+    if (input.actionLibrary !== undefined) this.libraryOf(input.actionLibrary); // an unknown library too
     const settings = this.runModel();
     const { notebooks, runs, environment } = this.dependencies;
-    const notebook = notebooks.get(request.notebookId);
-    const connector = await this.dependencies.connector(request.connectionId);
+    const notebook = notebooks.get(input.notebookId);
+    const connector = await this.dependencies.connector(input.connectionId);
+    const playbook = await this.playbookFor(input, connector);
+    const request: RunStart = { ...input, ...(playbook !== undefined ? { playbook } : {}) };
     const simulator = await simulatorFor(connector, { rules: request.simulatorRules, known: request.known });
     const runId = `run-${environment.newId()}`;
     const startedAt = environment.now();
@@ -211,6 +233,12 @@ export class RunManager {
     });
   }
 
+  private playbookText(hash: string | undefined): { playbook: string; playbookVersion: string } | Record<string, never> {
+    if (hash === undefined || !this.dependencies.playbooks) return {};
+    const { version } = this.dependencies.playbooks.find(hash);
+    return { playbook: version.playbook, playbookVersion: version.hash };
+  }
+
   private async launch(context: {
     runId: string;
     request: RunStart;
@@ -288,6 +316,7 @@ export class RunManager {
       },
       simulator,
       whatIf: request.whatIf,
+      ...this.playbookText(request.playbook),
       limits: { maxSteps },
       gate,
       signal: run.controller.signal,

@@ -22,12 +22,14 @@ import { recogniseScenario } from '../simulators/scenario';
 import { runSimulation } from '../simulators/run-simulation';
 import { runWhatIfOnConnection, whatIfSupport } from '../whatif';
 import { RunStore } from '../workspace/run-store';
+import { SignOffLog } from '../workspace/sign-off-log';
 import { fileKeyStore, secretKeyStore } from '../secrets/analyst-key';
 import { memorySecretStore, type SecretStore } from '../secrets/secret-store';
 import { defaultConfigDir } from '../workspace/paths';
 import { testProviderConnection } from '../llm/test-connection';
 import { EventBus } from './event-bus';
 import { createBenchmarkService } from './benchmark-service';
+import { createPlaybookService } from './playbook-service';
 import { LocalModelManager } from './local-models';
 import type { ModelProcessLauncher } from '../llm/local/protocol';
 import { createRouter, type Handlers } from './router';
@@ -87,6 +89,13 @@ export function openWorkbench(options: {
     onProgress: (id, progress) => bus.emit('local-model-progress', { id, progress }),
   });
   const actionLibraries = new ActionLibraryStore(options.workspaceDir, environment);
+  const playbooks = createPlaybookService({
+    workspaceDir: options.workspaceDir,
+    environment,
+    modelSettings: () => modelSettings.resolved(),
+    history: { runs: runStore, signOffs: new SignOffLog(options.workspaceDir), connector: (id) => pool.get(id), connectionName: (id) => connections.get(id).name },
+    emit: (event, payload) => bus.emit(event, payload),
+  });
   const runs = new RunManager({
     notebooks,
     actionLibrary: (id) => actionLibraries.library(id),
@@ -96,6 +105,7 @@ export function openWorkbench(options: {
     connectionTarget: (id) => connections.get(id).target,
     modelSettings: () => modelSettings.resolved(),
     localModel: () => localModels.providerForRuns(),
+    playbooks: playbooks.store,
     emit: (event, payload) => bus.emit(event, payload),
   });
 
@@ -112,12 +122,14 @@ export function openWorkbench(options: {
     workspaceDir: options.workspaceDir,
     notebooks,
     modelSettings: () => modelSettings.resolved(),
+    playbooks: playbooks.store,
     emit: (event, payload) => bus.emit(event, payload),
   });
 
   const handlers: Handlers = {
     ...reports.handlers,
     ...benchmarks.handlers,
+    ...playbooks.handlers,
     'workspace/info': () => ({ directory: options.workspaceDir, transport: options.platform.transport, version: appVersion() }),
 
     'connections/list': () => connections.list(),
@@ -328,6 +340,7 @@ export function openWorkbench(options: {
       closed = true;
       await runs.stopAll();
       await benchmarks.stopAll();
+      await playbooks.settle();
       await localModels.close();
       for (const controller of running.values()) controller.abort();
       await pool.closeAll();

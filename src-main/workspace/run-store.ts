@@ -81,6 +81,12 @@ export class RunStore {
       .run(now);
   }
 
+  /** The connection a run ran on, or null for an unknown run. */
+  connectionOf(runId: string): string | null {
+    const row = this.database.prepare('SELECT connection_id FROM runs WHERE id = ?').get(runId) as { connection_id: string } | undefined;
+    return row?.connection_id ?? null;
+  }
+
   list(notebookId: string): RunSummary[] {
     return (this.database.prepare('SELECT * FROM runs WHERE notebook_id = ? ORDER BY created_at DESC').all(notebookId) as RunRow[]).map(toSummary);
   }

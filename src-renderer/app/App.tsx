@@ -4,6 +4,7 @@ import { BenchmarksView } from '../benchmarks/BenchmarksView';
 import { TrashView } from '../trash/TrashView';
 import { SearchView } from '../search/SearchView';
 import { NotebookView } from '../notebook/NotebookView';
+import { PlaybooksView } from '../playbooks/PlaybooksView';
 import { ConnectionsPanel } from '../sidebar/ConnectionsPanel';
 import { ModelPanel } from '../sidebar/ModelPanel';
 import { NotebookList } from '../sidebar/NotebookList';
@@ -103,6 +104,14 @@ export function App({ client }: { client: WorkbenchClient }) {
             </button>
           </header>
         </section>
+        <section className="panel" aria-label="Playbooks">
+          <header className="panel-header">
+            <h2>Playbooks</h2>
+            <button className="ghost small" data-testid="open-playbooks" aria-expanded={view === 'playbooks'} onClick={() => setView(view === 'playbooks' ? 'notebook' : 'playbooks')}>
+              {view === 'playbooks' ? 'Close' : 'Open'}
+            </button>
+          </header>
+        </section>
         <ConnectionsPanel
           canBrowse={info?.transport === 'ipc'}
           browse={async () => (await client.invoke('dialog/open-file', { title: 'SQLite database', extensions: ['sqlite', 'sqlite3', 'db'] })).path}
@@ -142,6 +151,8 @@ export function App({ client }: { client: WorkbenchClient }) {
                 .catch((error: unknown) => reportError(error, 'Could not open the notebook'));
             }}
           />
+        ) : view === 'playbooks' ? (
+          <PlaybooksView client={client} />
         ) : (
           <NotebookView />
         )}

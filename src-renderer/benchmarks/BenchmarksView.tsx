@@ -172,7 +172,7 @@ export function BenchmarksView({ client, onOpenNotebook }: { client: WorkbenchCl
           <table className="benchmark-table" data-testid="results-table">
             <thead>
               <tr>
-                <th>Technique</th><th>Scenario</th><th>DB</th><th>Questions</th><th>Accuracy</th><th>Ties counted</th><th>Without flagged</th><th>Mean steps</th><th>Mean prompt tokens</th><th>Mean completion tokens</th><th>Wall time (s)</th><th>Largest prompt</th><th title="Time along the plan's levels when the technique reports it, else the run's wall time (mean)">Critical-path time (s)</th>
+                <th>Technique</th><th>Scenario</th><th>DB</th><th>Questions</th><th>Accuracy</th><th>Ties counted</th><th>Without flagged</th><th>Mean steps</th><th>Mean prompt tokens</th><th>Mean completion tokens</th><th>Wall time (s)</th><th>Largest prompt</th><th title="Time along the plan's levels when the technique reports it, else the run's wall time (mean)">Critical-path time (s)</th><th title="The playbook version AutoPlan followed">Playbook</th>
               </tr>
             </thead>
             <tbody>
@@ -183,6 +183,7 @@ export function BenchmarksView({ client, onOpenNotebook }: { client: WorkbenchCl
                   <td>{row.correctWithTies}/{row.questions} ({percent(row.correctWithTies, row.questions)})</td>
                   <td>{row.clearCorrect}/{row.questions - row.flagged}</td>
                   <td>{row.meanSteps.toFixed(1)}</td><td>{row.meanPromptTokens.toFixed(0)}</td><td>{row.meanCompletionTokens.toFixed(0)}</td><td>{(row.wallMs / 1000).toFixed(1)}</td><td>{row.largestPromptTokens}</td><td>{(row.meanCriticalPathMs / 1000).toFixed(1)}</td>
+                  <td className="mono" title={row.playbooks?.join(', ')}>{row.playbooks && row.playbooks.length > 0 ? row.playbooks.map((hash) => hash.replace(/^sha256:/, '').slice(0, 12)).join(', ') : '–'}</td>
                 </tr>
               ))}
             </tbody>

@@ -252,6 +252,16 @@ export const workbenchCommands = registerCommands([
     perform: ({ state }) => state.setMainView('trash'),
   },
   {
+    id: 'benchmarks.open',
+    label: 'Open the benchmarks',
+    perform: ({ state }) => state.setMainView('benchmarks'),
+  },
+  {
+    id: 'playbooks.open',
+    label: 'Open the playbooks',
+    perform: ({ state }) => state.setMainView('playbooks'),
+  },
+  {
     id: 'model.settings',
     label: 'Set up the model…',
     perform: ({ state }) => state.setModelSettingsOpen(true),

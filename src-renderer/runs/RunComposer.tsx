@@ -43,6 +43,24 @@ export function RunComposer({ draft }: { draft: RunDraft }) {
     };
   }, [form.connectionId, whatIfSupport]);
 
+  const listPlaybooks = useWorkbench((state) => state.listPlaybooks);
+  const [pinned, setPinned] = useState<string | null>(null);
+  useEffect(() => {
+    let current = true;
+    if (form.technique === 'autoplan') {
+      listPlaybooks()
+        .then((tasks) => {
+          if (!current) return;
+          const names = tasks.flatMap((task) => (task.pinned === null ? [] : [`${task.scenario} × ${task.db === 'rdb' ? 'relational' : 'graph'} ${task.pinned.slice(0, 12)}`]));
+          setPinned(names.length === 0 ? 'No playbook is pinned (Playbooks in the sidebar): AutoPlan runs as plain ReAct.' : `Follows the pinned playbook of the data's kind: ${names.join('; ')}.`);
+        })
+        .catch(() => undefined);
+    }
+    return () => {
+      current = false;
+    };
+  }, [form.technique, listPlaybooks]);
+
   const start = async (): Promise<void> => {
     setBusy(true);
     setError(null);
@@ -160,7 +178,10 @@ export function RunComposer({ draft }: { draft: RunDraft }) {
         </p>
       )}
       <footer className="composer-footer">
-        <span className="muted">{techniqueOptions.find((option) => option.id === form.technique)?.summary}</span>
+        <span className="muted">
+          {techniqueOptions.find((option) => option.id === form.technique)?.summary}
+          {form.technique === 'autoplan' && pinned !== null && <span data-testid="playbook-note"> {pinned}</span>}
+        </span>
         <span className="spacer" />
         <button className="primary" data-testid="start-run" title="Ctrl+Enter" disabled={busy || !form.question.trim() || !form.connectionId || !model?.settings} onClick={() => void start()}>
           {busy ? 'Starting…' : '▶ Start run'}

@@ -1,4 +1,4 @@
-import type { ActionLibrarySummary, ActionLibraryView, ActionSignatureView, ProgramErrorView, RunSummary, ConnectionReport, ModelSettingsView, ProviderSettingsInput, ReviewDecisionInput, RunProgress, TechniqueIdValue, TechniqueInfo } from '../../src-main/contract';
+import type { ActionLibrarySummary, ActionLibraryView, ActionSignatureView, ProgramErrorView, RunSummary, ConnectionReport, ModelSettingsView, ProviderSettingsInput, ReviewDecisionInput, RunProgress, TechniqueIdValue, TechniqueInfo, PlaybookTask } from '../../src-main/contract';
 import type { SliceContext } from './store';
 
 export type ModelSettingsForm = Omit<Exclude<ProviderSettingsInput, undefined>, 'apiKey'>;
@@ -47,6 +47,8 @@ export interface RunsSlice {
   rerunNode(runId: string, node: string, change: { question?: string; pinned?: string }): Promise<void>;
   loadActiveRuns(): Promise<void>;
   loadTechniques(): Promise<void>;
+  /** The workspace's playbooks per task type (the composer names the pinned one AutoPlan follows). */
+  listPlaybooks(): Promise<PlaybookTask[]>;
   /** Every run of a notebook, newest first (the run history). */
   listRuns(notebookId: string): Promise<RunSummary[]>;
   /** Pearl's program cell: the parser's errors for an edited program. */
@@ -142,6 +144,7 @@ export function createRunsSlice({ client, set, get }: SliceContext): RunsSlice {
       const active = await client.invoke('runs/active', {});
       set({ runs: Object.fromEntries(active.map((progress) => [progress.runId, progress])) });
     },
+    listPlaybooks: () => client.invoke('playbooks/list', {}),
     loadTechniques: async () => {
       set({ techniques: await client.invoke('runs/techniques', {}) });
     },

@@ -10,7 +10,7 @@ export interface Toast {
   action?: { label: string; run: () => void };
 }
 
-export type MainView = 'notebook' | 'benchmarks' | 'trash' | 'search';
+export type MainView = 'notebook' | 'benchmarks' | 'trash' | 'search' | 'playbooks';
 
 export interface UiSlice {
   transport: TransportState;

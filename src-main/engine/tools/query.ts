@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { QueryResult } from '../../contract/data';
 import { WorkbenchError } from '../../contract/errors';
 import { formatObservation } from '../observation';
+import { emptyResultFeedback, errorFeedback } from '../query-feedback';
 import { resultDigest } from '../result-digest';
 import { analystNote, recordReview } from '../review-gate';
 import type { RunContext } from '../run-context';
@@ -70,6 +71,32 @@ export interface QueryRun {
   result: QueryResult | null;
 }
 
+const RELATIONAL = new Set(['sqlite', 'duckdb', 'postgres', 'mysql']);
+
+/** A diagnostic count through the same read-only connector; null when it cannot be had. */
+async function countRows(run: RunContext, sql: string): Promise<number | null> {
+  try {
+    const result = await run.options.connector.query(sql, { maxRows: 1, timeoutMs: Math.min(run.limits.queryTimeoutMs, 5000), ...(run.signal ? { signal: run.signal } : {}) });
+    const value = Number(result.rows[0]?.[0]);
+    return Number.isFinite(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The schema's valid names for an unknown one, or the clause of a syntax error, as a sentence ending in a space; '' without. */
+async function explainError(run: RunContext, error: WorkbenchError, query: string): Promise<string> {
+  if (error.code !== 'unknown-object' && error.code !== 'syntax' && error.code !== 'query-failed') return '';
+  let schema = null;
+  try {
+    schema = await run.options.connector.schema();
+  } catch {
+    schema = null;
+  }
+  const feedback = errorFeedback(error, query, schema);
+  return feedback ? `${feedback} ` : '';
+}
+
 /** Runs a query through the read-only connector and records it; errors become observations the model can correct. */
 export async function runQuery(run: RunContext, context: { step: number; node?: string | undefined; query: string; author: 'model' | 'analyst' }): Promise<QueryRun> {
   const queryId = run.newQueryId();
@@ -83,7 +110,8 @@ export async function runQuery(run: RunContext, context: { step: number; node?: 
       ...(run.signal ? { signal: run.signal } : {}),
     });
     run.emit({ type: 'query-end', step, queryId, result, error: null, digest: resultDigest(result) });
-    const text = formatObservation(result);
+    const empty = result.rowCount === 0 && RELATIONAL.has(run.engine) ? await emptyResultFeedback(context.query, (sql) => countRows(run, sql)) : null;
+    const text = `${formatObservation(result)}${empty ? `\n${empty}` : ''}`;
     run.emit({ type: 'observation', step, queryId, text, ...node });
     run.state.evidence.push(queryId);
     return { text, queryId, error: null, rowCount: result.rowCount, result };
@@ -93,7 +121,7 @@ export async function runQuery(run: RunContext, context: { step: number; node?: 
     const text =
       error.code === 'read-only'
         ? `Refused: the connection is read-only, so only queries that read data can run. (${error.message})`
-        : `Error (${error.code}): ${error.message}. Correct the query and try again.`;
+        : `Error (${error.code}): ${error.message}. ${await explainError(run, error, context.query)}Correct the query and try again.`;
     run.emit({ type: 'observation', step, queryId, text, ...node });
     return { text, queryId, error, rowCount: 0, result: null };
   }

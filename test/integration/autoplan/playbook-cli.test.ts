@@ -99,6 +99,29 @@ describe('dwb playbook train, then dwb dqa solve --engine autoplan --playbook on
     for (const request of bare.chatRequests()) expect(request.chat.messages.map(messageText).join('\n')).not.toContain('# Playbook');
     const bareNotebook = JSON.parse(readFileSync(join(bareOut, split.heldOut[0] as string, 'notebook.json'), 'utf8')) as { cells: { kind: string }[] };
     expect(bareNotebook.cells.some((cell) => cell.kind === 'plan')).toBe(false);
+
+    // The versions reviewed in a workspace: the pinned one is what autoplan follows by default, and its hash is in every run's log.
+    const workspace = join(dir, 'workspace');
+    const imported = await dwb(['playbook', 'import', trainDir, '--workspace', workspace]);
+    expect(imported.stdout).toContain('added 2 version(s)');
+    const refused = await dwb(['playbook', 'pin', v2.hash, '--workspace', workspace]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/is proposed: only an accepted version can be pinned/);
+    expect((await dwb(['playbook', 'accept', v2.hash.slice(0, 8), '--workspace', workspace])).stdout).toBe(`${v2.hash} locating × rdb v2: accepted\n`);
+    expect((await dwb(['playbook', 'pin', v2.hash, '--workspace', workspace])).code).toBe(0);
+    expect((await dwb(['playbook', 'list', '--workspace', workspace])).stdout).toMatch(new RegExp(`locating-rdb v002 ${v2.hash} accepted PINNED`));
+    const pinnedServer = await serve(Array.from({ length: 100 }, () => withThoughts));
+    const pinnedOut = join(dir, 'pinned');
+    const pinned = await dwb(['dqa', 'solve', '--questions', join(trainDir, 'held-out-questions.json'), '--engine', 'autoplan', '--workspace', workspace, '--db', 'rdb', '--base-url', pinnedServer.baseUrl, '--model', 'scripted', '--tool-mode', 'tools', '--out', pinnedOut]);
+    expect(pinned.code).toBe(0);
+    expect(pinned.stderr).toContain(`playbook: pinned version ${v2.hash.slice(0, 12)}`);
+    for (const request of pinnedServer.chatRequests()) expect(request.chat.messages.map(messageText).join('\n')).toContain(PLAYBOOK_2);
+    const runDir = join(pinnedOut, split.heldOut[0] as string);
+    const start = JSON.parse(readFileSync(join(runDir, 'run-log.jsonl'), 'utf8').split('\n')[0] ?? '{}') as { event: { playbook?: { version: string; text: string } } };
+    expect(start.event.playbook).toMatchObject({ version: v2.hash, text: PLAYBOOK_2 });
+    expect((await dwb(['report', '--run', runDir, '--format', 'json', '--out', join(dir, 'bundle.json')])).code).toBe(0);
+    const verified = await dwb(['verify', join(dir, 'bundle.json')]);
+    expect(verified.stdout).toMatch(new RegExp(`^verified\nplaybook ${v2.hash} · text sha256 [0-9a-f]{64}\n`));
   }, 300_000);
 
   it('refuses a --playbook that is missing, empty or not a playbook version, naming it', async () => {

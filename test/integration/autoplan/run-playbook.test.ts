@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -43,5 +44,9 @@ describe('dwb run --technique autoplan --playbook', () => {
     expect(kinds.indexOf('plan')).toBeLessThan(kinds.indexOf('thought'));
     expect(notebook.cells.find((cell) => cell.kind === 'plan')?.data.steps).toEqual(['Query the upstream nodes of the home node.', 'Finish with the best one.']);
     expect(notebook.cells.filter((cell) => cell.kind === 'thought').map((cell) => cell.source)).toEqual(['Step 1: query the upstream nodes', 'Step 2: finish']);
+    // The run log records the playbook followed: a plain text file has no version, only its text and sha256.
+    const text = '1. Query the upstream nodes of the home node.\n2. Finish with the best one.';
+    const start = (JSON.parse(readFileSync(join(out, 'run-log.jsonl'), 'utf8').split('\n')[0] ?? '{}') as { event: { playbook?: unknown } }).event;
+    expect(start.playbook).toEqual({ version: null, sha256: createHash('sha256').update(text).digest('hex'), text });
   }, 120_000);
 });
