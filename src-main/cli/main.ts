@@ -1,5 +1,6 @@
 import type { WorkbenchError } from '../contract/errors';
 import type { CommandIo } from './command-io';
+import { processLineWriters } from './direct-output';
 import { actionsUsage, dellmaUsage, dqaUsage, keysUsage, playbookUsage, queryUsage, reportUsage, runUsage, serveUsage, verifyUsage, whatifUsage } from './usage';
 
 const usage = ['Decision Workbench command line', '', `  ${serveUsage}`, `  ${queryUsage}`, `  ${runUsage}`, `  ${reportUsage}`, `  ${verifyUsage}`, `  ${keysUsage}`, `  ${dqaUsage}`, `  ${whatifUsage}`, `  ${dellmaUsage}`, `  ${actionsUsage}`, `  ${playbookUsage}`].join('\n');
@@ -57,10 +58,7 @@ function argumentError(error: unknown, Failure: typeof WorkbenchError): Workbenc
 
 /** Entry point used by bin/dwb.js. */
 export function main(): void {
-  const io: CommandIo = {
-    stdout: (line) => process.stdout.write(`${line}\n`),
-    stderr: (line) => process.stderr.write(`${line}\n`),
-  };
+  const io: CommandIo = processLineWriters();
   void runCli(process.argv.slice(2), io).then((code) => {
     process.exitCode = code;
   });

@@ -1,0 +1,64 @@
+import { spawn } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { directLineWriter } from '../../../src-main/cli/direct-output';
+
+const writerScript = resolve(__dirname, 'fixtures', 'direct-output-writer.ts');
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Runs the writer child with piped stdio; `onStdout` may end the reading side early. */
+function runWriter(count: number, onStdout: (chunk: Buffer, stop: () => void) => void): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', writerScript, String(count)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const stderr: Buffer[] = [];
+    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+    child.stdout.on('data', (chunk: Buffer) => onStdout(chunk, () => child.stdout.destroy()));
+    child.on('error', fail);
+    child.on('close', (code) => done({ code, stderr: Buffer.concat(stderr).toString('utf8') }));
+  });
+}
+
+describe('directLineWriter', () => {
+  it('writes each line and its newline, multi-byte characters intact, to a file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dwb-direct-'));
+    dirs.push(dir);
+    const path = join(dir, 'out.txt');
+    const fd = openSync(path, 'w');
+    const write = directLineWriter(fd);
+    const long = 'x'.repeat(300_000);
+    write('première ligne €');
+    write(long);
+    write('');
+    closeSync(fd);
+    expect(readFileSync(path, 'utf8')).toBe(`première ligne €\n${long}\n\n`);
+  });
+
+  it('delivers every byte through a pipe far larger than the pipe buffer, in order', async () => {
+    const count = 20_000;
+    const chunks: Buffer[] = [];
+    const { code, stderr } = await runWriter(count, (chunk) => chunks.push(chunk));
+    expect(code).toBe(0);
+    expect(stderr).toBe('finished\n');
+    const lines = Buffer.concat(chunks).toString('utf8').split('\n');
+    expect(lines).toHaveLength(count + 1);
+    expect(lines[0]).toBe(`line 0 ${'é€'.repeat(20)}`);
+    expect(lines[count - 1]).toBe(`line ${count - 1} ${'é€'.repeat(20)}`);
+    expect(lines[count]).toBe('');
+  }, 30_000);
+
+  it('stops writing quietly when the reader goes away, and the process finishes normally', async () => {
+    let received = 0;
+    const { code, stderr } = await runWriter(200_000, (chunk, stop) => {
+      received += chunk.length;
+      stop();
+    });
+    expect(received).toBeGreaterThan(0);
+    expect(code).toBe(0);
+    expect(stderr).toBe('finished\n');
+  }, 30_000);
+});
