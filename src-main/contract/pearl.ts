@@ -58,16 +58,37 @@ export const actionLibrarySummarySchema = z.object({
   roundCount: z.number().int(),
   importedAt: z.string().nullable(),
   builtIn: z.boolean(),
+  /** 1 as imported; each save in the app (an edit, promoted actions) is the next version. */
+  version: z.number().int(),
 });
 export type ActionLibrarySummary = z.infer<typeof actionLibrarySummarySchema>;
 
-export const actionLibraryViewSchema = actionLibrarySummarySchema.extend({ actions: z.array(libraryActionViewSchema) });
+export const actionLibraryViewSchema = actionLibrarySummarySchema.extend({
+  actions: z.array(libraryActionViewSchema),
+  latestVersion: z.number().int(),
+  /** Every version, oldest first: when it was saved, what the analyst said of it, how many actions it had. */
+  versions: z.array(z.object({ version: z.number().int(), savedAt: z.string().nullable(), note: z.string(), actionCount: z.number().int() })),
+});
 export type ActionLibraryView = z.infer<typeof actionLibraryViewSchema>;
+
+/** An action as the analyst edits it in the library view (usage and origin stay the library's). */
+export const editedActionSchema = z.object({
+  name: z.string().max(100),
+  params: z.array(z.string().max(100)).max(50),
+  variadic: z.boolean().optional(),
+  definition: z.string().max(2000),
+});
+export type EditedActionView = z.infer<typeof editedActionSchema>;
 
 /** The workspace's action libraries; spread into the contract's `api` with the program cell's requests. */
 export const actionLibraryRequests = {
   'pearl/libraries/list': { params: z.object({}), result: z.array(actionLibrarySummarySchema) },
-  'pearl/libraries/get': { params: z.object({ id: z.string() }), result: actionLibraryViewSchema },
+  /** A library at its latest version, or at `version`. */
+  'pearl/libraries/get': { params: z.object({ id: z.string(), version: z.number().int().min(1).optional() }), result: actionLibraryViewSchema },
+  /** Saves the edited actions as the library's next version (the seed: as a new library). */
+  'pearl/libraries/save': { params: z.object({ id: z.string(), actions: z.array(editedActionSchema).min(1).max(500), note: z.string().max(500).default('') }), result: actionLibrarySummarySchema },
+  /** Adds the new actions a run's program defines to the library that run planned with, as its next version. */
+  'pearl/libraries/promote': { params: z.object({ runId: z.string(), program: z.string().trim().min(1).max(100_000) }), result: actionLibrarySummarySchema },
   /** Copies a library file (`dwb actions mine --out`, with its rounds file when beside it) into the workspace. */
   'pearl/libraries/import': { params: z.object({ path: z.string().trim().min(1) }), result: actionLibrarySummarySchema },
 } as const;

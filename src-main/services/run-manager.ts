@@ -91,6 +91,8 @@ export class RunManager {
       modelSettings(): ProviderSettings | null;
       /** A workspace action library by id (Pearl runs that name one). */
       actionLibrary?: (id: string) => ActionLibrary;
+      /** Counts the library actions a Pearl run's steps called toward that library's usage. */
+      recordActionUsage?: (id: string, actionsCalled: string[]) => void;
       /** Injected by tests to drive a run without HTTP; defaults to the OpenAI-compatible provider. */
       providerFor?: (settings: ProviderSettings) => ModelProvider;
       /** The local model selected in the model manager, which runs use instead of the endpoint; null: none. */
@@ -144,6 +146,14 @@ export class RunManager {
   private libraryOf(id: string): ActionLibrary {
     if (!this.dependencies.actionLibrary) throw new WorkbenchError('unsupported', 'This workbench keeps no action libraries');
     return this.dependencies.actionLibrary(id);
+  }
+
+  /** The workspace library a Pearl run planned with: the one it named, else the seed (the app offers no other). */
+  libraryIdOf(runId: string): string {
+    const stored = runStartSchema.safeParse(this.dependencies.runs.request(runId));
+    if (!stored.success) throw new WorkbenchError('unsupported', `Run ${runId} was started by an older version and names no library`);
+    if (stored.data.technique !== 'pearl') throw new WorkbenchError('invalid-request', `Run ${runId} used ${stored.data.technique}, not pearl: it has no action library`);
+    return stored.data.actionLibrary ?? 'seed';
   }
 
   /**
@@ -243,6 +253,18 @@ export class RunManager {
     };
 
     this.dependencies.emit('run-progress', run.progress);
+    // The library actions this run's steps call, counted toward the library's usage when it ends.
+    const actionsCalled: string[] = [];
+    const countUsage = (): void => {
+      if (request.technique !== 'pearl' || !this.dependencies.recordActionUsage) return;
+      try {
+        const library = request.actionLibrary !== undefined ? this.libraryOf(request.actionLibrary) : null;
+        const known = (name: string): boolean => (library ? library.actions.some((action) => action.name === name) : true);
+        this.dependencies.recordActionUsage(request.actionLibrary ?? 'seed', actionsCalled.filter(known));
+      } catch {
+        // A usage count that cannot be written must not change how the run ended.
+      }
+    };
     const ended = executeRun({
       runId,
       question: request.question,
@@ -271,6 +293,10 @@ export class RunManager {
       onToken: (text) => this.dependencies.emit('run-token', { runId, text }),
       onEvent: ({ event }) => {
         if (event.type === 'model-response') this.update(run, { step: event.step, totalTokens: run.progress.totalTokens + (event.usage?.totalTokens ?? 0) });
+        if (event.type === 'tool' && event.tool === 'pearl-step') {
+          const action = (event.input as { action?: unknown }).action;
+          if (typeof action === 'string') actionsCalled.push(action);
+        }
       },
       ...(resume ? { resume: resume.state } : {}),
       ...(request.program !== undefined ? { program: request.program } : {}),
@@ -278,8 +304,14 @@ export class RunManager {
       onCheckpoint: (state) => runs.saveCheckpoint(runId, state),
     })
       .then(
-        (outcome) => this.end(run, outcome.status, outcome.decision, outcome.message),
-        (error: unknown) => this.end(run, 'failed', null, `The run failed unexpectedly: ${WorkbenchError.from(error).message}`),
+        (outcome) => {
+          countUsage();
+          this.end(run, outcome.status, outcome.decision, outcome.message);
+        },
+        (error: unknown) => {
+          countUsage();
+          this.end(run, 'failed', null, `The run failed unexpectedly: ${WorkbenchError.from(error).message}`);
+        },
       )
       .finally(() => this.ending.delete(ended));
     this.ending.add(ended);

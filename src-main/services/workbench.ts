@@ -87,6 +87,7 @@ export function openWorkbench(options: {
   const runs = new RunManager({
     notebooks,
     actionLibrary: (id) => actionLibraries.library(id),
+    recordActionUsage: (id, actionsCalled) => actionLibraries.recordUsage(id, actionsCalled),
     runs: runStore,
     environment,
     connector: (id) => pool.get(id),
@@ -233,7 +234,9 @@ export function openWorkbench(options: {
     'pearl/check': ({ program, actions }) => checkProgram(program, actions),
     'pearl/run-program': ({ runId, program, mode }) => runs.runProgram(runId, program, mode),
     'pearl/libraries/list': () => actionLibraries.list(),
-    'pearl/libraries/get': ({ id }) => actionLibraries.get(id),
+    'pearl/libraries/get': ({ id, version }) => actionLibraries.get(id, version),
+    'pearl/libraries/save': ({ id, actions, note }) => actionLibraries.save(id, actions, note),
+    'pearl/libraries/promote': ({ runId, program }) => actionLibraries.promote(runs.libraryIdOf(runId), program, runId),
     'pearl/libraries/import': ({ path }) => actionLibraries.import(path),
     'runs/active': () => runs.active(),
     'runs/techniques': () => registeredTechniques().map(({ id, label, summary }) => ({ id, label, summary })),

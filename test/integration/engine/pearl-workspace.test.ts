@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { EventName, EventPayload } from '../../../src-main/contract/api';
@@ -173,5 +173,90 @@ describe('Pearl action libraries in the workspace', () => {
     const { html } = await workbench.invoke('reports/preview', { notebookId: notebook.id, runId: stepRun });
     expect(html).toContain('Analyst edited the re-plan');
     expect(html).toContain('out2 = ARGMAX(out1, &quot;SWE profit on baltic_sea&quot;) : the node for the merchant');
+  });
+
+  it('counts usage across runs, promotes a program\'s new action, and saves each edit as a new version that the next run plans with', async () => {
+    const planned = 'New actions:\n- RANK_BY(items, goal) : Orders items by how well each serves the goal.\n\n1. out1 = FEEDERS(DB, "baltic_sea") : who feeds the home node\n2. out2 = RANK_BY(out1, "SWE profit on baltic_sea") : the best feeder first';
+    const { workbench, server, events, locating, notebook, workspaceDir } = await setup([
+      program(planned),
+      call('query', { query: "SELECT source FROM flow WHERE dest = 'baltic_sea' ORDER BY source" }),
+      call('output', { output: 'krakow, novgorod' }),
+      call('output', { output: 'krakow' }, 'RANK_BY(items, goal) : Orders items'),
+      // The second run plans with version 3: the edited definition, no BEST, the analyst's LIST_NODES.
+      {
+        ...program('New actions:\n- None\n\n1. out1 = LIST_NODES(DB) : every trade node'),
+        expect: (request) => {
+          const system = messageText(request.chat.messages[0] as never);
+          return system.includes('LIST_NODES(DB) : Every trade node by name.') && system.includes('FEEDERS(DB, node) : Trade nodes sending value into a node.') && !system.includes('BEST(') && system.includes('RANK_BY(')
+            ? undefined
+            : 'the planner was not shown the latest version';
+        },
+      },
+      call('query', { query: 'SELECT DISTINCT source FROM flow ORDER BY source' }),
+      call('output', { output: 'krakow' }),
+    ]);
+    const dir = tempDir();
+    writeFileSync(join(dir, 'lib.json'), JSON.stringify(minedLibrary));
+    const library = await workbench.invoke('pearl/libraries/import', { path: join(dir, 'lib.json') });
+    expect(library.version).toBe(1);
+    const base = { notebookId: notebook.id, connectionId: locating.id, question: 'Where should SWE place its merchant on baltic_sea?', technique: 'pearl', mode: 'auto' as const, known: { country: 'SWE', home: 'baltic_sea' }, actionLibrary: library.id };
+    const { runId } = await workbench.invoke('runs/start', base);
+    expect(await ended(events, runId)).toMatchObject({ status: 'answered' });
+
+    // Usage: the library's 3 for FEEDERS plus this run's one call; RANK_BY is the program's own, so it is not counted.
+    const used = await workbench.invoke('pearl/libraries/get', { id: library.id });
+    expect(used.actions.map((action) => [action.name, action.usage])).toEqual([['FEEDERS', 4], ['BEST', 1], ['CONCAT', 0]]);
+    expect(JSON.parse(readFileSync(join(workspaceDir, 'action-libraries', 'usage.json'), 'utf8'))).toEqual({ [library.id]: { FEEDERS: 1 } });
+
+    // The program's new action promoted into the run's library, as version 2.
+    const promoted = await workbench.invoke('pearl/libraries/promote', { runId, program: planned });
+    expect(promoted).toMatchObject({ id: library.id, version: 2, actionCount: 4 });
+    const v2 = await workbench.invoke('pearl/libraries/get', { id: library.id });
+    expect(v2.actions.at(-1)).toEqual({ name: 'RANK_BY', params: ['items', 'goal'], definition: 'Orders items by how well each serves the goal.', usage: 0, provenance: `analyst: promoted from ${runId}` });
+    await expect(workbench.invoke('pearl/libraries/promote', { runId, program: planned })).rejects.toThrow('RANK_BY is already in the action library');
+    await expect(workbench.invoke('pearl/libraries/promote', { runId, program: 'New actions:\n- None\n\n1. out1 = FEEDERS(DB, "baltic_sea") : x' })).rejects.toThrow('The program defines no action that lib.json lacks');
+    await expect(workbench.invoke('pearl/libraries/promote', { runId, program: 'New actions:\n- None\n\n1. out1 = NOPE(DB) : x' })).rejects.toThrow('The program does not parse against lib.json');
+
+    // The analyst's edit: FEEDERS redefined, BEST dropped, LIST_NODES added; saved as version 3.
+    const edit = [
+      { name: 'FEEDERS', params: ['DB', 'node'], definition: 'Trade nodes sending value into a node.' },
+      { name: 'CONCAT', params: ['S1', 'S2'], variadic: true, definition: 'Joins its inputs, one per line.' },
+      { name: 'RANK_BY', params: ['items', 'goal'], definition: 'Orders items by how well each serves the goal.' },
+      { name: 'LIST_NODES', params: ['DB'], definition: 'Every trade node by name.' },
+    ];
+    await expect(workbench.invoke('pearl/libraries/save', { id: library.id, actions: [...edit, { name: 'lower', params: ['x'], definition: 'd' }], note: '' })).rejects.toThrow('The edited library lib.json is not a Pearl action library (format decision-workbench/pearl-actions, version 1): actions.4.name: an action name is upper case letters, digits and underscores');
+    await expect(workbench.invoke('pearl/libraries/save', { id: library.id, actions: [...edit, edit[0]!], note: '' })).rejects.toThrow('defines the action FEEDERS twice');
+    const saved = await workbench.invoke('pearl/libraries/save', { id: library.id, actions: edit, note: 'clearer FEEDERS, no BEST' });
+    expect(saved).toMatchObject({ id: library.id, version: 3, actionCount: 4 });
+    const v3 = await workbench.invoke('pearl/libraries/get', { id: library.id });
+    expect(v3.actions.map((action) => [action.name, action.usage, action.provenance])).toEqual([
+      ['FEEDERS', 4, 'mined: round 2 from UPSTREAM, INFLOW'],
+      ['CONCAT', 0, 'seed'],
+      ['RANK_BY', 0, `analyst: promoted from ${runId}`],
+      ['LIST_NODES', 0, 'analyst'],
+    ]);
+    expect(v3.versions.map((entry) => [entry.version, entry.note, entry.actionCount])).toEqual([
+      [1, 'imported', 3],
+      [2, `promoted RANK_BY from ${runId}`, 4],
+      [3, 'clearer FEEDERS, no BEST', 4],
+    ]);
+    // Every earlier version stays readable, and each save is a file of its own, written once.
+    expect((await workbench.invoke('pearl/libraries/get', { id: library.id, version: 1 })).actions.map((action) => action.name)).toEqual(['FEEDERS', 'BEST', 'CONCAT']);
+    expect((await workbench.invoke('pearl/libraries/get', { id: library.id, version: 2 })).actions.map((action) => action.name)).toEqual(['FEEDERS', 'BEST', 'CONCAT', 'RANK_BY']);
+    await expect(workbench.invoke('pearl/libraries/get', { id: library.id, version: 9 })).rejects.toThrow('lib.json has no version 9');
+    expect(readdirSync(join(workspaceDir, 'action-libraries')).sort()).toEqual([`${library.id}.json`, `${library.id}.v2.json`, `${library.id}.v3.json`, 'usage.json']);
+    expect((await workbench.invoke('pearl/libraries/list', {})).find((entry) => entry.id === library.id)).toMatchObject({ version: 3, actionCount: 4 });
+
+    // The next run plans with the latest version.
+    const second = await workbench.invoke('runs/start', base);
+    expect(await ended(events, second.runId)).toMatchObject({ status: 'answered' });
+    server.verify();
+    expect((await workbench.invoke('pearl/libraries/get', { id: library.id })).actions.find((action) => action.name === 'LIST_NODES')?.usage).toBe(1);
+
+    // Editing the bundled seed makes a new workspace library; the seed stays as it was.
+    const seed = await workbench.invoke('pearl/libraries/get', { id: 'seed' });
+    const fromSeed = await workbench.invoke('pearl/libraries/save', { id: 'seed', actions: seed.actions.filter((action) => action.name !== 'COMPARE'), note: 'no COMPARE' });
+    expect(fromSeed).toMatchObject({ name: 'Seed library (edited)', version: 1, actionCount: 7, builtIn: false });
+    expect((await workbench.invoke('pearl/libraries/get', { id: 'seed' })).actionCount).toBe(8);
   });
 });
