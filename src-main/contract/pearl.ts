@@ -23,7 +23,8 @@ export const pearlRequests = {
   /** Runs the real parser over a program, against the actions of the run's library. */
   'pearl/check': {
     params: z.object({ program: z.string().max(100_000), actions: z.array(actionSignatureSchema).max(500) }),
-    result: z.object({ valid: z.boolean(), errors: z.array(programErrorSchema), steps: z.number().int() }),
+    /** `newActions`: the actions a valid program defines for itself (the cell offers to keep them in the library). */
+    result: z.object({ valid: z.boolean(), errors: z.array(programErrorSchema), steps: z.number().int(), newActions: z.array(z.string()) }),
   },
   /**
    * Runs a program the analyst edited as a new Pearl run, with everything else as the run it

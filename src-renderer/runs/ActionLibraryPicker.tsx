@@ -1,11 +1,13 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { ActionLibrarySummary, ActionLibraryView } from '../../src-main/contract';
 import { useWorkbench } from '../app/store-context';
+import { ActionLibraryEditor } from './ActionLibraryEditor';
 
 /**
  * The action library a Pearl run plans with, in the run composer: the workspace's libraries
  * (the seed, and those imported from `dwb actions mine`), each viewable with its actions' types,
- * definitions, usage and origin; a mined library is imported by its path here.
+ * definitions, usage across runs and origin, at any of its versions; edited here (each save
+ * the next version); a mined library is imported by its path here.
  */
 export function ActionLibraryPicker({ value, onChange }: { value: string | undefined; onChange(id: string | undefined): void }) {
   const listActionLibraries = useWorkbench((state) => state.listActionLibraries);
@@ -16,15 +18,17 @@ export function ActionLibraryPicker({ value, onChange }: { value: string | undef
   const [shown, setShown] = useState<ActionLibraryView | null>(null);
   const [path, setPath] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
+  const [editing, setEditing] = useState(false);
 
   const reload = useCallback(() => listActionLibraries().then(setLibraries), [listActionLibraries]);
   useEffect(() => {
     void reload().catch((error: unknown) => setProblem(error instanceof Error ? error.message : String(error)));
   }, [reload]);
 
-  const show = (id: string): void => {
+  const show = (id: string, version?: number): void => {
     setProblem(null);
-    getActionLibrary(id)
+    setEditing(false);
+    getActionLibrary(id, version)
       .then(setShown)
       .catch((error: unknown) => setProblem(error instanceof Error ? error.message : String(error)));
   };
@@ -79,10 +83,39 @@ export function ActionLibraryPicker({ value, onChange }: { value: string | undef
           {problem}
         </p>
       )}
-      {shown && (
+      {shown && !editing && (
+        <div className="inline-setting">
+          <label className="inline-setting">
+            Version
+            <select aria-label="Library version" value={shown.version} onChange={(event) => show(shown.id, Number(event.target.value))}>
+              {[...shown.versions].reverse().map((entry) => (
+                <option key={entry.version} value={entry.version}>
+                  {entry.version}
+                  {entry.version === shown.latestVersion ? ' (latest)' : ''} · {entry.note} · {entry.actionCount} actions
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="button" className="ghost small" data-testid="edit-action-library" disabled={shown.version !== shown.latestVersion} title={shown.version !== shown.latestVersion ? 'Edit the latest version' : undefined} onClick={() => setEditing(true)}>
+            Edit actions
+          </button>
+        </div>
+      )}
+      {shown && editing && (
+        <ActionLibraryEditor
+          library={shown}
+          onCancel={() => setEditing(false)}
+          onSaved={(saved) => {
+            void reload();
+            onChange(saved.id);
+            show(saved.id);
+          }}
+        />
+      )}
+      {shown && !editing && (
         <table className="data action-table" data-testid="action-library-view">
           <caption>
-            {shown.name} · {shown.scenario}/{shown.schema} · {shown.demonstrationCount} demonstrations{shown.roundCount ? ` · ${shown.roundCount} mining rounds` : ''}
+            {shown.name} · version {shown.version} · {shown.scenario}/{shown.schema} · {shown.demonstrationCount} demonstrations{shown.roundCount ? ` · ${shown.roundCount} mining rounds` : ''}
           </caption>
           <thead>
             <tr>

@@ -114,12 +114,13 @@ describe('Pearl action libraries in the workspace', () => {
     expect(broken).toEqual({
       valid: false,
       steps: 0,
+      newActions: [],
       errors: [
         { code: 'arity', line: 5, column: 11, message: expect.stringContaining('BEST(evidence, goal) takes 2 arguments, found 1') },
         { code: 'argument', line: 5, column: 16, message: expect.stringContaining('out9 is neither DB, a quoted string nor an earlier output') },
       ],
     });
-    expect(await workbench.invoke('pearl/check', { program: edited, actions: input.library.signatures })).toEqual({ valid: true, errors: [], steps: 2 });
+    expect(await workbench.invoke('pearl/check', { program: edited, actions: input.library.signatures })).toEqual({ valid: true, errors: [], steps: 2, newActions: [] });
 
     const again = await workbench.invoke('pearl/run-program', { runId, program: edited, mode: 'auto' });
     expect(await ended(events, again.runId)).toMatchObject({ status: 'answered', technique: 'pearl' });
@@ -207,6 +208,9 @@ describe('Pearl action libraries in the workspace', () => {
     const used = await workbench.invoke('pearl/libraries/get', { id: library.id });
     expect(used.actions.map((action) => [action.name, action.usage])).toEqual([['FEEDERS', 4], ['BEST', 1], ['CONCAT', 0]]);
     expect(JSON.parse(readFileSync(join(workspaceDir, 'action-libraries', 'usage.json'), 'utf8'))).toEqual({ [library.id]: { FEEDERS: 1 } });
+
+    const signatures = (await workbench.invoke('notebooks/get', { id: notebook.id })).cells.find((cell) => cell.data['tool'] === 'pearl-program')?.data['input'] as { library: { signatures: { name: string; params: string[] }[] } };
+    expect(await workbench.invoke('pearl/check', { program: planned, actions: signatures.library.signatures })).toEqual({ valid: true, errors: [], steps: 2, newActions: ['RANK_BY'] });
 
     // The program's new action promoted into the run's library, as version 2.
     const promoted = await workbench.invoke('pearl/libraries/promote', { runId, program: planned });

@@ -409,7 +409,7 @@ export function argumentText(arg: ProgramArgument): string {
 }
 
 /** The program cell's check: the parser's verdict on an edited program, against the run's actions. */
-export function checkProgram(text: string, library: readonly ActionSignature[]): { valid: boolean; errors: ProgramError[]; steps: number } {
+export function checkProgram(text: string, library: readonly ActionSignature[]): { valid: boolean; errors: ProgramError[]; steps: number; newActions: string[] } {
   const parsed = parseProgram(text, library.map(({ name, params, variadic }) => ({ name, params, ...(variadic ? { variadic: true } : {}) })));
-  return parsed.ok ? { valid: true, errors: [], steps: parsed.program.steps.length } : { valid: false, errors: parsed.errors, steps: 0 };
+  return parsed.ok ? { valid: true, errors: [], steps: parsed.program.steps.length, newActions: parsed.program.newActions.map((action) => action.name) } : { valid: false, errors: parsed.errors, steps: 0, newActions: [] };
 }

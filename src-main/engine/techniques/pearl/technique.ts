@@ -183,7 +183,7 @@ function analystProgram(run: RunContext, library: ActionLibrary, text: string): 
     type: 'tool',
     step: run.state.steps,
     tool: 'pearl-program',
-    input: { attempt: 'analyst', author: 'analyst', library: libraryInput(library), program: text, valid: parsed.ok, errors: parsed.ok ? [] : parsed.errors },
+    input: { attempt: 'analyst', author: 'analyst', library: libraryInput(library), program: text, valid: parsed.ok, errors: parsed.ok ? [] : parsed.errors, ...(parsed.ok ? { newActions: parsed.program.newActions.map((action) => action.name) } : {}) },
     output: `Program written by the analyst:\n${text}\n\n${parsed.ok ? `The parser accepts it: ${parsed.program.steps.length} steps.` : `The parser refuses it:\n${errors.map((error) => `- ${error}`).join('\n')}`}`,
   });
   if (parsed.ok) return { program: parsed.program };
