@@ -34,6 +34,14 @@ export const pearlRequests = {
     params: z.object({ runId: z.string(), program: z.string().trim().min(1).max(100_000), mode: z.enum(['auto', 'step']) }),
     result: z.object({ runId: z.string() }),
   },
+  /**
+   * Re-runs one step of a Pearl run and every step that depends on it, as a new run of the same
+   * program; the other steps keep the outputs they had.
+   */
+  'pearl/rerun-step': {
+    params: z.object({ runId: z.string(), step: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), mode: z.enum(['auto', 'step']) }),
+    result: z.object({ runId: z.string() }),
+  },
 } as const;
 
 /** A library action as the library view shows it: signature, definition, how often used, where it came from. */

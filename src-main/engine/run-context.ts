@@ -16,6 +16,7 @@ import { parseTextReply, textProtocolInstructions } from './text-protocol';
 import { registeredTools, toolSpecFor } from './tools/registry';
 import type { ToolDefinition } from './tools/tool';
 import type { ActionLibrary } from './techniques/pearl/library';
+import type { KeptOutputs } from './techniques/pearl/rerun';
 
 export interface RunLimits {
   /** Model calls allowed. */
@@ -64,6 +65,8 @@ export interface DecisionRunOptions {
   program?: string;
   /** The action library a Pearl run plans with (a workspace library the analyst chose); absent: the best fit. */
   actionLibrary?: ActionLibrary;
+  /** Pearl, re-running one step: the outputs of the run it came from, kept for every step that neither is that step nor depends on it. */
+  keptOutputs?: KeptOutputs;
   /** Continue a run that was interrupted: no run-start, and the technique starts from this state. */
   resume?: ResumeState;
   /** Told where the run stands just before each model call, to be saved for a resume. */

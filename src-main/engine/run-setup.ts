@@ -21,6 +21,7 @@ import { automaticGate, type ReviewGate } from './review-gate';
 import { createRunCellWriter, type CellSink } from './run-cells';
 import { RunLog } from './run-log';
 import type { ActionLibrary } from './techniques/pearl/library';
+import type { KeptOutputs } from './techniques/pearl/rerun';
 
 /**
  * Everything one decision run is wired from. The app (services/run-manager.ts), `dwb run`
@@ -61,6 +62,8 @@ export interface RunSetup {
   program?: string;
   /** The action library for `pearl` (a workspace library chosen for the run). */
   actionLibrary?: ActionLibrary;
+  /** For `pearl` re-running one step: the earlier run's outputs to keep. */
+  keptOutputs?: KeptOutputs;
   limits?: Partial<RunLimits>;
   gate?: ReviewGate;
   signal?: AbortSignal;
@@ -114,6 +117,7 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
     ...(setup.playbook !== undefined ? { playbook: setup.playbook } : {}),
     ...(setup.program !== undefined ? { program: setup.program } : {}),
     ...(setup.actionLibrary ? { actionLibrary: setup.actionLibrary } : {}),
+    ...(setup.keptOutputs ? { keptOutputs: setup.keptOutputs } : {}),
     ...(setup.onCheckpoint ? { onCheckpoint: setup.onCheckpoint } : {}),
   });
 }

@@ -60,6 +60,8 @@ const runStartSchema = z.object({
   program: z.string().optional(),
   /** Pearl: the workspace action library to plan with (absent: the best fit for the data). */
   actionLibrary: z.string().optional(),
+  /** Pearl, re-running one step of `program`: the earlier run's outputs kept for the steps outside the re-run. */
+  keptOutputs: z.object({ fromRunId: z.string(), step: z.string(), outputs: z.record(z.string(), z.string()) }).optional(),
 });
 export type RunStart = z.infer<typeof runStartSchema>;
 
@@ -157,6 +159,28 @@ export class RunManager {
   }
 
   /**
+   * Re-runs one step of a Pearl run and every step that depends on it, as a new run of the same
+   * program: the other steps keep the outputs they had (recorded as kept), so only the step and
+   * what follows from it ask the model and the database again.
+   */
+  async rerunStep(fromRunId: string, stepId: string, mode: 'auto' | 'step'): Promise<{ runId: string }> {
+    const stored = runStartSchema.safeParse(this.dependencies.runs.request(fromRunId));
+    if (!stored.success) throw new WorkbenchError('unsupported', `Run ${fromRunId} was started by an older version; start a new Pearl run instead`);
+    if (stored.data.technique !== 'pearl') throw new WorkbenchError('invalid-request', `Run ${fromRunId} used ${stored.data.technique}, not pearl: it has no steps to re-run`);
+    let program: string | null = null;
+    const outputs: Record<string, string> = {};
+    for (const { event } of this.dependencies.runs.events(fromRunId)) {
+      if (event.type !== 'tool') continue;
+      const input = event.input as { valid?: unknown; program?: unknown; output?: unknown };
+      if (event.tool === 'pearl-program' && input.valid === true && typeof input.program === 'string') program = input.program;
+      if (event.tool === 'pearl-step' && event.node && typeof input.output === 'string') outputs[event.node] = input.output;
+    }
+    if (program === null) throw new WorkbenchError('invalid-request', `Run ${fromRunId} ran no program, so it has no step to re-run`);
+    if (!(stepId in outputs)) throw new WorkbenchError('invalid-request', `Run ${fromRunId} has no finished step ${stepId} to re-run (its steps: ${Object.keys(outputs).join(', ') || 'none'})`);
+    return this.start({ ...stored.data, mode, program, keptOutputs: { fromRunId, step: stepId, outputs } });
+  }
+
+  /**
    * Runs an analyst's Pearl program as a new run, with the connection, question, rules and
    * simulator of the run it was edited from.
    */
@@ -164,7 +188,8 @@ export class RunManager {
     const stored = runStartSchema.safeParse(this.dependencies.runs.request(fromRunId));
     if (!stored.success) throw new WorkbenchError('unsupported', `Run ${fromRunId} was started by an older version; start a new Pearl run instead`);
     if (stored.data.technique !== 'pearl') throw new WorkbenchError('invalid-request', `Run ${fromRunId} used ${stored.data.technique}, not pearl: it has no program to run again`);
-    return this.start({ ...stored.data, mode, program });
+    const { keptOutputs: _kept, ...request } = stored.data;
+    return this.start({ ...request, mode, program });
   }
 
   /**
@@ -294,13 +319,15 @@ export class RunManager {
       onEvent: ({ event }) => {
         if (event.type === 'model-response') this.update(run, { step: event.step, totalTokens: run.progress.totalTokens + (event.usage?.totalTokens ?? 0) });
         if (event.type === 'tool' && event.tool === 'pearl-step') {
-          const action = (event.input as { action?: unknown }).action;
-          if (typeof action === 'string') actionsCalled.push(action);
+          const { action, kind } = event.input as { action?: unknown; kind?: unknown };
+          // A step kept from an earlier run (re-running one step) called nothing this time.
+          if (typeof action === 'string' && kind !== 'kept') actionsCalled.push(action);
         }
       },
       ...(resume ? { resume: resume.state } : {}),
       ...(request.program !== undefined ? { program: request.program } : {}),
       ...(request.actionLibrary !== undefined ? { actionLibrary: this.libraryOf(request.actionLibrary) } : {}),
+      ...(request.keptOutputs ? { keptOutputs: request.keptOutputs } : {}),
       onCheckpoint: (state) => runs.saveCheckpoint(runId, state),
     })
       .then(

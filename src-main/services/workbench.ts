@@ -233,6 +233,7 @@ export function openWorkbench(options: {
     'runs/list': ({ notebookId }) => runStore.list(notebookId),
     'pearl/check': ({ program, actions }) => checkProgram(program, actions),
     'pearl/run-program': ({ runId, program, mode }) => runs.runProgram(runId, program, mode),
+    'pearl/rerun-step': ({ runId, step, mode }) => runs.rerunStep(runId, step, mode),
     'pearl/libraries/list': () => actionLibraries.list(),
     'pearl/libraries/get': ({ id, version }) => actionLibraries.get(id, version),
     'pearl/libraries/save': ({ id, actions, note }) => actionLibraries.save(id, actions, note),

@@ -115,7 +115,7 @@ describe('a Pearl action library edited in the app', () => {
     await libraries.selectOption(edited ?? '');
     await composer.getByTestId('view-action-library').click();
     await expect.poll(() => view.innerText()).toContain('version 3');
-    const rows = await view.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => td.textContent ?? '')));
+    const rows = await view.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => (td as { textContent: string | null }).textContent ?? '')));
     expect(rows.find((row) => row[0]?.startsWith('NEIGHBORS('))?.[2]).toBe('1');
     expect(rows.find((row) => row[0]?.startsWith('HOME_SHARE('))).toEqual(['HOME_SHARE(nodes, country)', 'The node among these where the country gains most trade power.', '0', expect.stringMatching(/^analyst: promoted from run-/)]);
     await screenshot(app.page, 'pearl-library-03-usage');

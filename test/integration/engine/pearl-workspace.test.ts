@@ -263,4 +263,40 @@ describe('Pearl action libraries in the workspace', () => {
     expect(fromSeed).toMatchObject({ name: 'Seed library (edited)', version: 1, actionCount: 7, builtIn: false });
     expect((await workbench.invoke('pearl/libraries/get', { id: 'seed' })).actionCount).toBe(8);
   });
+
+  it('re-runs one step and what depends on it: the other steps keep their outputs, without a model call or a query', async () => {
+    const planned = 'New actions:\n- None\n\n1. out1 = FEEDERS(DB, "baltic_sea") : who feeds the home node\n2. out2 = BEST(out1, "SWE profit on baltic_sea") : the best feeder\n3. out3 = BEST(out2, "a node for the merchant") : the node for the merchant';
+    const { workbench, server, events, locating, notebook } = await setup([
+      program(planned),
+      call('query', { query: "SELECT source FROM flow WHERE dest = 'baltic_sea' ORDER BY source" }),
+      call('output', { output: 'krakow, novgorod' }),
+      call('output', { output: 'novgorod' }),
+      call('output', { output: 'novgorod' }),
+      // Re-running out2: out1 is kept (no query), out2 and out3 (which uses it) run again.
+      call('output', { output: 'krakow' }, '(the output of out1)\nkrakow, novgorod'),
+      call('output', { output: 'krakow' }, '(the output of out2)\nkrakow'),
+    ]);
+    const dir = tempDir();
+    writeFileSync(join(dir, 'lib.json'), JSON.stringify(minedLibrary));
+    const library = await workbench.invoke('pearl/libraries/import', { path: join(dir, 'lib.json') });
+    const { runId } = await workbench.invoke('runs/start', { notebookId: notebook.id, connectionId: locating.id, question: 'Where should SWE place its merchant on baltic_sea?', technique: 'pearl', mode: 'auto', known: { country: 'SWE', home: 'baltic_sea' }, actionLibrary: library.id });
+    expect(await ended(events, runId)).toMatchObject({ status: 'answered' });
+    await expect(workbench.invoke('pearl/rerun-step', { runId, step: 'out9', mode: 'auto' })).rejects.toThrow(`Run ${runId} has no finished step out9 to re-run (its steps: out1, out2, out3)`);
+
+    const again = await workbench.invoke('pearl/rerun-step', { runId, step: 'out2', mode: 'auto' });
+    expect(await ended(events, again.runId)).toMatchObject({ status: 'answered' });
+    server.verify();
+    const cells = (await workbench.invoke('notebooks/get', { id: notebook.id })).cells.filter((cell) => cell.provenance.runId === again.runId);
+    const steps = cells.filter((cell) => cell.data['tool'] === 'pearl-step');
+    expect(steps.map((cell) => [cell.provenance.node, (cell.data['input'] as { kind: string }).kind])).toEqual([['out1', 'kept'], ['out2', 'reasoning'], ['out3', 'reasoning']]);
+    expect(steps[0]?.data['input']).toMatchObject({ keptFrom: runId, output: 'krakow, novgorod', rerun: ['out2', 'out3'] });
+    expect(cells.filter((cell) => cell.kind === 'query')).toEqual([]);
+    expect((await workbench.invoke('runs/list', { notebookId: notebook.id })).find((run) => run.id === again.runId)).toMatchObject({ decision: 'krakow' });
+    // Usage: the first run's FEEDERS and two BESTs, then the re-run's two BESTs (the kept FEEDERS called nothing).
+    const usage = (await workbench.invoke('pearl/libraries/get', { id: library.id })).actions.map((action) => [action.name, action.usage]);
+    expect(usage).toEqual([['FEEDERS', 4], ['BEST', 5], ['CONCAT', 0]]);
+    const { html } = await workbench.invoke('reports/preview', { notebookId: notebook.id, runId: again.runId });
+    expect(html).toContain(`[kept from ${runId}]`);
+    expect(html).toContain('out3 = BEST(out2, &quot;a node for the merchant&quot;)');
+  });
 });
