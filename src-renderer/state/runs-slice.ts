@@ -51,6 +51,8 @@ export interface RunsSlice {
   checkProgram(program: string, actions: ActionSignatureView[]): Promise<{ valid: boolean; errors: ProgramErrorView[]; steps: number; newActions: string[] }>;
   /** Pearl's program cell: runs an edited program as a new run of the same question. */
   runProgram(fromRunId: string, program: string, mode: 'auto' | 'step'): Promise<void>;
+  /** Pearl's step cells: runs a step again, and what depends on it, as a new run. */
+  rerunStep(fromRunId: string, step: string, mode: 'auto' | 'step'): Promise<void>;
   /** Pearl's action libraries in the workspace (the seed first). */
   listActionLibraries(): Promise<ActionLibrarySummary[]>;
   getActionLibrary(id: string, version?: number): Promise<ActionLibraryView>;
@@ -119,6 +121,10 @@ export function createRunsSlice({ client, set, get }: SliceContext): RunsSlice {
     runProgram: async (fromRunId, program, mode) => {
       await get().flushEdits();
       await client.invoke('pearl/run-program', { runId: fromRunId, program, mode });
+    },
+    rerunStep: async (fromRunId, step, mode) => {
+      await get().flushEdits();
+      await client.invoke('pearl/rerun-step', { runId: fromRunId, step, mode });
     },
     reviewRun: async (runId, decision) => {
       await client.invoke('runs/review', { runId, decision });

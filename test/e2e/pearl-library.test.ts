@@ -24,6 +24,8 @@ const script: ScriptStep[] = [
   call('query', { query: "SELECT source, flow FROM flow WHERE dest = 'baltic_sea' ORDER BY source" }),
   call('output', { output: 'krakow 0.56, novgorod 0.38' }),
   { ...call('output', { output: 'krakow' }), expectLastMessageContains: 'HOME_SHARE(nodes, country) : The node among these' },
+  // Re-running out2: out1 keeps its output (no query); only out2 asks again, now as the library's HOME_SHARE.
+  { ...call('output', { output: 'krakow' }), expectLastMessageContains: '(the output of out1)\nkrakow 0.56, novgorod 0.38' },
 ];
 
 let scriptedModel: ScriptedOpenAiServer | undefined;
@@ -119,7 +121,24 @@ describe('a Pearl action library edited in the app', () => {
     expect(rows.find((row) => row[0]?.startsWith('NEIGHBORS('))?.[2]).toBe('1');
     expect(rows.find((row) => row[0]?.startsWith('HOME_SHARE('))).toEqual(['HOME_SHARE(nodes, country)', 'The node among these where the country gains most trade power.', '0', expect.stringMatching(/^analyst: promoted from run-/)]);
     await screenshot(app.page, 'pearl-library-03-usage');
+    expect(app.pageErrors).toEqual([]);
+  });
+
+  it('re-runs one step from its cell: the step before it keeps its output, the step and the decision come again', async () => {
+    await app.page.getByTestId('run-composer').getByRole('button', { name: '×' }).first().click().catch(() => undefined);
+    const rerun = app.page.getByTestId('rerun-step').filter({ hasText: 'Re-run out2' });
+    await expect.poll(() => rerun.count()).toBe(1);
+    await rerun.click();
+    await expect.poll(async () => (await app.page.getByTestId('decision').count()) === 2 && (await app.page.getByTestId('run-status').innerText()), { timeout: 30_000 }).toBe('Decided');
     model().verify();
+    const cells = app.page.getByTestId('cell');
+    const texts = await cells.evaluateAll((all) => all.map((cell) => `${cell.getAttribute('data-cell-kind')}: ${(cell as { textContent: string | null }).textContent ?? ''}`));
+    const last = texts.slice(texts.lastIndexOf(texts.filter((text) => text.startsWith('question:')).at(-1) ?? ''));
+    expect(last.some((text) => text.includes('[kept from run-') && text.includes('out1 = NEIGHBORS'))).toBe(true);
+    expect(last.filter((text) => text.startsWith('query:'))).toEqual([]);
+    expect(await app.page.getByTestId('decision').last().locator('.decision-value').innerText()).toBe('krakow');
+    await app.page.getByTestId('decision').last().scrollIntoViewIfNeeded();
+    await screenshot(app.page, 'pearl-library-04-rerun');
     expect(app.pageErrors).toEqual([]);
   });
 });

@@ -217,7 +217,11 @@ describe('Pearl action libraries in the workspace', () => {
     expect(promoted).toMatchObject({ id: library.id, version: 2, actionCount: 4 });
     const v2 = await workbench.invoke('pearl/libraries/get', { id: library.id });
     expect(v2.actions.at(-1)).toEqual({ name: 'RANK_BY', params: ['items', 'goal'], definition: 'Orders items by how well each serves the goal.', usage: 0, provenance: `analyst: promoted from ${runId}` });
-    await expect(workbench.invoke('pearl/libraries/promote', { runId, program: planned })).rejects.toThrow('RANK_BY is already in the action library');
+    // Promoted, the action is the library's: the program still reads (defining nothing new), and cannot be promoted twice.
+    const withRankBy = (await workbench.invoke('pearl/libraries/get', { id: library.id })).actions.map(({ name, params }) => ({ name, params }));
+    expect(await workbench.invoke('pearl/check', { program: planned, actions: withRankBy })).toEqual({ valid: true, errors: [], steps: 2, newActions: [] });
+    expect((await workbench.invoke('pearl/check', { program: planned.replace('RANK_BY(items, goal)', 'RANK_BY(items)'), actions: withRankBy })).errors[0]?.message).toContain('RANK_BY is already in the action library');
+    await expect(workbench.invoke('pearl/libraries/promote', { runId, program: planned })).rejects.toThrow('The program defines no action that lib.json lacks');
     await expect(workbench.invoke('pearl/libraries/promote', { runId, program: 'New actions:\n- None\n\n1. out1 = FEEDERS(DB, "baltic_sea") : x' })).rejects.toThrow('The program defines no action that lib.json lacks');
     await expect(workbench.invoke('pearl/libraries/promote', { runId, program: 'New actions:\n- None\n\n1. out1 = NOPE(DB) : x' })).rejects.toThrow('The program does not parse against lib.json');
 
