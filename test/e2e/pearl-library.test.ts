@@ -125,7 +125,7 @@ describe('a Pearl action library edited in the app', () => {
   });
 
   it('re-runs one step from its cell: the step before it keeps its output, the step and the decision come again', async () => {
-    await app.page.getByTestId('run-composer').getByRole('button', { name: '×' }).first().click().catch(() => undefined);
+    await app.page.getByTestId('run-composer').getByRole('button', { name: 'Close', exact: true }).click();
     const rerun = app.page.getByTestId('rerun-step').filter({ hasText: 'Re-run out2' });
     await expect.poll(() => rerun.count()).toBe(1);
     await rerun.click();
