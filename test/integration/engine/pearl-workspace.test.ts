@@ -303,4 +303,47 @@ describe('Pearl action libraries in the workspace', () => {
     expect(html).toContain(`[kept from ${runId}]`);
     expect(html).toContain('out3 = BEST(out2, &quot;a node for the merchant&quot;)');
   });
+
+  it('step-through of a re-run step: the analyst approves the program and edits the step\'s query, which is the one that runs', async () => {
+    const planned = 'New actions:\n- None\n\n1. out1 = FEEDERS(DB, "baltic_sea") : who feeds the home node\n2. out2 = BEST(out1, "SWE profit on baltic_sea") : the node for the merchant';
+    const proposed = "SELECT source FROM flow WHERE dest = 'baltic_sea' ORDER BY source";
+    const edited = "SELECT source, flow FROM flow WHERE dest = 'baltic_sea' ORDER BY flow DESC LIMIT 1";
+    const { workbench, server, events, locating, notebook } = await setup([
+      program(planned),
+      call('query', { query: proposed }),
+      call('output', { output: 'krakow, novgorod' }),
+      call('output', { output: 'krakow' }),
+      // The re-run of out1, step by step: the model proposes the same query; the analyst's edit runs instead.
+      call('query', { query: proposed }),
+      call('output', { output: 'krakow' }, 'flow'),
+      call('output', { output: 'krakow' }, '(the output of out1)\nkrakow'),
+    ]);
+    const dir = tempDir();
+    writeFileSync(join(dir, 'lib.json'), JSON.stringify(minedLibrary));
+    const library = await workbench.invoke('pearl/libraries/import', { path: join(dir, 'lib.json') });
+    const { runId } = await workbench.invoke('runs/start', { notebookId: notebook.id, connectionId: locating.id, question: 'Where should SWE place its merchant on baltic_sea?', technique: 'pearl', mode: 'auto', known: { country: 'SWE', home: 'baltic_sea' }, actionLibrary: library.id });
+    expect(await ended(events, runId)).toMatchObject({ status: 'answered' });
+
+    const { runId: stepRun } = await workbench.invoke('pearl/rerun-step', { runId, step: 'out1', mode: 'step' });
+    const pending = async (subject: string) => {
+      const started = Date.now();
+      for (;;) {
+        const progress = events.filter((entry) => entry.event === 'run-progress').map((entry) => entry.payload as EventPayload<'run-progress'>).filter((entry) => entry.runId === stepRun).at(-1);
+        if (progress?.pendingReview?.subject === subject) return progress.pendingReview;
+        if (Date.now() - started > 15_000) throw new Error(`no ${subject} review`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    };
+    await pending('replan');
+    await workbench.invoke('runs/review', { runId: stepRun, decision: { action: 'approve' } });
+    expect(await pending('query')).toMatchObject({ subject: 'query', query: proposed, node: 'out1' });
+    await workbench.invoke('runs/review', { runId: stepRun, decision: { action: 'edit', query: edited } });
+    expect(await ended(events, stepRun)).toMatchObject({ status: 'answered' });
+    server.verify();
+    const cells = (await workbench.invoke('notebooks/get', { id: notebook.id })).cells.filter((cell) => cell.provenance.runId === stepRun);
+    expect(cells.filter((cell) => cell.kind === 'query').map((cell) => cell.source)).toEqual([edited]);
+    expect(cells.filter((cell) => cell.data['tool'] === 'pearl-step').map((cell) => [cell.provenance.node, (cell.data['input'] as { kind: string }).kind])).toEqual([['out1', 'database'], ['out2', 'reasoning']]);
+    const { html } = await workbench.invoke('reports/preview', { notebookId: notebook.id, runId: stepRun });
+    expect(html).toContain('ORDER BY flow DESC LIMIT 1');
+  });
 });
