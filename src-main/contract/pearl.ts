@@ -69,6 +69,8 @@ export const actionLibrarySummarySchema = z.object({
   builtIn: z.boolean(),
   /** 1 as imported; each save in the app (an edit, promoted actions) is the next version. */
   version: z.number().int(),
+  /** A library mined in the app is `proposed` until the analyst accepts or rejects it. */
+  status: z.enum(['proposed', 'accepted', 'rejected']),
 });
 export type ActionLibrarySummary = z.infer<typeof actionLibrarySummarySchema>;
 
@@ -77,6 +79,8 @@ export const actionLibraryViewSchema = actionLibrarySummarySchema.extend({
   latestVersion: z.number().int(),
   /** Every version, oldest first: when it was saved, what the analyst said of it, how many actions it had. */
   versions: z.array(z.object({ version: z.number().int(), savedAt: z.string().nullable(), note: z.string(), actionCount: z.number().int() })),
+  /** The mining rounds kept with it: sizes, and what merged into what. */
+  rounds: z.array(z.object({ round: z.number().int(), kind: z.string(), before: z.number().int(), after: z.number().int(), merges: z.array(z.object({ into: z.string(), from: z.array(z.string()) })) })),
 });
 export type ActionLibraryView = z.infer<typeof actionLibraryViewSchema>;
 
@@ -96,6 +100,10 @@ export const actionLibraryRequests = {
   'pearl/libraries/get': { params: z.object({ id: z.string(), version: z.number().int().min(1).optional() }), result: actionLibraryViewSchema },
   /** Saves the edited actions as the library's next version (the seed: as a new library). */
   'pearl/libraries/save': { params: z.object({ id: z.string(), actions: z.array(editedActionSchema).min(1).max(500), note: z.string().max(500).default('') }), result: actionLibrarySummarySchema },
+  /** Mines actions from the analyst's past questions on a connection (and their rules), from a library (default the seed); kept as a proposal. */
+  'pearl/libraries/mine': { params: z.object({ connectionId: z.string(), from: z.string().optional() }), result: actionLibrarySummarySchema },
+  /** Accepts or rejects a mined library. */
+  'pearl/libraries/decide': { params: z.object({ id: z.string(), accept: z.boolean() }), result: actionLibrarySummarySchema },
   /** Adds the new actions a run's program defines to the library that run planned with, as its next version. */
   'pearl/libraries/promote': { params: z.object({ runId: z.string(), program: z.string().trim().min(1).max(100_000) }), result: actionLibrarySummarySchema },
   /** Copies a library file (`dwb actions mine --out`, with its rounds file when beside it) into the workspace. */

@@ -19,6 +19,8 @@ interface StoredLibrary {
   /** When this version was saved (the import's time for version 1) and what the analyst said of it. */
   savedAt: string;
   note: string;
+  /** A library mined in the app waits for the analyst: `proposed` until accepted or rejected (`<id>.decision.json`, written once). */
+  status: 'proposed' | 'accepted' | 'rejected';
 }
 
 /** A later version of a library, as its file keeps it. */
@@ -55,7 +57,7 @@ export class ActionLibraryStore {
   }
 
   list(): ActionLibrarySummary[] {
-    return [summaryOf(this.seed()), ...this.stored().map(summaryOf)];
+    return [summaryOf(this.seed()), ...this.stored().filter((stored) => stored.status !== 'rejected').map(summaryOf)];
   }
 
   /** A library as the app shows it (its latest version, or the one asked for), usage counted across runs. */
@@ -67,13 +69,33 @@ export class ActionLibraryStore {
       ...summaryOf(stored),
       latestVersion: latest.version,
       versions: this.history(latest),
+      rounds: roundsOf(stored.rounds),
       actions: stored.library.actions.map((action) => ({ ...action, usage: action.usage + (counted[action.name] ?? 0) })),
     };
   }
 
-  /** The library a run plans with. */
+  /** The library a run plans with (a mined one once the analyst accepted it). */
   library(id: string): ActionLibrary {
-    return this.read(id).library;
+    const stored = this.read(id);
+    if (stored.status === 'proposed') throw new WorkbenchError('invalid-request', `${stored.name} was mined and waits for review: accept it before a run plans with it`);
+    return stored.library;
+  }
+
+  /** Keeps a library mined in the app, with every round, as a proposal for the analyst to accept or reject. */
+  addMined(library: ActionLibrary, rounds: unknown[], note: string): ActionLibrarySummary {
+    const at = this.environment.now();
+    const stored: StoredLibrary = { id: `lib-${this.environment.newId()}`, name: `Mined ${at.slice(0, 10)}`, importedAt: at, library: readActionLibrary(JSON.stringify(library), 'The mined library'), rounds, version: 1, savedAt: at, note, status: 'proposed' };
+    mkdirSync(this.folder, { recursive: true });
+    writeFileSync(join(this.folder, `${stored.id}.json`), `${JSON.stringify(stored, null, 2)}\n`, { flag: 'wx' });
+    return summaryOf(stored);
+  }
+
+  /** The analyst's verdict on a mined library: accepted, it is chosen like any other; rejected, it leaves the list (its file stays). */
+  decide(id: string, accept: boolean): ActionLibrarySummary {
+    const stored = this.read(id);
+    if (stored.status !== 'proposed') throw new WorkbenchError('conflict', `${stored.name} is not waiting for review (it is ${stored.status})`);
+    writeFileSync(join(this.folder, `${id}.decision.json`), `${JSON.stringify({ id, status: accept ? 'accepted' : 'rejected', at: this.environment.now() }, null, 2)}\n`, { flag: 'wx' });
+    return summaryOf({ ...stored, status: accept ? 'accepted' : 'rejected' });
   }
 
   import(path: string): ActionLibrarySummary {
@@ -87,7 +109,7 @@ export class ActionLibraryStore {
     const roundsPath = `${path.replace(/\.json$/, '')}.rounds.json`;
     const rounds = roundsPath !== path && existsSync(roundsPath) ? readRounds(roundsPath) : null;
     const importedAt = this.environment.now();
-    const stored: StoredLibrary = { id: `lib-${this.environment.newId()}`, name: basename(path), importedAt, library, rounds, version: 1, savedAt: importedAt, note: 'imported' };
+    const stored: StoredLibrary = { id: `lib-${this.environment.newId()}`, name: basename(path), importedAt, library, rounds, version: 1, savedAt: importedAt, note: 'imported', status: 'accepted' };
     mkdirSync(this.folder, { recursive: true });
     writeFileSync(join(this.folder, `${stored.id}.json`), `${JSON.stringify(stored, null, 2)}\n`, { flag: 'wx' });
     return summaryOf(stored);
@@ -150,13 +172,23 @@ export class ActionLibraryStore {
   private nextVersion(base: StoredLibrary, library: ActionLibrary, note: string): ActionLibrarySummary {
     mkdirSync(this.folder, { recursive: true });
     if (base.id === seedId) {
-      const created: StoredLibrary = { id: `lib-${this.environment.newId()}`, name: 'Seed library (edited)', importedAt: this.environment.now(), library, rounds: null, version: 1, savedAt: this.environment.now(), note };
+      const created: StoredLibrary = { id: `lib-${this.environment.newId()}`, name: 'Seed library (edited)', importedAt: this.environment.now(), library, rounds: null, version: 1, savedAt: this.environment.now(), note, status: 'accepted' };
       writeFileSync(join(this.folder, `${created.id}.json`), `${JSON.stringify(created, null, 2)}\n`, { flag: 'wx' });
       return summaryOf(created);
     }
     const saved: StoredVersion = { id: base.id, version: base.version + 1, savedAt: this.environment.now(), note, library };
     writeFileSync(join(this.folder, `${base.id}.v${saved.version}.json`), `${JSON.stringify(saved, null, 2)}\n`, { flag: 'wx' });
     return summaryOf({ ...base, ...saved });
+  }
+
+  /** A mined library's verdict, if the analyst gave one. */
+  private decision(id: string): StoredLibrary['status'] {
+    try {
+      const value = JSON.parse(readFileSync(join(this.folder, `${id}.decision.json`), 'utf8')) as { status?: unknown };
+      return value.status === 'accepted' || value.status === 'rejected' ? value.status : 'proposed';
+    } catch {
+      return 'proposed';
+    }
   }
 
   private usage(): Record<string, Record<string, number>> {
@@ -206,7 +238,7 @@ export class ActionLibraryStore {
   }
 
   private seed(): StoredLibrary {
-    return { id: seedId, name: 'Seed library', importedAt: '', library: seedLibrary(), rounds: null, version: 1, savedAt: '', note: 'bundled' };
+    return { id: seedId, name: 'Seed library', importedAt: '', library: seedLibrary(), rounds: null, version: 1, savedAt: '', note: 'bundled', status: 'accepted' };
   }
 
   private read(id: string): StoredLibrary {
@@ -234,7 +266,7 @@ export class ActionLibraryStore {
           const raw = JSON.parse(readFileSync(join(this.folder, file), 'utf8')) as Partial<StoredLibrary>;
           if (typeof raw.id !== 'string' || typeof raw.name !== 'string' || typeof raw.importedAt !== 'string') return [];
           const library = readActionLibrary(JSON.stringify(raw.library), file);
-          return [{ id: raw.id, name: raw.name, importedAt: raw.importedAt, library, rounds: Array.isArray(raw.rounds) ? raw.rounds : null, version: 1, savedAt: typeof raw.savedAt === 'string' ? raw.savedAt : raw.importedAt, note: typeof raw.note === 'string' ? raw.note : 'imported' }];
+          return [{ id: raw.id, name: raw.name, importedAt: raw.importedAt, library, rounds: Array.isArray(raw.rounds) ? raw.rounds : null, version: 1, savedAt: typeof raw.savedAt === 'string' ? raw.savedAt : raw.importedAt, note: typeof raw.note === 'string' ? raw.note : 'imported', status: raw.status === 'proposed' ? this.decision(raw.id) : 'accepted' }];
         } catch {
           return [];
         }
@@ -252,6 +284,16 @@ function readRounds(path: string): unknown[] | null {
   }
 }
 
+/** What the library view shows of each mining round: sizes and what merged into what. */
+function roundsOf(rounds: unknown[] | null): { round: number; kind: string; before: number; after: number; merges: { into: string; from: string[] }[] }[] {
+  return (rounds ?? []).flatMap((value) => {
+    const round = value as { round?: unknown; kind?: unknown; before?: unknown; after?: unknown; merges?: unknown };
+    if (typeof round.round !== 'number' || typeof round.before !== 'number' || typeof round.after !== 'number') return [];
+    const merges = Array.isArray(round.merges) ? (round.merges as { into?: unknown; from?: unknown }[]).filter((merge): merge is { into: string; from: string[] } => typeof merge.into === 'string' && Array.isArray(merge.from)) : [];
+    return [{ round: round.round, kind: typeof round.kind === 'string' ? round.kind : '', before: round.before, after: round.after, merges }];
+  });
+}
+
 function summaryOf(stored: StoredLibrary): ActionLibrarySummary {
   const { library } = stored;
   return {
@@ -265,5 +307,6 @@ function summaryOf(stored: StoredLibrary): ActionLibrarySummary {
     importedAt: stored.importedAt || null,
     builtIn: stored.id === seedId,
     version: stored.version,
+    status: stored.status,
   };
 }

@@ -15,6 +15,8 @@ import { defaultRunLimits, type ResumeState } from '../engine/decision-run';
 import { executeRun } from '../engine/run-setup';
 import { techniqueNamed } from '../engine/techniques/registry';
 import type { ActionLibrary } from '../engine/techniques/pearl/library';
+import { mineActions, type MiningResult } from '../engine/techniques/pearl/mining';
+import { recogniseScenario } from '../simulators/scenario';
 import type { ReviewDecision, ReviewGate, ReviewRequest } from '../engine/review-gate';
 import type { CellSink } from '../engine/run-cells';
 import { simulatorFor, type RunSimulator } from '../simulators/run-simulator';
@@ -148,6 +150,21 @@ export class RunManager {
   private libraryOf(id: string): ActionLibrary {
     if (!this.dependencies.actionLibrary) throw new WorkbenchError('unsupported', 'This workbench keeps no action libraries');
     return this.dependencies.actionLibrary(id);
+  }
+
+  /**
+   * Mines Pearl actions from the analyst's own past questions on a connection (and their rules'
+   * formula terms, mining.ts), with the run model; the DQA templates alone give too few.
+   */
+  async mineFromPastQuestions(connectionId: string, from: ActionLibrary | undefined, signal?: AbortSignal): Promise<MiningResult & { questions: number }> {
+    const questions = this.dependencies.runs.pastQuestions(connectionId);
+    if (questions.length === 0) throw new WorkbenchError('invalid-request', 'No question has been asked of this data yet: ask a few first, then mine actions from them');
+    const settings = this.runModel();
+    const connector = await this.dependencies.connector(connectionId);
+    const scenario = recogniseScenario(await connector.schema()) ?? 'any';
+    const schema = connector.engine === 'kuzu' || connector.engine === 'neo4j' ? 'graph' : 'relational';
+    const result = await mineActions({ questions, provider: settings.provider, scenario, schema, ...(from ? { library: from } : {}), ...(signal ? { signal } : {}) });
+    return { ...result, questions: questions.length };
   }
 
   /** The workspace library a Pearl run planned with: the one it named, else the seed (the app offers no other). */

@@ -237,6 +237,11 @@ export function openWorkbench(options: {
     'pearl/libraries/list': () => actionLibraries.list(),
     'pearl/libraries/get': ({ id, version }) => actionLibraries.get(id, version),
     'pearl/libraries/save': ({ id, actions, note }) => actionLibraries.save(id, actions, note),
+    'pearl/libraries/mine': async ({ connectionId, from }) => {
+      const mined = await runs.mineFromPastQuestions(connectionId, from === undefined ? undefined : actionLibraries.library(from));
+      return actionLibraries.addMined(mined.library, mined.rounds, `mined from ${mined.questions} past question${mined.questions === 1 ? '' : 's'} and their rules`);
+    },
+    'pearl/libraries/decide': ({ id, accept }) => actionLibraries.decide(id, accept),
     'pearl/libraries/promote': ({ runId, program }) => actionLibraries.promote(runs.libraryIdOf(runId), program, runId),
     'pearl/libraries/import': ({ path }) => actionLibraries.import(path),
     'runs/active': () => runs.active(),

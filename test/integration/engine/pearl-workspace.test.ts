@@ -346,4 +346,41 @@ describe('Pearl action libraries in the workspace', () => {
     const { html } = await workbench.invoke('reports/preview', { notebookId: notebook.id, runId: stepRun });
     expect(html).toContain('ORDER BY flow DESC LIMIT 1');
   });
+
+  it('mines actions from the analyst\'s past questions and their rules, kept as a proposal with its rounds until accepted or rejected', async () => {
+    const rules = 'profit(c) = (LV(h) + IV(h)) * TPR(h, c)';
+    const minedProposal = (name: string) => ({ content: `New actions:\n- ${name}(DB, node, country) : The share of trading power a country holds on a node.\n\n1. out1 = ${name}(DB, "baltic_sea", "SWE") : SWE's share at home` });
+    const { workbench, server, events, locating, notebook, workspaceDir } = await setup([
+      program('New actions:\n- None\n\n1. out1 = LOOKUP(DB, "baltic_sea", "local_value") : the home node value'),
+      call('query', { query: "SELECT local_value FROM trade_node WHERE trade_node = 'baltic_sea'" }),
+      call('output', { output: 'krakow' }),
+      // Mining: one call for the past question, one for its rules' formula terms.
+      { ...minedProposal('FEEDER_SHARE'), expectLastMessageContains: 'Where should SWE place its merchant on baltic_sea?' },
+      { ...minedProposal('TRADE_POWER_SHARE'), expectLastMessageContains: [rules, 'every quantity these business rules define'] },
+      // A second mining, rejected.
+      minedProposal('OTHER_SHARE'),
+      minedProposal('LAST_SHARE'),
+    ]);
+    await expect(workbench.invoke('pearl/libraries/mine', { connectionId: locating.id })).rejects.toThrow('No question has been asked of this data yet');
+    const { runId } = await workbench.invoke('runs/start', { notebookId: notebook.id, connectionId: locating.id, question: 'Where should SWE place its merchant on baltic_sea?', rules, technique: 'pearl', mode: 'auto', known: { country: 'SWE', home: 'baltic_sea' } });
+    expect(await ended(events, runId)).toMatchObject({ status: 'answered' });
+
+    const mined = await workbench.invoke('pearl/libraries/mine', { connectionId: locating.id });
+    expect(mined).toMatchObject({ status: 'proposed', scenario: 'locating', schema: 'relational', actionCount: 10, roundCount: 1 });
+    const view = await workbench.invoke('pearl/libraries/get', { id: mined.id });
+    expect(view.versions[0]?.note).toBe('mined from 1 past question and their rules');
+    expect(view.rounds).toEqual([{ round: 0, kind: 'proposals', before: 8, after: 10, merges: [] }]);
+    expect(view.actions.slice(-2).map((action) => [action.name, action.provenance])).toEqual([['FEEDER_SHARE', `mined: ${runId}`], ['TRADE_POWER_SHARE', 'mined: rules-1']]);
+    await expect(workbench.invoke('runs/start', { notebookId: notebook.id, connectionId: locating.id, question: 'q', technique: 'pearl', mode: 'auto', actionLibrary: mined.id })).rejects.toThrow('was mined and waits for review: accept it before a run plans with it');
+    expect(await workbench.invoke('pearl/libraries/decide', { id: mined.id, accept: true })).toMatchObject({ status: 'accepted' });
+    await expect(workbench.invoke('pearl/libraries/decide', { id: mined.id, accept: false })).rejects.toThrow('is not waiting for review (it is accepted)');
+
+    const second = await workbench.invoke('pearl/libraries/mine', { connectionId: locating.id, from: mined.id });
+    expect(second).toMatchObject({ status: 'proposed', actionCount: 12 });
+    expect(await workbench.invoke('pearl/libraries/decide', { id: second.id, accept: false })).toMatchObject({ status: 'rejected' });
+    server.verify();
+    expect((await workbench.invoke('pearl/libraries/list', {})).map((library) => [library.id, library.status])).toEqual([['seed', 'accepted'], [mined.id, 'accepted']]);
+    // Nothing is lost: the rejected library's file stays, with its verdict beside it.
+    expect(readdirSync(join(workspaceDir, 'action-libraries')).sort()).toEqual([`${mined.id}.decision.json`, `${mined.id}.json`, `${second.id}.decision.json`, `${second.id}.json`, 'usage.json'].sort());
+  });
 });
