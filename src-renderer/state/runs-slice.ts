@@ -59,6 +59,9 @@ export interface RunsSlice {
   importActionLibrary(path: string): Promise<ActionLibrarySummary>;
   /** Saves an edit of a library's actions as its next version (the seed: as a new library). */
   saveActionLibrary(id: string, actions: EditedActionView[], note: string): Promise<ActionLibrarySummary>;
+  /** Mines a library from the past questions on a connection (kept as a proposal), and the analyst's verdict on one. */
+  mineActionLibrary(connectionId: string, from: string | undefined): Promise<ActionLibrarySummary>;
+  decideActionLibrary(id: string, accept: boolean): Promise<ActionLibrarySummary>;
   /** Adds a program's new actions to the library its run planned with, as the next version. */
   promoteProgramActions(runId: string, program: string): Promise<ActionLibrarySummary>;
   browseActionLibrary(): Promise<string | null>;
@@ -114,6 +117,8 @@ export function createRunsSlice({ client, set, get }: SliceContext): RunsSlice {
     listActionLibraries: () => client.invoke('pearl/libraries/list', {}),
     getActionLibrary: (id, version) => client.invoke('pearl/libraries/get', { id, ...(version !== undefined ? { version } : {}) }),
     saveActionLibrary: (id, actions, note) => client.invoke('pearl/libraries/save', { id, actions, note }),
+    mineActionLibrary: (connectionId, from) => client.invoke('pearl/libraries/mine', { connectionId, ...(from !== undefined ? { from } : {}) }),
+    decideActionLibrary: (id, accept) => client.invoke('pearl/libraries/decide', { id, accept }),
     promoteProgramActions: (runId, program) => client.invoke('pearl/libraries/promote', { runId, program }),
     importActionLibrary: (path) => client.invoke('pearl/libraries/import', { path }),
     browseActionLibrary: async () => (await client.invoke('dialog/open-file', { title: 'Pearl action library', extensions: ['json'] })).path,

@@ -26,6 +26,9 @@ const script: ScriptStep[] = [
   { ...call('output', { output: 'krakow' }), expectLastMessageContains: 'HOME_SHARE(nodes, country) : The node among these' },
   // Re-running out2: out1 keeps its output (no query); only out2 asks again, now as the library's HOME_SHARE.
   { ...call('output', { output: 'krakow' }), expectLastMessageContains: '(the output of out1)\nkrakow 0.56, novgorod 0.38' },
+  // Mining from the past questions: the one question asked (three runs, one text), then its rules' formula terms.
+  { content: 'New actions:\n- FEEDER_SHARE(DB, node, country) : The share of the value flowing into a node that a country steers.\n\n1. out1 = FEEDER_SHARE(DB, "baltic_sea", "SWE") : the share', expectLastMessageContains: 'Our home node is "baltic_sea"' },
+  { content: 'New actions:\n- TRADE_POWER_SHARE(DB, node, country) : A country\'s share of the trading power on a node.\n\n1. out1 = TRADE_POWER_SHARE(DB, "baltic_sea", "SWE") : TPR', expectLastMessageContains: 'every quantity these business rules define' },
 ];
 
 let scriptedModel: ScriptedOpenAiServer | undefined;
@@ -139,6 +142,29 @@ describe('a Pearl action library edited in the app', () => {
     expect(await app.page.getByTestId('decision').last().locator('.decision-value').innerText()).toBe('krakow');
     await app.page.getByTestId('decision').last().scrollIntoViewIfNeeded();
     await screenshot(app.page, 'pearl-library-04-rerun');
+    expect(app.pageErrors).toEqual([]);
+  });
+
+  it('mines a library from the questions asked so far; the analyst reviews the rounds and accepts it', async () => {
+    await app.page.getByTestId('run-question').first().click();
+    const composer = app.page.getByTestId('run-composer');
+    await composer.getByLabel('Technique').selectOption('pearl');
+    await composer.getByTestId('mine-action-library').click();
+    const review = composer.getByTestId('mined-review');
+    await expect.poll(() => review.innerText(), { timeout: 20_000 }).toContain('round 0 (proposals) 8 → 10 actions');
+    expect(await review.innerText()).toContain('mined from 1 past question and their rules');
+    const view = composer.getByTestId('action-library-view');
+    expect(await view.innerText()).toContain('TRADE_POWER_SHARE(DB, node, country)');
+    expect(await view.innerText()).toContain('mined: rules-1');
+    // Waiting for review, it cannot be chosen for a run.
+    const mined = composer.getByLabel('Action library', { exact: true }).locator('option', { hasText: 'waiting for review' });
+    expect(await mined.isDisabled()).toBe(true);
+    await screenshot(app.page, 'pearl-library-05-mined');
+    await review.getByTestId('accept-mined').click();
+    await expect.poll(() => review.count()).toBe(0);
+    expect(await mined.count()).toBe(0);
+    expect(await composer.getByLabel('Action library', { exact: true }).locator('option:checked').innerText()).toMatch(/^Mined .* 10 actions$/);
+    model().verify();
     expect(app.pageErrors).toEqual([]);
   });
 });
