@@ -127,7 +127,7 @@ export function ActionLibraryPicker({ connectionId, value, onChange }: { connect
       {shown && shown.status === 'proposed' && (
         <div className="mined-review" data-testid="mined-review">
           <span>
-            {shown.name} was mined ({shown.versions[0]?.note}) and waits for your review: {shown.rounds.map((round) => `round ${round.round} (${round.kind}) ${round.before} → ${round.after} actions`).join('; ')}.
+            {shown.name}, {shown.versions[0]?.note}, waits for your review: {shown.rounds.map((round) => `round ${round.round} (${round.kind}) ${round.before} → ${round.after} actions`).join('; ')}.
           </span>
           <button type="button" className="primary small" data-testid="accept-mined" onClick={() => void decide(shown.id, true)}>
             Accept
