@@ -16,6 +16,7 @@ import { parseTextReply, textProtocolInstructions } from './text-protocol';
 import { registeredTools, toolSpecFor } from './tools/registry';
 import type { ToolDefinition } from './tools/tool';
 import type { ActionLibrary } from './techniques/pearl/library';
+import type { KeptOutputs } from './techniques/pearl/rerun';
 
 export interface RunLimits {
   /** Model calls allowed. */
@@ -66,6 +67,8 @@ export interface DecisionRunOptions {
   actionLibrary?: ActionLibrary;
   /** The playbook version's hash (from the workspace or a version file); the run log records it. */
   playbookVersion?: string;
+  /** Pearl, re-running one step: the outputs of the run it came from, kept for every step that neither is that step nor depends on it. */
+  keptOutputs?: KeptOutputs;
   /** Continue a run that was interrupted: no run-start, and the technique starts from this state. */
   resume?: ResumeState;
   /** A new run's technique-specific start, read by the technique (a Plan*RAG node re-run, techniques/plan-dag/rerun.ts). */

@@ -21,6 +21,7 @@ import { automaticGate, type ReviewGate } from './review-gate';
 import { createRunCellWriter, type CellSink } from './run-cells';
 import { RunLog } from './run-log';
 import type { ActionLibrary } from './techniques/pearl/library';
+import type { KeptOutputs } from './techniques/pearl/rerun';
 
 /**
  * Everything one decision run is wired from. The app (services/run-manager.ts), `dwb run`
@@ -63,6 +64,8 @@ export interface RunSetup {
   actionLibrary?: ActionLibrary;
   /** The playbook version's hash, recorded in the run log with the text. */
   playbookVersion?: string;
+  /** For `pearl` re-running one step: the earlier run's outputs to keep. */
+  keptOutputs?: KeptOutputs;
   limits?: Partial<RunLimits>;
   gate?: ReviewGate;
   signal?: AbortSignal;
@@ -120,6 +123,7 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
     ...(setup.program !== undefined ? { program: setup.program } : {}),
     ...(setup.actionLibrary ? { actionLibrary: setup.actionLibrary } : {}),
     ...(setup.playbookVersion !== undefined ? { playbookVersion: setup.playbookVersion } : {}),
+    ...(setup.keptOutputs ? { keptOutputs: setup.keptOutputs } : {}),
     ...(setup.onCheckpoint ? { onCheckpoint: setup.onCheckpoint } : {}),
   });
 }

@@ -16,6 +16,8 @@ import { defaultRunLimits, type ResumeState } from '../engine/decision-run';
 import { executeRun } from '../engine/run-setup';
 import { techniqueNamed } from '../engine/techniques/registry';
 import type { ActionLibrary } from '../engine/techniques/pearl/library';
+import { mineActions, type MiningResult } from '../engine/techniques/pearl/mining';
+import { recogniseScenario } from '../simulators/scenario';
 import type { ReviewDecision, ReviewGate, ReviewRequest } from '../engine/review-gate';
 import type { CellSink } from '../engine/run-cells';
 import { simulatorFor, type RunSimulator } from '../simulators/run-simulator';
@@ -27,7 +29,6 @@ import type { Environment } from '../workspace/clock';
 import type { NotebookStore } from '../workspace/notebook-store';
 import type { RunStore } from '../workspace/run-store';
 import type { PlaybookStore } from '../engine/techniques/autoplan/playbook-store';
-import { recogniseScenario } from '../simulators/scenario';
 
 /** The model a run uses, with what its records say about it. */
 interface RunModel {
@@ -67,6 +68,8 @@ const runStartSchema = z.object({
   actionLibrary: z.string().optional(),
   /** The playbook version (hash) an `autoplan` run follows: the one asked for, else the task type's pinned one. */
   playbook: z.string().optional(),
+  /** Pearl, re-running one step of `program`: the earlier run's outputs kept for the steps outside the re-run. */
+  keptOutputs: z.object({ fromRunId: z.string(), step: z.string(), outputs: z.record(z.string(), z.string()) }).optional(),
 });
 export type RunStart = z.infer<typeof runStartSchema>;
 
@@ -98,6 +101,8 @@ export class RunManager {
       modelSettings(): ProviderSettings | null;
       /** A workspace action library by id (Pearl runs that name one). */
       actionLibrary?: (id: string) => ActionLibrary;
+      /** Counts the library actions a Pearl run's steps called toward that library's usage. */
+      recordActionUsage?: (id: string, actionsCalled: string[]) => void;
       /** Injected by tests to drive a run without HTTP; defaults to the OpenAI-compatible provider. */
       providerFor?: (settings: ProviderSettings) => ModelProvider;
       /** The local model selected in the model manager, which runs use instead of the endpoint; null: none. */
@@ -172,6 +177,51 @@ export class RunManager {
   }
 
   /**
+   * Mines Pearl actions from the analyst's own past questions on a connection (and their rules'
+   * formula terms, mining.ts), with the run model; the DQA templates alone give too few.
+   */
+  async mineFromPastQuestions(connectionId: string, from: ActionLibrary | undefined, signal?: AbortSignal): Promise<MiningResult & { questions: number }> {
+    const questions = this.dependencies.runs.pastQuestions(connectionId);
+    if (questions.length === 0) throw new WorkbenchError('invalid-request', 'No question has been asked of this data yet: ask a few first, then mine actions from them');
+    const settings = this.runModel();
+    const connector = await this.dependencies.connector(connectionId);
+    const scenario = recogniseScenario(await connector.schema()) ?? 'any';
+    const schema = connector.engine === 'kuzu' || connector.engine === 'neo4j' ? 'graph' : 'relational';
+    const result = await mineActions({ questions, provider: settings.provider, scenario, schema, ...(from ? { library: from } : {}), ...(signal ? { signal } : {}) });
+    return { ...result, questions: questions.length };
+  }
+
+  /** The workspace library a Pearl run planned with: the one it named, else the seed (the app offers no other). */
+  libraryIdOf(runId: string): string {
+    const stored = runStartSchema.safeParse(this.dependencies.runs.request(runId));
+    if (!stored.success) throw new WorkbenchError('unsupported', `Run ${runId} was started by an older version and names no library`);
+    if (stored.data.technique !== 'pearl') throw new WorkbenchError('invalid-request', `Run ${runId} used ${stored.data.technique}, not pearl: it has no action library`);
+    return stored.data.actionLibrary ?? 'seed';
+  }
+
+  /**
+   * Re-runs one step of a Pearl run and every step that depends on it, as a new run of the same
+   * program: the other steps keep the outputs they had (recorded as kept), so only the step and
+   * what follows from it ask the model and the database again.
+   */
+  async rerunStep(fromRunId: string, stepId: string, mode: 'auto' | 'step'): Promise<{ runId: string }> {
+    const stored = runStartSchema.safeParse(this.dependencies.runs.request(fromRunId));
+    if (!stored.success) throw new WorkbenchError('unsupported', `Run ${fromRunId} was started by an older version; start a new Pearl run instead`);
+    if (stored.data.technique !== 'pearl') throw new WorkbenchError('invalid-request', `Run ${fromRunId} used ${stored.data.technique}, not pearl: it has no steps to re-run`);
+    let program: string | null = null;
+    const outputs: Record<string, string> = {};
+    for (const { event } of this.dependencies.runs.events(fromRunId)) {
+      if (event.type !== 'tool') continue;
+      const input = event.input as { valid?: unknown; program?: unknown; output?: unknown };
+      if (event.tool === 'pearl-program' && input.valid === true && typeof input.program === 'string') program = input.program;
+      if (event.tool === 'pearl-step' && event.node && typeof input.output === 'string') outputs[event.node] = input.output;
+    }
+    if (program === null) throw new WorkbenchError('invalid-request', `Run ${fromRunId} ran no program, so it has no step to re-run`);
+    if (!(stepId in outputs)) throw new WorkbenchError('invalid-request', `Run ${fromRunId} has no finished step ${stepId} to re-run (its steps: ${Object.keys(outputs).join(', ') || 'none'})`);
+    return this.start({ ...stored.data, mode, program, keptOutputs: { fromRunId, step: stepId, outputs } });
+  }
+
+  /**
    * Runs an analyst's Pearl program as a new run, with the connection, question, rules and
    * simulator of the run it was edited from.
    */
@@ -179,7 +229,8 @@ export class RunManager {
     const stored = runStartSchema.safeParse(this.dependencies.runs.request(fromRunId));
     if (!stored.success) throw new WorkbenchError('unsupported', `Run ${fromRunId} was started by an older version; start a new Pearl run instead`);
     if (stored.data.technique !== 'pearl') throw new WorkbenchError('invalid-request', `Run ${fromRunId} used ${stored.data.technique}, not pearl: it has no program to run again`);
-    return this.start({ ...stored.data, mode, program });
+    const { keptOutputs: _kept, ...request } = stored.data;
+    return this.start({ ...request, mode, program });
   }
 
   /**
@@ -294,6 +345,18 @@ export class RunManager {
     };
 
     this.dependencies.emit('run-progress', run.progress);
+    // The library actions this run's steps call, counted toward the library's usage when it ends.
+    const actionsCalled: string[] = [];
+    const countUsage = (): void => {
+      if (request.technique !== 'pearl' || !this.dependencies.recordActionUsage) return;
+      try {
+        const library = request.actionLibrary !== undefined ? this.libraryOf(request.actionLibrary) : null;
+        const known = (name: string): boolean => (library ? library.actions.some((action) => action.name === name) : true);
+        this.dependencies.recordActionUsage(request.actionLibrary ?? 'seed', actionsCalled.filter(known));
+      } catch {
+        // A usage count that cannot be written must not change how the run ended.
+      }
+    };
     const ended = executeRun({
       runId,
       question: request.question,
@@ -323,16 +386,28 @@ export class RunManager {
       onToken: (text) => this.dependencies.emit('run-token', { runId, text }),
       onEvent: ({ event }) => {
         if (event.type === 'model-response') this.update(run, { step: event.step, totalTokens: run.progress.totalTokens + (event.usage?.totalTokens ?? 0) });
+        if (event.type === 'tool' && event.tool === 'pearl-step') {
+          const { action, kind } = event.input as { action?: unknown; kind?: unknown };
+          // A step kept from an earlier run (re-running one step) called nothing this time.
+          if (typeof action === 'string' && kind !== 'kept') actionsCalled.push(action);
+        }
       },
       ...(resume ? { resume: resume.state } : {}),
       ...(request.program !== undefined ? { program: request.program } : {}),
       ...(request.actionLibrary !== undefined ? { actionLibrary: this.libraryOf(request.actionLibrary) } : {}),
       ...(context.seed !== undefined ? { seed: context.seed } : {}),
+      ...(request.keptOutputs ? { keptOutputs: request.keptOutputs } : {}),
       onCheckpoint: (state) => runs.saveCheckpoint(runId, state),
     })
       .then(
-        (outcome) => this.end(run, outcome.status, outcome.decision, outcome.message),
-        (error: unknown) => this.end(run, 'failed', null, `The run failed unexpectedly: ${WorkbenchError.from(error).message}`),
+        (outcome) => {
+          countUsage();
+          this.end(run, outcome.status, outcome.decision, outcome.message);
+        },
+        (error: unknown) => {
+          countUsage();
+          this.end(run, 'failed', null, `The run failed unexpectedly: ${WorkbenchError.from(error).message}`);
+        },
       )
       .finally(() => this.ending.delete(ended));
     this.ending.add(ended);

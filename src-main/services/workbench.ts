@@ -99,6 +99,7 @@ export function openWorkbench(options: {
   const runs = new RunManager({
     notebooks,
     actionLibrary: (id) => actionLibraries.library(id),
+    recordActionUsage: (id, actionsCalled) => actionLibraries.recordUsage(id, actionsCalled),
     runs: runStore,
     environment,
     connector: (id) => pool.get(id),
@@ -261,8 +262,16 @@ export function openWorkbench(options: {
     'runs/list': ({ notebookId }) => runStore.list(notebookId),
     'pearl/check': ({ program, actions }) => checkProgram(program, actions),
     'pearl/run-program': ({ runId, program, mode }) => runs.runProgram(runId, program, mode),
+    'pearl/rerun-step': ({ runId, step, mode }) => runs.rerunStep(runId, step, mode),
     'pearl/libraries/list': () => actionLibraries.list(),
-    'pearl/libraries/get': ({ id }) => actionLibraries.get(id),
+    'pearl/libraries/get': ({ id, version }) => actionLibraries.get(id, version),
+    'pearl/libraries/save': ({ id, actions, note }) => actionLibraries.save(id, actions, note),
+    'pearl/libraries/mine': async ({ connectionId, from }) => {
+      const mined = await runs.mineFromPastQuestions(connectionId, from === undefined ? undefined : actionLibraries.library(from));
+      return actionLibraries.addMined(mined.library, mined.rounds, `mined from ${mined.questions} past question${mined.questions === 1 ? '' : 's'} and their rules`);
+    },
+    'pearl/libraries/decide': ({ id, accept }) => actionLibraries.decide(id, accept),
+    'pearl/libraries/promote': ({ runId, program }) => actionLibraries.promote(runs.libraryIdOf(runId), program, runId),
     'pearl/libraries/import': ({ path }) => actionLibraries.import(path),
     'runs/active': () => runs.active(),
     'runs/techniques': () => registeredTechniques().map(({ id, label, summary }) => ({ id, label, summary })),

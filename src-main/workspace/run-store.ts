@@ -40,6 +40,19 @@ export class RunStore {
     return row.request === null ? null : (JSON.parse(row.request) as unknown);
   }
 
+  /** The distinct questions asked of a connection, oldest first, with the rules each run was given (Pearl mines actions from them). */
+  pastQuestions(connectionId: string): { id: string; question: string; rules: string }[] {
+    const rows = this.database.prepare('SELECT id, question, request FROM runs WHERE connection_id = ? ORDER BY created_at').all(connectionId) as { id: string; question: string; request: string | null }[];
+    const seen = new Set<string>();
+    return rows.flatMap((row) => {
+      const question = row.question.trim();
+      if (!question || seen.has(question)) return [];
+      seen.add(question);
+      const request = row.request ? (JSON.parse(row.request) as { rules?: unknown }) : {};
+      return [{ id: row.id, question, rules: typeof request.rules === 'string' ? request.rules : '' }];
+    });
+  }
+
   /** Overwrites the run's checkpoint (see engine/resume-state.ts); one per run, the latest. */
   saveCheckpoint(runId: string, checkpoint: unknown): void {
     this.database.prepare('UPDATE runs SET checkpoint = ? WHERE id = ?').run(JSON.stringify(checkpoint), runId);

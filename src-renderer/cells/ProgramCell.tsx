@@ -12,6 +12,8 @@ interface ProgramRecord {
   valid: boolean;
   errors: ProgramErrorView[];
   actions: ActionSignatureView[] | null;
+  /** The actions the program defines for itself (recorded for the model's valid programs). */
+  newActions: string[];
 }
 
 function readRecord(cell: Cell): ProgramRecord | null {
@@ -30,6 +32,7 @@ function readRecord(cell: Cell): ProgramRecord | null {
     valid: record['valid'] === true,
     errors,
     actions,
+    newActions: Array.isArray(record['newActions']) ? (record['newActions'] as unknown[]).filter((name): name is string => typeof name === 'string') : [],
   };
 }
 
@@ -64,11 +67,13 @@ export function ProgramCell({ cell }: { cell: Cell }) {
   const actions = useRunActions(cell, record?.actions ?? null);
   const checkProgram = useWorkbench((state) => state.checkProgram);
   const runProgram = useWorkbench((state) => state.runProgram);
+  const promoteProgramActions = useWorkbench((state) => state.promoteProgramActions);
   const reportError = useWorkbench((state) => state.reportError);
   const original = record?.program ?? '';
   const [text, setText] = useState(original);
-  const [verdict, setVerdict] = useState<{ text: string; valid: boolean; errors: ProgramErrorView[] }>({ text: original, valid: record?.valid ?? false, errors: record?.errors ?? [] });
+  const [verdict, setVerdict] = useState<{ text: string; valid: boolean; errors: ProgramErrorView[]; newActions: string[] }>({ text: original, valid: record?.valid ?? false, errors: record?.errors ?? [], newActions: record?.newActions ?? [] });
   const [started, setStarted] = useState<string | null>(null);
+  const [promoted, setPromoted] = useState<string | null>(null);
   const [resetSeq, setResetSeq] = useState(0);
 
   // The parser's verdict on the text as edited, a moment after typing stops.
@@ -76,7 +81,7 @@ export function ProgramCell({ cell }: { cell: Cell }) {
     if (!actions || text === verdict.text) return;
     const timer = window.setTimeout(() => {
       checkProgram(text, actions)
-        .then((result) => setVerdict({ text, valid: result.valid, errors: result.errors }))
+        .then((result) => setVerdict({ text, valid: result.valid, errors: result.errors, newActions: result.newActions }))
         .catch((error: unknown) => reportError(error, 'Could not check the program'));
     }, 250);
     return () => window.clearTimeout(timer);
@@ -92,6 +97,13 @@ export function ProgramCell({ cell }: { cell: Cell }) {
       setStarted(null);
       reportError(error, 'Could not run the program');
     });
+  };
+  const promote = (): void => {
+    if (!runId) return;
+    setPromoted(null);
+    promoteProgramActions(runId, text)
+      .then((saved) => setPromoted(`${verdict.newActions.join(', ')} kept in ${saved.name}, now version ${saved.version}.`))
+      .catch((error: unknown) => reportError(error, 'Could not keep the new actions'));
   };
   return (
     <CellFrame cell={cell}>
@@ -119,6 +131,11 @@ export function ProgramCell({ cell }: { cell: Cell }) {
           <button className="ghost small" data-testid="program-run-step" disabled={!runId || !current || !verdict.valid} onClick={() => run('step')}>
             Run step by step
           </button>
+          {runId && current && verdict.valid && verdict.newActions.length > 0 && (
+            <button className="ghost small" data-testid="program-promote" title="New actions stay local to this program unless kept in the library its run planned with" onClick={promote}>
+              Keep {verdict.newActions.join(', ')} in the library
+            </button>
+          )}
           {text !== original && (
             <button className="ghost small" data-testid="program-revert" onClick={() => {
                 setText(original);
@@ -130,6 +147,11 @@ export function ProgramCell({ cell }: { cell: Cell }) {
           )}
           {!actions && <span className="muted">This run did not record its action library, so the program cannot be checked here.</span>}
           {started && <span className="muted" role="status">{started}</span>}
+          {promoted && (
+            <span className="muted" role="status" data-testid="program-promoted">
+              {promoted}
+            </span>
+          )}
         </div>
       </div>
     </CellFrame>

@@ -6,11 +6,12 @@ import { CellFrame } from './CellFrame';
 import { dellmaStepOf, DellmaStepView } from './DellmaStep';
 import { queryLabelOf } from './cell-label';
 import { Markdown } from './Markdown';
+import { RerunStepButton } from './RerunStepButton';
 
 /** Question, plan, thought, observation, re-plan and decision cells: written by a run, read here. */
 export function ReadOnlyCard({ cell }: { cell: Cell }) {
   return (
-    <CellFrame cell={cell} toolbar={cell.kind === 'question' ? <RunQuestionButton cell={cell} /> : undefined}>
+    <CellFrame cell={cell} toolbar={cell.kind === 'question' ? <RunQuestionButton cell={cell} /> : cell.kind === 'observation' && cell.data.tool === 'pearl-step' ? <RerunStepButton cell={cell} /> : undefined}>
       <div className="card-body">
         <CardContent cell={cell} />
       </div>

@@ -138,6 +138,7 @@ export function RunComposer({ draft }: { draft: RunDraft }) {
       </div>
       {form.technique === 'pearl' && (
         <ActionLibraryPicker
+          connectionId={form.connectionId}
           value={form.actionLibrary}
           onChange={(id) => {
             const { actionLibrary: _previous, ...rest } = form;

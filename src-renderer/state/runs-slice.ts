@@ -1,4 +1,4 @@
-import type { ActionLibrarySummary, ActionLibraryView, ActionSignatureView, ProgramErrorView, RunSummary, ConnectionReport, ModelSettingsView, ProviderSettingsInput, ReviewDecisionInput, RunProgress, TechniqueIdValue, TechniqueInfo, PlaybookTask } from '../../src-main/contract';
+import type { ActionLibrarySummary, ActionLibraryView, ActionSignatureView, EditedActionView, ProgramErrorView, RunSummary, ConnectionReport, ModelSettingsView, ProviderSettingsInput, ReviewDecisionInput, RunProgress, TechniqueIdValue, TechniqueInfo, PlaybookTask } from '../../src-main/contract';
 import type { SliceContext } from './store';
 
 export type ModelSettingsForm = Omit<Exclude<ProviderSettingsInput, undefined>, 'apiKey'>;
@@ -52,13 +52,22 @@ export interface RunsSlice {
   /** Every run of a notebook, newest first (the run history). */
   listRuns(notebookId: string): Promise<RunSummary[]>;
   /** Pearl's program cell: the parser's errors for an edited program. */
-  checkProgram(program: string, actions: ActionSignatureView[]): Promise<{ valid: boolean; errors: ProgramErrorView[]; steps: number }>;
+  checkProgram(program: string, actions: ActionSignatureView[]): Promise<{ valid: boolean; errors: ProgramErrorView[]; steps: number; newActions: string[] }>;
   /** Pearl's program cell: runs an edited program as a new run of the same question. */
   runProgram(fromRunId: string, program: string, mode: 'auto' | 'step'): Promise<void>;
+  /** Pearl's step cells: runs a step again, and what depends on it, as a new run. */
+  rerunStep(fromRunId: string, step: string, mode: 'auto' | 'step'): Promise<void>;
   /** Pearl's action libraries in the workspace (the seed first). */
   listActionLibraries(): Promise<ActionLibrarySummary[]>;
-  getActionLibrary(id: string): Promise<ActionLibraryView>;
+  getActionLibrary(id: string, version?: number): Promise<ActionLibraryView>;
   importActionLibrary(path: string): Promise<ActionLibrarySummary>;
+  /** Saves an edit of a library's actions as its next version (the seed: as a new library). */
+  saveActionLibrary(id: string, actions: EditedActionView[], note: string): Promise<ActionLibrarySummary>;
+  /** Mines a library from the past questions on a connection (kept as a proposal), and the analyst's verdict on one. */
+  mineActionLibrary(connectionId: string, from: string | undefined): Promise<ActionLibrarySummary>;
+  decideActionLibrary(id: string, accept: boolean): Promise<ActionLibrarySummary>;
+  /** Adds a program's new actions to the library its run planned with, as the next version. */
+  promoteProgramActions(runId: string, program: string): Promise<ActionLibrarySummary>;
   browseActionLibrary(): Promise<string | null>;
 }
 
@@ -110,13 +119,21 @@ export function createRunsSlice({ client, set, get }: SliceContext): RunsSlice {
       set({ runDraft: null });
     },
     listActionLibraries: () => client.invoke('pearl/libraries/list', {}),
-    getActionLibrary: (id) => client.invoke('pearl/libraries/get', { id }),
+    getActionLibrary: (id, version) => client.invoke('pearl/libraries/get', { id, ...(version !== undefined ? { version } : {}) }),
+    saveActionLibrary: (id, actions, note) => client.invoke('pearl/libraries/save', { id, actions, note }),
+    mineActionLibrary: (connectionId, from) => client.invoke('pearl/libraries/mine', { connectionId, ...(from !== undefined ? { from } : {}) }),
+    decideActionLibrary: (id, accept) => client.invoke('pearl/libraries/decide', { id, accept }),
+    promoteProgramActions: (runId, program) => client.invoke('pearl/libraries/promote', { runId, program }),
     importActionLibrary: (path) => client.invoke('pearl/libraries/import', { path }),
     browseActionLibrary: async () => (await client.invoke('dialog/open-file', { title: 'Pearl action library', extensions: ['json'] })).path,
     checkProgram: (program, actions) => client.invoke('pearl/check', { program, actions }),
     runProgram: async (fromRunId, program, mode) => {
       await get().flushEdits();
       await client.invoke('pearl/run-program', { runId: fromRunId, program, mode });
+    },
+    rerunStep: async (fromRunId, step, mode) => {
+      await get().flushEdits();
+      await client.invoke('pearl/rerun-step', { runId: fromRunId, step, mode });
     },
     reviewRun: async (runId, decision) => {
       await client.invoke('runs/review', { runId, decision });

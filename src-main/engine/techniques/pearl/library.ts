@@ -10,8 +10,8 @@ import seedLibraryJson from './seed-library.json';
  * versioned JSON file (`decision-workbench/pearl-actions`, version 1). The bundled seed
  * (./seed-library.json) holds the database analogues of the paper's seven seed actions;
  * libraries mined with `dwb actions mine` use the same format. The app keeps imported ones in
- * the workspace (services/action-libraries.ts) and hands the chosen one to a run as
- * `options.actionLibrary`; editing them in the app comes later.
+ * the workspace (services/action-libraries.ts), saves each edit as a new version, and hands the
+ * chosen one to a run as `options.actionLibrary`.
  */
 export const libraryFormat = 'decision-workbench/pearl-actions';
 export const libraryVersion = 1;

@@ -177,6 +177,10 @@ function readNewActions(block: Block, library: readonly ActionSignature[], error
     }
     const [, name = '', paramText = '', definition = ''] = match;
     const params = paramText.split(',').map((param) => param.trim());
+    // A program whose new action the analyst has since kept in the library (same name and
+    // parameters) still reads: the action is the library's now, and the program runs again as it was.
+    const kept = library.find((action) => action.name === name);
+    if (kept && !kept.variadic && kept.params.length === params.length && kept.params.every((param, position) => param === params[position])) continue;
     const problem = !ACTION_NAME.test(name)
       ? `the new action's name "${name}" must be upper case letters, digits and underscores, e.g. FIND_UPSTREAM`
       : paramText.trim() === '' || params.some((param) => !NAME.test(param))
@@ -409,7 +413,7 @@ export function argumentText(arg: ProgramArgument): string {
 }
 
 /** The program cell's check: the parser's verdict on an edited program, against the run's actions. */
-export function checkProgram(text: string, library: readonly ActionSignature[]): { valid: boolean; errors: ProgramError[]; steps: number } {
+export function checkProgram(text: string, library: readonly ActionSignature[]): { valid: boolean; errors: ProgramError[]; steps: number; newActions: string[] } {
   const parsed = parseProgram(text, library.map(({ name, params, variadic }) => ({ name, params, ...(variadic ? { variadic: true } : {}) })));
-  return parsed.ok ? { valid: true, errors: [], steps: parsed.program.steps.length } : { valid: false, errors: parsed.errors, steps: 0 };
+  return parsed.ok ? { valid: true, errors: [], steps: parsed.program.steps.length, newActions: parsed.program.newActions.map((action) => action.name) } : { valid: false, errors: parsed.errors, steps: 0, newActions: [] };
 }

@@ -14,6 +14,7 @@ import { actionLine, availableLibraries, libraryFor, signaturesOf, type ActionLi
 import { mapAnswer } from './mapping';
 import { argumentText, formatProgramError, parseProgram, programNodes, sinkSteps, type NewAction, type Program, type ProgramStep } from './program';
 import { fixMessages, mappingMessages, plannerMessages, stepMessages, type PlannerContext } from './prompts';
+import { outputsToKeep, stepAndDependents } from './rerun';
 import { programTool, stepOutputTool } from './tools';
 
 /** Planner attempts before the fallback (the reference code gives up after the eighth). */
@@ -99,6 +100,7 @@ export async function runPearlWith(run: RunContext, failedPrograms: readonly str
   }
 
   const outputs = new Map<string, string>(Object.entries(saved?.outputs ?? {}));
+  if (!saved && run.options.keptOutputs) keepEarlierOutputs(run, program, outputs);
   const keep = (): void => {
     const state: PearlState = { program: programText(program), outputs: Object.fromEntries(outputs) };
     run.state.technique = state;
@@ -143,6 +145,29 @@ export async function executeSteps(program: Program, outputs: ReadonlyMap<string
   }
 }
 
+/**
+ * Re-running one step: the earlier run's outputs of the steps outside the re-run are this run's
+ * too, each recorded as kept (so the notebook and the report read complete); the step and what
+ * depends on it then run as usual.
+ */
+function keepEarlierOutputs(run: RunContext, program: Program, outputs: Map<string, string>): void {
+  const kept = run.options.keptOutputs;
+  if (!kept) return;
+  const rerun = stepAndDependents(program, kept.step);
+  for (const [id, output] of outputsToKeep(program, kept)) {
+    outputs.set(id, output);
+    const step = program.steps.find((candidate) => candidate.id === id);
+    run.emit({
+      type: 'tool',
+      step: run.state.steps,
+      node: id,
+      tool: 'pearl-step',
+      input: { index: step?.index ?? 0, action: step?.action ?? '', kind: 'kept', description: step?.description ?? '', args: [], queries: [], output, keptFrom: kept.fromRunId, rerun },
+      output: `${step?.text.replace(/^\d+\s*[.)]\s*/, '') ?? id}  [kept from ${kept.fromRunId}]\n\n${output}`,
+    });
+  }
+}
+
 /** What a checkpoint keeps of a Pearl run: the program that runs and the outputs reached so far. */
 interface PearlState {
   program: string;
@@ -183,7 +208,7 @@ function analystProgram(run: RunContext, library: ActionLibrary, text: string): 
     type: 'tool',
     step: run.state.steps,
     tool: 'pearl-program',
-    input: { attempt: 'analyst', author: 'analyst', library: libraryInput(library), program: text, valid: parsed.ok, errors: parsed.ok ? [] : parsed.errors },
+    input: { attempt: 'analyst', author: 'analyst', library: libraryInput(library), program: text, valid: parsed.ok, errors: parsed.ok ? [] : parsed.errors, ...(parsed.ok ? { newActions: parsed.program.newActions.map((action) => action.name) } : {}) },
     output: `Program written by the analyst:\n${text}\n\n${parsed.ok ? `The parser accepts it: ${parsed.program.steps.length} steps.` : `The parser refuses it:\n${errors.map((error) => `- ${error}`).join('\n')}`}`,
   });
   if (parsed.ok) return { program: parsed.program };
@@ -307,7 +332,7 @@ async function execute(run: RunContext, { step, program, library, schemaSummary,
       step: run.state.steps,
       node: step.id,
       tool: 'pearl-step',
-      input: { index: step.index, action: step.action, kind, description: step.description, args: bindings, queries },
+      input: { index: step.index, action: step.action, kind, description: step.description, args: bindings, queries, output },
       output: [`${step.id} = ${step.action}(${bindings.map((binding) => binding.argument).join(', ')})  [${kind}]`, ...bound.map((binding) => `${binding.param} = ${clip(binding.value)}`), '', output].join('\n'),
     });
   };
