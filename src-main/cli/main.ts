@@ -113,11 +113,29 @@ function argumentError(error: unknown, Failure: typeof WorkbenchError, command: 
   return new Failure('invalid-request', `${message} (see dwb ${command} --help)`);
 }
 
+/** A stdout that went away (EPIPE from `| head`) fails the next write instead of crashing the process. */
+let stdoutFailure: Error | null = null;
+
+function writeStdout(text: string): Promise<void> {
+  if (stdoutFailure === null && process.stdout.listenerCount('error') === 0) {
+    process.stdout.on('error', (error) => {
+      stdoutFailure = error;
+      process.stdout.emit('drain');
+    });
+  }
+  return new Promise((resolve, reject) => {
+    if (stdoutFailure !== null) return reject(stdoutFailure);
+    if (process.stdout.write(text)) return resolve();
+    process.stdout.once('drain', () => (stdoutFailure === null ? resolve() : reject(stdoutFailure)));
+  });
+}
+
 /** Entry point used by bin/dwb.js. */
 export function main(): void {
   const io: CommandIo = {
     stdout: (line) => process.stdout.write(`${line}\n`),
     stderr: (line) => process.stderr.write(`${line}\n`),
+    write: writeStdout,
   };
   void runCli(process.argv.slice(2), io).then((code) => {
     process.exitCode = code;

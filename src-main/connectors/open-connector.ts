@@ -1,6 +1,7 @@
 import type { ConnectionTarget } from '../contract/connections';
 import type { Connector } from './connector';
 import { withPassword } from './server-url';
+import { withRowStream } from './shared/row-stream';
 import { openSqliteConnector } from './sqlite/sqlite-connector';
 
 /**
@@ -10,6 +11,10 @@ import { openSqliteConnector } from './sqlite/sqlite-connector';
  * the connections that need it.
  */
 export async function openConnector(target: ConnectionTarget, password: string | null = null): Promise<Connector> {
+  return withRowStream(await openEngine(target, password));
+}
+
+async function openEngine(target: ConnectionTarget, password: string | null): Promise<Connector> {
   switch (target.engine) {
     case 'sqlite':
       return openSqliteConnector({ path: target.path });

@@ -53,10 +53,16 @@ export type SchemaInfo = z.infer<typeof schemaInfoSchema>;
 export const queryResultSchema = z.object({
   columns: z.array(z.object({ name: z.string(), type: z.string() })),
   rows: z.array(z.array(cellValueSchema)),
-  /** Rows returned, at most the row cap. */
+  /** Rows returned, at most the row cap; `rows` holds them all unless `preview` is set. */
   rowCount: z.number().int(),
   /** True when the query produced more rows than the cap and the rest were not read. */
   truncated: z.boolean(),
   elapsedMs: z.number(),
+  /**
+   * Set when `rows` holds only the first rows of a larger result (a bounded preview, as a
+   * notebook stores it): how many, and how to see the rest (re-run or export).
+   */
+  preview: z.object({ rows: z.number().int(), note: z.string() }).optional(),
 });
 export type QueryResult = z.infer<typeof queryResultSchema>;
+export type ResultColumn = QueryResult['columns'][number];
