@@ -50,6 +50,13 @@ export const schemaInfoSchema = z.discriminatedUnion('kind', [
 ]);
 export type SchemaInfo = z.infer<typeof schemaInfoSchema>;
 
+/**
+ * Rows of a result the notebook shows and stores: a query run from a cell streams every row
+ * it reads, but only this many are sent to the grid and saved with the cell (with the full
+ * count), so a million-row result keeps the workspace small and the notebook quick to reopen.
+ */
+export const resultPreviewRows = 5000;
+
 export const queryResultSchema = z.object({
   columns: z.array(z.object({ name: z.string(), type: z.string() })),
   rows: z.array(z.array(cellValueSchema)),
