@@ -2,6 +2,7 @@ import type { ConnectionTarget } from '../contract/connections';
 import type { Connector } from './connector';
 import { withPassword } from './server-url';
 import { withRowStream } from './shared/row-stream';
+import { withNameSuggestions } from './shared/unknown-names';
 import { openSqliteConnector } from './sqlite/sqlite-connector';
 
 /**
@@ -11,7 +12,7 @@ import { openSqliteConnector } from './sqlite/sqlite-connector';
  * the connections that need it.
  */
 export async function openConnector(target: ConnectionTarget, password: string | null = null): Promise<Connector> {
-  return withRowStream(await openEngine(target, password));
+  return withRowStream(withNameSuggestions(await openEngine(target, password)));
 }
 
 async function openEngine(target: ConnectionTarget, password: string | null): Promise<Connector> {

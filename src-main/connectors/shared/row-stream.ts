@@ -45,7 +45,7 @@ export class StreamedResult {
 }
 
 export function previewNote(kept: number, total: number): string {
-  return `First ${kept.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} rows kept; run the query again or export it as CSV for all of them`;
+  return `First ${kept.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} rows kept; for all of them run it again, or export with dwb query --format csv`;
 }
 
 /**
