@@ -54,4 +54,16 @@ describe('a million-row result', () => {
     expect(await reopened.getByTestId('result-preview').innerText()).toContain('First 5,000 of 1,000,000 rows kept');
     await screenshot(page(), 'streaming-results-reopened');
   }, 240_000);
+
+  it('cancels mid-stream: the rows stop, the cell says Cancelled, and it runs again', async () => {
+    const cell = page().getByTestId('cell').first();
+    await cell.getByTestId('run-query').click();
+    await expect.poll(async () => Number(((await cell.getByTestId('query-row-count').textContent().catch(() => '')) ?? '').replace(/\D/g, '')), { timeout: 30_000, interval: 20 }).toBeGreaterThan(0);
+    await cell.getByTestId('cancel-query').click();
+    await expect.poll(() => cell.getByTestId('query-error').textContent(), { timeout: 30_000 }).toMatch(/^Cancelled/);
+    expect(await cell.getByTestId('query-running').count()).toBe(0);
+    await screenshot(page(), 'streaming-results-cancelled');
+    await cell.getByTestId('run-query').click();
+    await expect.poll(() => cell.getByTestId('result-summary').textContent(), { timeout: 120_000 }).toMatch(/^1,000,000 rows · /);
+  }, 240_000);
 });
