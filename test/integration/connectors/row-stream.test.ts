@@ -2,8 +2,8 @@
  * Streamed results (QueryOptions.onRows) through openConnector, the path the notebook and
  * `dwb query` take: rows arrive in ordered batches while the query reads, the result keeps only
  * a bounded preview and counts every row, the row cap still holds, a slow consumer holds the
- * reader back, and a cancel mid-stream stops it. On real SQLite and DuckDB files and a real
- * PostgreSQL server.
+ * reader back, and a cancel mid-stream stops it. On real SQLite and DuckDB files and real
+ * PostgreSQL and Neo4j servers (Neo4j's result is read first, then handed over in batches).
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -13,7 +13,7 @@ import { openConnector } from '../../../src-main/connectors/open-connector';
 import { rowBatchSize } from '../../../src-main/connectors/shared/row-stream';
 import type { ConnectionTarget } from '../../../src-main/contract/connections';
 import { WorkbenchError } from '../../../src-main/contract/errors';
-import { startPostgres, whyPostgresUnavailable, type TestServer } from '../../servers';
+import { startNeo4j, startPostgres, whyNeo4jUnavailable, whyPostgresUnavailable, type TestServer } from '../../servers';
 import { describeOrNotRun } from '../../servers/not-run';
 import { useSuiteTempDir } from '../../support/temp';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -28,7 +28,13 @@ interface Engine {
   rows: string;
   /** The largest batch the engine may hand over (bounded memory). */
   maxBatch: number;
+  /** Rows 1…5 (n, label); the row count of the table as one value `c`; the single value 1. */
+  firstFive: string;
+  count: string;
+  one: string;
 }
+
+const sql = { firstFive: 'SELECT n, label FROM t WHERE n <= 5 ORDER BY n', count: 'SELECT count(*) AS c FROM t', one: 'SELECT 1 AS one' };
 
 let server: TestServer | null = null;
 let sqlitePath = '';
@@ -50,8 +56,8 @@ beforeAll(async () => {
 }, 60_000);
 
 const fileEngines: Engine[] = [
-  { name: 'SQLite', target: () => ({ engine: 'sqlite', path: sqlitePath }), rows: 'SELECT n, label FROM t ORDER BY n', maxBatch: rowBatchSize },
-  { name: 'DuckDB', target: () => ({ engine: 'duckdb', format: 'duckdb', path: duckdbPath }), rows: 'SELECT n, label FROM t ORDER BY n', maxBatch: 2048 },
+  { name: 'SQLite', target: () => ({ engine: 'sqlite', path: sqlitePath }), rows: 'SELECT n, label FROM t ORDER BY n', maxBatch: rowBatchSize, ...sql },
+  { name: 'DuckDB', target: () => ({ engine: 'duckdb', format: 'duckdb', path: duckdbPath }), rows: 'SELECT n, label FROM t ORDER BY n', maxBatch: 2048, ...sql },
 ];
 
 function streamingSuite(engine: Engine): void {
@@ -87,7 +93,7 @@ function streamingSuite(engine: Engine): void {
   });
 
   it('keeps everything, and no preview note, when the result fits the preview', async () => {
-    const result = await connector.query('SELECT n, label FROM t WHERE n <= 5 ORDER BY n', { maxRows: 100, timeoutMs: 30_000, keepRows: 10, onRows: () => undefined });
+    const result = await connector.query(engine.firstFive, { maxRows: 100, timeoutMs: 30_000, keepRows: 10, onRows: () => undefined });
     expect(result.rows).toEqual([[1, 'row 1'], [2, 'row 2'], [3, 'row 3'], [4, 'row 4'], [5, 'row 5']]);
     expect(result.preview).toBeUndefined();
   });
@@ -128,7 +134,7 @@ function streamingSuite(engine: Engine): void {
     });
     await expect(running).rejects.toMatchObject({ code: 'cancelled' });
     expect(batches).toBeLessThan(total / rowBatchSize);
-    const after = await connector.query('SELECT count(*) AS c FROM t', { maxRows: 10, timeoutMs: 30_000 });
+    const after = await connector.query(engine.count, { maxRows: 10, timeoutMs: 30_000 });
     expect(Number(after.rows[0]?.[0])).toBe(total);
   });
 
@@ -141,7 +147,7 @@ function streamingSuite(engine: Engine): void {
       },
     });
     await expect(running).rejects.toMatchObject({ message: expect.stringContaining('the consumer went away') });
-    const after = await connector.query('SELECT 1 AS one', { maxRows: 10, timeoutMs: 30_000 });
+    const after = await connector.query(engine.one, { maxRows: 10, timeoutMs: 30_000 });
     expect(after.rows).toEqual([[1]]);
   });
 }
@@ -160,5 +166,39 @@ describeOrNotRun('streamed results on PostgreSQL', whyPostgresUnavailable(), () 
   afterAll(async () => {
     await server?.stop();
   });
-  streamingSuite({ name: 'PostgreSQL', target: () => ({ engine: 'postgres', url: server?.uri ?? '' }), rows: 'SELECT n, label FROM t ORDER BY n', maxBatch: rowBatchSize });
+  streamingSuite({ name: 'PostgreSQL', target: () => ({ engine: 'postgres', url: server?.uri ?? '' }), rows: 'SELECT n, label FROM t ORDER BY n', maxBatch: rowBatchSize, ...sql });
 });
+
+describeOrNotRun('streamed results on Neo4j', whyNeo4jUnavailable(), () => {
+  let neo4jServer: TestServer | null = null;
+  beforeAll(async () => {
+    neo4jServer = await startNeo4j();
+    if (neo4jServer === null) throw new Error('Neo4j vanished between the check and the start');
+    await writeToNeo4j(neo4jServer, `UNWIND range(1, ${total}) AS n CREATE (:Row {n: n, label: 'row ' + toString(n)})`);
+  }, 180_000);
+  afterAll(async () => {
+    await neo4jServer?.stop();
+  });
+  streamingSuite({
+    name: 'Neo4j',
+    target: () => ({ engine: 'neo4j', url: neo4jServer?.uri ?? '' }),
+    rows: 'MATCH (r:Row) RETURN r.n AS n, r.label AS label ORDER BY r.n',
+    maxBatch: rowBatchSize,
+    firstFive: 'MATCH (r:Row) WHERE r.n <= 5 RETURN r.n AS n, r.label AS label ORDER BY r.n',
+    count: 'MATCH (r:Row) RETURN count(r) AS c',
+    one: 'RETURN 1 AS one',
+  });
+});
+
+/** Writes through the driver itself (the connector refuses writes). */
+async function writeToNeo4j(server: TestServer, cypher: string): Promise<void> {
+  const neo4j = (await import('neo4j-driver')).default;
+  const driver = neo4j.driver(server.uri, neo4j.auth.basic(server.username, server.password));
+  const session = driver.session();
+  try {
+    await session.run(cypher);
+  } finally {
+    await session.close();
+    await driver.close();
+  }
+}
