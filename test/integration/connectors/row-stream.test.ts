@@ -3,7 +3,7 @@
  * `dwb query` take: rows arrive in ordered batches while the query reads, the result keeps only
  * a bounded preview and counts every row, the row cap still holds, a slow consumer holds the
  * reader back, and a cancel mid-stream stops it. On real SQLite and DuckDB files and real
- * PostgreSQL and Neo4j servers (Neo4j's result is read first, then handed over in batches).
+ * PostgreSQL, MariaDB and Neo4j servers (Neo4j's result is read first, then handed over in batches).
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -13,7 +13,7 @@ import { openConnector } from '../../../src-main/connectors/open-connector';
 import { rowBatchSize } from '../../../src-main/connectors/shared/row-stream';
 import type { ConnectionTarget } from '../../../src-main/contract/connections';
 import { WorkbenchError } from '../../../src-main/contract/errors';
-import { startNeo4j, startPostgres, whyNeo4jUnavailable, whyPostgresUnavailable, type TestServer } from '../../servers';
+import { startMariadb, startNeo4j, startPostgres, whyMariadbUnavailable, whyNeo4jUnavailable, whyPostgresUnavailable, type TestServer } from '../../servers';
 import { describeOrNotRun } from '../../servers/not-run';
 import { useSuiteTempDir } from '../../support/temp';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -202,3 +202,24 @@ async function writeToNeo4j(server: TestServer, cypher: string): Promise<void> {
     await driver.close();
   }
 }
+
+describeOrNotRun('streamed results on MariaDB', whyMariadbUnavailable(), () => {
+  let mariadb: TestServer | null = null;
+  beforeAll(async () => {
+    mariadb = await startMariadb();
+    if (mariadb === null) throw new Error('MariaDB vanished between the check and the start');
+    const mysql = await import('mysql2/promise');
+    const admin = await mysql.createConnection(mariadb.uri);
+    try {
+      await admin.query('CREATE TABLE t (n INT PRIMARY KEY, label VARCHAR(40))');
+      await admin.query(`SET SESSION max_recursive_iterations = ${total + 1}`);
+      await admin.query(`INSERT INTO t (n, label) WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < ${total}) SELECT i, CONCAT('row ', i) FROM c`);
+    } finally {
+      await admin.end();
+    }
+  }, 180_000);
+  afterAll(async () => {
+    await mariadb?.stop();
+  });
+  streamingSuite({ name: 'MariaDB', target: () => ({ engine: 'mysql', url: mariadb?.uri ?? '' }), rows: 'SELECT n, label FROM t ORDER BY n', maxBatch: rowBatchSize, ...sql });
+});
