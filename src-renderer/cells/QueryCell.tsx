@@ -27,6 +27,7 @@ export function QueryCell({ cell }: { cell: Cell }) {
   const run = (advance: boolean): void => void runCell(cell.id, { advance }).catch((error: unknown) => reportError(error, 'Run failed'));
   const cancel = (): void => void cancelCell(cell.id).catch((error: unknown) => reportError(error, 'Cancel failed'));
   const busy = runtime.status !== 'idle';
+  const isGraph = connection?.engine === 'neo4j' || connection?.engine === 'kuzu';
 
   const toolbar = (
     <span className="query-controls">
@@ -100,7 +101,9 @@ export function QueryCell({ cell }: { cell: Cell }) {
       {busy && runtime.streamed && runtime.streamed.rows.length > 0 && <StreamingGrid streamed={runtime.streamed} />}
       {!busy && cell.output?.status === 'error' && (
         <div className={`query-error error-${cell.output.error.code}`} data-testid="query-error" role="alert">
-          <strong>{errorTitles[cell.output.error.code] ?? 'Query failed'}</strong>
+          <strong>
+            {cell.output.error.code === 'unknown-object' && isGraph ? 'Unknown label, relationship type or property' : (errorTitles[cell.output.error.code] ?? 'Query failed')}
+          </strong>
           <span>{cell.output.error.message}</span>
         </div>
       )}
