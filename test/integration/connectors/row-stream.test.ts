@@ -2,7 +2,7 @@
  * Streamed results (QueryOptions.onRows) through openConnector, the path the notebook and
  * `dwb query` take: rows arrive in ordered batches while the query reads, the result keeps only
  * a bounded preview and counts every row, the row cap still holds, a slow consumer holds the
- * reader back, and a cancel mid-stream stops it. On real SQLite and DuckDB files and real
+ * reader back, and a cancel mid-stream stops it. On real SQLite, DuckDB and Kùzu files and real
  * PostgreSQL, MariaDB and Neo4j servers (Neo4j's result is read first, then handed over in batches).
  */
 import { execFileSync } from 'node:child_process';
@@ -39,6 +39,7 @@ const sql = { firstFive: 'SELECT n, label FROM t WHERE n <= 5 ORDER BY n', count
 let server: TestServer | null = null;
 let sqlitePath = '';
 let duckdbPath = '';
+let kuzuPath = '';
 
 beforeAll(async () => {
   sqlitePath = join(suiteDir(), 'rows.sqlite');
@@ -53,11 +54,31 @@ beforeAll(async () => {
   await connection.run(`CREATE TABLE t AS SELECT range + 1 AS n, 'row ' || (range + 1) AS label FROM range(${total})`);
   connection.closeSync();
   instance.closeSync();
+  // Written by a separate process (see writeKuzuFixture for why).
+  kuzuPath = join(suiteDir(), 'rows.kuzu');
+  const script = `
+    const kuzu = require(${JSON.stringify(require.resolve('kuzu'))});
+    (async () => {
+      const connection = new kuzu.Connection(new kuzu.Database(${JSON.stringify(kuzuPath)}, 64 * 1024 * 1024));
+      await connection.query('CREATE NODE TABLE Row(n INT64 PRIMARY KEY, label STRING)');
+      await connection.query("UNWIND range(1, ${total}) AS n CREATE (:Row {n: n, label: 'row ' + CAST(n AS STRING)})");
+      process.exit(0);
+    })().catch((error) => { console.error(error); process.exit(1); });`;
+  execFileSync(process.execPath, ['-e', script], { stdio: 'inherit' });
 }, 60_000);
 
 const fileEngines: Engine[] = [
   { name: 'SQLite', target: () => ({ engine: 'sqlite', path: sqlitePath }), rows: 'SELECT n, label FROM t ORDER BY n', maxBatch: rowBatchSize, ...sql },
   { name: 'DuckDB', target: () => ({ engine: 'duckdb', format: 'duckdb', path: duckdbPath }), rows: 'SELECT n, label FROM t ORDER BY n', maxBatch: 2048, ...sql },
+  {
+    name: 'Kùzu',
+    target: () => ({ engine: 'kuzu', path: kuzuPath }),
+    rows: 'MATCH (r:Row) RETURN r.n AS n, r.label AS label ORDER BY r.n',
+    maxBatch: rowBatchSize,
+    firstFive: 'MATCH (r:Row) WHERE r.n <= 5 RETURN r.n AS n, r.label AS label ORDER BY r.n',
+    count: 'MATCH (r:Row) RETURN count(r) AS c',
+    one: 'RETURN 1 AS one',
+  },
 ];
 
 function streamingSuite(engine: Engine): void {
