@@ -4,6 +4,11 @@ import { WorkbenchError } from '../contract/errors';
 export interface CommandIo {
   stdout(line: string): void;
   stderr(line: string): void;
+  /**
+   * Writes text to stdout as is, settling once the output can take more (its backpressure);
+   * rejects when the reader has gone. Streaming commands use it; without it they fall back to `stdout`.
+   */
+  write?(text: string): Promise<void>;
 }
 
 export function positiveInteger(value: string | undefined, flag: string): number | undefined {

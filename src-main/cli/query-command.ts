@@ -1,7 +1,9 @@
 import { parseArgs } from 'node:util';
 import { WorkbenchError } from '../contract/errors';
 import { openConnector } from '../connectors/open-connector';
-import type { Connector } from '../connectors/connector';
+import type { Connector, RowBatch } from '../connectors/connector';
+import type { QueryResult, ResultColumn } from '../contract/data';
+import { rowWriter, streamFormats, type StreamFormat } from './row-writers';
 import { defaultQuerySettings, querySettingsLimits } from '../contract/notebook';
 import { formatTable } from './format-table';
 import { cappedPositiveInteger, printConnectionWarnings, type CommandIo } from './command-io';
@@ -19,6 +21,7 @@ export async function runQueryCommand(args: string[], io: CommandIo): Promise<nu
     options: {
       connection: { type: 'string', short: 'c' },
       json: { type: 'boolean', default: false },
+      format: { type: 'string' },
       'max-rows': { type: 'string' },
       'timeout-ms': { type: 'string' },
       ...passwordFileOption,
@@ -29,6 +32,8 @@ export async function runQueryCommand(args: string[], io: CommandIo): Promise<nu
   // The same caps as a notebook cell's settings (README › Data sources).
   const maxRows = cappedPositiveInteger(values['max-rows'], '--max-rows', querySettingsLimits.maxRows) ?? defaultQuerySettings.maxRows;
   const timeoutMs = cappedPositiveInteger(values['timeout-ms'], '--timeout-ms', querySettingsLimits.timeoutMs) ?? defaultQuerySettings.timeoutMs;
+
+  const format = outputFormat(values.format, values.json === true);
 
   // Ctrl-C or a kill (SIGTERM) cancels the query, so the connector still closes and removes
   // what it made (the temp copy behind csv:/parquet:) before the process ends.
@@ -42,7 +47,9 @@ export async function runQueryCommand(args: string[], io: CommandIo): Promise<nu
     const connector = await openConnector(target, password).catch(firstLineOnly);
     try {
       printConnectionWarnings(connector, io);
-      return await printQuery(connector, positionals[0] as string, { maxRows, timeoutMs, signal: stop.signal, json: values.json === true }, io);
+      const text = positionals[0] as string;
+      if (format === 'table') return await printTable(connector, text, { maxRows, timeoutMs, signal: stop.signal }, io);
+      return await streamQuery(connector, text, { maxRows, timeoutMs, signal: stop.signal, format }, io, stop);
     } finally {
       await connector.close();
     }
@@ -52,24 +59,58 @@ export async function runQueryCommand(args: string[], io: CommandIo): Promise<nu
   }
 }
 
-/** Runs the query and prints its rows (a table, or JSON lines), the count on stderr. */
-async function printQuery(
+function outputFormat(format: string | undefined, json: boolean): StreamFormat | 'table' {
+  if (format === undefined) return json ? 'jsonl' : 'table';
+  const known: readonly string[] = [...streamFormats, 'table'];
+  if (!known.includes(format)) throw new WorkbenchError('invalid-request', `--format is one of ${known.join(', ')}, got "${format}"`);
+  if (json && format !== 'jsonl') throw new WorkbenchError('invalid-request', `--json is --format jsonl; it cannot go with --format ${format}`);
+  return format as StreamFormat | 'table';
+}
+
+/** Runs the query and prints its rows as an aligned table (which needs them all), the count on stderr. */
+async function printTable(connector: Connector, text: string, options: { maxRows: number; timeoutMs: number; signal: AbortSignal }, io: CommandIo): Promise<number> {
+  const result = await connector.query(text, options).catch(firstLineOnly);
+  io.stdout(formatTable(result));
+  io.stderr(`(${result.rowCount} row${result.rowCount === 1 ? '' : 's'}${result.truncated ? `, truncated at ${options.maxRows}` : ''})`);
+  return 0;
+}
+
+/**
+ * Streams the rows to stdout batch by batch as the connector reads them, waiting for stdout to
+ * drain before the next batch, so memory stays bounded by a batch whatever the result's size.
+ * A reader that goes away (`| head`) ends the query quietly.
+ */
+async function streamQuery(
   connector: Connector,
   text: string,
-  options: { maxRows: number; timeoutMs: number; signal: AbortSignal; json: boolean },
+  options: { maxRows: number; timeoutMs: number; signal: AbortSignal; format: StreamFormat },
   io: CommandIo,
+  stop: AbortController,
 ): Promise<number> {
-  const { maxRows, timeoutMs, signal, json } = options;
-  const result = await connector.query(text, { maxRows, timeoutMs, signal }).catch(firstLineOnly);
-  if (json) {
-    for (const row of result.rows) {
-      io.stdout(JSON.stringify(Object.fromEntries(result.columns.map((column, index) => [column.name, row[index] ?? null]))));
+  const write = io.write ?? ((chunk: string) => io.stdout(chunk.replace(/\n$/, '')));
+  const toText = rowWriter(options.format);
+  let columns: ResultColumn[] = [];
+  let outputClosed = false;
+  const onRows = async (batch: RowBatch): Promise<void> => {
+    columns = batch.columns;
+    try {
+      await write(toText(batch.columns, batch.rows));
+    } catch (error) {
+      outputClosed = true;
+      throw error;
     }
-    if (result.truncated) io.stderr(`truncated at ${maxRows} rows`);
-  } else {
-    io.stdout(formatTable(result));
-    io.stderr(`(${result.rowCount} row${result.rowCount === 1 ? '' : 's'}${result.truncated ? `, truncated at ${maxRows}` : ''})`);
+  };
+  let result: QueryResult;
+  try {
+    result = await connector.query(text, { maxRows: options.maxRows, timeoutMs: options.timeoutMs, signal: options.signal, onRows });
+  } catch (error) {
+    if (!outputClosed) return firstLineOnly(error);
+    stop.abort();
+    return 0;
   }
+  // An empty result still gets its header line (CSV/TSV), from the columns the end reported.
+  if (result.rowCount === 0) await write(toText(columns.length > 0 ? columns : result.columns, []));
+  io.stderr(`(${result.rowCount} row${result.rowCount === 1 ? '' : 's'}${result.truncated ? `, truncated at ${options.maxRows}` : ''})`);
   return 0;
 }
 

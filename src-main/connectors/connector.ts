@@ -1,4 +1,10 @@
-import type { Dialect, Engine, QueryResult, SchemaInfo } from '../contract/data';
+import type { CellValue, Dialect, Engine, QueryResult, ResultColumn, SchemaInfo } from '../contract/data';
+
+/** Rows read so far, in order, with the result's columns. */
+export interface RowBatch {
+  columns: ResultColumn[];
+  rows: CellValue[][];
+}
 
 export interface QueryOptions {
   /** Rows to keep; the connector stops reading after one more to know the result was cut. */
@@ -8,6 +14,14 @@ export interface QueryOptions {
   /** Named parameters, bound by the engine (never spliced into the text). */
   params?: Record<string, unknown>;
   signal?: AbortSignal;
+  /**
+   * Streams the result: receives each batch of rows as it is read, in order, and reading waits
+   * while a returned promise is pending (the consumer's backpressure). With it, the returned
+   * result keeps only the first `keepRows` rows (default 0) as a preview, and `rowCount` still
+   * counts every row read.
+   */
+  onRows?: (batch: RowBatch) => void | Promise<void>;
+  keepRows?: number;
 }
 
 /**
@@ -23,6 +37,11 @@ export interface Connector {
    * allowed by explicit opt-in); shown with a connection test and on the CLI's stderr.
    */
   readonly warnings?: readonly string[];
+  /**
+   * True when `query` honours `onRows` while it reads (bounded memory); openConnector gives the
+   * others a wrapper that reads the capped result first and then hands it over in batches.
+   */
+  readonly streamsRows?: boolean;
   schema(): Promise<SchemaInfo>;
   query(text: string, options: QueryOptions): Promise<QueryResult>;
   close(): Promise<void>;

@@ -1,6 +1,8 @@
 import type { ConnectionTarget } from '../contract/connections';
 import type { Connector } from './connector';
 import { withPassword } from './server-url';
+import { withRowStream } from './shared/row-stream';
+import { withNameSuggestions } from './shared/unknown-names';
 import { openSqliteConnector } from './sqlite/sqlite-connector';
 
 /**
@@ -10,6 +12,10 @@ import { openSqliteConnector } from './sqlite/sqlite-connector';
  * the connections that need it.
  */
 export async function openConnector(target: ConnectionTarget, password: string | null = null): Promise<Connector> {
+  return withRowStream(withNameSuggestions(await openEngine(target, password)));
+}
+
+async function openEngine(target: ConnectionTarget, password: string | null): Promise<Connector> {
   switch (target.engine) {
     case 'sqlite':
       return openSqliteConnector({ path: target.path });

@@ -18,10 +18,16 @@ export function startWorker(options: { bundledName: string; sourceFile: string; 
 }
 
 export type WorkerReply<T> = { id: number; ok: true; value: T } | { id: number; ok: false; error: SerializedError };
+/** A streamed request's intermediate message; the worker sends the next one when asked with `{ type: 'next', id }`. */
+export interface WorkerBatch {
+  id: number;
+  batch: unknown;
+}
 
 interface Pending {
   resolve(value: unknown): void;
   reject(error: WorkbenchError): void;
+  batch?(batch: unknown): void;
 }
 
 /**
@@ -45,6 +51,19 @@ export class WorkerChannel {
     return result;
   }
 
+  /**
+   * Like `request`, for a worker that answers with batches before its reply: each batch goes to
+   * `onBatch`, and the next is asked for only once `onBatch` has settled, so a slow consumer
+   * slows the worker instead of piling batches up in memory. A consumer that throws abandons the
+   * request (the worker is restarted) with its error.
+   */
+  stream<T>(message: object, limit: { timeoutMs: number; signal?: AbortSignal }, onBatch: (batch: unknown) => void | Promise<void>): Promise<T> {
+    const run = (): Promise<T> => this.send<T>(message, limit, onBatch);
+    const result = this.tail.then(run, run);
+    this.tail = result.catch(() => undefined);
+    return result;
+  }
+
   async close(): Promise<void> {
     const worker = this.worker;
     this.worker = null;
@@ -52,7 +71,11 @@ export class WorkerChannel {
     if (worker) await kill(worker);
   }
 
-  private send<T>(message: object, limit: { timeoutMs: number; signal?: AbortSignal }): Promise<T> {
+  private send<T>(
+    message: object,
+    limit: { timeoutMs: number; signal?: AbortSignal },
+    onBatch?: (batch: unknown) => void | Promise<void>,
+  ): Promise<T> {
     if (limit.signal?.aborted) return Promise.reject(new WorkbenchError('cancelled', 'Query cancelled'));
     const worker = this.ensureWorker();
     const id = this.nextId++;
@@ -73,6 +96,7 @@ export class WorkerChannel {
         limit.timeoutMs,
       );
       limit.signal?.addEventListener('abort', onAbort, { once: true });
+      let taking: Promise<void> = Promise.resolve();
       this.pending.set(id, {
         resolve: (value) => {
           finish();
@@ -82,6 +106,23 @@ export class WorkerChannel {
           finish();
           reject(error);
         },
+        ...(onBatch
+          ? {
+              // Batches are taken one after another, in order, each acknowledged once taken.
+              batch: (batch: unknown) => {
+                taking = taking
+                  .then(() => (this.pending.has(id) ? onBatch(batch) : undefined))
+                  .then(
+                    () => {
+                      if (this.pending.has(id)) worker.send({ type: 'next', id });
+                    },
+                    (error: unknown) => {
+                      if (this.pending.has(id)) abandon(WorkbenchError.from(error));
+                    },
+                  );
+              },
+            }
+          : {}),
       });
       worker.send({ ...message, id });
     });
@@ -90,10 +131,11 @@ export class WorkerChannel {
   private ensureWorker(): ChildProcess {
     if (this.worker) return this.worker;
     const worker = this.spawn();
-    worker.on('message', (reply: WorkerReply<unknown>) => {
+    worker.on('message', (reply: WorkerReply<unknown> | WorkerBatch) => {
       const pending = this.pending.get(reply.id);
       if (!pending) return;
-      if (reply.ok) pending.resolve(reply.value);
+      if ('batch' in reply) pending.batch?.(reply.batch);
+      else if (reply.ok) pending.resolve(reply.value);
       else pending.reject(WorkbenchError.revive(reply.error));
     });
     worker.on('error', (error) => {

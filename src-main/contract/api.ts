@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { queryResultSchema } from './data';
+import { cellValueSchema, queryResultSchema } from './data';
 import { connectionRequests } from './connections';
 import { reportRequests } from './reports';
 import { trashRequests } from './trash';
@@ -219,6 +219,17 @@ export const events = {
     status: z.enum(['ok', 'error', 'cancelled']),
     rowCount: z.number().int().optional(),
     elapsedMs: z.number(),
+  }),
+  /**
+   * A cell's query is streaming: rows read so far. `rows` are the next rows of the preview (empty
+   * once the preview is full; `columns` come with the first rows), `rowCount` counts every row read.
+   */
+  'query-rows': z.object({
+    requestId: z.string(),
+    cellId: z.string().optional(),
+    columns: z.array(z.object({ name: z.string(), type: z.string() })).optional(),
+    rows: z.array(z.array(cellValueSchema)),
+    rowCount: z.number().int(),
   }),
   'notebooks-change': z.object({}),
   /** A cell written by the engine (a run step) or changed outside this window. */

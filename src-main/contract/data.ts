@@ -50,13 +50,26 @@ export const schemaInfoSchema = z.discriminatedUnion('kind', [
 ]);
 export type SchemaInfo = z.infer<typeof schemaInfoSchema>;
 
+/**
+ * Rows of a result the notebook shows and stores: a query run from a cell streams every row
+ * it reads, but only this many are sent to the grid and saved with the cell (with the full
+ * count), so a million-row result keeps the workspace small and the notebook quick to reopen.
+ */
+export const resultPreviewRows = 5000;
+
 export const queryResultSchema = z.object({
   columns: z.array(z.object({ name: z.string(), type: z.string() })),
   rows: z.array(z.array(cellValueSchema)),
-  /** Rows returned, at most the row cap. */
+  /** Rows returned, at most the row cap; `rows` holds them all unless `preview` is set. */
   rowCount: z.number().int(),
   /** True when the query produced more rows than the cap and the rest were not read. */
   truncated: z.boolean(),
   elapsedMs: z.number(),
+  /**
+   * Set when `rows` holds only the first rows of a larger result (a bounded preview, as a
+   * notebook stores it): how many, and how to see the rest (re-run or export).
+   */
+  preview: z.object({ rows: z.number().int(), note: z.string() }).optional(),
 });
 export type QueryResult = z.infer<typeof queryResultSchema>;
+export type ResultColumn = QueryResult['columns'][number];

@@ -28,6 +28,8 @@ import { memorySecretStore, type SecretStore } from '../secrets/secret-store';
 import { defaultConfigDir } from '../workspace/paths';
 import { testProviderConnection } from '../llm/test-connection';
 import { EventBus } from './event-bus';
+import { queryRowsForwarder } from './query-rows-events';
+import { resultPreviewRows } from '../contract/data';
 import { createBenchmarkService } from './benchmark-service';
 import { createPlaybookService } from './playbook-service';
 import { LocalModelManager } from './local-models';
@@ -210,7 +212,10 @@ export function openWorkbench(options: {
       bus.emit('query-start', { requestId, connectionId, ...(cellId ? { cellId } : {}) });
       try {
         const connector = await pool.get(connectionId);
-        const result = await connector.query(text, { ...settings, signal: controller.signal });
+        // Streamed: the grid gets the first rows at once and a live count; the reply and the
+        // saved output hold a bounded preview (README › Results), never the whole of a large result.
+        const onRows = queryRowsForwarder(bus, { requestId, ...(cellId ? { cellId } : {}) });
+        const result = await connector.query(text, { ...settings, signal: controller.signal, keepRows: resultPreviewRows, onRows });
         if (cellId) notebooks.saveOutput(cellId, { status: 'ok', result, ranAt, connectionId });
         bus.emit('query-end', { requestId, status: 'ok', rowCount: result.rowCount, elapsedMs: result.elapsedMs, ...(cellId ? { cellId } : {}) });
         return result;

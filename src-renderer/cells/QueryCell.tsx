@@ -3,7 +3,7 @@ import type { Cell } from '../../src-main/contract';
 import { useWorkbench } from '../app/store-context';
 import { QueryEditor } from '../editor/QueryEditor';
 import { ResultGrid } from '../grid/ResultGrid';
-import { idleRuntime } from '../state/cell-runtime';
+import { idleRuntime, type StreamedRows } from '../state/cell-runtime';
 import { CellFrame } from './CellFrame';
 
 /** A SQL (or Cypher) cell: editor, run controls, and the last result or error. */
@@ -27,6 +27,7 @@ export function QueryCell({ cell }: { cell: Cell }) {
   const run = (advance: boolean): void => void runCell(cell.id, { advance }).catch((error: unknown) => reportError(error, 'Run failed'));
   const cancel = (): void => void cancelCell(cell.id).catch((error: unknown) => reportError(error, 'Cancel failed'));
   const busy = runtime.status !== 'idle';
+  const isGraph = connection?.engine === 'neo4j' || connection?.engine === 'kuzu';
 
   const toolbar = (
     <span className="query-controls">
@@ -96,10 +97,13 @@ export function QueryCell({ cell }: { cell: Cell }) {
         onCancel={cancel}
         onFocus={() => setFocusCell(cell.id)}
       />
-      {busy && <RunningBanner startedAt={runtime.startedAt} />}
+      {busy && <RunningBanner startedAt={runtime.startedAt} rowCount={runtime.streamed?.rowCount} />}
+      {busy && runtime.streamed && runtime.streamed.rows.length > 0 && <StreamingGrid streamed={runtime.streamed} />}
       {!busy && cell.output?.status === 'error' && (
         <div className={`query-error error-${cell.output.error.code}`} data-testid="query-error" role="alert">
-          <strong>{errorTitles[cell.output.error.code] ?? 'Query failed'}</strong>
+          <strong>
+            {cell.output.error.code === 'unknown-object' && isGraph ? 'Unknown label, relationship type or property' : (errorTitles[cell.output.error.code] ?? 'Query failed')}
+          </strong>
           <span>{cell.output.error.message}</span>
         </div>
       )}
@@ -119,7 +123,22 @@ const errorTitles: Record<string, string> = {
   'connection-failed': 'Cannot connect',
 };
 
-function RunningBanner({ startedAt }: { startedAt: number }) {
+/** The rows a running query has streamed so far, shown at once while it reads on. */
+function StreamingGrid({ streamed }: { streamed: StreamedRows }) {
+  const result = {
+    columns: streamed.columns,
+    rows: streamed.rows,
+    rowCount: streamed.rowCount,
+    truncated: false,
+    elapsedMs: streamed.elapsedMs,
+    ...(streamed.rows.length < streamed.rowCount
+      ? { preview: { rows: streamed.rows.length, note: `First ${streamed.rows.length.toLocaleString()} rows shown while the query reads on` } }
+      : {}),
+  };
+  return <ResultGrid result={result} fileName="streaming" />;
+}
+
+function RunningBanner({ startedAt, rowCount }: { startedAt: number; rowCount: number | undefined }) {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), 200);
@@ -128,6 +147,12 @@ function RunningBanner({ startedAt }: { startedAt: number }) {
   return (
     <div className="running" data-testid="query-running" role="status">
       <span className="spinner" /> Running… {((now - startedAt) / 1000).toFixed(1)} s
+      {rowCount !== undefined && (
+        <span data-testid="query-row-count">
+          {' '}
+          · {rowCount.toLocaleString()} row{rowCount === 1 ? '' : 's'} read
+        </span>
+      )}
     </div>
   );
 }

@@ -78,8 +78,13 @@ export function ResultGrid({ result, fileName }: { result: QueryResult; fileName
     <div className="result">
       <div className="result-toolbar">
         <span className="result-summary" data-testid="result-summary">
-          {result.rowCount} row{result.rowCount === 1 ? '' : 's'} · {formatElapsed(result.elapsedMs)}
+          {result.rowCount.toLocaleString()} row{result.rowCount === 1 ? '' : 's'} · {formatElapsed(result.elapsedMs)}
         </span>
+        {result.preview && (
+          <span className="result-truncated" data-testid="result-preview" title={result.preview.note}>
+            {result.preview.note}
+          </span>
+        )}
         {result.truncated && (
           <span className="result-truncated" data-testid="result-truncated">
             Truncated at {result.rowCount} rows — raise the row cap to see more

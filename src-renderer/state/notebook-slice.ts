@@ -58,6 +58,12 @@ export function createNotebookSlice({ client, set, get }: SliceContext): Noteboo
     set({ runtimes: { ...get().runtimes, [id]: transitionRuntime(current, message) } });
   };
 
+  // A running cell's rows as they stream in (the run's requestId tells this run from an earlier one).
+  client.on('query-rows', ({ requestId, cellId, columns, rows, rowCount }) => {
+    if (cellId === undefined || get().runtimes[cellId] === undefined) return;
+    applyRuntime(cellId, { type: 'rows', requestId, rows, rowCount, at: Date.now(), ...(columns ? { columns } : {}) });
+  });
+
   const saveCell = async (id: string): Promise<void> => {
     clearTimeout(timers.get(id));
     timers.delete(id);

@@ -62,6 +62,12 @@ describe('the CLI loads database drivers only for the commands that use them', (
     expect([...packages]).toEqual([]);
   });
 
+  it('dwb query --help prints that command\'s usage and loads no package', async () => {
+    const { code, packages } = await packagesLoadedBy(['query', '--help']);
+    expect(code).toBe(0);
+    expect([...packages]).toEqual([]);
+  });
+
   it('dwb dqa solve on dump files loads no driver', async () => {
     const questions = join(dqaRoot(), 'locating', 'questions.json');
     const { code, packages } = await packagesLoadedBy(['dqa', 'solve', '--questions', questions, '--engine', 'simulator', '--db', 'rdb,gdb']);

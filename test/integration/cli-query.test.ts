@@ -130,3 +130,69 @@ describe('dwb query on a csv: file, stopped mid-query', () => {
     rmSync(privateTmp, { recursive: true, force: true });
   }, 60_000);
 });
+
+describe('dwb query streams CSV, TSV and JSON lines', () => {
+  const tricky = `SELECT 1 AS id, 'plain' AS text UNION ALL SELECT 2, 'a,b "quoted"' UNION ALL SELECT 3, 'two
+lines' UNION ALL SELECT 4, NULL UNION ALL SELECT 5, 'tab	inside' ORDER BY 1`;
+
+  it('--format csv quotes what needs quoting (RFC 4180), nulls are empty', async () => {
+    const result = await cli('query', '--format', 'csv', '--connection', `sqlite:${locating}`, tricky);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('id,text\n1,plain\n2,"a,b ""quoted"""\n3,"two\nlines"\n4,\n5,tab\tinside\n');
+    expect(result.stderr.trim()).toBe('(5 rows)');
+  });
+
+  it('--format tsv and --format jsonl (= --json)', async () => {
+    const tsv = await cli('query', '--format', 'tsv', '--connection', `sqlite:${locating}`, 'SELECT 1 AS id, NULL AS empty, 2.5 AS x');
+    expect(tsv.stdout).toBe('id\tempty\tx\n1\t\t2.5\n');
+    const jsonl = await cli('query', '--format', 'jsonl', '--connection', `sqlite:${locating}`, tricky);
+    const json = await cli('query', '--json', '--connection', `sqlite:${locating}`, tricky);
+    expect(jsonl.stdout).toBe(json.stdout);
+    expect(jsonl.stdout.trim().split('\n').map((line) => JSON.parse(line) as unknown)[3]).toEqual({ id: 4, text: null });
+  });
+
+  it('an empty result still gets its header line', async () => {
+    const result = await cli('query', '--format', 'csv', '--connection', `sqlite:${locating}`, 'SELECT country_name, development FROM country WHERE 0');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('country_name,development\n');
+    expect(result.stderr.trim()).toBe('(0 rows)');
+  });
+
+  it('streams a large result whole, in order, honouring the row cap', async () => {
+    const query = 'WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 250000) SELECT i, i * 2 AS twice FROM c';
+    const all = await runDwb(['query', '--format', 'csv', '--max-rows', '1000000', '--connection', `sqlite:${locating}`, query], { timeoutMs: 60_000, maxBuffer: 64 * 1024 * 1024 });
+    expect(all.code).toBe(0);
+    const lines = all.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(250_001);
+    expect(lines[1]).toBe('1,2');
+    expect(lines[250_000]).toBe('250000,500000');
+    expect(lines.every((line, index) => index === 0 || line === `${index},${index * 2}`)).toBe(true);
+    const capped = await runDwb(['query', '--format', 'tsv', '--max-rows', '4500', '--connection', `sqlite:${locating}`, query], { timeoutMs: 60_000 });
+    expect(capped.stdout.trimEnd().split('\n')).toHaveLength(4501);
+    expect(capped.stderr.trim()).toBe('(4500 rows, truncated at 4500)');
+  });
+
+  it('a reader that stops early (| head) ends the query quietly with exit 0', async () => {
+    const query = 'WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 900000) SELECT i FROM c';
+    const child = spawn(process.execPath, [join(repoRoot, 'bin', 'dwb.js'), 'query', '--format', 'csv', '--max-rows', '1000000', '--connection', `sqlite:${locating}`, query], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const first = await new Promise<string>((resolve) => child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString())));
+    expect(first.startsWith('i\n1\n2\n')).toBe(true);
+    child.stdout.destroy();
+    expect(await exited).toBe(0);
+    expect(stderr).toBe('');
+  }, 60_000);
+
+  it('refuses an unknown format and --json with another format', async () => {
+    const unknown = await cli('query', '--format', 'xml', '--connection', `sqlite:${locating}`, 'SELECT 1');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr.trim()).toBe('dwb query: invalid-request: --format is one of csv, tsv, jsonl, table, got "xml"');
+    const both = await cli('query', '--format', 'csv', '--json', '--connection', `sqlite:${locating}`, 'SELECT 1');
+    expect(both.code).toBe(2);
+    expect(both.stderr.trim()).toBe('dwb query: invalid-request: --json is --format jsonl; it cannot go with --format csv');
+  });
+});

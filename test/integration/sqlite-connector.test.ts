@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { WorkbenchError } from '../../src-main/contract/errors';
 import type { Connector } from '../../src-main/connectors/connector';
 import { openSqliteConnector } from '../../src-main/connectors/sqlite/sqlite-connector';
+import { openConnector } from '../../src-main/connectors/open-connector';
 import { endlessSqliteQuery, fileHash, tinySqlite } from '../support/fixtures';
 import { useTempDirs } from '../support/temp';
 
@@ -93,6 +94,21 @@ describe('SQLite connector', () => {
     const column = await failure(connect(tinySqlite(tempDir())).query('SELECT nope FROM store', limits));
     expect(column.code).toBe('unknown-object');
     expect(column.message).toContain('no such column: nope');
+  });
+
+  it('suggests the closest names of an unknown table or column, through openConnector', async () => {
+    const connector = await openConnector({ engine: 'sqlite', path: tinySqlite(tempDir()) });
+    try {
+      const table = await failure(connector.query('SELECT * FROM stores', limits));
+      expect(table.code).toBe('unknown-object');
+      expect(table.message).toBe('SQLite: no such table: stores — did you mean "store"?');
+      const column = await failure(connector.query('SELECT regoin_id FROM store', limits));
+      expect(column.message).toBe('SQLite: no such column: regoin_id — did you mean "region_id"?');
+      const far = await failure(connector.query('SELECT * FROM quarterly_forecasts', limits));
+      expect(far.message).toBe('SQLite: no such table: quarterly_forecasts — no table named quarterly_forecasts in this database');
+    } finally {
+      await connector.close();
+    }
   });
 
   it('fails clearly on a missing file and on a file that is not a database', async () => {

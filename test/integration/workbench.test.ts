@@ -67,7 +67,7 @@ describe('workbench services', () => {
     expect(await second.invoke('connections/list', {})).toHaveLength(2);
   });
 
-  it('runs a query for a cell, saves its output, and emits start and end events', async () => {
+  it('runs a query for a cell, saves its output, and emits start, rows and end events', async () => {
     const workbench = open();
     const events: EventName[] = [];
     workbench.subscribe((event) => events.push(event));
@@ -77,7 +77,7 @@ describe('workbench services', () => {
     await workbench.invoke('query/run', { requestId: 'r1', connectionId: connection.id, text: cell.source, settings, cellId: cell.id });
     const saved = (await workbench.invoke('notebooks/get', { id: notebook.id })).cells[0];
     expect(saved?.output).toMatchObject({ status: 'ok', result: { rows: [['north'], ['south']] } });
-    expect(events).toEqual(['connections-change', 'notebooks-change', 'query-start', 'query-end']);
+    expect(events).toEqual(['connections-change', 'notebooks-change', 'query-start', 'query-rows', 'query-end']);
 
     await expect(workbench.invoke('query/run', { requestId: 'r2', connectionId: connection.id, text: 'DROP TABLE region', settings, cellId: cell.id })).rejects.toMatchObject({
       code: 'read-only',

@@ -1,6 +1,6 @@
 import { JsonDuckDBValueConverter, type DuckDBConnection, type DuckDBPreparedStatement, type DuckDBValue, type Json } from '@duckdb/node-api';
 
-import type { QueryResult, SchemaInfo } from '../../contract/data';
+import type { CellValue, QueryResult, SchemaInfo } from '../../contract/data';
 import { WorkbenchError } from '../../contract/errors';
 import type { Connector, QueryOptions } from '../connector';
 import { toDuckdbCell } from './cell-values';
@@ -9,6 +9,7 @@ import { QueryInterruption, throwIfAborted } from '../shared/interruption';
 import type { OpenedDatabase } from './open-database';
 import { readDuckdbSchema } from './schema';
 import { SerialQueue } from '../shared/serial-queue';
+import { StreamedResult } from '../shared/row-stream';
 import { prepareReadStatement } from './statement-check';
 
 const schemaTimeoutMs = 30_000;
@@ -20,6 +21,7 @@ const schemaTimeoutMs = 30_000;
 export class DuckdbConnector implements Connector {
   readonly engine = 'duckdb' as const;
   readonly dialect = 'sql' as const;
+  readonly streamsRows = true;
   private readonly queue = new SerialQueue();
   private closed = false;
 
@@ -54,30 +56,31 @@ export class DuckdbConnector implements Connector {
           bindParameters(prepared, options.params ?? {});
           const result = await prepared.stream();
           const types = result.columnTypes();
-          const limit = options.maxRows + 1;
-          const rows: Json[][] = [];
-          // Chunks arrive about 2048 rows at a time; reading stops once the cap is passed.
-          while (rows.length < limit) {
+          const columns = result.columnNames().map((name, index) => ({ name, type: types[index]?.toString() ?? '' }));
+          const toCells = (row: Json[]): CellValue[] =>
+            row.map((value, index) => {
+              const type = types[index];
+              return type === undefined ? null : toDuckdbCell(value, type);
+            });
+          // Chunks arrive about 2048 rows at a time; reading stops once the cap is passed. A
+          // streamed query hands each chunk on and keeps only the preview; otherwise all is kept.
+          const stream = new StreamedResult(options.onRows ? options : { keepRows: options.maxRows });
+          let left = options.maxRows;
+          let truncated = false;
+          while (!truncated) {
             const chunk = await result.fetchChunk();
             if (chunk === null || chunk.rowCount === 0) break;
-            for (const row of chunk.convertRows(JsonDuckDBValueConverter)) {
-              rows.push(row as Json[]);
-              if (rows.length >= limit) break;
-            }
+            const rows = chunk.convertRows(JsonDuckDBValueConverter) as Json[][];
+            if (rows.length > left) truncated = true;
+            const taken = rows.slice(0, left);
+            left -= taken.length;
+            await stream.push(columns, taken.map(toCells));
+            // A deadline or cancel that fell while the consumer held the stream ends it here.
+            if (interruption.reason !== null) break;
           }
           const interrupted = interruption.error('DuckDB', options.timeoutMs);
           if (interrupted !== null) throw interrupted;
-          const kept = rows.slice(0, options.maxRows);
-          return {
-            columns: result.columnNames().map((name, index) => ({ name, type: types[index]?.toString() ?? '' })),
-            rows: kept.map((row) => row.map((value, index) => {
-              const type = types[index];
-              return type === undefined ? null : toDuckdbCell(value, type);
-            })),
-            rowCount: kept.length,
-            truncated: rows.length > options.maxRows,
-            elapsedMs: performance.now() - started,
-          };
+          return stream.finish(columns, truncated, performance.now() - started);
         } finally {
           prepared.destroySync();
         }

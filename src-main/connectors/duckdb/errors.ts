@@ -6,6 +6,9 @@ import { WorkbenchError, type ErrorCode } from '../../contract/errors';
  */
 const codeByClass: [pattern: RegExp, code: ErrorCode][] = [
   [/Parser Error/, 'syntax'],
+  // Unknown tables, columns and functions are not typos of SQL.
+  [/^Catalog Error: .* does not exist/, 'unknown-object'],
+  [/^Binder Error: Referenced (column|table) .* not found/, 'unknown-object'],
   [/^Permission Error/, 'read-only'],
   [/read-only mode|attached in read-only|Cannot execute statement of type .* in read-only|configuration has been locked/i, 'read-only'],
   [/^INTERRUPT Error|Interrupted/i, 'cancelled'],

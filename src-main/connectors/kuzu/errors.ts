@@ -3,6 +3,7 @@ import { WorkbenchError, type ErrorCode } from '../../contract/errors';
 /** Kùzu error messages start with their kind ("Parser exception: …"); the kind decides the code. */
 const codeByKind: [pattern: RegExp, code: ErrorCode][] = [
   [/^Parser exception/i, 'syntax'],
+  [/^Binder exception: (Table .* does not exist|Cannot find property|Function .* does not exist)/i, 'unknown-object'],
   [/read-only database|read only mode/i, 'read-only'],
   [/do not support prepare multiple statements/i, 'read-only'],
   [/^Interrupted/i, 'timeout'],

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 
 import type { QueryResult, SchemaInfo } from '../../contract/data';
-import type { Connector, QueryOptions } from '../connector';
+import type { Connector, QueryOptions, RowBatch } from '../connector';
+import { rowBatchSize, StreamedResult } from '../shared/row-stream';
 import { startWorker, WorkerChannel } from '../worker-host';
 import type { KuzuRequest } from './protocol';
 import { checkKuzuStatement } from './statement-guard';
@@ -30,8 +31,21 @@ export async function startKuzuConnector(path: string, bufferPoolBytes: number):
     engine: 'kuzu',
     dialect: 'cypher',
     schema: () => request<SchemaInfo>({ type: 'schema' }, { timeoutMs: schemaTimeoutMs }),
+    streamsRows: true,
     query: async (text: string, options: QueryOptions) => {
       checkKuzuStatement(text);
+      if (options.onRows) {
+        const stream = new StreamedResult(options);
+        const end = await channel.stream<QueryResult>(
+          { type: 'stream', text, params: options.params, maxRows: options.maxRows, timeoutMs: options.timeoutMs, batchSize: rowBatchSize } satisfies KuzuRequest,
+          { timeoutMs: options.timeoutMs, signal: options.signal },
+          (batch) => {
+            const { columns, rows } = batch as RowBatch;
+            return stream.push(columns, rows);
+          },
+        );
+        return stream.finish(end.columns, end.truncated, end.elapsedMs);
+      }
       return request<QueryResult>(
         { type: 'query', text, params: options.params, maxRows: options.maxRows, timeoutMs: options.timeoutMs },
         { timeoutMs: options.timeoutMs, signal: options.signal },

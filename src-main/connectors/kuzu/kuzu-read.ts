@@ -1,6 +1,6 @@
 import kuzu, { type Connection, type KuzuValue, type QueryResult as KuzuResult } from 'kuzu';
 
-import type { QueryResult, SchemaInfo } from '../../contract/data';
+import type { CellValue, QueryResult, ResultColumn, SchemaInfo } from '../../contract/data';
 import { WorkbenchError } from '../../contract/errors';
 import { toKuzuCell } from './cell-values';
 import { toWorkbenchError } from './errors';
@@ -73,7 +73,7 @@ async function vet(connection: Connection, text: string, params: Record<string, 
 export async function runVettedQuery(
   connection: Connection,
   text: string,
-  options: { params?: Record<string, unknown>; maxRows: number; timeoutMs: number },
+  options: { params?: Record<string, unknown>; maxRows: number; timeoutMs: number; batches?: KuzuBatches },
 ): Promise<QueryResult> {
   const started = performance.now();
   const params = (options.params ?? {}) as Record<string, KuzuValue>;
@@ -81,6 +81,7 @@ export async function runVettedQuery(
     // Kùzu's own limit; the parent kills this process if Kùzu overruns it.
     connection.setQueryTimeout(Math.max(1, Math.round(options.timeoutMs)));
     await vet(connection, text, params);
+    if (options.batches) return await streamVettedRows(connection, text, params, options.maxRows, options.batches, started);
     const result = await readRows(connection, text, params, options.maxRows + 1);
     const kept = result.rows.slice(0, options.maxRows);
     return {
@@ -92,6 +93,56 @@ export async function runVettedQuery(
     };
   } catch (error) {
     throw toWorkbenchError(error);
+  }
+}
+
+/** Streaming: each full batch of cells goes to `onBatch`, and reading waits until it settled. */
+export interface KuzuBatches {
+  batchSize: number;
+  onBatch(columns: ResultColumn[], rows: CellValue[][]): Promise<void>;
+}
+
+/** Reads the result batch by batch (the row past the cap marks it truncated and is not sent); the rows went to the batches. */
+async function streamVettedRows(
+  connection: Connection,
+  text: string,
+  params: Record<string, KuzuValue>,
+  maxRows: number,
+  batches: KuzuBatches,
+  started: number,
+): Promise<QueryResult> {
+  const prepared = await connection.prepare(text);
+  if (!prepared.isSuccess()) throw new Error(prepared.getErrorMessage());
+  const outcome = await connection.execute(prepared, params);
+  const results: KuzuResult[] = Array.isArray(outcome) ? outcome : [outcome];
+  const result = results[results.length - 1];
+  if (result === undefined) return { columns: [], rows: [], rowCount: 0, truncated: false, elapsedMs: performance.now() - started };
+  try {
+    const names = await result.getColumnNames();
+    const types = await result.getColumnDataTypes();
+    const columns = names.map((name, index) => ({ name, type: types[index] ?? '' }));
+    const toCells = (row: Record<string, KuzuValue>): CellValue[] => names.map((name, index) => toKuzuCell(row[name] ?? null, types[index] ?? ''));
+    let batch: CellValue[][] = [];
+    let rowCount = 0;
+    let truncated = false;
+    while (result.hasNext()) {
+      const row = await result.getNext();
+      if (row === null) break;
+      if (rowCount === maxRows) {
+        truncated = true;
+        break;
+      }
+      rowCount += 1;
+      batch.push(toCells(row));
+      if (batch.length === batches.batchSize) {
+        await batches.onBatch(columns, batch);
+        batch = [];
+      }
+    }
+    if (batch.length > 0) await batches.onBatch(columns, batch);
+    return { columns, rows: [], rowCount, truncated, elapsedMs: performance.now() - started };
+  } finally {
+    for (const each of results) each.close();
   }
 }
 

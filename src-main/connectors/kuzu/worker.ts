@@ -8,7 +8,7 @@ import type { Connection } from 'kuzu';
 
 import { WorkbenchError } from '../../contract/errors';
 import { openReadOnlyKuzu, readSchema, runVettedQuery } from './kuzu-read';
-import type { KuzuRequest } from './protocol';
+import type { KuzuNext, KuzuRequest } from './protocol';
 
 const [path, bufferPoolBytes] = process.argv.slice(2);
 if (path === undefined || bufferPoolBytes === undefined || !process.send) {
@@ -17,16 +17,31 @@ if (path === undefined || bufferPoolBytes === undefined || !process.send) {
 const send = process.send.bind(process);
 
 let opening: Promise<Connection> | null = null;
+/** A streamed query's sent batch, waiting for the parent to ask for the next. */
+const waitingForNext = new Map<number, () => void>();
 
-async function answer(request: KuzuRequest): Promise<unknown> {
+async function answer(request: KuzuRequest & { id: number }): Promise<unknown> {
   opening ??= openReadOnlyKuzu(path ?? '', Number(bufferPoolBytes));
   const connection = await opening;
   if (request.type === 'open') return null;
   if (request.type === 'schema') return readSchema(connection);
-  return runVettedQuery(connection, request.text, request);
+  if (request.type === 'query') return runVettedQuery(connection, request.text, request);
+  const onBatch = (columns: unknown, rows: unknown): Promise<void> =>
+    new Promise((resolve) => {
+      waitingForNext.set(request.id, resolve);
+      send({ id: request.id, batch: { columns, rows } });
+    });
+  return runVettedQuery(connection, request.text, { ...request, batches: { batchSize: request.batchSize, onBatch } });
 }
 
-process.on('message', (request: KuzuRequest & { id: number }) => {
+process.on('message', (message: (KuzuRequest & { id: number }) | KuzuNext) => {
+  if (message.type === 'next') {
+    const next = waitingForNext.get(message.id);
+    waitingForNext.delete(message.id);
+    next?.();
+    return;
+  }
+  const request = message;
   answer(request).then(
     (value) => send({ id: request.id, ok: true, value }),
     (error: unknown) => send({ id: request.id, ok: false, error: WorkbenchError.from(error).toJSON() }),

@@ -17,6 +17,9 @@ const codeByErrno = new Map<number, ErrorCode>([
   [1290, 'read-only'], // ER_OPTION_PREVENTS_STATEMENT (--read-only, --secure-file-priv)
   [1064, 'syntax'], // ER_PARSE_ERROR
   [1149, 'syntax'], // ER_SYNTAX_ERROR
+  [1146, 'unknown-object'], // ER_NO_SUCH_TABLE
+  [1054, 'unknown-object'], // ER_BAD_FIELD_ERROR (unknown column)
+  [1305, 'unknown-object'], // ER_SP_DOES_NOT_EXIST (unknown function)
   [1969, 'timeout'], // ER_STATEMENT_TIMEOUT (MariaDB max_statement_time)
   [3024, 'timeout'], // ER_QUERY_TIMEOUT (MySQL max_execution_time)
   [1317, 'cancelled'], // ER_QUERY_INTERRUPTED (KILL QUERY)

@@ -1,6 +1,6 @@
-import type { Connection, ConnectionOptions } from 'mysql2';
+import type { Connection, ConnectionOptions, FieldPacket } from 'mysql2';
 
-import type { QueryResult, SchemaInfo } from '../../contract/data';
+import type { QueryResult, ResultColumn, SchemaInfo } from '../../contract/data';
 import { WorkbenchError } from '../../contract/errors';
 import type { Connector, QueryOptions } from '../connector';
 import { mysqlTypeName, toMysqlCell } from './cell-values';
@@ -12,6 +12,7 @@ import { bindNamedParameters } from './named-params';
 import { connectReadOnly, killQuery, runInReadOnlyTransaction, type ServerFlavor, type ServerRows } from './read-only-session';
 import { readMysqlSchema } from './schema';
 import { SerialQueue } from '../shared/serial-queue';
+import { rowBatchSize, StreamedResult } from '../shared/row-stream';
 import { checkMysqlStatement } from './statement-guard';
 
 /**
@@ -34,6 +35,7 @@ interface Session {
 export class MysqlConnector implements Connector {
   readonly engine = 'mysql' as const;
   readonly dialect = 'sql' as const;
+  readonly streamsRows = true;
   private current: Session | null;
   private readonly queue = new SerialQueue();
   private closed = false;
@@ -66,6 +68,17 @@ export class MysqlConnector implements Connector {
       const started = performance.now();
       const session = await this.session();
       const threadId = session.connection.threadId;
+      // Streamed: rows go on batch by batch (the row past the cap never does) while the connection waits.
+      const stream = options.onRows ? new StreamedResult(options) : null;
+      let seen = 0;
+      const columnsOf = (fields: FieldPacket[]): ResultColumn[] => fields.map((field) => ({ name: field.name, type: mysqlTypeName(field) }));
+      const take = async (fields: FieldPacket[], rows: unknown[][]): Promise<void> => {
+        if (stream === null) return;
+        seen += rows.length;
+        const types = fields.map(mysqlTypeName);
+        const room = Math.max(0, options.maxRows - stream.rowCount);
+        await stream.push(columnsOf(fields), rows.slice(0, room).map((row) => row.map((value, index) => toMysqlCell(value, types[index] ?? ''))));
+      };
       const result = await runInterruptible<ServerRows>({
         engine: 'MySQL',
         timeoutMs: options.timeoutMs,
@@ -79,12 +92,18 @@ export class MysqlConnector implements Connector {
             rowLimit: options.maxRows + 1,
             timeoutMs: options.timeoutMs + serverLimitGraceMs,
             shouldStop: stopped,
+            ...(stream ? { batches: { batchSize: rowBatchSize, onBatch: take } } : {}),
           }),
         interrupt: () => killQuery(this.options, threadId),
         abandon: () => this.forget(session.connection),
         toError: toWorkbenchError,
       });
 
+      if (stream !== null) {
+        const truncated = seen + result.rows.length > options.maxRows;
+        await take(result.fields, result.rows);
+        return stream.finish(columnsOf(result.fields), truncated, performance.now() - started);
+      }
       const types = result.fields.map(mysqlTypeName);
       const rows = result.rows.slice(0, options.maxRows).map((row) => row.map((value, index) => toMysqlCell(value, types[index] ?? '')));
       return {

@@ -16,6 +16,15 @@ export interface ServerRows {
 }
 
 /**
+ * Reading in batches: every `batchSize` rows go to `onBatch` and the connection is paused until
+ * it settles, so the server's rows wait in its socket, not in memory. The rest stay in the result.
+ */
+export interface RowBatches {
+  batchSize: number;
+  onBatch(fields: FieldPacket[], rows: unknown[][]): Promise<void>;
+}
+
+/**
  * Connection settings for a read-only session. Multiple statements and LOCAL INFILE are
  * switched off at the protocol level (the client does not even advertise them); values come
  * back exact (big numbers and DECIMALs as strings, dates and JSON as the server's text).
@@ -84,7 +93,7 @@ async function hasVariable(connection: Connection, name: string): Promise<boolea
  * guard, but the flag guards DDL, so it is worth the round trip), caps rows server-side with
  * sql_select_limit and sets the server's own statement time limit.
  */
-export async function runInReadOnlyTransaction(connection: Connection, flavor: ServerFlavor, run: ReadOnlyRun): Promise<ServerRows> {
+export async function runInReadOnlyTransaction(connection: Connection, flavor: ServerFlavor, run: ReadOnlyRun & { batches?: RowBatches }): Promise<ServerRows> {
   const limit = flavor.isMariadb
     ? `max_statement_time = ${(Math.max(1, run.timeoutMs) / 1000).toFixed(3)}`
     : `max_execution_time = ${Math.max(1, Math.round(run.timeoutMs))}`;
@@ -108,35 +117,52 @@ const cannotPrepare = 1295;
  * statement without parameters that cannot be prepared falls back to the text protocol, so
  * values are always bound by the server.
  */
-async function streamRows(connection: Connection, run: ReadOnlyRun): Promise<ServerRows> {
+async function streamRows(connection: Connection, run: ReadOnlyRun & { batches?: RowBatches }): Promise<ServerRows> {
   const options = { sql: run.text, rowsAsArray: true };
   try {
-    return await readStream(connection.execute(options, run.values), run.rowLimit);
+    return await readStream(connection, connection.execute(options, run.values), run.rowLimit, run.batches);
   } catch (error) {
     if ((error as { errno?: number }).errno !== cannotPrepare || run.values.length > 0) throw error;
-    return readStream(connection.query(options), run.rowLimit);
+    return readStream(connection, connection.query(options), run.rowLimit, run.batches);
   }
 }
 
 /** Reads rows as they arrive and keeps only the first `rowLimit`; extra rows are dropped. */
-function readStream(query: ReturnType<Connection['query']>, rowLimit: number): Promise<ServerRows> {
+function readStream(connection: Connection, query: ReturnType<Connection['query']>, rowLimit: number, batches?: RowBatches): Promise<ServerRows> {
   return new Promise((resolve, reject) => {
     const rows: unknown[][] = [];
     let fields: FieldPacket[] = [];
     let failed = false;
+    let taken = 0;
+    let consumerError: unknown = null;
     query.on('fields', (received: FieldPacket[] | FieldPacket) => {
       // Only the first result set counts; a CALL could return several.
       if (fields.length === 0) fields = Array.isArray(received) ? received : [received];
     });
     query.on('result', (row: unknown) => {
-      if (Array.isArray(row) && rows.length < rowLimit) rows.push(row);
+      if (!Array.isArray(row) || taken + rows.length >= rowLimit || consumerError !== null) return;
+      rows.push(row);
+      if (!batches || rows.length < batches.batchSize) return;
+      const batch = rows.splice(0);
+      taken += batch.length;
+      connection.pause();
+      batches.onBatch(fields, batch).then(
+        () => connection.resume(),
+        (error: unknown) => {
+          // Drain the rest unread, then fail with the consumer's error.
+          consumerError = error;
+          connection.resume();
+        },
+      );
     });
     query.on('error', (error: Error) => {
       failed = true;
       reject(error);
     });
     query.on('end', () => {
-      if (!failed) resolve({ fields, rows });
+      if (failed) return;
+      if (consumerError !== null) reject(consumerError);
+      else resolve({ fields, rows });
     });
   });
 }

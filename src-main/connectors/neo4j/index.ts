@@ -39,8 +39,9 @@ export async function openNeo4jConnector(options: Neo4jConnectorOptions): Promis
     connectionTimeout: options.connectTimeoutMs ?? 10_000,
     maxConnectionPoolSize: 10,
     userAgent: 'decision-workbench',
-    // Server notifications (deprecations, performance hints) are not needed by the connector.
-    notificationFilter: { minimumSeverityLevel: 'OFF' },
+    // Of the server's notifications only "unrecognized" warnings (an unknown label, relationship
+    // type or property) are used: they explain an empty result. Hints, deprecations and the rest are not needed.
+    notificationFilter: { minimumSeverityLevel: 'WARNING', disabledCategories: ['HINT', 'UNSUPPORTED', 'PERFORMANCE', 'DEPRECATION', 'GENERIC', 'SECURITY', 'TOPOLOGY'] },
   });
   try {
     await driver.verifyConnectivity({ database: options.database });

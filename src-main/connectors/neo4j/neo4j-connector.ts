@@ -48,8 +48,11 @@ export class Neo4jConnector implements Connector {
         deadlineMs: options.timeoutMs + serverFirstGraceMs,
         signal: options.signal,
         run: async () => {
-          await this.vet(session, text, params, options.timeoutMs);
-          return this.readCapped(session, text, params, options.maxRows + 1, options.timeoutMs);
+          const unknown = await this.vet(session, text, params, options.timeoutMs);
+          const read = await this.readCapped(session, text, params, options.maxRows + 1, options.timeoutMs);
+          // Neo4j only warns about names it does not know; with no rows that warning is the answer.
+          if (read.records.length === 0 && unknown.length > 0) throw unknownNamesError(unknown);
+          return read;
         },
         // Closing the session sends RESET, which makes the server terminate the running
         // transaction. Not awaited: with the network gone it would never settle.
@@ -84,12 +87,13 @@ export class Neo4jConnector implements Connector {
   }
 
   /** Plans the query with EXPLAIN (nothing executes) and refuses what is not plainly a read. */
-  private async vet(session: Session, text: string, params: Record<string, unknown>, timeoutMs: number): Promise<void> {
+  private async vet(session: Session, text: string, params: Record<string, unknown>, timeoutMs: number): Promise<UnknownName[]> {
     const transaction = session.beginTransaction({ timeout: timeoutMs });
     const explainText = explainTextFor(text);
     try {
       const explained = await transaction.run(explainText, params);
       checkExplainedQuery(explained.summary);
+      return unknownNamesIn(explained.summary.notifications);
     } catch (error) {
       const mapped = toWorkbenchError(error);
       if (mapped.code !== 'syntax' || !explainText.startsWith(explainPrefix) || text.startsWith(explainPrefix)) throw mapped;
@@ -132,4 +136,32 @@ export class Neo4jConnector implements Connector {
       await session.close().catch(() => undefined);
     }
   }
+}
+
+interface UnknownName {
+  kind: 'label' | 'relationship type' | 'property';
+  name: string;
+}
+
+const unknownNameWarnings: Record<string, UnknownName['kind']> = {
+  'Neo.ClientNotification.Statement.UnknownLabelWarning': 'label',
+  'Neo.ClientNotification.Statement.UnknownRelationshipTypeWarning': 'relationship type',
+  'Neo.ClientNotification.Statement.UnknownPropertyKeyWarning': 'property',
+};
+
+/** The labels, relationship types and property keys the planner warned it does not know. */
+function unknownNamesIn(notifications: readonly { code: string; description: string }[]): UnknownName[] {
+  const names: UnknownName[] = [];
+  for (const notification of notifications) {
+    const kind = unknownNameWarnings[notification.code];
+    // The description ends "(the missing label name is: Nodee)".
+    const name = /\(the missing [\w ]+? is: ([^)]+)\)/.exec(notification.description)?.[1];
+    if (kind !== undefined && name !== undefined) names.push({ kind, name: name.trim() });
+  }
+  return names;
+}
+
+function unknownNamesError(names: readonly UnknownName[]): WorkbenchError {
+  const said = names.map((unknown) => `the ${unknown.kind} ${unknown.name} does not exist in the database`).join('; ');
+  return new WorkbenchError('unknown-object', `Neo4j: ${said} (the query returned no rows)`);
 }

@@ -12,7 +12,9 @@ export function toWorkbenchError(error: unknown): WorkbenchError {
   if (error instanceof pg.DatabaseError) {
     const code = codeForSqlState(error.code ?? '', error.message);
     const position = error.position !== undefined && code === 'syntax' ? ` (at character ${error.position})` : '';
-    return new WorkbenchError(code, `PostgreSQL: ${error.message}${position}`, { cause: error });
+    // The server's own hint ("Perhaps you meant to reference the column …") is worth keeping.
+    const hint = code === 'unknown-object' && error.hint ? ` (${error.hint})` : '';
+    return new WorkbenchError(code, `PostgreSQL: ${error.message}${position}${hint}`, { cause: error });
   }
   const message = error instanceof Error ? error.message : String(error);
   // node-postgres says this when the server asks for a password and the connection has none.
@@ -30,6 +32,8 @@ export function toWorkbenchError(error: unknown): WorkbenchError {
 function codeForSqlState(sqlState: string, message: string): ErrorCode {
   if (sqlState === '25006') return 'read-only';
   if (sqlState === '42601') return 'syntax';
+  // undefined table, column, function, object, schema: the query names what the database lacks.
+  if (['42P01', '42703', '42883', '42704', '3F000'].includes(sqlState)) return 'unknown-object';
   if (sqlState === '57014') return message.includes('statement timeout') ? 'timeout' : 'cancelled';
   if (sqlState === '3D000') return 'not-found';
   if (sqlState.startsWith('08') || sqlState.startsWith('28') || sqlState.startsWith('57P')) return 'connection-failed';

@@ -1,6 +1,6 @@
-import type { Client, ClientConfig } from 'pg';
+import type { Client, ClientConfig, FieldDef } from 'pg';
 
-import type { QueryResult, SchemaInfo } from '../../contract/data';
+import type { QueryResult, ResultColumn, SchemaInfo } from '../../contract/data';
 import { WorkbenchError } from '../../contract/errors';
 import type { Connector, QueryOptions } from '../connector';
 import type { CappedRows } from './capped-query';
@@ -14,6 +14,7 @@ import { privilegedLoginRefusal, privilegedLoginWarning, readLoginPrivileges } f
 import { backendProcessId, cancelBackend, connectReadOnly, runInReadOnlyTransaction } from './read-only-session';
 import { readPostgresSchema } from './schema';
 import { SerialQueue } from '../shared/serial-queue';
+import { rowBatchSize, StreamedResult } from '../shared/row-stream';
 import { checkPostgresStatement } from './statement-guard';
 import { TypeNames } from './type-names';
 
@@ -26,6 +27,7 @@ const schemaTimeoutMs = 30_000;
 export class PostgresConnector implements Connector {
   readonly engine = 'postgres' as const;
   readonly dialect = 'sql' as const;
+  readonly streamsRows = true;
   private client: Client | null;
   private readonly queue = new SerialQueue();
   private readonly typeNames = new TypeNames();
@@ -75,6 +77,16 @@ export class PostgresConnector implements Connector {
       const started = performance.now();
       const client = await this.session();
       const processId = backendProcessId(client);
+      // Streamed: rows go on batch by batch (the row past the cap never does); the server holds the rest meanwhile.
+      const stream = options.onRows ? new StreamedResult(options) : null;
+      const columnsOf = (fields: FieldDef[]): ResultColumn[] => fields.map((field) => ({ name: field.name, type: this.typeNames.nameOf(field.dataTypeID) }));
+      let seen = 0;
+      const take = async (fields: FieldDef[], rows: unknown[][]): Promise<void> => {
+        if (stream === null) return;
+        seen += rows.length;
+        const room = Math.max(0, options.maxRows - stream.rowCount);
+        await stream.push(columnsOf(fields), rows.slice(0, room).map((row) => row.map(toCell)));
+      };
       const result = await runInterruptible<CappedRows>({
         engine: 'PostgreSQL',
         timeoutMs: options.timeoutMs,
@@ -88,6 +100,7 @@ export class PostgresConnector implements Connector {
             rowLimit: options.maxRows + 1,
             timeoutMs: options.timeoutMs,
             shouldStop: stopped,
+            ...(stream ? { batches: { batchSize: rowBatchSize, onBatch: take } } : {}),
           }),
         interrupt: () => (processId === null ? Promise.resolve() : cancelBackend(this.config, processId)),
         abandon: () => this.forget(client),
@@ -95,6 +108,11 @@ export class PostgresConnector implements Connector {
       });
 
       await this.typeNames.resolve(result.fields.map((field) => field.dataTypeID), (sql, values) => this.runInternal(sql, values, 5000)).catch(() => undefined);
+      if (stream !== null) {
+        const truncated = seen + result.rows.length > options.maxRows;
+        await take(result.fields, result.rows);
+        return stream.finish(columnsOf(result.fields), truncated, performance.now() - started);
+      }
       const truncated = result.rows.length > options.maxRows;
       const rows = result.rows.slice(0, options.maxRows).map((row) => row.map(toCell));
       return {

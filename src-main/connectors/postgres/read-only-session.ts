@@ -1,7 +1,7 @@
 import pg, { type Client, type ClientConfig } from 'pg';
 
 import { requireUrlScheme, type UrlRule } from '../shared/url-scheme';
-import { CappedQuery, type CappedRows } from './capped-query';
+import { CappedQuery, type CappedRows, type RowBatches } from './capped-query';
 import type { ReadOnlyRun } from '../shared/read-only-run';
 
 /**
@@ -65,12 +65,12 @@ export async function connectReadOnly(config: ClientConfig, onBroken: () => void
  * local to that transaction. The server refuses any write in it (SQLSTATE 25006), and the
  * ROLLBACK discards anything transactional a function might have done anyway.
  */
-export async function runInReadOnlyTransaction(client: Client, run: ReadOnlyRun): Promise<CappedRows> {
+export async function runInReadOnlyTransaction(client: Client, run: ReadOnlyRun & { batches?: RowBatches }): Promise<CappedRows> {
   const timeout = Math.max(1, Math.round(run.timeoutMs));
   await client.query(`BEGIN TRANSACTION READ ONLY; SET LOCAL statement_timeout = ${timeout}`);
   try {
     if (run.shouldStop?.() === true) return { fields: [], rows: [] };
-    return await client.query(new CappedQuery(run.text, run.values, run.rowLimit)).done;
+    return await client.query(new CappedQuery(run.text, run.values, run.rowLimit, run.batches)).done;
   } finally {
     await client.query('ROLLBACK').catch(() => undefined);
   }

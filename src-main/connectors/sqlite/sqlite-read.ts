@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { openSqliteFile } from '../../native/better-sqlite3';
 import { WorkbenchError } from '../../contract/errors';
-import type { CellValue, QueryResult, SchemaInfo, TableInfo } from '../../contract/data';
+import type { CellValue, QueryResult, ResultColumn, SchemaInfo, TableInfo } from '../../contract/data';
 import { checkSqliteStatementStart } from './statement-start';
 
 type SqliteHandle = Database.Database;
@@ -36,6 +36,26 @@ export function runReadOnlyQuery(
   options: { params?: Record<string, unknown>; maxRows: number },
 ): QueryResult {
   const started = performance.now();
+  const cursor = openReadOnlyCursor(database, text, options);
+  // One more than the cap, so the cursor looks one row past it and knows whether the result was cut.
+  const rows = cursor.read(options.maxRows + 1);
+  return { columns: cursor.columns, rows, rowCount: rows.length, truncated: cursor.truncated, elapsedMs: performance.now() - started };
+}
+
+/** A read-only statement's rows, read a batch at a time up to the row cap (see runReadOnlyQuery's checks). */
+export interface SqliteCursor {
+  readonly columns: ResultColumn[];
+  /** Up to `count` more rows; fewer (possibly none) once the result or the cap is reached. */
+  read(count: number): CellValue[][];
+  /** True once reading found a row past the cap. */
+  readonly truncated: boolean;
+}
+
+export function openReadOnlyCursor(
+  database: SqliteHandle,
+  text: string,
+  options: { params?: Record<string, unknown>; maxRows: number },
+): SqliteCursor {
   const statement = prepare(database, text);
   if (!statement.readonly || !statement.reader) {
     throw new WorkbenchError(
@@ -47,21 +67,40 @@ export function runReadOnlyQuery(
   }
   statement.raw(true).safeIntegers(true);
   const columns = statement.columns().map((column) => ({ name: column.name, type: column.type ?? '' }));
-  const rows: CellValue[][] = [];
+  let iterator: Iterator<unknown[]> | null = null;
+  let left = options.maxRows;
   let truncated = false;
-  try {
-    const iterator = options.params ? statement.iterate(options.params) : statement.iterate();
-    for (const row of iterator as Iterable<unknown[]>) {
-      if (rows.length === options.maxRows) {
-        truncated = true;
-        break;
+  let done = false;
+  return {
+    columns,
+    get truncated() {
+      return truncated;
+    },
+    read(count) {
+      const rows: CellValue[][] = [];
+      try {
+        iterator ??= (options.params ? statement.iterate(options.params) : statement.iterate()) as Iterator<unknown[]>;
+        while (!done && rows.length < count) {
+          const next = iterator.next();
+          if (next.done === true) {
+            done = true;
+          } else if (left === 0) {
+            // One row past the cap: the result was cut. Stop the statement here.
+            truncated = true;
+            done = true;
+            iterator.return?.();
+          } else {
+            left -= 1;
+            rows.push(next.value.map(toCellValue));
+          }
+        }
+      } catch (error) {
+        done = true;
+        throw new WorkbenchError('query-failed', `SQLite: ${messageOf(error)}`);
       }
-      rows.push(row.map(toCellValue));
-    }
-  } catch (error) {
-    throw new WorkbenchError('query-failed', `SQLite: ${messageOf(error)}`);
-  }
-  return { columns, rows, rowCount: rows.length, truncated, elapsedMs: performance.now() - started };
+      return rows;
+    },
+  };
 }
 
 export function readSqliteSchema(database: SqliteHandle): SchemaInfo {

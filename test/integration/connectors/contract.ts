@@ -1,3 +1,4 @@
+import { withNameSuggestions } from '../../../src-main/connectors/shared/unknown-names';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -31,6 +32,8 @@ export interface ContractFixture {
   /** Runs for many seconds unless stopped. */
   slowQuery: string;
   syntaxError: { text: string; messageIncludes: string };
+  /** Queries naming a table, column, label or property the fixture lacks, and what the error must say (the name, a suggestion). */
+  unknownNames: { text: string; messageIncludes: string[] }[];
   /** A digest of all data and schema, read through a separate (writable) admin path. */
   fingerprint(): Promise<string>;
   dispose(): Promise<void>;
@@ -170,6 +173,16 @@ export function runConnectorContract(name: string, options: ContractOptions): vo
     it('reports a syntax error with the engine message', async () => {
       const error = await expectRefusal(query(fixture.syntaxError.text), ['syntax', 'query-failed']);
       expect(error.message).toContain(fixture.syntaxError.messageIncludes);
+    });
+
+    it('names an unknown table, column, label or property as unknown-object, with the closest names', async () => {
+      // The same wrapper openConnector puts around every engine.
+      const suggesting = withNameSuggestions(fixture.connector);
+      for (const unknown of fixture.unknownNames) {
+        const error = await expectRefusal(suggesting.query(unknown.text, { maxRows: 1000, timeoutMs: 20_000 }), ['unknown-object']);
+        for (const part of unknown.messageIncludes) expect(error.message).toContain(part);
+      }
+      expect(fixture.unknownNames.length).toBeGreaterThanOrEqual(2);
     });
 
     describe('refuses every write and leaves the data unchanged', () => {

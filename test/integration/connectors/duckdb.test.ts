@@ -99,6 +99,10 @@ runConnectorContract('DuckDB connector (database file)', {
       manyRows: 'SELECT * FROM range(100000)',
       slowQuery: 'SELECT count(*) FROM range(100000000000) AS a',
       syntaxError: { text: 'SELEC id FROM nodes', messageIncludes: 'syntax error at or near "SELEC"' },
+      unknownNames: [
+        { text: 'SELECT * FROM trade', messageIncludes: ['trade', 'did you mean "trades"?'] },
+        { text: 'SELECT nme FROM nodes', messageIncludes: ['nme', 'did you mean "name"?'] },
+      ],
       fingerprint: async () => digestDirectory(databaseDir),
       dispose: () => connector.close(),
     };

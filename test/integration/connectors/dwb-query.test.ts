@@ -97,6 +97,13 @@ for (const kind of kinds) {
       expect(names).toEqual(tradeNodes.map((node) => node.name));
     });
 
+    it('streams CSV with --format csv, the count on stderr', async () => {
+      const result = await cli('query', '--format', 'csv', '--connection', kind.uri(), kind.queries.names);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toBe(`name\n${tradeNodes.map((node) => node.name).join('\n')}\n`);
+      expect(result.stderr.trim()).toBe(`(${tradeNodes.length} rows)`);
+    });
+
     it('prints an aligned table by default', async () => {
       const result = await cli('query', '--connection', kind.uri(), kind.queries.names);
       expect(result.code, result.stderr).toBe(0);

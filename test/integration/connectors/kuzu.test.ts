@@ -80,6 +80,10 @@ runConnectorContract('Kùzu connector', {
       manyRows: 'UNWIND range(1, 100000) AS x RETURN x',
       slowQuery: 'UNWIND range(1, 100000) AS x UNWIND range(1, 100000) AS y RETURN sum(x * y)',
       syntaxError: { text: 'MATCH (n RETURN n', messageIncludes: 'Parser exception' },
+      unknownNames: [
+        { text: 'MATCH (n:Nod) RETURN n.name', messageIncludes: ['Nod', 'did you mean "Node"?'] },
+        { text: 'MATCH (n:Node) RETURN n.nme', messageIncludes: ['nme', 'did you mean "name"?'] },
+      ],
       fingerprint: async () => digestDirectory(databaseDir),
       dispose: () => connector.close(),
     };

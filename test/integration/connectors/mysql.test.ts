@@ -123,6 +123,10 @@ runConnectorContract('MySQL/MariaDB connector', {
       manyRows: 'SELECT seq FROM seq_1_to_100000',
       slowQuery: 'SELECT SLEEP(60)',
       syntaxError: { text: 'SELEC id FROM nodes', messageIncludes: 'You have an error in your SQL syntax' },
+      unknownNames: [
+        { text: 'SELECT * FROM trade', messageIncludes: ['trade', 'did you mean "trades"?'] },
+        { text: 'SELECT nme FROM nodes', messageIncludes: ['nme', 'did you mean "name"?'] },
+      ],
       fingerprint,
       dispose: () => connector.close(),
     };

@@ -98,6 +98,11 @@ runConnectorContract('Neo4j connector', {
       manyRows: 'UNWIND range(1, 100000) AS x RETURN x',
       slowQuery: 'UNWIND range(1, 2000000000) AS x WITH x WHERE x % 7 = 0 RETURN count(x)',
       syntaxError: { text: 'MATCH (n RETURN n', messageIncludes: 'Invalid input' },
+      unknownNames: [
+        { text: 'MATCH (n:Nod) RETURN n.name', messageIncludes: ['the label Nod does not exist', 'did you mean "Node"?'] },
+        { text: "MATCH (n:Node) WHERE n.nme = 'Genoa' RETURN n.id", messageIncludes: ['the property nme does not exist', 'did you mean "name"?'] },
+        { text: 'MATCH (:Node)-[t:TRADE]->(:Node) RETURN t.qty', messageIncludes: ['the relationship type TRADE does not exist', 'did you mean "TRADES"?'] },
+      ],
       fingerprint,
       dispose: () => connector.close(),
     };

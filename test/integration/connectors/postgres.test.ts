@@ -146,6 +146,10 @@ runConnectorContract('PostgreSQL connector (superuser login, allowed explicitly)
       manyRows: 'SELECT g FROM generate_series(1, 100000) AS g',
       slowQuery: 'SELECT pg_sleep(60)',
       syntaxError: { text: 'SELEC id FROM nodes', messageIncludes: 'syntax error at or near "SELEC"' },
+      unknownNames: [
+        { text: 'SELECT * FROM trade', messageIncludes: ['trade', 'did you mean "trades"?'] },
+        { text: 'SELECT nme FROM nodes', messageIncludes: ['nme', 'did you mean "name"?'] },
+      ],
       fingerprint,
       dispose: () => connector.close(),
     };

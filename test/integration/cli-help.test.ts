@@ -1,0 +1,61 @@
+/**
+ * `dwb <command> --help` prints that command's own usage (a subcommand narrows it) and exits 0;
+ * a mistyped option is refused with its name and a pointer to that help, exit 2.
+ */
+import { describe, expect, it } from 'vitest';
+import { runDwb } from '../support/cli';
+
+const cli = (...args: string[]) => runDwb(args, { timeoutMs: 30_000 });
+
+describe('dwb <command> --help', () => {
+  it.each([
+    [['query', '--help'], /^usage: dwb query --connection URI/],
+    [['query', '-h'], /^usage: dwb query --connection URI/],
+    [['serve', '--help'], /^usage: dwb serve \[--port N\]/],
+    [['report', '--help'], /^usage: dwb report \(--run DIR/],
+    [['whatif', '--help'], /^usage: dwb whatif --connection/],
+    [['dellma', 'solve', '--help'], /^usage: dwb dellma solve --problems/],
+    [['playbook', 'train', '--help'], /^usage: dwb playbook train --questions/],
+    [['actions', 'mine', '--help'], /^usage: dwb actions mine --questions/],
+    [['keys', '--help'], /^usage: dwb keys create --name NAME/],
+    [['verify', '--help'], /^usage: dwb verify /],
+    [['run', '--help'], /^usage: dwb run --connection URI --question-file F/],
+  ])('%j prints that command\'s usage', async (args, usage) => {
+    const result = await cli(...args);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toMatch(usage);
+    // Only that command: no other command's usage line.
+    expect(result.stdout.match(/dwb [a-z]+ /g)?.every((words) => words === `dwb ${args[0]} `)).toBe(true);
+  });
+
+  it('dqa solve --help shows both solvers, dqa import --help only the import', async () => {
+    const solve = await cli('dqa', 'solve', '--help');
+    expect(solve.code).toBe(0);
+    expect(solve.stdout).toContain('--engine simulator');
+    expect(solve.stdout).toContain('--engine planrag');
+    expect(solve.stdout).not.toContain('dwb dqa import');
+    const imports = await cli('dqa', 'import', '--help');
+    expect(imports.stdout.trim()).toMatch(/^usage: dwb dqa import --questions [^\n]*$/);
+    const all = await cli('dqa', '--help');
+    expect(all.stdout).toContain('dwb dqa solve');
+    expect(all.stdout).toContain('dwb dqa import');
+  });
+
+  it('--help after -- is a positional, not a request for help', async () => {
+    const result = await cli('query', '--connection', 'sqlite:/no/such.sqlite', '--', '--help');
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^dwb query: not-found: /);
+  });
+
+  it('an unknown option is refused by name, with where to look, exit 2', async () => {
+    const result = await cli('query', '--conection', 'sqlite:x.sqlite', 'SELECT 1');
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trim()).toBe("dwb query: invalid-request: Unknown option '--conection' (see dwb query --help)");
+    const solve = await cli('dqa', 'solve', '--frobnicate');
+    expect(solve.code).toBe(2);
+    expect(solve.stderr.trim()).toMatch(/^dwb dqa: invalid-request: Unknown option '--frobnicate' \(see dwb dqa solve --help\)$/);
+  });
+});
