@@ -125,7 +125,8 @@ describe('dwb query on a csv: file, stopped mid-query', () => {
     child.kill(signal);
     const code = await exited;
     expect(code).not.toBe(0);
-    expect(stderr.trim()).toBe('dwb query: cancelled: DuckDB: query cancelled');
+    // Under load the signal can land before DuckDB has started the statement; either way it is a cancel.
+    expect(stderr.trim()).toMatch(/^dwb query: cancelled: DuckDB: query cancelled( before it started)?$/);
     expect(copies()).toEqual([]);
     rmSync(privateTmp, { recursive: true, force: true });
   }, 60_000);

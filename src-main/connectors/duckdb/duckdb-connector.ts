@@ -54,6 +54,10 @@ export class DuckdbConnector implements Connector {
         const prepared = await prepareReadStatement(this.connection, text);
         try {
           bindParameters(prepared, options.params ?? {});
+          // interrupt() only stops a statement that is running: a cancel that fell between the
+          // read-only checks and here would be lost, and the query would run on unstopped.
+          const stopped = interruption.error('DuckDB', options.timeoutMs);
+          if (stopped !== null) throw stopped;
           const result = await prepared.stream();
           const types = result.columnTypes();
           const columns = result.columnNames().map((name, index) => ({ name, type: types[index]?.toString() ?? '' }));
@@ -67,7 +71,7 @@ export class DuckdbConnector implements Connector {
           const stream = new StreamedResult(options.onRows ? options : { keepRows: options.maxRows });
           let left = options.maxRows;
           let truncated = false;
-          while (!truncated) {
+          while (!truncated && interruption.reason === null) {
             const chunk = await result.fetchChunk();
             if (chunk === null || chunk.rowCount === 0) break;
             const rows = chunk.convertRows(JsonDuckDBValueConverter) as Json[][];
