@@ -5,7 +5,7 @@ import { dqaQuestionText } from '../../../src-main/benchmark/dqa-question-text';
 import type { LocatingQuestion } from '../../../src-main/dqa/dataset';
 import { readActionLibrary, seedLibrary } from '../../../src-main/engine/techniques/pearl/library';
 import { runDwb } from '../../support/cli';
-import { dqaRoot } from '../../support/fixtures';
+import { dqaRoot, sqliteFromDqaDump } from '../../support/fixtures';
 import { messageText, startScriptedOpenAiServer, type ReceivedChatRequest, type ScriptedOpenAiServer, type ScriptStep } from '../../support/scripted-openai';
 import { useTempDirs } from '../../support/temp';
 
@@ -84,6 +84,22 @@ describe('dwb actions refine', () => {
     expect(refined.demonstrations).toEqual([earlier, { scenario: 'locating', question: dqaQuestionText(swe), program: attempt('L1', 2) }]);
     expect(refined.actions).toEqual(seedLibrary().actions);
   }, 180_000);
+
+  it('refines on one database named by --connection for every question, keeping a demonstration right on its first try', async () => {
+    const dir = tempDir();
+    const { file, questions } = trainingQuestions(dir, 1);
+    const database = sqliteFromDqaDump('locating/db/locating-1445-15b6e0aa.sql', dir);
+    const libraryPath = join(dir, 'library.json');
+    writeFileSync(libraryPath, JSON.stringify(seedLibrary()));
+    const server = await startScriptedOpenAiServer(runOf(attempt('L1', 1), 'krakow', 'baltic_sea'));
+    servers.push(server);
+    const result = await runDwb(['actions', 'refine', '--library', libraryPath, '--questions', file, '--connection', `sqlite:${database}`, '--base-url', server.baseUrl, '--model', 'scripted', '--tool-mode', 'tools', '--out', libraryPath], { timeoutMs: 120_000 });
+    expect(result.code).toBe(0);
+    server.verify();
+    expect(result.stdout).toContain('L1: kept: right on try 1 (1 try)\n  try 1: decision "krakow": right\n');
+    // --out may be the library itself: it is replaced whole, with the demonstration kept in it.
+    expect(readActionLibrary(readFileSync(libraryPath, 'utf8'), libraryPath).demonstrations).toEqual([...seedLibrary().demonstrations, { scenario: 'locating', question: dqaQuestionText(questions[0] as LocatingQuestion), program: attempt('L1', 1) }]);
+  }, 120_000);
 
   it('refuses bad input with a specific error and exit code 2, writing nothing', async () => {
     const dir = tempDir();
