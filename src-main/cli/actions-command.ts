@@ -22,6 +22,7 @@ export { actionsUsage };
  */
 export async function runActionsCommand(args: string[], io: CommandIo): Promise<number> {
   const [subcommand, ...rest] = args;
+  if (subcommand === 'refine') return (await import('./actions-refine-command')).runActionsRefineCommand(rest, io);
   if (subcommand !== 'mine') throw new WorkbenchError('invalid-request', `${subcommand === undefined ? 'missing subcommand' : `unknown subcommand "${subcommand}"`}: ${actionsUsage}`);
   const { values, positionals } = parseArgs({
     args: rest,

@@ -23,6 +23,6 @@ export const keysUsage = 'dwb keys create --name NAME | dwb keys show | dwb keys
 export const dellmaUsage =
   'dwb dellma solve --problems agriculture|stocks [--variant pairs|top1|naive|zero-shot|cot|sc] (--base-url URL --model M [--api-key-file F] | --replay TRANSCRIPT) [--samples N] [--batch B] [--overlap Q] [--alpha A] [--seed S] [--limit N] [--concurrency N] [--forecast FILE] [--data DIR] [--out DIR] [--dry-run]';
 export const actionsUsage =
-  'dwb actions mine --questions F [--questions F …] --db rdb|gdb --base-url URL --model M [--api-key-file F] [--from LIB.json] [--shard-size 80] [--target 40] [--max-rounds 4] --out LIB.json';
+  'dwb actions mine --questions F [--questions F …] --db rdb|gdb --base-url URL --model M [--api-key-file F] [--from LIB.json] [--shard-size 80] [--target 40] [--max-rounds 4] --out LIB.json\n  dwb actions refine --library LIB.json --questions F [--questions F …] (--db rdb|gdb | --connection URI [--password-file F]) (--base-url URL --model M [--api-key-file F] | --model-file PATH.gguf) --out LIB.json';
 export const playbookUsage =
   'dwb playbook train --questions F [--db rdb|gdb] [--batch 4] [--iterations N] [--split SEED:TRAIN_FRACTION] --base-url URL --model M [--api-key-file F | env DWB_API_KEY] [--temperature T] [--max-actions N] [--no-reflection] [--timeout-ms N] --out DIR\n  dwb playbook list | import DIR | accept HASH | reject HASH | pin HASH [--workspace DIR]';

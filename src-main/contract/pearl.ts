@@ -102,6 +102,15 @@ export const actionLibraryRequests = {
   'pearl/libraries/save': { params: z.object({ id: z.string(), actions: z.array(editedActionSchema).min(1).max(500), note: z.string().max(500).default('') }), result: actionLibrarySummarySchema },
   /** Mines actions from the analyst's past questions on a connection (and their rules), from a library (default the seed); kept as a proposal. */
   'pearl/libraries/mine': { params: z.object({ connectionId: z.string(), from: z.string().optional() }), result: actionLibrarySummarySchema },
+  /**
+   * Refines the library's demonstrations on the past questions of a connection that name the
+   * simulator's parameters (up to 4 tries each); the kept ones are saved as its next version
+   * (`library` is null when none was kept).
+   */
+  'pearl/libraries/refine': {
+    params: z.object({ connectionId: z.string(), id: z.string() }),
+    result: z.object({ library: actionLibrarySummarySchema.nullable(), outcomes: z.array(z.object({ question: z.string(), tries: z.number().int(), kept: z.boolean() })) }),
+  },
   /** Accepts or rejects a mined library. */
   'pearl/libraries/decide': { params: z.object({ id: z.string(), accept: z.boolean() }), result: actionLibrarySummarySchema },
   /** Adds the new actions a run's program defines to the library that run planned with, as its next version. */

@@ -2,7 +2,8 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFile
 import { basename, join } from 'node:path';
 import type { ActionLibrarySummary, ActionLibraryView, EditedActionView } from '../contract/pearl';
 import { WorkbenchError } from '../contract/errors';
-import { readActionLibrary, seedLibrary, type ActionLibrary } from '../engine/techniques/pearl/library';
+import { readActionLibrary, seedLibrary, type ActionLibrary, type Demonstration } from '../engine/techniques/pearl/library';
+import { withDemonstration } from '../engine/techniques/pearl/refine';
 import { parseProgram } from '../engine/techniques/pearl/program';
 import type { Environment } from '../workspace/clock';
 
@@ -155,6 +156,13 @@ export class ActionLibraryStore {
       actions: [...base.library.actions, ...fresh.map((action) => ({ name: action.name, params: action.params, definition: action.definition, usage: 0, provenance: `analyst: promoted from ${runId}` }))],
     };
     return this.nextVersion(base, readActionLibrary(JSON.stringify(library), 'The promoted library'), `promoted ${fresh.map((action) => action.name).join(', ')} from ${runId}`);
+  }
+
+  /** Keeps refined demonstrations (refine.ts) in a library as its next version; each replaces an older one of its question. */
+  refine(id: string, demonstrations: readonly Demonstration[], note: string): ActionLibrarySummary {
+    const base = this.read(id);
+    const library = demonstrations.reduce(withDemonstration, base.library);
+    return this.nextVersion(base, readActionLibrary(JSON.stringify(library), 'The refined library'), note);
   }
 
   /** Counts a run's calls of library actions (its executed steps) toward the library's usage. */

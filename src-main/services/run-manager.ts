@@ -17,6 +17,8 @@ import { executeRun } from '../engine/run-setup';
 import { techniqueNamed } from '../engine/techniques/registry';
 import type { ActionLibrary } from '../engine/techniques/pearl/library';
 import { mineActions, type MiningResult } from '../engine/techniques/pearl/mining';
+import { refineDemonstration } from '../engine/techniques/pearl/refine';
+import type { Demonstration } from '../engine/techniques/pearl/library';
 import { recogniseScenario } from '../simulators/scenario';
 import type { ReviewDecision, ReviewGate, ReviewRequest } from '../engine/review-gate';
 import type { CellSink } from '../engine/run-cells';
@@ -189,6 +191,34 @@ export class RunManager {
     const schema = connector.engine === 'kuzu' || connector.engine === 'neo4j' ? 'graph' : 'relational';
     const result = await mineActions({ questions, provider: settings.provider, scenario, schema, ...(from ? { library: from } : {}), ...(signal ? { signal } : {}) });
     return { ...result, questions: questions.length };
+  }
+
+  /**
+   * Refines a library's demonstrations (refine.ts) on the analyst's past questions of a
+   * connection whose parameters the run named (country and home node, or goods), so that the
+   * simulator knows each one's best decision; the others cannot be judged and are left out.
+   */
+  async refineOnPastQuestions(connectionId: string, library: ActionLibrary): Promise<{ outcomes: { question: string; tries: number; kept: boolean }[]; demonstrations: Demonstration[] }> {
+    const connector = await this.dependencies.connector(connectionId);
+    const scenario = recogniseScenario(await connector.schema());
+    const judged = this.dependencies.runs.pastQuestions(connectionId).flatMap((past) => {
+      const stored = runStartSchema.safeParse(this.dependencies.runs.request(past.id));
+      const known = stored.success ? stored.data.known : {};
+      return known.country && (known.home || known.goods) ? [{ ...past, known, simulatorRules: stored.success && stored.data.simulatorRules === 'stated' ? ('stated' as const) : ('compat' as const) }] : [];
+    });
+    if (scenario === null) throw new WorkbenchError('invalid-request', 'This data is not a scenario the simulator knows, so it cannot judge a demonstration');
+    if (judged.length === 0) throw new WorkbenchError('invalid-request', 'No past question on this data names what the simulator needs (the country and home node, or goods): ask one with them first, then refine');
+    const settings = this.runModel();
+    const outcomes: { question: string; tries: number; kept: boolean }[] = [];
+    const demonstrations: Demonstration[] = [];
+    for (const past of judged) {
+      const simulator = await simulatorFor(connector, { rules: past.simulatorRules, known: past.known });
+      if (!simulator) continue;
+      const result = await refineDemonstration({ question: past.question, rules: past.rules, scenario, connector, provider: settings.provider, toolMode: settings.toolMode, simulator, library });
+      outcomes.push({ question: past.question, tries: result.attempts.length, kept: result.accepted !== null });
+      if (result.accepted) demonstrations.push(result.accepted);
+    }
+    return { outcomes, demonstrations };
   }
 
   /** The workspace library a Pearl run planned with: the one it named, else the seed (the app offers no other). */

@@ -275,6 +275,11 @@ export function openWorkbench(options: {
       const mined = await runs.mineFromPastQuestions(connectionId, from === undefined ? undefined : actionLibraries.library(from));
       return actionLibraries.addMined(mined.library, mined.rounds, `mined from ${mined.questions} past question${mined.questions === 1 ? '' : 's'} and their rules`);
     },
+    'pearl/libraries/refine': async ({ connectionId, id }) => {
+      const { outcomes, demonstrations } = await runs.refineOnPastQuestions(connectionId, actionLibraries.library(id));
+      const kept = demonstrations.length;
+      return { library: kept === 0 ? null : actionLibraries.refine(id, demonstrations, `refined ${kept} demonstration${kept === 1 ? '' : 's'} on ${outcomes.length} past question${outcomes.length === 1 ? '' : 's'}`), outcomes };
+    },
     'pearl/libraries/decide': ({ id, accept }) => actionLibraries.decide(id, accept),
     'pearl/libraries/promote': ({ runId, program }) => actionLibraries.promote(runs.libraryIdOf(runId), program, runId),
     'pearl/libraries/import': ({ path }) => actionLibraries.import(path),

@@ -13,6 +13,9 @@ export function ActionLibraryPicker({ connectionId, value, onChange }: { connect
   const mineActionLibrary = useWorkbench((state) => state.mineActionLibrary);
   const decideActionLibrary = useWorkbench((state) => state.decideActionLibrary);
   const [mining, setMining] = useState(false);
+  const refineActionLibrary = useWorkbench((state) => state.refineActionLibrary);
+  const [refining, setRefining] = useState(false);
+  const [refined, setRefined] = useState<string | null>(null);
   const listActionLibraries = useWorkbench((state) => state.listActionLibraries);
   const getActionLibrary = useWorkbench((state) => state.getActionLibrary);
   const importActionLibrary = useWorkbench((state) => state.importActionLibrary);
@@ -60,6 +63,27 @@ export function ActionLibraryPicker({ connectionId, value, onChange }: { connect
       setProblem(error instanceof Error ? error.message : String(error));
     } finally {
       setMining(false);
+    }
+  };
+  const refine = async (): Promise<void> => {
+    if (!connectionId) return;
+    setProblem(null);
+    setRefined(null);
+    setRefining(true);
+    try {
+      const result = await refineActionLibrary(connectionId, value ?? 'seed');
+      const kept = result.outcomes.filter((outcome) => outcome.kept).length;
+      const dropped = result.outcomes.filter((outcome) => !outcome.kept).map((outcome) => `"${outcome.question.slice(0, 60)}" (${outcome.tries} wrong tries)`);
+      setRefined(`${kept} of ${result.outcomes.length} demonstrations kept${result.library ? ` as version ${result.library.version} of ${result.library.name}` : ''}${dropped.length ? `; no demonstration from ${dropped.join(', ')}` : ''}.`);
+      if (result.library) {
+        await reload();
+        onChange(result.library.id);
+        show(result.library.id);
+      }
+    } catch (error) {
+      setProblem(error instanceof Error ? error.message : String(error));
+    } finally {
+      setRefining(false);
     }
   };
   const decide = async (id: string, accept: boolean): Promise<void> => {
@@ -118,7 +142,22 @@ export function ActionLibraryPicker({ connectionId, value, onChange }: { connect
         >
           {mining ? 'Mining…' : 'Mine from past questions'}
         </button>
+        <button
+          type="button"
+          className="ghost small"
+          data-testid="refine-action-library"
+          disabled={!connectionId || refining}
+          title="Plans and runs each question asked of this data with its country and home node (or goods), up to 4 tries, until the simulator's best decision; keeps each right program as a demonstration in the library's next version."
+          onClick={() => void refine()}
+        >
+          {refining ? 'Refining…' : 'Refine demonstrations'}
+        </button>
       </div>
+      {refined && (
+        <p className="hint" data-testid="refine-outcome">
+          {refined}
+        </p>
+      )}
       {problem && (
         <p className="form-error" role="alert">
           {problem}

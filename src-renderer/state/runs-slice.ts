@@ -65,6 +65,8 @@ export interface RunsSlice {
   saveActionLibrary(id: string, actions: EditedActionView[], note: string): Promise<ActionLibrarySummary>;
   /** Mines a library from the past questions on a connection (kept as a proposal), and the analyst's verdict on one. */
   mineActionLibrary(connectionId: string, from: string | undefined): Promise<ActionLibrarySummary>;
+  /** Refines the library's demonstrations on the past questions of the data the simulator can judge; the kept ones are its next version. */
+  refineActionLibrary(connectionId: string, id: string): Promise<{ library: ActionLibrarySummary | null; outcomes: { question: string; tries: number; kept: boolean }[] }>;
   decideActionLibrary(id: string, accept: boolean): Promise<ActionLibrarySummary>;
   /** Adds a program's new actions to the library its run planned with, as the next version. */
   promoteProgramActions(runId: string, program: string): Promise<ActionLibrarySummary>;
@@ -122,6 +124,7 @@ export function createRunsSlice({ client, set, get }: SliceContext): RunsSlice {
     getActionLibrary: (id, version) => client.invoke('pearl/libraries/get', { id, ...(version !== undefined ? { version } : {}) }),
     saveActionLibrary: (id, actions, note) => client.invoke('pearl/libraries/save', { id, actions, note }),
     mineActionLibrary: (connectionId, from) => client.invoke('pearl/libraries/mine', { connectionId, ...(from !== undefined ? { from } : {}) }),
+    refineActionLibrary: (connectionId, id) => client.invoke('pearl/libraries/refine', { connectionId, id }),
     decideActionLibrary: (id, accept) => client.invoke('pearl/libraries/decide', { id, accept }),
     promoteProgramActions: (runId, program) => client.invoke('pearl/libraries/promote', { runId, program }),
     importActionLibrary: (path) => client.invoke('pearl/libraries/import', { path }),

@@ -6,6 +6,8 @@ import type { ScriptStep } from '../support/scripted-openai/script';
 const planned =
   'New actions:\n- HOME_SHARE(nodes, country) : The node among these where the country gains most trade power.\n\n1. out1 = NEIGHBORS(DB, "baltic_sea", "source", "in") : the nodes that feed the home node\n2. out2 = HOME_SHARE(out1, "SWE") : the node where SWE gains most';
 
+const refinedProgram = 'New actions:\n- None\n\n1. out1 = NEIGHBORS(DB, "baltic_sea", "source", "in") : the nodes that feed the home node';
+
 const call = (name: string, args: Record<string, string>): ScriptStep => ({ expectTools: [name], toolCalls: [{ name, arguments: args }] });
 
 const script: ScriptStep[] = [
@@ -29,6 +31,10 @@ const script: ScriptStep[] = [
   // Mining from the past questions: the one question asked (three runs, one text), then its rules' formula terms.
   { content: 'New actions:\n- FEEDER_SHARE(DB, node, country) : The share of the value flowing into a node that a country steers.\n\n1. out1 = FEEDER_SHARE(DB, "baltic_sea", "SWE") : the share', expectLastMessageContains: 'Our home node is "baltic_sea"' },
   { content: 'New actions:\n- TRADE_POWER_SHARE(DB, node, country) : A country\'s share of the trading power on a node.\n\n1. out1 = TRADE_POWER_SHARE(DB, "baltic_sea", "SWE") : TPR', expectLastMessageContains: 'every quantity these business rules define' },
+  // Refining the accepted library's demonstrations on that question: right on the first try.
+  call('program', { program: refinedProgram }),
+  call('query', { query: "SELECT source FROM flow WHERE dest = 'baltic_sea' ORDER BY source" }),
+  call('output', { output: 'krakow' }),
 ];
 
 let scriptedModel: ScriptedOpenAiServer | undefined;
@@ -164,6 +170,20 @@ describe('a Pearl action library edited in the app', () => {
     await expect.poll(() => review.count()).toBe(0);
     expect(await mined.count()).toBe(0);
     expect(await composer.getByLabel('Action library', { exact: true }).locator('option:checked').innerText()).toMatch(/^Mined .* 10 actions$/);
+    // Every mining turn used as scripted; the 3 left are the next test's refinement.
+    expect(model().failures).toEqual([]);
+    expect(model().remainingTurns()).toBe(3);
+    expect(app.pageErrors).toEqual([]);
+  });
+  it('refines the chosen library\'s demonstrations on the questions asked so far and saves them as its next version', async () => {
+    await app.page.getByTestId('run-question').first().click();
+    const composer = app.page.getByTestId('run-composer');
+    await composer.getByLabel('Technique').selectOption('pearl');
+    await composer.getByTestId('refine-action-library').click();
+    const outcome = composer.getByTestId('refine-outcome');
+    await expect.poll(() => outcome.count(), { timeout: 20_000 }).toBe(1);
+    expect(await outcome.innerText()).toMatch(/^1 of 1 demonstrations kept as version 2 of Mined \d{4}-\d{2}-\d{2}\.$/);
+    await screenshot(app.page, 'pearl-library-06-refined');
     model().verify();
     expect(app.pageErrors).toEqual([]);
   });

@@ -383,4 +383,45 @@ describe('Pearl action libraries in the workspace', () => {
     // Nothing is lost: the rejected library's file stays, with its verdict beside it.
     expect(readdirSync(join(workspaceDir, 'action-libraries')).sort()).toEqual([`${mined.id}.decision.json`, `${mined.id}.json`, `${second.id}.decision.json`, `${second.id}.json`, 'usage.json'].sort());
   });
+  it('refines the chosen library\'s demonstrations on past questions the simulator can judge, saved as its next version', async () => {
+    const question = 'Where should SWE place its merchant on baltic_sea?';
+    const tryProgram = (index: number): string => `New actions:\n- None\n\n1. out1 = FEEDERS(DB, "baltic_sea try ${index}") : who feeds the home node`;
+    const oneTry = (index: number, output: string): ScriptStep[] => [
+      program(tryProgram(index)),
+      call('query', { query: "SELECT source FROM flow WHERE dest = 'baltic_sea' ORDER BY source" }),
+      call('output', { output }),
+      ...(output === 'krakow' ? [] : [call('answer', { decision: 'atlantis', rationale: output })]),
+    ];
+    const { workbench, server, events, locating, notebook, workspaceDir } = await setup([
+      // The past question, asked with its parameters; and one without them (the simulator cannot judge it).
+      ...oneTry(0, 'krakow'),
+      ...oneTry(9, 'krakow'),
+      call('answer', { decision: 'krakow', rationale: 'no simulator: the model names the decision' }),
+      // Refinement of the first: wrong, then right.
+      ...oneTry(1, 'no idea'),
+      { ...oneTry(2, 'krakow')[0]!, expectLastMessageContains: [tryProgram(1), 'Wrong: this program did not lead to the right decision'] },
+      ...oneTry(2, 'krakow').slice(1),
+    ]);
+    const dir = tempDir();
+    writeFileSync(join(dir, 'lib.json'), JSON.stringify(minedLibrary));
+    const library = await workbench.invoke('pearl/libraries/import', { path: join(dir, 'lib.json') });
+    await expect(workbench.invoke('pearl/libraries/refine', { connectionId: locating.id, id: library.id })).rejects.toThrow('No past question on this data names what the simulator needs');
+    const base = { notebookId: notebook.id, connectionId: locating.id, technique: 'pearl', mode: 'auto' as const, actionLibrary: library.id };
+    const first = await workbench.invoke('runs/start', { ...base, question, known: { country: 'SWE', home: 'baltic_sea' } });
+    expect(await ended(events, first.runId)).toMatchObject({ status: 'answered' });
+    const second = await workbench.invoke('runs/start', { ...base, question: 'Which node feeds baltic_sea most?' });
+    expect(await ended(events, second.runId)).toMatchObject({ status: 'answered' });
+
+    const refined = await workbench.invoke('pearl/libraries/refine', { connectionId: locating.id, id: library.id });
+    server.verify();
+    expect(refined.outcomes).toEqual([{ question, tries: 2, kept: true }]);
+    expect(refined.library).toMatchObject({ id: library.id, version: 2, demonstrationCount: 1 });
+    const view = await workbench.invoke('pearl/libraries/get', { id: library.id });
+    expect(view.versions.find((version) => version.version === 2)?.note).toBe('refined 1 demonstration on 1 past question');
+    const saved = JSON.parse(readFileSync(join(workspaceDir, 'action-libraries', `${library.id}.v2.json`), 'utf8')) as { library: { demonstrations: unknown[] } };
+    expect(saved.library.demonstrations).toEqual([{ scenario: 'locating', question, program: tryProgram(2) }]);
+    // Version 1 is kept as it was.
+    expect(await workbench.invoke('pearl/libraries/get', { id: library.id, version: 1 })).toMatchObject({ version: 1, demonstrationCount: 0 });
+    await expect(workbench.invoke('pearl/libraries/refine', { connectionId: locating.id, id: 'lib-nope' })).rejects.toThrow('There is no action library lib-nope');
+  });
 });

@@ -27,6 +27,8 @@ export interface RefinementRequest {
   toolMode: 'tools' | 'text';
   /** Must know the question's parameters: its best decision is the gold answer. */
   simulator: RunSimulator;
+  /** The library the planner is shown (its actions and demonstrations); else the one a run would pick. */
+  library?: ActionLibrary;
   limits?: Partial<RunLimits>;
   /** Every event of every attempt, in order (for a log). */
   onEvent?: (event: RunEvent, attempt: number) => void;
@@ -56,6 +58,7 @@ export async function refineDemonstration(request: RefinementRequest): Promise<{
         limits: { ...defaultRunLimits, ...request.limits },
         gate: automaticGate,
         simulator: request.simulator,
+        ...(request.library ? { actionLibrary: request.library } : {}),
         emit: (event) => {
           events.push(event);
           request.onEvent?.(event, attempt);
@@ -75,7 +78,11 @@ export async function refineDemonstration(request: RefinementRequest): Promise<{
   return { accepted: null, attempts };
 }
 
-/** The library with an accepted demonstration added (kept with the library, as its planner's examples). */
+/**
+ * The library with an accepted demonstration kept as one of its planner's examples; it takes
+ * the place of an older demonstration of the same question (the refined program replaces it).
+ */
 export function withDemonstration(library: ActionLibrary, demonstration: Demonstration): ActionLibrary {
-  return { ...library, demonstrations: [...library.demonstrations, demonstration] };
+  const others = library.demonstrations.filter((demo) => !(demo.question === demonstration.question && demo.scenario === demonstration.scenario));
+  return { ...library, demonstrations: [...others, demonstration] };
 }
