@@ -12,6 +12,9 @@ import { parseProviderSettings } from '../../../src-main/llm/settings';
 import { createOpenAiProvider } from '../../../src-main/llm/openai-provider';
 import { openConnector } from '../../../src-main/connectors/open-connector';
 import { defaultRunLimits, runDecision, type ResumeState } from '../../../src-main/engine/decision-run';
+import { MemoryCellSink } from '../../../src-main/engine/memory-cell-sink';
+import { createRunCellWriter } from '../../../src-main/engine/run-cells';
+import { RunLog } from '../../../src-main/engine/run-log';
 import { automaticGate, type ReviewGate, type ReviewRequest } from '../../../src-main/engine/review-gate';
 import { readTranscript } from '../../../src-main/llm/transcript';
 import type { SimulatorChoice } from '../../../src-main/simulators/run-simulator';
@@ -553,6 +556,20 @@ describe('Plan*RAG in step-through mode', () => {
         { node: 'Q1.1', author: 'analyst', query: "SELECT source FROM flow WHERE dest = 'baltic_sea'" },
         { node: 'Q1.2', author: 'model', query: "SELECT base_trading_power FROM node_country WHERE country_name = 'SWE'" },
       ]);
+
+      // The notebook's node detail: each node's query with its author and result, and what the analyst decided there.
+      const sink = new MemoryCellSink('run-step');
+      const log = new RunLog('run-step');
+      log.onEntry(createRunCellWriter(sink, { runId: 'run-step', connectionId: null, afterCellId: null }));
+      events.forEach((event) => log.append(event));
+      const ofNode = (node: string) => sink.cells.filter((cell) => cell.provenance.node === node);
+      expect(ofNode('Q1.1').filter((cell) => cell.kind === 'query').map((cell) => [cell.author, cell.output?.status === 'ok' ? cell.output.result.rowCount : null])).toEqual([['analyst', 2]]);
+      expect(ofNode('Q2.1').filter((cell) => cell.kind === 'query')).toEqual([]);
+      const reviewCells = (node: string) => ofNode(node).flatMap((cell) => (cell.kind === 'note' && cell.author === 'analyst' ? [cell.data] : []));
+      expect(reviewCells('Q1.1')).toEqual([{ review: 'edit', subject: 'query' }]);
+      expect(reviewCells('Q1.2')).toEqual([]);
+      expect(reviewCells('Q2.1')).toEqual([{ review: 'skip', subject: 'query' }]);
+      expect(ofNode('Q2.1').find((cell) => cell.kind === 'observation' && cell.data.tool === 'plan-dag.node')?.data).toMatchObject({ input: { status: 'answered', question: 'Of the nodes in krakow, novgorod, where should SWE place its merchant?', answer: 'krakow' } });
     } finally {
       await connector.close();
     }
