@@ -164,7 +164,7 @@ export type RunEventType = RunEvent['type'];
 
 /** What the run asks the analyst in step-through mode. */
 export const reviewRequestSchema = z.discriminatedUnion('subject', [
-  z.object({ subject: z.literal('query'), step: z.number(), node: nodeField, query: z.string() }),
+  z.object({ subject: z.literal('query'), step: z.number(), node: nodeField, question: z.string().optional(), query: z.string() }),
   z.object({ subject: z.literal('replan'), step: z.number(), node: nodeField, steps: z.array(z.string()), reason: z.string() }),
   z.object({ subject: z.literal('forecast'), step: z.number(), node: nodeField, steps: z.array(z.string()), reason: z.string() }),
   /** A plan graph (Plan*RAG) before it runs, as JSON; `problem` says why the analyst's last edit was refused. */

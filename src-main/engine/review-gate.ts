@@ -6,7 +6,8 @@ import type { RunEvent } from '../contract/run';
  * names the model step and, when the technique knows it, the plan node it concerns.
  */
 export type ReviewRequest =
-  | { subject: 'query'; step: number; node?: string; query: string }
+  /** `question`: the plan node's question with its parents' answers filled in (Plan*RAG), for the analyst to judge the query by. */
+  | { subject: 'query'; step: number; node?: string; question?: string; query: string }
   | { subject: 'replan'; step: number; node?: string; steps: string[]; reason: string }
   /** DeLLMa: the forecast as `factor | value | likelihood` lines, before anything is sampled from it. */
   | { subject: 'forecast'; step: number; node?: string; steps: string[]; reason: string }

@@ -41,7 +41,7 @@ const runProjection: CellProjection = {
   },
   'analyst-review': (event, _at, cells) => {
     const source = reviewNoteSource(event);
-    if (source !== null) cells.add(event.step, { kind: 'note', author: 'analyst', source, node: event.node, data: { review: event.action } });
+    if (source !== null) cells.add(event.step, { kind: 'note', author: 'analyst', source, node: event.node, data: { review: event.action, subject: event.subject } });
     // "Stop & continue by hand": the pending query becomes the analyst's own cell, to edit and run.
     if (event.action === 'stop' && event.subject === 'query') {
       cells.add(event.step, { kind: 'query', author: 'analyst', source: event.original, connectionId: cells.connectionId, node: event.node, data: { continueByHand: true } });

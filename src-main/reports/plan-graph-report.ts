@@ -1,7 +1,7 @@
 import { layoutPlanGraph, readPlanNodeOutcome, type PlanGraphLayout, type PlanGraphNode, type PlanNodeOutcome } from '../contract/plan-graph';
 import type { PlanVersion, QueryRecord, StepRecord } from '../audit/run-trace';
 import { html, type Html } from './html-escape';
-import { markdownCode, markdownLiteral } from './markdown-text';
+import { markdownCell, markdownCode, markdownLiteral } from './markdown-text';
 
 /** The run's last plan as a graph, with what each node found: what reports draw for a plan of nodes. */
 export interface PlanGraphReport {
@@ -54,10 +54,10 @@ ${layout.edges.map((edge) => html`<path d="${edge.points.map((point, index) => `
 ${layout.nodes.map(nodeSvg)}
 </svg>`;
   return html`<figure class="plan-graph-figure">${svg}<figcaption class="muted small">${layout.levels.length} level${layout.levels.length === 1 ? '' : 's'} (widths ${layout.levels.map((level) => level.length).join(', ')}); critical path ${layout.criticalPath.join(' → ')} (thick border).</figcaption></figure>
-<table class="plan-nodes"><thead><tr><th>Node</th><th>Parents</th><th>State</th><th>Question</th><th>Query</th><th>Answer</th></tr></thead><tbody>
+<table class="plan-nodes"><thead><tr><th>Node</th><th>Parents</th><th>State</th><th>Question</th><th>Query</th><th>Answer</th><th>Tokens (prompt / completion)</th><th>Latency</th></tr></thead><tbody>
 ${layout.nodes.map(
   (node) =>
-    html`<tr><td class="mono">${node.id}</td><td class="mono">${node.dependsOn.join(', ') || '—'}</td><td>${stateOf(node)}</td><td>${node.outcome?.question ?? node.text}</td><td>${(graph.queries[node.id] ?? []).map((query) => html`<pre class="query">${query}</pre>`)}</td><td>${answerOf(node)}</td></tr>`,
+    html`<tr><td class="mono">${node.id}</td><td class="mono">${node.dependsOn.join(', ') || '—'}</td><td>${stateOf(node)}</td><td>${node.outcome?.question ?? node.text}</td><td>${(graph.queries[node.id] ?? []).map((query) => html`<pre class="query">${query}</pre>`)}</td><td>${answerOf(node)}</td><td>${nodeFigures(node).tokens}</td><td>${nodeFigures(node).latency}</td></tr>`,
 )}
 </tbody></table>`;
 }
@@ -119,4 +119,37 @@ export function planGraphMarkdown(graph: PlanGraphReport): string {
     if (answer) lines.push(`${indent}  - answer: ${markdownLiteral(answer)}`);
   }
   return lines.join('\n');
+}
+
+/** A node's tokens and latency as reports print them; a node that made no call (blocked, planned) shows a dash, not a zero. */
+function nodeFigures(node: PlanGraphNode): { tokens: string; latency: string } {
+  const outcome = node.outcome;
+  if (!outcome || outcome.status === 'blocked') return { tokens: '—', latency: '—' };
+  return { tokens: `${outcome.promptTokens} / ${outcome.completionTokens}`, latency: outcome.latencyMs === null ? '—' : `${outcome.latencyMs} ms` };
+}
+
+/**
+ * Every node of the graph as one row of a Markdown table, with what it cost: level, parents,
+ * state, resolved question, answer, the prompt and completion tokens of its calls, its latency.
+ */
+export function planGraphTable(graph: PlanGraphReport): string {
+  const header = ['| Node | Level | Parents | Status | Question | Answer | Tokens (prompt / completion) | Latency |', '|---|---|---|---|---|---|---|---|'];
+  const rows = [...graph.layout.nodes]
+    .sort((a, b) => a.level - b.level)
+    .map((node) => {
+      const outcome = node.outcome;
+      const figures = nodeFigures(node);
+      const cells = [
+        markdownCell(node.id),
+        String(node.level),
+        node.dependsOn.length ? markdownCell(node.dependsOn.join(', ')) : '—',
+        markdownCell(stateOf(node) || 'planned'),
+        markdownCell(outcome?.question ?? node.text),
+        markdownCell(answerOf(node)) || '—',
+        figures.tokens,
+        figures.latency,
+      ];
+      return `| ${cells.join(' | ')} |`;
+    });
+  return [...header, ...rows].join('\n');
 }

@@ -4,6 +4,7 @@ import { copiedTablesNote } from '../contract/whatif';
 import type { ReportBundle } from './bundle-format';
 import { escapeHtml } from './html-escape';
 import { markdownCode, markdownFence, markdownLiteral, markdownSanitized } from './markdown-text';
+import { planGraphMarkdown, planGraphTable } from './plan-graph-report';
 import { formatTime, formatValue, plural, reviewLabels, reviewSubjectLabels, reviewTextPlain } from './report-format';
 import type { DecisionReport } from './report-model';
 
@@ -51,6 +52,8 @@ export function renderIpynb(bundle: ReportBundle, report: DecisionReport): strin
     ].join('\n\n'),
   );
   cells.push({ cell_type: 'code', id: cellId('dwb-connect'), metadata: {}, execution_count: null, source: lines(connectCell(report)), outputs: [] });
+  // A plan of nodes (Plan*RAG): the graph by level with each node's queries, then every node's figures.
+  if (report.planGraph) markdown('dwb-plan-graph', `## Plan graph\n\n${planGraphMarkdown(report.planGraph)}\n\n${planGraphTable(report.planGraph)}`);
 
   for (const raw of bundle.notebook.cells) {
     const parsed = cellSchema.safeParse(raw);

@@ -1,6 +1,6 @@
 import type { QueryResult } from '../contract/data';
 import { copiedTablesNote } from '../contract/whatif';
-import { planGraphMarkdown } from './plan-graph-report';
+import { planGraphMarkdown, planGraphTable } from './plan-graph-report';
 import { markdownCell, markdownCode, markdownFence, markdownLiteral, markdownSanitized } from './markdown-text';
 import { formatBytes, formatCount, formatDuration, formatTime, formatValue, plural, reviewLabels, reviewSubjectLabels, reviewTextPlain, statusLabel } from './report-format';
 import type { DecisionReport, PlanVersion, QueryRecord, StepRecord, TraceItem } from './report-model';
@@ -36,7 +36,7 @@ export function renderMarkdownReport(report: DecisionReport, options: MarkdownRe
     ['decision', 'Decision and rationale', decisionSection(report)],
     ['data', 'Data sources', dataSection(report)],
     ['method', 'Technique and model', methodSection(report)],
-    ['plans', 'Plan history', report.plans.length ? [...(report.planGraph ? [`### Plan graph\n\n${planGraphMarkdown(report.planGraph)}`] : []), ...report.plans.map(planVersion)].join('\n\n') : `${report.technique.label} does not plan.`],
+    ['plans', 'Plan history', report.plans.length ? [...(report.planGraph ? [`### Plan graph\n\n${planGraphMarkdown(report.planGraph)}\n\n${planGraphTable(report.planGraph)}`] : []), ...report.plans.map(planVersion)].join('\n\n') : `${report.technique.label} does not plan.`],
     ['trace', 'Step trace', report.steps.filter((step) => step.call || step.items.length).map((step) => stepSection(step, options)).join('\n\n') || 'No model call was made.'],
   ];
   if (report.simulations.length || report.decision?.verification) sections.push(['simulation', 'Simulator verification', simulationSection(report)]);

@@ -5,7 +5,7 @@ import type { Cell } from '../../src-main/contract';
 import { layoutPlanGraph, type PlanGraphLayout, type PlanGraphNode } from '../../src-main/contract/plan-graph';
 import { useWorkbench } from '../app/store-context';
 import { ResultGrid } from '../grid/ResultGrid';
-import { planNodesOfCell, planRunCells, type PlanRunCells } from './plan-graph-data';
+import { nodeReviewText, planNodesOfCell, planRunCells, skippedQuery, type PlanRunCells } from './plan-graph-data';
 import './plan-graph.css';
 
 type PlanFlowNode = Node<{ node: PlanGraphNode }, 'plan'>;
@@ -188,6 +188,7 @@ function descendantsIn(layout: PlanGraphLayout, id: string): string[] {
 function NodeDetail({ node, run }: { node: PlanGraphNode; run: PlanRunCells }) {
   const { outcome } = node;
   const queries = run.queries.get(node.id) ?? [];
+  const reviews = run.reviews.get(node.id) ?? [];
   return (
     <div className="plan-node-detail" data-testid="plan-node-detail">
       <h4>
@@ -239,9 +240,16 @@ function NodeDetail({ node, run }: { node: PlanGraphNode; run: PlanRunCells }) {
             <dd>{outcome.latencyMs === null ? '—' : `${outcome.latencyMs} ms`}</dd>
           </>
         )}
+        {reviews.length > 0 && (
+          <>
+            <dt>Analyst</dt>
+            <dd data-testid="plan-node-reviews">{reviews.map(nodeReviewText).join('; ')}</dd>
+          </>
+        )}
       </dl>
       {queries.map((query) => (
         <div key={query.id} className="plan-node-query">
+          {query.author === 'analyst' && <p className="muted small">The analyst's version of the model's query:</p>}
           <pre className="observation">{query.source}</pre>
           {query.output?.status === 'ok' && <ResultGrid result={query.output.result} fileName={`${node.id}-${query.id.slice(0, 8)}`} />}
           {query.output?.status === 'error' && <p className="error">{query.output.error.message}</p>}
@@ -251,9 +259,11 @@ function NodeDetail({ node, run }: { node: PlanGraphNode; run: PlanRunCells }) {
         <p className="muted small" data-testid="plan-node-no-query">
           {outcome.reusedFrom
             ? `Answer kept from run ${outcome.reusedFrom}: this node was not stale in the re-run.`
-            : outcome.pinned
-              ? 'No query: the analyst pinned this answer, so the node did not run.'
-              : 'No query for this node (computed from its parents or a shared result).'}
+            : skippedQuery(reviews)
+              ? 'No result: the analyst skipped this node\'s query, so it answered without one.'
+              : outcome.pinned
+                ? 'No query: the analyst pinned this answer, so the node did not run.'
+                : 'No query for this node (computed from its parents or a shared result).'}
         </p>
       )}
     </div>

@@ -6,7 +6,8 @@ import { PlanReview } from '../plan-graph/PlanReview';
 
 /** What the panel asks of the analyst, by what the run is waiting on. */
 function reviewTitle(request: Exclude<ReviewRequestValue, { subject: 'plan' }>): string {
-  if (request.subject === 'query') return 'The model wants to run this query:';
+  // A plan node's query (Plan*RAG) says which node it answers and the node's question, tags filled.
+  if (request.subject === 'query') return request.node ? `The model wants to run this query for ${request.node}${request.question ? ` (${request.question})` : ''}:` : 'The model wants to run this query:';
   if (request.subject === 'forecast') return `The forecast waits for you: change likelihoods in its cell above. ${request.reason}`;
   if (request.node === 'program') return request.reason;
   return `The model wants to re-plan: ${request.reason}`;

@@ -119,6 +119,8 @@ describe('a Plan*RAG plan reviewed in step-through', () => {
     for (let i = 0; i < 2; i++) {
       const panel = page.getByTestId('review-panel');
       await panel.waitFor({ timeout: 20_000 });
+      // Each query names its node and the node's question, as the analyst edited it.
+      if (i === 0) await expect.poll(() => panel.locator('.review-title').innerText()).toBe(`The model wants to run this query for Q1.1 (${editedQuestion}):`);
       await panel.getByTestId('review-approve').click();
       await panel.waitFor({ state: 'detached', timeout: 20_000 }).catch(() => undefined);
     }

@@ -131,7 +131,9 @@ describe('Plan*RAG step-through: the analyst reviews the plan graph', () => {
     expect(report.planGraph?.layout.nodes.map((node) => [node.id, node.outcome?.pinned ?? false])).toEqual([['Q1.1', false], ['Q1.2', true], ['Q2.1', false]]);
     const html = renderHtmlReport(report);
     expect(html).toContain('Analyst edited the plan graph');
-    expect(html).toContain('The analyst ran instead [ext]:');
+    // The edit as a diff of the plan JSON: the analyst's edited question on an added line.
+    expect(html).toContain("The model's version (−) and the analyst's (+):");
+    expect(html).toMatch(/<span class="added">\+ [^<]*baltic_sea \(EDITED\)\?/);
     expect(html).toContain('<td>pinned by the analyst</td>');
     expect(html).toContain('Which trade nodes send trade into baltic_sea (EDITED)?');
     const markdown = renderMarkdownReport(report);

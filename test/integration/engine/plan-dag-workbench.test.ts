@@ -61,7 +61,7 @@ describe('Plan*RAG analyst actions in the workspace', () => {
     const { runId } = await workbench.invoke('runs/start', { notebookId: notebook.id, connectionId: locating.id, question: 'Where should SWE place its merchant?', technique: 'plan-dag', mode: 'step' });
     expect(await until(() => progressOf(events, runId)?.pendingReview ?? undefined)).toMatchObject({ subject: 'plan', problem: null });
     await workbench.invoke('runs/review', { runId, decision: { action: 'approve' } });
-    expect(await until(() => progressOf(events, runId)?.pendingReview ?? undefined)).toMatchObject({ subject: 'query', node: 'Q1.1' });
+    expect(await until(() => progressOf(events, runId)?.pendingReview ?? undefined)).toMatchObject({ subject: 'query', node: 'Q1.1', question: 'Which trade nodes have a flow into baltic_sea?' });
     await workbench.invoke('runs/review', { runId, decision: { action: 'approve' } });
     expect(await until(() => (progressOf(events, runId)?.pendingReview?.node === 'Q1.2' ? progressOf(events, runId)?.pendingReview : undefined))).toMatchObject({ subject: 'query' });
 
@@ -78,6 +78,11 @@ describe('Plan*RAG analyst actions in the workspace', () => {
     expect(runs.find((run) => run.id === runId)).toMatchObject({ status: 'stopped' });
     expect(runs.find((run) => run.id === rerun.runId)).toMatchObject({ technique: 'plan-dag', mode: 'step', status: 'answered', decision: 'krakow', question: 'Where should SWE place its merchant?' });
     const cells = (await workbench.invoke('notebooks/get', { id: notebook.id })).cells.filter((cell) => cell.provenance.runId === rerun.runId);
-    expect(cells.find((cell) => cell.kind === 'note')?.source).toBe(`**Analyst note (plan):** [ext] re-ran Q1.1 of run ${runId} with its answer pinned to "krakow, novgorod"; stale descendants run again: Q2.1`);
+    // Pinning changes the plan the re-run starts from, so it is recorded as the analyst's edit of the plan, with the re-run's note.
+    const review = cells.find((cell) => cell.kind === 'note');
+    expect(review?.provenance.node).toBe('Q1.1');
+    expect(review?.data).toEqual({ review: 'edit', subject: 'plan' });
+    expect(review?.source.startsWith("**The analyst edited the model's plan graph.**")).toBe(true);
+    expect(review?.source.endsWith(`**Analyst note:** [ext] re-ran Q1.1 of run ${runId} with its answer pinned to "krakow, novgorod"; stale descendants run again: Q2.1`)).toBe(true);
   });
 });

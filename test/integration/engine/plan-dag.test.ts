@@ -12,7 +12,10 @@ import { parseProviderSettings } from '../../../src-main/llm/settings';
 import { createOpenAiProvider } from '../../../src-main/llm/openai-provider';
 import { openConnector } from '../../../src-main/connectors/open-connector';
 import { defaultRunLimits, runDecision, type ResumeState } from '../../../src-main/engine/decision-run';
-import { automaticGate, type ReviewGate } from '../../../src-main/engine/review-gate';
+import { MemoryCellSink } from '../../../src-main/engine/memory-cell-sink';
+import { createRunCellWriter } from '../../../src-main/engine/run-cells';
+import { RunLog } from '../../../src-main/engine/run-log';
+import { automaticGate, type ReviewGate, type ReviewRequest } from '../../../src-main/engine/review-gate';
 import { readTranscript } from '../../../src-main/llm/transcript';
 import type { SimulatorChoice } from '../../../src-main/simulators/run-simulator';
 import { dqaRoot, fileHash, sqliteFromDqaDump } from '../../support/fixtures';
@@ -484,6 +487,89 @@ describe('Plan*RAG under review', () => {
       expect(mostPending).toBe(1);
       expect(reviewed.sort()).toEqual(['Q1.1', 'Q1.2']);
       expect(events.find((event) => event.type === 'query-start' && event.node === 'Q1.1')).toMatchObject({ author: 'analyst', query: "SELECT source FROM flow WHERE dest = 'baltic_sea'" });
+    } finally {
+      await connector.close();
+    }
+  });
+});
+
+describe('Plan*RAG in step-through mode', () => {
+  it('pauses at each node\'s query with its resolved question; approve, edit and skip are recorded as the analyst\'s with the node id', async () => {
+    const connector = await openConnector({ engine: 'sqlite', path: locating }, null);
+    try {
+      const joinWithQuery = {
+        nodes: [
+          { id: 'Q1.1', question: 'Which trade nodes have a flow into baltic_sea?', parents: [] },
+          { id: 'Q1.2', question: 'What is SWE\'s base trading power?', parents: [] },
+          { id: 'Q2.1', question: 'Of the nodes in <A1.1>, where should SWE place its merchant?', parents: ['Q1.1', 'Q1.2'] },
+        ],
+        final: 'Q2.1',
+      };
+      const server = await startScriptedOpenAiServer([
+        plannerTurn(joinWithQuery),
+        queryTurn('Q1.1', "SELECT source FROM flow WHERE dest = 'nowhere'"),
+        nodeTurn('Q1.1', 'answer', { answer: ['krakow', 'novgorod'] }, { expect: (request) => (promptOf(request).includes('rows: 2') && promptOf(request).includes('Analyst note: flows end at baltic_sea') ? undefined : 'Q1.1 answers from the analyst\'s query and note') }),
+        queryTurn('Q1.2', "SELECT base_trading_power FROM node_country WHERE country_name = 'SWE'"),
+        nodeTurn('Q1.2', 'answer', { answer: 7.98 }),
+        queryTurn('Q2.1', 'SELECT 1'),
+        nodeTurn('Q2.1', 'decide', { decision: 'krakow', rationale: 'r' }, { expect: (request) => (promptOf(request).includes('Skipped by the analyst: the parents suffice') ? undefined : 'Q2.1 decides knowing its query was skipped') }),
+      ]);
+      servers.push(server);
+      const reviews: ReviewRequest[] = [];
+      const gate: ReviewGate = {
+        interactive: true,
+        review: async (request) => {
+          reviews.push(request);
+          if (request.subject !== 'query') return { action: 'approve' };
+          if (request.node === 'Q1.1') return { action: 'edit', query: "SELECT source FROM flow WHERE dest = 'baltic_sea'", note: 'flows end at baltic_sea' };
+          if (request.node === 'Q2.1') return { action: 'skip', note: 'the parents suffice' };
+          return { action: 'approve' };
+        },
+      };
+      const events: RunEvent[] = [];
+      const outcome = await runDecision({
+        question: locatingQuestion,
+        rules: '',
+        technique: 'plan-dag',
+        connector,
+        connectionDescription: 'DQA',
+        toolMode: 'tools',
+        limits: defaultRunLimits,
+        gate,
+        emit: (event) => events.push(event),
+        provider: createOpenAiProvider(parseProviderSettings({ baseUrl: server.baseUrl, model: 'scripted', toolMode: 'tools' })),
+      });
+      server.verify();
+      expect(outcome).toMatchObject({ status: 'answered', decision: 'krakow' });
+      // One node at a time, each paused before its query runs, with the question its tags resolved to.
+      expect(reviews.map((request) => `${request.subject} ${request.node ?? ''}`)).toEqual(['plan ', 'query Q1.1', 'query Q1.2', 'query Q2.1']);
+      expect(reviews[1]).toMatchObject({ question: 'Which trade nodes have a flow into baltic_sea?', query: "SELECT source FROM flow WHERE dest = 'nowhere'" });
+      expect(reviews[3]).toMatchObject({ subject: 'query', question: 'Of the nodes in krakow, novgorod, where should SWE place its merchant?' });
+      const recorded = events.filter((event) => event.type === 'analyst-review' && event.subject === 'query');
+      expect(recorded).toMatchObject([
+        { node: 'Q1.1', action: 'edit', original: "SELECT source FROM flow WHERE dest = 'nowhere'", edited: "SELECT source FROM flow WHERE dest = 'baltic_sea'", note: 'flows end at baltic_sea' },
+        { node: 'Q1.2', action: 'approve', edited: null, note: null },
+        { node: 'Q2.1', action: 'skip', original: 'SELECT 1', edited: null, note: 'the parents suffice' },
+      ]);
+      const started = events.flatMap((event) => (event.type === 'query-start' ? [{ node: event.node, author: event.author, query: event.query }] : []));
+      expect(started).toEqual([
+        { node: 'Q1.1', author: 'analyst', query: "SELECT source FROM flow WHERE dest = 'baltic_sea'" },
+        { node: 'Q1.2', author: 'model', query: "SELECT base_trading_power FROM node_country WHERE country_name = 'SWE'" },
+      ]);
+
+      // The notebook's node detail: each node's query with its author and result, and what the analyst decided there.
+      const sink = new MemoryCellSink('run-step');
+      const log = new RunLog('run-step');
+      log.onEntry(createRunCellWriter(sink, { runId: 'run-step', connectionId: null, afterCellId: null }));
+      events.forEach((event) => log.append(event));
+      const ofNode = (node: string) => sink.cells.filter((cell) => cell.provenance.node === node);
+      expect(ofNode('Q1.1').filter((cell) => cell.kind === 'query').map((cell) => [cell.author, cell.output?.status === 'ok' ? cell.output.result.rowCount : null])).toEqual([['analyst', 2]]);
+      expect(ofNode('Q2.1').filter((cell) => cell.kind === 'query')).toEqual([]);
+      const reviewCells = (node: string) => ofNode(node).flatMap((cell) => (cell.kind === 'note' && cell.author === 'analyst' ? [cell.data] : []));
+      expect(reviewCells('Q1.1')).toEqual([{ review: 'edit', subject: 'query' }]);
+      expect(reviewCells('Q1.2')).toEqual([]);
+      expect(reviewCells('Q2.1')).toEqual([{ review: 'skip', subject: 'query' }]);
+      expect(ofNode('Q2.1').find((cell) => cell.kind === 'observation' && cell.data.tool === 'plan-dag.node')?.data).toMatchObject({ input: { status: 'answered', question: 'Of the nodes in krakow, novgorod, where should SWE place its merchant?', answer: 'krakow' } });
     } finally {
       await connector.close();
     }

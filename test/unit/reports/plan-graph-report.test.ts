@@ -2,9 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../../src-main/contract/run';
 import { buildReport } from '../../../src-main/reports/report-model';
 import { renderHtmlReport } from '../../../src-main/reports/render-html';
+import { serializeBundle } from '../../../src-main/reports/create-bundle';
+import { renderIpynb } from '../../../src-main/reports/render-ipynb';
 import { renderMarkdownReport } from '../../../src-main/reports/render-markdown';
 import { bundleFromRun } from '../../../src-main/reports/prepare-bundle';
 import { sampleEvents, sampleMaterials } from './bundle-fixture';
+import { nbformatValidator } from './nbformat-schema';
 
 const hostile = '<img src=x onerror=alert(1)> & "quotes" [link](http://evil)';
 
@@ -44,7 +47,17 @@ function planDagEvents(): RunEvent[] {
   ];
 }
 
-const report = buildReport(bundleFromRun(sampleMaterials(planDagEvents()), { at: '2026-01-02T10:00:00.000Z', signOff: null, generator: 'Decision Workbench test', signer: null }));
+const bundle = bundleFromRun(sampleMaterials(planDagEvents()), { at: '2026-01-02T10:00:00.000Z', signOff: null, generator: 'Decision Workbench test', signer: null });
+const report = buildReport(bundle);
+
+/** The node rows of a Markdown node table, by node id: its cells split on unescaped pipes. */
+function tableRows(markdown: string): Map<string, string[]> {
+  const rows = markdown.split('\n').filter((line) => /^\| Q\d/.test(line));
+  return new Map(rows.map((line) => {
+    const cells = line.slice(2, -2).split(/(?<!\\)\| /).map((cell) => cell.trim());
+    return [cells[0] ?? '', cells];
+  }));
+}
 
 describe('the plan graph in reports', () => {
   it('lays out the last plan with each node’s state and queries', () => {
@@ -73,6 +86,8 @@ describe('the plan graph in reports', () => {
     expect(table).toContain('QUR: no such table: power');
     expect(table).toContain('blocked by Q1.2');
     expect(table).toContain('SELECT source FROM flow WHERE note = &#39;&lt;img');
+    expect(table).toContain('<td>300 / 20</td><td>40 ms</td>');
+    expect(table).toContain('<td>—</td><td>—</td></tr>');
   });
 
   it('lists the nodes in Markdown, indented by level with their parents', () => {
@@ -86,6 +101,40 @@ describe('the plan graph in reports', () => {
     // Only inside a code span (literal text in Markdown) does the raw query keep its '<'.
     expect(section.replace(/`[^`\n]*`/g, '')).not.toContain('<img');
     expect(section).toContain("  - query: `SELECT source FROM flow WHERE note = '<img");
+    expect(tableRows(section).get('Q1.1')?.slice(6)).toEqual(['300 / 20', '40 ms']);
+  });
+
+  it('puts the graph and a row per node (level, parents, state, question, answer, tokens, latency) in the Jupyter notebook', () => {
+    const notebook = JSON.parse(renderIpynb(bundle, report)) as { cells: { id: string; cell_type: string; source: string[] }[] };
+    expect(nbformatValidator()(notebook)).toEqual([]);
+    const cell = notebook.cells.find((candidate) => candidate.id === 'dwb-plan-graph');
+    expect(cell?.cell_type).toBe('markdown');
+    const text = cell?.source.join('') ?? '';
+    expect(text).toContain('## Plan graph');
+    expect(text).toContain('  - **Q2.1** (level 1, blocked, critical path) ← Q1.1, Q1.2');
+    const rows = tableRows(text);
+    expect([...rows.keys()]).toEqual(['Q1.1', 'Q1.2', 'Q2.1']);
+    // Node, level, parents, status, question, answer, tokens, latency; the model's text stays literal, its pipes escaped.
+    expect(rows.get('Q1.1')?.slice(0, 4)).toEqual(['Q1.1', '0', '—', 'answered']);
+    expect(rows.get('Q1.1')?.[4]).toBe('Flows into baltic\\_sea &lt;img src=x onerror=alert(1)&gt; &amp; "quotes" \\[link\\](http://evil)');
+    expect(rows.get('Q1.1')?.slice(6)).toEqual(['300 / 20', '40 ms']);
+    expect(rows.get('Q1.2')?.slice(3)).toEqual(['failed', 'SWE power per node', 'QUR: no such table: power', '0 / 0', '90 ms']);
+    expect(rows.get('Q2.1')).toEqual(['Q2.1', '1', 'Q1.1, Q1.2', 'blocked', 'Best node from &lt;A1.1&gt; and &lt;A1.2&gt;', 'blocked by Q1.2', '—', '—']);
+    expect(text.replace(/`[^`\n]*`/g, '')).not.toContain('<img');
+  });
+
+  it('keeps the plan and every node\'s outcome, figures included, in the JSON bundle', () => {
+    const events = (JSON.parse(serializeBundle(bundle)) as { events: { event: RunEvent }[] }).events.map((entry) => entry.event);
+    expect(events.find((event) => event.type === 'plan')).toMatchObject({ nodes: [{ id: 'Q1.1' }, { id: 'Q1.2' }, { id: 'Q2.1', dependsOn: ['Q1.1', 'Q1.2'] }] });
+    const nodes = events.flatMap((event) => (event.type === 'tool' && event.tool === 'plan-dag.node' ? [[event.node, (event.input as { status: string }).status]] : []));
+    expect(nodes).toEqual([['Q1.1', 'answered'], ['Q1.2', 'failed'], ['Q2.1', 'blocked']]);
+    expect(events.find((event) => event.type === 'tool' && event.node === 'Q1.1')).toMatchObject({ input: { latencyMs: 40, calls: [{ promptTokens: 300, completionTokens: 20 }] } });
+  });
+
+  it('leaves the Jupyter notebook of a run without a plan graph as it was', () => {
+    const planrag = bundleFromRun(sampleMaterials(), { at: '2026-01-02T10:00:00.000Z', signOff: null, generator: 'Decision Workbench test', signer: null });
+    const notebook = JSON.parse(renderIpynb(planrag, buildReport(planrag))) as { cells: { id: string }[] };
+    expect(notebook.cells.map((cell) => cell.id)).not.toContain('dwb-plan-graph');
   });
 
   it('leaves a linear PlanRAG plan to its numbered list', () => {

@@ -171,7 +171,7 @@ async function queryOnce(run: RunContext, brief: RunBrief, context: NodeContext,
   for (let attempt = 0; ; attempt++) {
     const written = await ask(messages, attempt === 0 ? 'query' : 'query-repair');
     const query = readQuery(written.content);
-    const ran = await reviewedQuery(run, context.id, written.step, query);
+    const ran = await reviewedQuery(run, context, written.step, query);
     if (ran.ok) return { evidence: ran.text, empty: ran.empty };
     if (attempt >= repairs) throw new NodeFailure('QUR', `the query could not run: ${ran.text}`);
     messages.push(...queryRepair(query, ran.text));
@@ -194,18 +194,19 @@ async function react(run: RunContext, brief: RunBrief, context: NodeContext, bud
       const forced = /(?:^|\n)\s*Answer:\s*([\s\S]*)$/i.exec(last.content);
       return { reply: forced?.[1] ?? last.content, empty: !anyRows };
     }
-    const outcome = await reviewedQuery(run, context.id, turn.step, readQuery(turn.content));
+    const outcome = await reviewedQuery(run, context, turn.step, readQuery(turn.content));
     ran++;
     anyRows ||= outcome.ok && !outcome.empty;
     messages.push({ role: 'user', content: `Observation:\n${outcome.text}` });
   }
 }
 
-/** One query of a node through the review gate and the read-only connector. */
-async function reviewedQuery(run: RunContext, node: string, step: number, query: string): Promise<{ ok: boolean; text: string; empty: boolean }> {
+/** One query of a node through the review gate (with the node's resolved question, so the analyst sees what it is for) and the read-only connector. */
+async function reviewedQuery(run: RunContext, context: NodeContext, step: number, query: string): Promise<{ ok: boolean; text: string; empty: boolean }> {
   const { gate } = run.options;
   const asked = gate.interactive;
-  const decision = await oneReviewAtATime(run, () => gate.review({ subject: 'query', step, node, query }, run.signal));
+  const node = context.id;
+  const decision = await oneReviewAtATime(run, () => gate.review({ subject: 'query', step, node, question: context.question, query }, run.signal));
   if (asked) recordReview(run, { step, node }, 'query', query, decision);
   if (decision.action === 'stop') throw new RunEnding('stopped', 'The analyst stopped the run to continue by hand');
   if (decision.action === 'skip') {
