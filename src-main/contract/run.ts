@@ -206,6 +206,8 @@ export const runProgressSchema = z.object({
   startedAt: z.string(),
   totalTokens: z.number(),
   pendingReview: reviewRequestSchema.nullable(),
+  /** The language the run's queries are written in, so a query under review is edited as such (absent: SQL). */
+  queryLanguage: z.enum(['sql', 'cypher']).optional(),
   message: z.string().nullable(),
 });
 export type RunProgress = z.infer<typeof runProgressSchema>;

@@ -346,6 +346,7 @@ export class RunManager {
         startedAt,
         totalTokens: resume?.state.tokens ?? 0,
         pendingReview: null,
+        queryLanguage: context.connector.engine === 'kuzu' || context.connector.engine === 'neo4j' ? 'cypher' : 'sql',
         message: null,
       },
       controller: new AbortController(),

@@ -18,12 +18,12 @@ function reviewTitle(request: Exclude<ReviewRequestValue, { subject: 'plan' }>):
  * edits and runs their version, skips it, adds a note the model will see, or stops the run to
  * continue by hand. Whatever is chosen is recorded as the analyst's.
  */
-export function ReviewPanel({ runId, request }: { runId: string; request: ReviewRequestValue }) {
+export function ReviewPanel({ runId, request, language }: { runId: string; request: ReviewRequestValue; language: 'sql' | 'cypher' }) {
   if (request.subject === 'plan') return <PlanReview key={`${request.step}:${request.problem ?? ''}`} runId={runId} request={request} />;
-  return <StepReview runId={runId} request={request} />;
+  return <StepReview runId={runId} request={request} language={language} />;
 }
 
-function StepReview({ runId, request }: { runId: string; request: Exclude<ReviewRequestValue, { subject: 'plan' }> }) {
+function StepReview({ runId, request, language }: { runId: string; request: Exclude<ReviewRequestValue, { subject: 'plan' }>; language: 'sql' | 'cypher' }) {
   const reviewRun = useWorkbench((state) => state.reviewRun);
   const reportError = useWorkbench((state) => state.reportError);
   const original = request.subject === 'query' ? request.query : request.steps.join('\n');
@@ -65,7 +65,7 @@ function StepReview({ runId, request }: { runId: string; request: Exclude<Review
         {reviewTitle(request)}
       </p>
       {request.subject === 'query' ? (
-        <QueryEditor value={text} language="sql" schema={undefined} focused tabbable label="Proposed query" onChange={setText} onRun={approve} onCancel={() => undefined} onFocus={() => undefined} />
+        <QueryEditor value={text} language={language} schema={undefined} focused tabbable label="Proposed query" onChange={setText} onRun={approve} onCancel={() => undefined} onFocus={() => undefined} />
       ) : request.subject === 'forecast' ? (
         // The forecast's own cell is the editor; lines here are for the keyboard-minded, folded away so the cell stays in view.
         <details>

@@ -97,7 +97,7 @@ export function RunBar({ progress, compact = false, onDismiss, onShowHistory }: 
       </div>
       {progress.message && <p className="run-message">{progress.message}</p>}
       {live && streamed && !progress.pendingReview && <p className="streamed">{streamed.slice(-240)}</p>}
-      {progress.pendingReview && <ReviewPanel runId={progress.runId} request={progress.pendingReview} />}
+      {progress.pendingReview && <ReviewPanel runId={progress.runId} request={progress.pendingReview} language={progress.queryLanguage ?? 'sql'} />}
     </section>
   );
 }

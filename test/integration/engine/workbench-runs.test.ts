@@ -87,7 +87,8 @@ describe('decision runs in the workspace', () => {
 
     const pending = await until(() => lastProgress(events)?.pendingReview ?? undefined);
     expect(pending).toMatchObject({ subject: 'query', query: 'SELECT 1' });
-    expect((await workbench.invoke('runs/active', {}))[0]).toMatchObject({ runId, status: 'running' });
+    // The review panel edits the pending query in the connection's language.
+    expect((await workbench.invoke('runs/active', {}))[0]).toMatchObject({ runId, status: 'running', queryLanguage: 'sql' });
     await workbench.invoke('runs/review', { runId, decision: { action: 'edit', query: "SELECT local_value FROM trade_node WHERE trade_node = 'krakow'" } });
 
     const done = await until(() => (lastProgress(events)?.status === 'answered' ? lastProgress(events) : undefined));
