@@ -61,7 +61,7 @@ export interface ReviewRecord {
   step: number;
   at: string;
   action: 'approve' | 'edit' | 'skip' | 'note' | 'stop';
-  subject: 'query' | 'replan' | 'forecast' | 'plan';
+  subject: 'query' | 'replan' | 'forecast' | 'ranking' | 'plan';
   original: string;
   edited: string | null;
   note: string | null;

@@ -8,6 +8,7 @@ import { PlanReview } from '../plan-graph/PlanReview';
 function reviewTitle(request: Exclude<ReviewRequestValue, { subject: 'plan' }>): string {
   if (request.subject === 'query') return 'The model wants to run this query:';
   if (request.subject === 'forecast') return `The forecast waits for you: change likelihoods in its cell above. ${request.reason}`;
+  if (request.subject === 'ranking') return request.reason;
   if (request.node === 'program') return request.reason;
   return `The model wants to re-plan: ${request.reason}`;
 }
@@ -72,7 +73,7 @@ function StepReview({ runId, request }: { runId: string; request: Exclude<Review
           <textarea aria-label="Forecast lines" className="plan-editor" rows={Math.min(12, request.steps.length + 1)} value={text} onChange={(event) => setText(event.target.value)} />
         </details>
       ) : (
-        <textarea aria-label="Proposed plan" className="plan-editor" rows={Math.max(3, request.steps.length + 1)} value={text} onChange={(event) => setText(event.target.value)} />
+        <textarea aria-label={request.subject === 'ranking' ? 'Ranking, best first' : 'Proposed plan'} className="plan-editor" rows={Math.max(3, request.steps.length + 1)} value={text} onChange={(event) => setText(event.target.value)} />
       )}
       {request.subject !== 'forecast' && (
       <input
@@ -89,7 +90,7 @@ function StepReview({ runId, request }: { runId: string; request: Exclude<Review
       )}
       <div className="review-actions">
         <button className="primary" data-testid="review-approve" disabled={sent} onClick={approve} title="Ctrl+Enter in the editor">
-          {changed ? (request.subject === 'query' ? 'Run my version' : request.subject === 'forecast' ? 'Use my forecast' : 'Use my plan') : note.trim() ? 'Approve with note' : 'Approve'}
+          {changed ? (request.subject === 'query' ? 'Run my version' : request.subject === 'forecast' ? 'Use my forecast' : request.subject === 'ranking' ? 'Use my ranking' : 'Use my plan') : note.trim() ? 'Approve with note' : 'Approve'}
         </button>
         {request.subject !== 'forecast' && (
           <button className="ghost" data-testid="review-skip" disabled={sent} onClick={() => answer({ action: 'skip', ...(note.trim() ? { note: note.trim() } : {}) })}>

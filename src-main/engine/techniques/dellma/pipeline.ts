@@ -112,6 +112,10 @@ export interface BatchRecord {
   decision: number | null;
   explanation: string;
   comparisons: number;
+  /** Who ranked the batch: the model, or the analyst at the batch's review point (whose order then replaces the model's). */
+  rankedBy: 'model' | 'analyst';
+  /** The model's order (global positions, best first) when the analyst re-ranked the batch. */
+  modelOrder: number[] | null;
 }
 
 export interface FitRecord extends BradleyTerryFit {
@@ -179,6 +183,17 @@ function components(count: number, links: Iterable<[number, number]>): number {
   return groups;
 }
 
+/** The comparisons a batch's order (best first) gives the fit: every ordered pair, or the winner over the rest (Top-1). */
+function comparisonsOf(variant: string, order: readonly number[] | null): { pairs: Pair[]; choice: Choice | null; count: number } {
+  if (!order) return { pairs: [], choice: null, count: 0 };
+  if (variant === 'top1') {
+    const choice = rankToTop1(order);
+    return { pairs: [], choice, count: choice ? choice.losers.length : 0 };
+  }
+  const pairs = rankToPairs(order);
+  return { pairs, choice: null, count: pairs.length };
+}
+
 /** DeLLMa-Pairs / Top-1 / Naive on one problem, given the beliefs of its factors. */
 export async function solveWithDellma(
   caller: ModelCaller,
@@ -188,6 +203,11 @@ export async function solveWithDellma(
   params: DellmaParameters,
   /** Told each batch as soon as its ranking is in (the notebook shows it while the next is asked). */
   onBatch?: (record: BatchRecord, sample: { states: State[]; items: Item[] }) => void,
+  /**
+   * Step-through: after the model's ranking the analyst may rank the batch by hand; the
+   * returned order (global positions, best first) replaces the model's comparisons for it.
+   */
+  reviewBatch?: (record: BatchRecord) => Promise<number[] | null>,
 ): Promise<ProblemResult> {
   const variant = params.variant;
   if (!isDellmaVariant(variant)) throw new WorkbenchError('invalid-request', `${variant} is a baseline, not a DeLLMa variant.`);
@@ -207,7 +227,7 @@ export async function solveWithDellma(
       return { state: sample.states[item.stateId] as State, action: item.action };
     });
     let conversation = rankingMessages(frame, beliefs, entries);
-    const record: BatchRecord = { window, items: positions, attempts: 0, rank: null, repair: null, order: null, decision: null, explanation: '', comparisons: 0 };
+    const record: BatchRecord = { window, items: positions, attempts: 0, rank: null, repair: null, order: null, decision: null, explanation: '', comparisons: 0, rankedBy: 'model', modelOrder: null };
     for (let attempt = 0; attempt <= params.maxRepairs; attempt++) {
       record.attempts = attempt + 1;
       const answer = await caller.call('dellma.rank', problem, attempt, conversation, { temperature: 0 });
@@ -223,21 +243,20 @@ export async function solveWithDellma(
       }
       conversation = [...conversation, { role: 'assistant', content: answer }, { role: 'user', content: `That answer cannot be used: ${parsed.problems.join('; ')}. Reply again with the complete JSON object.` }];
     }
-    if (record.order) {
-      if (variant === 'top1') {
-        const choice = rankToTop1(record.order);
-        if (choice) {
-          choices.push(choice);
-          record.comparisons = choice.losers.length;
-        }
-      } else {
-        const batchPairs = rankToPairs(record.order);
-        pairs.push(...batchPairs);
-        record.comparisons = batchPairs.length;
-      }
-    }
+    record.comparisons = comparisonsOf(variant, record.order).count;
     batches.push(record);
     onBatch?.(record, sample);
+    const analystOrder = reviewBatch ? await reviewBatch(record) : null;
+    if (analystOrder) {
+      record.modelOrder = record.order;
+      record.order = analystOrder;
+      record.rankedBy = 'analyst';
+      record.comparisons = comparisonsOf(variant, analystOrder).count;
+      onBatch?.(record, sample);
+    }
+    const compared = comparisonsOf(variant, record.order);
+    pairs.push(...compared.pairs);
+    if (compared.choice) choices.push(compared.choice);
   }
 
   const kind = variant === 'top1' ? 'top1' : 'pairs';

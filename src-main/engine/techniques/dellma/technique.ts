@@ -154,8 +154,19 @@ async function decide(run: RunContext): Promise<RunOutcome> {
   const cost = estimateCost({ variant: 'pairs', actions: actions.length, perAction: params.perAction, naiveSamples: 50, batch: params.batch, overlap: params.overlap, contextChars: context.length, factorNameChars: factors.reduce((sum, factor) => sum + factor.name.length, 0), factorCount: factors.length, forecastCached: true, selfConsistency: 1 });
   // The plan and its cost are shown before any ranking call is made (the sampling is seeded, so it is known now).
   emitSampling(run, params, beliefs, actions.length, cost);
-  let batches = 0;
-  const result = await solveWithDellma(caller, problemNumber, problemFrame, beliefs, params, (batch, sample) => emitBatch(run, batch, batches++, sample, actions, beliefs));
+  let sampled: { states: State[]; items: Item[] } | null = null;
+  const result = await solveWithDellma(
+    caller,
+    problemNumber,
+    problemFrame,
+    beliefs,
+    params,
+    (batch, sample) => {
+      sampled = sample;
+      emitBatch(run, batch, sample, actions, beliefs);
+    },
+    run.options.gate.interactive ? (batch) => reviewRanking(run, batch, sampled, actions, beliefs) : undefined,
+  );
   const detail = result.dellma;
   if (!detail) return run.finish('failed', 'The DeLLMa pipeline returned no detail');
   emitResult(run, result, beliefs, params);
@@ -293,14 +304,15 @@ function emitSampling(run: RunContext, params: DellmaParameters, beliefs: readon
 }
 
 /** One ranking cell, written as soon as the batch's answer is in. */
-function emitBatch(run: RunContext, batch: BatchRecord, index: number, sample: { states: State[]; items: Item[] }, actions: readonly string[], beliefs: readonly BeliefFactor[]): void {
+function emitBatch(run: RunContext, batch: BatchRecord, sample: { states: State[]; items: Item[] }, actions: readonly string[], beliefs: readonly BeliefFactor[]): void {
   const describe = (position: number): { action: string; state: string } => {
     const item = sample.items[position];
     return { action: actions[item?.action ?? -1] ?? '?', state: stateText(beliefs, sample.states[item?.stateId ?? -1] ?? []) };
   };
   const local = (position: number): number => batch.items.indexOf(position) + 1;
+  const byAnalyst = batch.rankedBy === 'analyst';
   const record: DellmaRank = {
-    batch: index + 1,
+    batch: batch.window.index + 1,
     items: batch.items.map((position, at) => ({ number: at + 1, position, ...describe(position) })),
     rank: batch.rank,
     order: batch.order ? batch.order.map(local) : null,
@@ -308,9 +320,57 @@ function emitBatch(run: RunContext, batch: BatchRecord, index: number, sample: {
     explanation: batch.explanation,
     attempts: batch.attempts,
     comparisons: batch.comparisons,
+    rankedBy: batch.rankedBy,
+    modelOrder: batch.modelOrder ? batch.modelOrder.map(local) : null,
   };
+  if (byAnalyst) {
+    emitStep(run, 'rank', record, `Batch ${record.batch} ranked by the analyst (${record.items.length} scenarios): best first ${record.order?.join(', ') ?? ''}; the analyst's ${record.comparisons} comparisons replace the model's (model: ${record.modelOrder?.join(', ') ?? 'no usable ranking'}).`, `batch-${record.batch}`);
+    return;
+  }
   const repairs = record.repairs ? [...record.repairs.missing.map((n) => `${n} appended`), ...record.repairs.duplicates.map((n) => `${n} repeated`), ...record.repairs.outOfRange.map((n) => `${n} out of range`)] : [];
   emitStep(run, 'rank', record, `Batch ${record.batch} (${record.items.length} scenarios): ${record.order ? `best first ${record.order.join(', ')}` : 'no usable ranking'}${repairs.length ? `; repaired: ${repairs.join(', ')}` : ''}. ${record.explanation}`, `batch-${record.batch}`);
+}
+
+/**
+ * Step-through: the batch's scenarios wait for the analyst as `number | option | future`
+ * lines, best first as the model ranked them. Reordered lines are the analyst's ranking,
+ * which replaces the model's comparisons for this batch in the fit; a list that is not the
+ * batch's numbers each once is refused with its problems and the model's ranking is kept.
+ */
+async function reviewRanking(run: RunContext, batch: BatchRecord, sample: { states: State[]; items: Item[] } | null, actions: readonly string[], beliefs: readonly BeliefFactor[]): Promise<number[] | null> {
+  const { gate } = run.options;
+  const numbered = batch.order ?? batch.items;
+  const lines = numbered.map((position) => {
+    const item = sample?.items[position];
+    return `${batch.items.indexOf(position) + 1} | ${actions[item?.action ?? -1] ?? '?'} | ${stateText(beliefs, sample?.states[item?.stateId ?? -1] ?? [])}`;
+  });
+  const step = run.state.steps;
+  const node = `batch-${batch.window.index + 1}`;
+  let decision = await gate.review({ subject: 'ranking', step, node, steps: lines, reason: `Batch ${batch.window.index + 1}: the model's ranking, best first. Reorder the lines to rank the batch yourself; your comparisons replace the model's in the fit.` }, run.signal);
+  let order: number[] | null = null;
+  if (decision.action === 'edit' && decision.steps) {
+    const read = readRankingLines(decision.steps, batch.items.length);
+    if (read.ok) order = read.order.map((number) => batch.items[number - 1] as number);
+    else decision = { action: 'note', note: `The ranking was not used: ${read.problems.join('; ')}` };
+  }
+  recordReview(run, { step, node }, 'ranking', lines.join('\n'), decision);
+  if (decision.action === 'stop') throw new RunEnding('stopped', 'The analyst stopped the run to continue by hand');
+  return order;
+}
+
+/** The analyst's ranking lines (each led by its scenario number), best first: every number 1..size exactly once. */
+export function readRankingLines(lines: readonly string[], size: number): { ok: true; order: number[] } | { ok: false; problems: string[] } {
+  const problems: string[] = [];
+  const order: number[] = [];
+  lines.forEach((line, index) => {
+    const number = Number(/^\s*(\d+)/.exec(line)?.[1] ?? Number.NaN);
+    if (!Number.isInteger(number) || number < 1 || number > size) problems.push(`line ${index + 1}: "${line.trim()}" does not start with a scenario number from 1 to ${size}`);
+    else if (order.includes(number)) problems.push(`line ${index + 1}: scenario ${number} is listed twice`);
+    else order.push(number);
+  });
+  const missing = Array.from({ length: size }, (_, index) => index + 1).filter((number) => !order.includes(number));
+  if (missing.length) problems.push(`missing scenario(s) ${missing.join(', ')}`);
+  return problems.length ? { ok: false, problems } : { ok: true, order };
 }
 
 function emitResult(run: RunContext, result: ProblemResult, beliefs: readonly BeliefFactor[], params: DellmaParameters): void {
@@ -328,6 +388,7 @@ function emitResult(run: RunContext, result: ProblemResult, beliefs: readonly Be
     return agreement ? tauOf(agreement) : null;
   });
 
+  const analystBatches = detail.batches.filter((batch) => batch.rankedBy === 'analyst').map((batch) => batch.window.index + 1);
   const fit: DellmaFit = {
     kind: detail.fit.kind,
     comparisons: detail.fit.comparisons,
@@ -340,7 +401,7 @@ function emitResult(run: RunContext, result: ProblemResult, beliefs: readonly Be
     rankAgreement: tauOf(pooled),
     batchAgreement,
   };
-  emitStep(run, 'fit', fit, `Bradley–Terry (ILSR, alpha ${fit.alpha}) over ${fit.comparisons} comparisons, ${fit.components} component(s) of the comparison graph, ${fit.iterations} iterations${fit.converged ? '' : ' (not converged)'}; utilities = softmax(θ/${fit.temperature}) over all ${fit.items.length} scenarios.${fit.rankAgreement === null ? '' : ` [ext] Kendall τ of the rankings with the fitted utilities: ${fit.rankAgreement.toFixed(3)}.`}`, 'fit');
+  emitStep(run, 'fit', fit, `Bradley–Terry (ILSR, alpha ${fit.alpha}) over ${fit.comparisons} comparisons, ${fit.components} component(s) of the comparison graph, ${fit.iterations} iterations${fit.converged ? '' : ' (not converged)'}; utilities = softmax(θ/${fit.temperature}) over all ${fit.items.length} scenarios.${analystBatches.length ? ` Batch(es) ${analystBatches.join(', ')} ranked by the analyst.` : ''}${fit.rankAgreement === null ? '' : ` [ext] Kendall τ of the rankings with the fitted utilities: ${fit.rankAgreement.toFixed(3)}.`}`, 'fit');
 
   const decision = detail.decision;
   const expected: DellmaExpected = {
