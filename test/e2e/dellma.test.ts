@@ -145,7 +145,22 @@ describe('DeLLMa on the agriculture example', () => {
     await forecast.getByLabel('Likelihood of how pear turns out: better').scrollIntoViewIfNeeded();
     await screenshot(app.page, 'dellma-02-forecast-edit');
     await forecast.getByTestId('forecast-continue').click();
+    // Each ranking batch waits after the model's answer: batch 1 as the model ranked it…
+    await expect.poll(() => review.innerText(), { timeout: 20_000 }).toContain("Batch 1: the model's ranking");
+    await review.getByTestId('review-approve').click();
+    // …batch 2 ranked by hand: the analyst moves the model's last scenario to the top.
+    await expect.poll(() => review.innerText(), { timeout: 20_000 }).toContain("Batch 2: the model's ranking");
+    const rankingLines = review.getByLabel('Ranking, best first');
+    const modelLines = (await rankingLines.inputValue()).split('\n');
+    const handLines = [modelLines.at(-1) ?? '', ...modelLines.slice(0, -1)];
+    await rankingLines.fill(handLines.join('\n'));
+    await review.getByRole('button', { name: 'Use my ranking' }).click();
     await expect.poll(() => app.page.getByTestId('run-status').innerText(), { timeout: 30_000 }).toBe('Decided');
+    const handRanked = app.page.getByTestId('dellma-analyst-ranking');
+    await expect.poll(() => handRanked.count()).toBe(1);
+    expect(await handRanked.innerText()).toContain('The analyst ranked this batch by hand');
+    await handRanked.scrollIntoViewIfNeeded();
+    await screenshot(app.page, 'dellma-02b-hand-ranking');
     expect(model().failures).toEqual([]);
 
     // The analyst's forecast is a cell of its own; every later step is computed from it.
@@ -172,6 +187,8 @@ describe('DeLLMa on the agriculture example', () => {
     expect(report).toContain("The analyst's forecast:");
     expect(report).toContain('how pear turns out | worse | very likely');
     expect(report).toContain('how pear turns out | same | very unlikely');
+    // …and the batch the analyst ranked by hand, labelled as the analyst's.
+    expect(report).toContain('Batch 2 ranked by the analyst');
     await screenshot(app.page, 'dellma-04-report');
     expect(app.pageErrors).toEqual([]);
   });
