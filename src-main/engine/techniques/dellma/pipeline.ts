@@ -183,6 +183,21 @@ function components(count: number, links: Iterable<[number, number]>): number {
   return groups;
 }
 
+/** How a run follows, reviews and resumes the ranking batches (all optional: the benchmark uses none). */
+export interface BatchHooks {
+  /** Told each batch as soon as its ranking is in (the notebook shows it while the next is asked). */
+  onBatch?: (record: BatchRecord, sample: { states: State[]; items: Item[] }) => void;
+  /**
+   * Step-through: after the model's ranking the analyst may rank the batch by hand; the
+   * returned order (global positions, best first) replaces the model's comparisons for it.
+   */
+  reviewBatch?: (record: BatchRecord) => Promise<number[] | null>;
+  /** Told each batch once it is final (after any review), so a resume can start after it. */
+  onBatchDone?: (record: BatchRecord) => void;
+  /** Batches a resumed run had finished, in window order: used as they were, not asked again. */
+  completed?: readonly BatchRecord[];
+}
+
 /** The comparisons a batch's order (best first) gives the fit: every ordered pair, or the winner over the rest (Top-1). */
 function comparisonsOf(variant: string, order: readonly number[] | null): { pairs: Pair[]; choice: Choice | null; count: number } {
   if (!order) return { pairs: [], choice: null, count: 0 };
@@ -201,14 +216,9 @@ export async function solveWithDellma(
   frame: ProblemFrame,
   beliefs: readonly BeliefFactor[],
   params: DellmaParameters,
-  /** Told each batch as soon as its ranking is in (the notebook shows it while the next is asked). */
-  onBatch?: (record: BatchRecord, sample: { states: State[]; items: Item[] }) => void,
-  /**
-   * Step-through: after the model's ranking the analyst may rank the batch by hand; the
-   * returned order (global positions, best first) replaces the model's comparisons for it.
-   */
-  reviewBatch?: (record: BatchRecord) => Promise<number[] | null>,
+  hooks: BatchHooks = {},
 ): Promise<ProblemResult> {
+  const { onBatch, reviewBatch, onBatchDone, completed = [] } = hooks;
   const variant = params.variant;
   if (!isDellmaVariant(variant)) throw new WorkbenchError('invalid-request', `${variant} is a baseline, not a DeLLMa variant.`);
   const seed = problemSeed(params.seed, problem);
@@ -221,6 +231,16 @@ export async function solveWithDellma(
   const choices: Choice[] = [];
   const batches: BatchRecord[] = [];
   for (const window of plan) {
+    const done = completed[window.index];
+    if (done) {
+      // Finished before the run was interrupted: its comparisons enter the fit as they were.
+      const record: BatchRecord = structuredClone(done);
+      const compared = comparisonsOf(variant, record.order);
+      pairs.push(...compared.pairs);
+      if (compared.choice) choices.push(compared.choice);
+      batches.push(record);
+      continue;
+    }
     const positions = Array.from({ length: window.size }, (_, local) => globalPosition(window, local + 1));
     const entries = positions.map((position) => {
       const item = sample.items[position] as Item;
@@ -257,6 +277,7 @@ export async function solveWithDellma(
     const compared = comparisonsOf(variant, record.order);
     pairs.push(...compared.pairs);
     if (compared.choice) choices.push(compared.choice);
+    onBatchDone?.(record);
   }
 
   const kind = variant === 'top1' ? 'top1' : 'pairs';

@@ -1,4 +1,4 @@
-import { forecastLines, type DellmaAudit, type DellmaExpected, type DellmaFit, type DellmaForecast, type DellmaFrame, type DellmaRank, type DellmaSampling, type DellmaStep } from '../../../contract/dellma';
+import { dellmaFrameSchema, forecastLines, type DellmaAudit, type DellmaExpected, type DellmaFit, type DellmaForecast, type DellmaFrame, type DellmaRank, type DellmaSampling, type DellmaStep } from '../../../contract/dellma';
 import { WorkbenchError } from '../../../contract/errors';
 import type { SimulationResult } from '../../../contract/simulation';
 import type { ChatMessage } from '../../../llm/types';
@@ -108,35 +108,76 @@ async function decide(run: RunContext): Promise<RunOutcome> {
   const schemaSummary = summarizeSchema(await run.options.connector.schema());
   const goal = question.replace(/^\s*(options|unknowns)\s*:.*$/gim, '').trim();
   const caller = runCaller(run);
+  // What an interrupted run had finished; kept in the run's state so every checkpoint holds it.
+  const progress: DellmaProgress = (run.options.resume ? savedProgress(run.state.technique) : null) ?? { frame: null, context: null, beliefs: null, batches: [] };
+  run.state.technique = progress;
+  const frame = progress.frame ?? (await frameOptions(run, caller, question, goal, schemaSummary));
+  if ('end' in frame) return frame.end;
+  progress.frame = frame;
+  const actions = frame.actions;
 
-  // 1. Frame.
+  // 2. Context: one query the model writes.
+  const context = progress.context ?? (await retrieveContext(run, caller, goal, actions, schemaSummary));
+  progress.context = context;
+
+  // 3. Forecast, and the analyst's review of it.
+  const factors = frameFactors(actions, listedAfter('unknowns', question) ?? []);
+  const params = dellmaParameters();
+  const cost = estimateCost({ variant: 'pairs', actions: actions.length, perAction: params.perAction, naiveSamples: 50, batch: params.batch, overlap: params.overlap, contextChars: context.length, factorNameChars: factors.reduce((sum, factor) => sum + factor.name.length, 0), factorCount: factors.length, forecastCached: true, selfConsistency: 1 });
+  let beliefs = progress.beliefs;
+  if (!beliefs) {
+    const forecasted = await forecast(caller, run.options.provider.description, { context, goal, factors }, new Map(), dellmaSettings.maxRepairs);
+    emitForecast(run, 'model', forecasted.factors);
+    const reviewed = await reviewForecast(run, forecasted.factors);
+    if ('end' in reviewed) return reviewed.end;
+    beliefs = reviewed.beliefs;
+    // The plan and its cost are shown before any ranking call is made (the sampling is seeded, so it is known now).
+    emitSampling(run, params, beliefs, actions.length, cost);
+    progress.beliefs = beliefs;
+  }
+  const finalBeliefs = beliefs;
+
+  // 4. Sampling, rankings, fit, expected utility.
+  const problemFrame: ProblemFrame = { goal, context, actions: actions.map((name) => ({ name, label: name })) };
+  // The seeded draw the pipeline makes, so a review can describe a batch's scenarios.
+  const sampled = pairedSample(seededRandom(problemSeed(params.seed, problemNumber)), finalBeliefs, actions.length, params.perAction);
+  const result = await solveWithDellma(caller, problemNumber, problemFrame, finalBeliefs, params, {
+    onBatch: (batch, sample) => emitBatch(run, batch, sample, actions, finalBeliefs),
+    ...(run.options.gate.interactive ? { reviewBatch: (batch: BatchRecord) => reviewRanking(run, batch, sampled, actions, finalBeliefs) } : {}),
+    onBatchDone: (batch) => progress.batches.push(batch),
+    completed: progress.batches,
+  });
+  const detail = result.dellma;
+  if (!detail) return run.finish('failed', 'The DeLLMa pipeline returned no detail');
+  emitResult(run, result, finalBeliefs, params);
+  if (!result.chosen) return run.finish('failed', `No decision: ${result.note ?? 'no usable ranking'}`);
+  return conclude(run, result, actions);
+}
+
+/** 1. The options, shortlisted when there are more than the paper tried; emitted as the frame cell. */
+async function frameOptions(run: RunContext, caller: ModelCaller, question: string, goal: string, schemaSummary: string): Promise<DellmaFrame | { end: RunOutcome }> {
   const listed = listedAfter('options', question);
   const fromSimulator = listed ? null : await simulatorCandidates(run);
   const candidates = listed ?? fromSimulator ?? (await queriedCandidates(run, caller, goal, schemaSummary));
   if (!candidates || candidates.length < 2) {
-    return run.finish('failed', `DeLLMa needs at least two options: list them in the question ("Options: a; b; c")${candidates ? `; the candidate query gave ${candidates.length}` : ''}`);
+    return { end: run.finish('failed', `DeLLMa needs at least two options: list them in the question ("Options: a; b; c")${candidates ? `; the candidate query gave ${candidates.length}` : ''}`) };
   }
   const shortlist = candidates.length > dellmaSettings.maxActions ? await prune(caller, goal, candidates, schemaSummary) : { actions: candidates, note: null };
   const actions = shortlist.actions;
   const frame: DellmaFrame = { goal, actions, source: listed ? 'question' : fromSimulator ? 'simulator' : 'query', pruned: candidates.filter((name) => !actions.includes(name)), maxActions: dellmaSettings.maxActions, note: shortlist.note };
   emitStep(run, 'frame', frame, `Options (${frame.source === 'question' ? 'listed in the question' : frame.source === 'query' ? 'listed by a query' : "the simulator's candidates, names only"}): ${actions.join(', ')}${frame.pruned.length ? `. Left out by the shortlist: ${frame.pruned.join(', ')}` : ''}${frame.note ? `. ${frame.note}` : ''}`);
+  return frame;
+}
 
-  // 2. Context: one query the model writes.
+/** 2. The context: one query the model writes (a review point in step-through), with the business rules. */
+async function retrieveContext(run: RunContext, caller: ModelCaller, goal: string, actions: readonly string[], schemaSummary: string): Promise<string> {
   const retrieved = await gatedQuery(run, caller, 'dellma.retrieve', `My goal: ${goal}\nThe options: ${actions.join(', ')}\n\nWrite one query that retrieves the data most useful for judging how each option could turn out.`, schemaSummary);
   const data = retrieved?.text ?? null;
-  const context = [run.options.rules ? `Business rules:\n${run.options.rules}` : '', data ? `Data retrieved from the database:\n${data}` : 'No data could be retrieved.'].filter(Boolean).join('\n\n');
+  return [run.options.rules ? `Business rules:\n${run.options.rules}` : '', data ? `Data retrieved from the database:\n${data}` : 'No data could be retrieved.'].filter(Boolean).join('\n\n');
+}
 
-  // 3. Forecast, and the analyst's review of it.
-  const factors = frameFactors(actions, listedAfter('unknowns', question) ?? []);
-  const forecasted = await forecast(caller, run.options.provider.description, { context, goal, factors }, new Map(), dellmaSettings.maxRepairs);
-  let beliefs: BeliefFactor[] = forecasted.factors;
-  emitForecast(run, 'model', beliefs);
-  const reviewed = await reviewForecast(run, beliefs);
-  if ('end' in reviewed) return reviewed.end;
-  beliefs = reviewed.beliefs;
-
-  // 4. Sampling, rankings, fit, expected utility.
-  const params: DellmaParameters = {
+function dellmaParameters(): DellmaParameters {
+  return {
     variant: 'pairs',
     perAction: dellmaSettings.perAction,
     batch: dellmaSettings.batch,
@@ -150,29 +191,36 @@ async function decide(run: RunContext): Promise<RunOutcome> {
     selfConsistencyTemperature: 0,
     maxRepairs: dellmaSettings.maxRepairs,
   };
-  const problemFrame: ProblemFrame = { goal, context, actions: actions.map((name) => ({ name, label: name })) };
-  const cost = estimateCost({ variant: 'pairs', actions: actions.length, perAction: params.perAction, naiveSamples: 50, batch: params.batch, overlap: params.overlap, contextChars: context.length, factorNameChars: factors.reduce((sum, factor) => sum + factor.name.length, 0), factorCount: factors.length, forecastCached: true, selfConsistency: 1 });
-  // The plan and its cost are shown before any ranking call is made (the sampling is seeded, so it is known now).
-  emitSampling(run, params, beliefs, actions.length, cost);
-  let sampled: { states: State[]; items: Item[] } | null = null;
-  const result = await solveWithDellma(
-    caller,
-    problemNumber,
-    problemFrame,
-    beliefs,
-    params,
-    (batch, sample) => {
-      sampled = sample;
-      emitBatch(run, batch, sample, actions, beliefs);
-    },
-    run.options.gate.interactive ? (batch) => reviewRanking(run, batch, sampled, actions, beliefs) : undefined,
-  );
-  const detail = result.dellma;
-  if (!detail) return run.finish('failed', 'The DeLLMa pipeline returned no detail');
-  emitResult(run, result, beliefs, params);
-  if (!result.chosen) return run.finish('failed', `No decision: ${result.note ?? 'no usable ranking'}`);
+}
 
-  // 5. The decision, checked by the simulator; then the audit of the utilities [ext].
+/**
+ * What a DeLLMa run has finished, saved with every checkpoint: a resumed run starts after the
+ * last finished step (frame, context, the reviewed forecast with the sampling cell, each final
+ * batch) instead of asking and showing them again.
+ */
+interface DellmaProgress {
+  frame: DellmaFrame | null;
+  context: string | null;
+  beliefs: BeliefFactor[] | null;
+  batches: BatchRecord[];
+}
+
+function savedProgress(saved: unknown): DellmaProgress | null {
+  if (!saved || typeof saved !== 'object') return null;
+  const progress = saved as Partial<DellmaProgress>;
+  const frame = dellmaFrameSchema.safeParse(progress.frame);
+  return {
+    frame: frame.success ? frame.data : null,
+    context: frame.success && typeof progress.context === 'string' ? progress.context : null,
+    beliefs: frame.success && typeof progress.context === 'string' && Array.isArray(progress.beliefs) ? progress.beliefs : null,
+    batches: Array.isArray(progress.beliefs) && Array.isArray(progress.batches) ? progress.batches : [],
+  };
+}
+
+/** 5. The decision, checked by the simulator; then the audit of the utilities [ext]. */
+async function conclude(run: RunContext, result: ProblemResult, actions: readonly string[]): Promise<RunOutcome> {
+  const detail = result.dellma;
+  if (!detail || !result.chosen) return run.finish('failed', 'No decision');
   const step = run.state.steps;
   const simulation = await simulateKnown(run, step);
   if (simulation) {
