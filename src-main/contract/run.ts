@@ -141,6 +141,8 @@ export const runEventSchema = z.discriminatedUnion('type', [
     evidence: z.array(z.string()),
     /** The simulator's check of the decision, when a simulator fits the data and the question's parameters are known. */
     verification: verificationSchema.nullable().optional(),
+    /** Set when the decision was computed in code, not written by the model (DeLLMa: "expected utility"). */
+    computedBy: z.string().optional(),
   }),
   /** A simulator run, asked for by the model (`simulate`) or by the workbench to check a decision. */
   z.object({ type: z.literal('simulation'), step: z.number(), node: nodeField, requested: z.array(z.string()).nullable(), result: simulationResultSchema }),

@@ -6,7 +6,7 @@ import { dialectNotes } from '../../dialects';
 import { recordReview } from '../../review-gate';
 import type { RunContext, RunOutcome } from '../../run-context';
 import { summarizeSchema } from '../../schema-summary';
-import { answerTool } from '../../tools/answer';
+import { verifyDecision } from '../../../simulators/run-simulation';
 import { runQuery, type QueryRun } from '../../tools/query';
 import { simulateKnown } from '../../tools/simulate';
 import { readQuery } from '../plan-dag/prompts';
@@ -229,8 +229,10 @@ async function conclude(run: RunContext, result: ProblemResult, actions: readonl
   }
   const chosenExpected = detail.expected[actions.indexOf(result.chosen)] ?? 0;
   const rationale = `Highest expected utility (${chosenExpected.toPrecision(3)}${detail.decision?.margin !== null && detail.decision?.margin !== undefined ? `, ahead of ${actions[detail.decision.runnerUp ?? -1] ?? '?'} by ${detail.decision.margin.toPrecision(3)}` : ''}) over ${detail.states.length} sampled futures ranked in ${detail.batches.length} batch(es).`;
-  const outcome = await answerTool.perform({ decision: result.chosen, rationale }, { step }, run);
-  return 'answer' in outcome ? run.finish('answered', null, outcome.answer) : run.finish('failed', 'The answer could not be recorded');
+  // The decision is computed here, not written by the model: recorded as such, checked like any answer.
+  const check = run.state.lastSimulation ?? null;
+  run.emit({ type: 'decision', step, decision: result.chosen, rationale, evidence: [...run.state.evidence], verification: check ? verifyDecision(result.chosen, check) : null, computedBy: 'expected utility' });
+  return run.finish('answered', null, { decision: result.chosen, rationale });
 }
 
 /** The simulator's candidates, by name only: their outcomes stay hidden until the decision is checked. */
