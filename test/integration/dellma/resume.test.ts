@@ -11,6 +11,7 @@ import type { RunEvent } from '../../../src-main/contract/run';
 import { openSqliteConnector } from '../../../src-main/connectors/sqlite/sqlite-connector';
 import { defaultRunLimits, runDecision, type DecisionRunOptions } from '../../../src-main/engine/decision-run';
 import { resumeStateFor, type ResumeState } from '../../../src-main/engine/resume-state';
+import type { ReviewGate } from '../../../src-main/engine/review-gate';
 import { createOpenAiProvider } from '../../../src-main/llm/openai-provider';
 import { tinySqlite } from '../../support/fixtures';
 import { messageText, startScriptedOpenAiServer, type ReceivedChatRequest, type ScriptedOpenAiServer, type ScriptedTurn } from '../../support/scripted-openai';
@@ -84,6 +85,56 @@ describe('resuming a DeLLMa run', () => {
       // The fit uses both batches: the finished one's 32·31/2 pairs and the new one's 24·23/2.
       const fit = dellmaFitSchema.parse(inputOf('dellma.fit'));
       expect(fit.comparisons).toBe((32 * 31) / 2 + (24 * 23) / 2);
+    } finally {
+      await connector.close();
+    }
+  });
+
+  it('stopped while a review waits, asks again for that review only: no model call and no cell repeated', async () => {
+    const connector = openSqliteConnector({ path: tinySqlite(tempDir()) });
+    try {
+      const run = async (turns: ((request: ReceivedChatRequest) => ScriptedTurn)[], gate: ReviewGate, resume?: ResumeState): Promise<{ events: RunEvent[]; checkpoints: ResumeState[]; server: ScriptedOpenAiServer; status: string; reviews: string[] }> => {
+        const server = await startScriptedOpenAiServer(turns);
+        servers.push(server);
+        const events: RunEvent[] = [];
+        const checkpoints: ResumeState[] = [];
+        const reviews: string[] = [];
+        const outcome = await runDecision({
+          question: 'Which region should get the new store?\nOptions: north; south',
+          rules: '',
+          technique: 'dellma',
+          connector,
+          connectionDescription: 'tiny',
+          provider: createOpenAiProvider({ baseUrl: server.baseUrl, model: 'scripted', requestTimeoutMs: 5000, maxRetries: 0, toolMode: 'tools' }),
+          toolMode: 'tools',
+          limits: defaultRunLimits,
+          gate: { interactive: true, review: async (request, signal) => (reviews.push(request.subject), gate.review(request, signal)) },
+          emit: (event) => events.push(event),
+          onCheckpoint: (state) => checkpoints.push(JSON.parse(JSON.stringify(state)) as ResumeState),
+          ...(resume ? { resume } : {}),
+        });
+        expect(server.failures).toEqual([]);
+        return { events, checkpoints, server, status: outcome.status, reviews };
+      };
+      const approve: ReviewGate = { interactive: true, review: async () => ({ action: 'approve' }) };
+      // The app stops while the forecast waits for the analyst.
+      const stopAt = (subject: string): ReviewGate => ({ interactive: true, review: async (request) => (request.subject === subject ? Promise.reject(new Error('the app stopped')) : { action: 'approve' }) });
+      const atForecast = await run([model('query'), model('forecast')], stopAt('forecast'));
+      expect(atForecast.status).toBe('failed');
+      expect(tools(atForecast.events).filter((tool) => tool.startsWith('dellma.'))).toEqual(['dellma.frame', 'dellma.forecast']);
+
+      // Resumed: the forecast review is asked again, the forecast is neither asked nor shown again; the one batch is ranked, then the run stops at its review.
+      const atRanking = await run([model('rank')], stopAt('ranking'), atForecast.checkpoints.at(-1));
+      expect(atRanking.reviews).toEqual(['forecast', 'ranking']);
+      expect(atRanking.server.requests).toHaveLength(1);
+      expect(tools(atRanking.events).filter((tool) => tool.startsWith('dellma.'))).toEqual(['dellma.sampling', 'dellma.rank']);
+
+      // Resumed again: only the ranking review, no model call, and the batch's cell is not shown twice.
+      const done = await run([], approve, atRanking.checkpoints.at(-1));
+      expect(done.status).toBe('answered');
+      expect(done.reviews).toEqual(['ranking']);
+      expect(done.server.requests).toHaveLength(0);
+      expect(tools(done.events).filter((tool) => tool.startsWith('dellma.'))).toEqual(['dellma.fit', 'dellma.expected']);
     } finally {
       await connector.close();
     }

@@ -192,6 +192,10 @@ export interface BatchHooks {
    * returned order (global positions, best first) replaces the model's comparisons for it.
    */
   reviewBatch?: (record: BatchRecord) => Promise<number[] | null>;
+  /** Told each batch once the model's ranking is in and shown, before its review (so a resume does not ask it again). */
+  onAnswered?: (record: BatchRecord) => void;
+  /** The batch a resumed run had answered but not finished reviewing: reviewed, not asked again. */
+  answered?: BatchRecord | null;
   /** Told each batch once it is final (after any review), so a resume can start after it. */
   onBatchDone?: (record: BatchRecord) => void;
   /** Batches a resumed run had finished, in window order: used as they were, not asked again. */
@@ -218,7 +222,7 @@ export async function solveWithDellma(
   params: DellmaParameters,
   hooks: BatchHooks = {},
 ): Promise<ProblemResult> {
-  const { onBatch, reviewBatch, onBatchDone, completed = [] } = hooks;
+  const { onBatch, onAnswered, answered, reviewBatch, onBatchDone, completed = [] } = hooks;
   const variant = params.variant;
   if (!isDellmaVariant(variant)) throw new WorkbenchError('invalid-request', `${variant} is a baseline, not a DeLLMa variant.`);
   const seed = problemSeed(params.seed, problem);
@@ -230,17 +234,8 @@ export async function solveWithDellma(
   const pairs: Pair[] = [];
   const choices: Choice[] = [];
   const batches: BatchRecord[] = [];
-  for (const window of plan) {
-    const done = completed[window.index];
-    if (done) {
-      // Finished before the run was interrupted: its comparisons enter the fit as they were.
-      const record: BatchRecord = structuredClone(done);
-      const compared = comparisonsOf(variant, record.order);
-      pairs.push(...compared.pairs);
-      if (compared.choice) choices.push(compared.choice);
-      batches.push(record);
-      continue;
-    }
+  /** One ranking call (and its repairs) for a window; the notebook is told as soon as it is in. */
+  const askBatch = async (window: Window): Promise<BatchRecord> => {
     const positions = Array.from({ length: window.size }, (_, local) => globalPosition(window, local + 1));
     const entries = positions.map((position) => {
       const item = sample.items[position] as Item;
@@ -264,8 +259,25 @@ export async function solveWithDellma(
       conversation = [...conversation, { role: 'assistant', content: answer }, { role: 'user', content: `That answer cannot be used: ${parsed.problems.join('; ')}. Reply again with the complete JSON object.` }];
     }
     record.comparisons = comparisonsOf(variant, record.order).count;
-    batches.push(record);
     onBatch?.(record, sample);
+    onAnswered?.(record);
+    return record;
+  };
+  for (const window of plan) {
+    const done = completed[window.index];
+    if (done) {
+      // Finished before the run was interrupted: its comparisons enter the fit as they were.
+      const record: BatchRecord = structuredClone(done);
+      const compared = comparisonsOf(variant, record.order);
+      pairs.push(...compared.pairs);
+      if (compared.choice) choices.push(compared.choice);
+      batches.push(record);
+      continue;
+    }
+    // A batch the model had answered (and the notebook shown) when the run stopped at its review is not asked again.
+    // A batch the model had answered (and the notebook shown) when the run stopped at its review is reviewed, not asked again.
+    const record = answered?.window.index === window.index ? structuredClone(answered) : await askBatch(window);
+    batches.push(record);
     const analystOrder = reviewBatch ? await reviewBatch(record) : null;
     if (analystOrder) {
       record.modelOrder = record.order;

@@ -109,7 +109,9 @@ async function decide(run: RunContext): Promise<RunOutcome> {
   const goal = question.replace(/^\s*(options|unknowns)\s*:.*$/gim, '').trim();
   const caller = runCaller(run);
   // What an interrupted run had finished; kept in the run's state so every checkpoint holds it.
-  const progress: DellmaProgress = (run.options.resume ? savedProgress(run.state.technique) : null) ?? { frame: null, context: null, beliefs: null, batches: [] };
+  const progress: DellmaProgress = (run.options.resume ? savedProgress(run.state.technique) : null) ?? { frame: null, context: null, forecast: null, beliefs: null, answered: null, batches: [] };
+  // Saved at once when a step ends at a review point, where no model call would save it.
+  const save = (): void => run.options.onCheckpoint?.(run.checkpoint(null));
   run.state.technique = progress;
   const frame = progress.frame ?? (await frameOptions(run, caller, question, goal, schemaSummary));
   if ('end' in frame) return frame.end;
@@ -126,9 +128,14 @@ async function decide(run: RunContext): Promise<RunOutcome> {
   const cost = estimateCost({ variant: 'pairs', actions: actions.length, perAction: params.perAction, naiveSamples: 50, batch: params.batch, overlap: params.overlap, contextChars: context.length, factorNameChars: factors.reduce((sum, factor) => sum + factor.name.length, 0), factorCount: factors.length, forecastCached: true, selfConsistency: 1 });
   let beliefs = progress.beliefs;
   if (!beliefs) {
-    const forecasted = await forecast(caller, run.options.provider.description, { context, goal, factors }, new Map(), dellmaSettings.maxRepairs);
-    emitForecast(run, 'model', forecasted.factors);
-    const reviewed = await reviewForecast(run, forecasted.factors);
+    let forecasted = progress.forecast;
+    if (!forecasted) {
+      forecasted = (await forecast(caller, run.options.provider.description, { context, goal, factors }, new Map(), dellmaSettings.maxRepairs)).factors;
+      emitForecast(run, 'model', forecasted);
+      progress.forecast = forecasted;
+      save();
+    }
+    const reviewed = await reviewForecast(run, forecasted);
     if ('end' in reviewed) return reviewed.end;
     beliefs = reviewed.beliefs;
     // The plan and its cost are shown before any ranking call is made (the sampling is seeded, so it is known now).
@@ -144,7 +151,15 @@ async function decide(run: RunContext): Promise<RunOutcome> {
   const result = await solveWithDellma(caller, problemNumber, problemFrame, finalBeliefs, params, {
     onBatch: (batch, sample) => emitBatch(run, batch, sample, actions, finalBeliefs),
     ...(run.options.gate.interactive ? { reviewBatch: (batch: BatchRecord) => reviewRanking(run, batch, sampled, actions, finalBeliefs) } : {}),
-    onBatchDone: (batch) => progress.batches.push(batch),
+    onAnswered: (batch) => {
+      progress.answered = batch;
+      save();
+    },
+    answered: progress.answered,
+    onBatchDone: (batch) => {
+      progress.batches.push(batch);
+      progress.answered = null;
+    },
     completed: progress.batches,
   });
   const detail = result.dellma;
@@ -201,7 +216,12 @@ function dellmaParameters(): DellmaParameters {
 interface DellmaProgress {
   frame: DellmaFrame | null;
   context: string | null;
+  /** The model's forecast, shown; its review may still be pending. */
+  forecast: BeliefFactor[] | null;
+  /** The forecast after its review: everything after is sampled from it. */
   beliefs: BeliefFactor[] | null;
+  /** The batch the model has ranked (its cell shown) whose review is pending. */
+  answered: BatchRecord | null;
   batches: BatchRecord[];
 }
 
@@ -212,7 +232,9 @@ function savedProgress(saved: unknown): DellmaProgress | null {
   return {
     frame: frame.success ? frame.data : null,
     context: frame.success && typeof progress.context === 'string' ? progress.context : null,
+    forecast: frame.success && typeof progress.context === 'string' && Array.isArray(progress.forecast) ? progress.forecast : null,
     beliefs: frame.success && typeof progress.context === 'string' && Array.isArray(progress.beliefs) ? progress.beliefs : null,
+    answered: Array.isArray(progress.beliefs) && progress.answered && typeof progress.answered === 'object' ? progress.answered : null,
     batches: Array.isArray(progress.beliefs) && Array.isArray(progress.batches) ? progress.batches : [],
   };
 }
