@@ -105,6 +105,8 @@ describe('DeLLMa on the agriculture example', () => {
     await expect.poll(() => app.page.getByTestId('run-status').innerText(), { timeout: 30_000 }).toBe('Decided');
     expect(model().failures).toEqual([]);
     expect(await app.page.getByTestId('decision').locator('.decision-value').innerText()).toBe('pear');
+    // DeLLMa decides in code: the decision cell is the engine's, not the model's.
+    expect(await app.page.locator('[data-cell-kind="decision"]').first().locator('.author').innerText()).toBe('engine');
     const frame = (await stepTexts('frame'))[0] ?? '';
     expect(frame).toContain('apple, grape, pear');
     // Forecast: 1 shared unknown + 1 per fruit, 3 values each; the scripted likelihoods 4, 6, 2 → 1/3, 1/2, 1/6.
