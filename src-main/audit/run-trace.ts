@@ -61,7 +61,7 @@ export interface ReviewRecord {
   step: number;
   at: string;
   action: 'approve' | 'edit' | 'skip' | 'note' | 'stop';
-  subject: 'query' | 'replan' | 'forecast' | 'plan';
+  subject: 'query' | 'replan' | 'forecast' | 'ranking' | 'plan';
   original: string;
   edited: string | null;
   note: string | null;
@@ -109,6 +109,8 @@ export interface DecisionRecord {
   rationale: string;
   evidence: string[];
   verification: VerificationValue | null;
+  /** Set when the decision was computed in code, not written by the model. */
+  computedBy?: string;
 }
 
 /** What a run spent and did, summed over its events. */
@@ -262,7 +264,7 @@ export class TraceReader {
         return;
       }
       case 'decision':
-        this.decision = { step: event.step, at, decision: event.decision, rationale: event.rationale, evidence: event.evidence, verification: event.verification ?? null };
+        this.decision = { step: event.step, at, decision: event.decision, rationale: event.rationale, evidence: event.evidence, verification: event.verification ?? null, ...(event.computedBy ? { computedBy: event.computedBy } : {}) };
         for (const id of event.evidence) {
           const query = this.queries.get(id);
           if (query) query.evidence = true;

@@ -60,6 +60,10 @@ export const dellmaRankSchema = z.object({
   explanation: z.string(),
   attempts: z.number(),
   comparisons: z.number(),
+  /** Who ranked the batch: the model, or the analyst by hand at the batch's review point (the analyst's order then enters the fit instead of the model's). */
+  rankedBy: z.enum(['model', 'analyst']).optional(),
+  /** The model's order (scenario numbers, best first) when the analyst re-ranked the batch. */
+  modelOrder: z.array(z.number()).nullable().optional(),
 });
 
 export const dellmaFitSchema = z.object({

@@ -129,7 +129,7 @@ export const runEventSchema = z.discriminatedUnion('type', [
     digest: z.string().nullable(),
   }),
   z.object({ type: z.literal('observation'), step: z.number(), queryId: z.string().nullable(), text: z.string(), node: nodeField }),
-  z.object({ type: z.literal('analyst-review'), step: z.number(), node: nodeField, action: z.enum(['approve', 'edit', 'skip', 'note', 'stop']), subject: z.enum(['query', 'replan', 'forecast', 'plan']), original: z.string(), edited: z.string().nullable(), note: z.string().nullable() }),
+  z.object({ type: z.literal('analyst-review'), step: z.number(), node: nodeField, action: z.enum(['approve', 'edit', 'skip', 'note', 'stop']), subject: z.enum(['query', 'replan', 'forecast', 'ranking', 'plan']), original: z.string(), edited: z.string().nullable(), note: z.string().nullable() }),
   z.object({ type: z.literal('model-repair'), step: z.number(), problem: z.string() }),
   /** The run went on after the app stopped mid-run; the last unfinished model call is made again. */
   z.object({ type: z.literal('run-resume'), step: z.number(), messageCount: z.number() }),
@@ -141,6 +141,8 @@ export const runEventSchema = z.discriminatedUnion('type', [
     evidence: z.array(z.string()),
     /** The simulator's check of the decision, when a simulator fits the data and the question's parameters are known. */
     verification: verificationSchema.nullable().optional(),
+    /** Set when the decision was computed in code, not written by the model (DeLLMa: "expected utility"). */
+    computedBy: z.string().optional(),
   }),
   /** A simulator run, asked for by the model (`simulate`) or by the workbench to check a decision. */
   z.object({ type: z.literal('simulation'), step: z.number(), node: nodeField, requested: z.array(z.string()).nullable(), result: simulationResultSchema }),
@@ -167,6 +169,7 @@ export const reviewRequestSchema = z.discriminatedUnion('subject', [
   z.object({ subject: z.literal('query'), step: z.number(), node: nodeField, question: z.string().optional(), query: z.string() }),
   z.object({ subject: z.literal('replan'), step: z.number(), node: nodeField, steps: z.array(z.string()), reason: z.string() }),
   z.object({ subject: z.literal('forecast'), step: z.number(), node: nodeField, steps: z.array(z.string()), reason: z.string() }),
+  z.object({ subject: z.literal('ranking'), step: z.number(), node: nodeField, steps: z.array(z.string()), reason: z.string() }),
   /** A plan graph (Plan*RAG) before it runs, as JSON; `problem` says why the analyst's last edit was refused. */
   z.object({ subject: z.literal('plan'), step: z.number(), node: nodeField, plan: z.string(), problem: z.string().nullable() }),
 ]);

@@ -24,8 +24,11 @@ export const resumeStateSchema = z.object({
 });
 export type ResumeState = z.infer<typeof resumeStateSchema>;
 
-/** A saved checkpoint always holds the conversation. */
-const checkpointSchema = resumeStateSchema.extend({ messages: z.array(chatMessageSchema) });
+/**
+ * A saved checkpoint holds the conversation, or null from a technique that makes its model
+ * calls outside one conversation and keeps its own state (`technique`) instead.
+ */
+const checkpointSchema = resumeStateSchema.refine((state) => state.messages !== null || state.technique !== undefined);
 
 /**
  * Where an interrupted run picks up. The checkpoint saved before the latest model call is
@@ -38,7 +41,7 @@ export function resumeStateFor(entries: LoggedEvent[], transcript: Transcript, c
   const fromRecords = resumeStateFrom(entries, transcript);
   const saved = checkpointSchema.safeParse(checkpoint);
   if (!saved.success) return fromRecords;
-  return { ...saved.data, messages: saved.data.messages.map(copyMessage), tokens: fromRecords.tokens };
+  return { ...saved.data, messages: saved.data.messages ? saved.data.messages.map(copyMessage) : null, tokens: fromRecords.tokens };
 }
 
 /**

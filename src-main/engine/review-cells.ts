@@ -2,8 +2,8 @@ import type { RunEvent } from '../contract/run';
 
 type ReviewEvent = Extract<RunEvent, { type: 'analyst-review' }>;
 
-const subjectNames = { query: 'query', replan: 'plan', plan: 'plan graph', forecast: 'forecast' } as const;
-const fenceLanguages = { query: 'sql', replan: '', plan: 'json', forecast: '' } as const;
+const subjectNames = { query: 'query', replan: 'plan', plan: 'plan graph', forecast: 'forecast', ranking: 'ranking' } as const;
+const fenceLanguages = { query: 'sql', replan: '', plan: 'json', forecast: '', ranking: '' } as const;
 
 /**
  * What the analyst did at a review point, as the note cell the notebook keeps of it: the

@@ -11,6 +11,8 @@ export type ReviewRequest =
   | { subject: 'replan'; step: number; node?: string; steps: string[]; reason: string }
   /** DeLLMa: the forecast as `factor | value | likelihood` lines, before anything is sampled from it. */
   | { subject: 'forecast'; step: number; node?: string; steps: string[]; reason: string }
+  /** DeLLMa: a ranking batch as `number | option | future` lines best first; reordered lines are the analyst's ranking. */
+  | { subject: 'ranking'; step: number; node?: string; steps: string[]; reason: string }
   /** A plan graph (Plan*RAG) before it runs, as JSON; `problem` says why the analyst's last edit was refused. */
   | { subject: 'plan'; step: number; node?: string; plan: string; problem: string | null };
 
@@ -36,7 +38,7 @@ export const automaticGate: ReviewGate = { interactive: false, review: async () 
 export function recordReview(
   run: { emit(event: RunEvent): void },
   at: { step: number; node?: string | undefined },
-  subject: 'query' | 'replan' | 'forecast' | 'plan',
+  subject: 'query' | 'replan' | 'forecast' | 'ranking' | 'plan',
   original: string,
   decision: ReviewDecision,
 ): void {

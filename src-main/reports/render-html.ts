@@ -129,7 +129,7 @@ function decisionSection(report: DecisionReport): Html {
     return html`<div class="card note"><strong>${statusLabel(report.status)}.</strong> ${report.statusMessage ?? 'The run ended without a decision.'}</div>`;
   }
   const evidence = decision.evidence.map((id) => report.queries.find((query) => query.id === id)).filter((query): query is QueryRecord => query !== undefined);
-  return html`<div class="card"><div class="item-label">Decision</div><div style="font-size:18px;font-weight:700">${decision.decision}</div></div>
+  return html`<div class="card"><div class="item-label">Decision</div><div style="font-size:18px;font-weight:700">${decision.decision}</div>${decision.computedBy ? html`<p class="muted small">Computed in code (${decision.computedBy}), not written by the model.</p>` : null}</div>
 <h3>Rationale</h3><div class="markdown">${markdownToHtml(decision.rationale)}</div>
 <h3>Evidence</h3>${
     evidence.length

@@ -65,7 +65,8 @@ function decisionSection(report: DecisionReport): string {
   const decision = report.decision;
   if (!decision) return `**${statusLabel(report.status)}.** ${markdownLiteral(report.statusMessage ?? 'The run ended without a decision.')}`;
   const evidence = decision.evidence.map((id) => `- Query ${markdownLiteral(id)} (see the step trace)`).join('\n');
-  return `**${markdownLiteral(decision.decision)}**\n\n### Rationale\n\n${markdownSanitized(decision.rationale)}\n\n### Evidence\n\n${evidence || 'The decision cites no query.'}`;
+  const computed = decision.computedBy ? `\n\n*Computed in code (${markdownLiteral(decision.computedBy)}), not written by the model.*` : '';
+  return `**${markdownLiteral(decision.decision)}**${computed}\n\n### Rationale\n\n${markdownSanitized(decision.rationale)}\n\n### Evidence\n\n${evidence || 'The decision cites no query.'}`;
 }
 
 function dataSection(report: DecisionReport): string {

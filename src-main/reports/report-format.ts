@@ -71,7 +71,7 @@ export function statusLabel(status: RunStatus): string {
 }
 
 /** What a review point was about, as reports name it. */
-export const reviewSubjectLabels = { query: 'query', replan: 're-plan', forecast: 'forecast', plan: 'plan graph' } as const;
+export const reviewSubjectLabels = { query: 'query', replan: 're-plan', forecast: 'forecast', ranking: 'ranking', plan: 'plan graph' } as const;
 
 export const reviewLabels = { approve: 'approved', edit: 'edited', skip: 'skipped', note: 'added a note to', stop: 'stopped the run at' } as const;
 

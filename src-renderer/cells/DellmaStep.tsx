@@ -46,7 +46,7 @@ export function dellmaStepOf(cell: Cell): { step: DellmaStep; input: unknown } |
 export function DellmaStepView({ cell, step, input }: { cell: Cell; step: DellmaStep; input: unknown }) {
   return (
     <div className={`dellma dellma-${step}`} data-testid={`dellma-${step}`}>
-      <p className="dellma-title">{step === 'rank' ? `${titles.rank} · batch ${(input as DellmaRank).batch}` : titles[step]}</p>
+      <p className="dellma-title">{step === 'rank' ? `${titles.rank} · batch ${(input as DellmaRank).batch}${(input as DellmaRank).rankedBy === 'analyst' ? ' · ranked by the analyst' : ''}` : titles[step]}</p>
       {step === 'frame' && <FrameView frame={input as DellmaFrame} />}
       {step === 'forecast' && <ForecastView cell={cell} forecast={input as DellmaForecast} />}
       {step === 'sampling' && <SamplingView sampling={input as DellmaSampling} />}
@@ -192,7 +192,11 @@ function RankView({ rank }: { rank: DellmaRank }) {
   const repairs = rank.repairs ? [...rank.repairs.missing.map((n) => `${n} appended`), ...rank.repairs.duplicates.map((n) => `${n} repeated (dropped)`), ...rank.repairs.outOfRange.map((n) => `${n} out of range (dropped)`)] : [];
   return (
     <>
-      {rank.order ? <p>{rank.explanation}</p> : <p className="warning">No usable ranking after {rank.attempts} answer(s): this batch adds no comparisons.</p>}
+      {rank.rankedBy === 'analyst' ? (
+        <p data-testid="dellma-analyst-ranking">
+          The analyst ranked this batch by hand: these {rank.comparisons} comparisons enter the fit instead of the model&apos;s (model, best first: {rank.modelOrder?.join(', ') ?? 'no usable ranking'}).
+        </p>
+      ) : rank.order ? <p>{rank.explanation}</p> : <p className="warning">No usable ranking after {rank.attempts} answer(s): this batch adds no comparisons.</p>}
       <p className="muted">
         {rank.comparisons} comparisons{repairs.length ? ` · repaired: ${repairs.join(', ')}` : ' · no repairs'}
       </p>

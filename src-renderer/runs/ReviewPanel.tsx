@@ -9,6 +9,7 @@ function reviewTitle(request: Exclude<ReviewRequestValue, { subject: 'plan' }>):
   // A plan node's query (Plan*RAG) says which node it answers and the node's question, tags filled.
   if (request.subject === 'query') return request.node ? `The model wants to run this query for ${request.node}${request.question ? ` (${request.question})` : ''}:` : 'The model wants to run this query:';
   if (request.subject === 'forecast') return `The forecast waits for you: change likelihoods in its cell above. ${request.reason}`;
+  if (request.subject === 'ranking') return request.reason;
   if (request.node === 'program') return request.reason;
   return `The model wants to re-plan: ${request.reason}`;
 }
@@ -73,7 +74,7 @@ function StepReview({ runId, request, language }: { runId: string; request: Excl
           <textarea aria-label="Forecast lines" className="plan-editor" rows={Math.min(12, request.steps.length + 1)} value={text} onChange={(event) => setText(event.target.value)} />
         </details>
       ) : (
-        <textarea aria-label="Proposed plan" className="plan-editor" rows={Math.max(3, request.steps.length + 1)} value={text} onChange={(event) => setText(event.target.value)} />
+        <textarea aria-label={request.subject === 'ranking' ? 'Ranking, best first' : 'Proposed plan'} className="plan-editor" rows={Math.max(3, request.steps.length + 1)} value={text} onChange={(event) => setText(event.target.value)} />
       )}
       {request.subject !== 'forecast' && (
       <input
@@ -90,7 +91,7 @@ function StepReview({ runId, request, language }: { runId: string; request: Excl
       )}
       <div className="review-actions">
         <button className="primary" data-testid="review-approve" disabled={sent} onClick={approve} title="Ctrl+Enter in the editor">
-          {changed ? (request.subject === 'query' ? 'Run my version' : request.subject === 'forecast' ? 'Use my forecast' : 'Use my plan') : note.trim() ? 'Approve with note' : 'Approve'}
+          {changed ? (request.subject === 'query' ? 'Run my version' : request.subject === 'forecast' ? 'Use my forecast' : request.subject === 'ranking' ? 'Use my ranking' : 'Use my plan') : note.trim() ? 'Approve with note' : 'Approve'}
         </button>
         {request.subject !== 'forecast' && (
           <button className="ghost" data-testid="review-skip" disabled={sent} onClick={() => answer({ action: 'skip', ...(note.trim() ? { note: note.trim() } : {}) })}>

@@ -105,6 +105,8 @@ describe('DeLLMa on the agriculture example', () => {
     await expect.poll(() => app.page.getByTestId('run-status').innerText(), { timeout: 30_000 }).toBe('Decided');
     expect(model().failures).toEqual([]);
     expect(await app.page.getByTestId('decision').locator('.decision-value').innerText()).toBe('pear');
+    // DeLLMa decides in code: the decision cell is the engine's, not the model's.
+    expect(await app.page.locator('[data-cell-kind="decision"]').first().locator('.author').innerText()).toBe('engine');
     const frame = (await stepTexts('frame'))[0] ?? '';
     expect(frame).toContain('apple, grape, pear');
     // Forecast: 1 shared unknown + 1 per fruit, 3 values each; the scripted likelihoods 4, 6, 2 → 1/3, 1/2, 1/6.
@@ -145,7 +147,22 @@ describe('DeLLMa on the agriculture example', () => {
     await forecast.getByLabel('Likelihood of how pear turns out: better').scrollIntoViewIfNeeded();
     await screenshot(app.page, 'dellma-02-forecast-edit');
     await forecast.getByTestId('forecast-continue').click();
+    // Each ranking batch waits after the model's answer: batch 1 as the model ranked it…
+    await expect.poll(() => review.innerText(), { timeout: 20_000 }).toContain("Batch 1: the model's ranking");
+    await review.getByTestId('review-approve').click();
+    // …batch 2 ranked by hand: the analyst moves the model's last scenario to the top.
+    await expect.poll(() => review.innerText(), { timeout: 20_000 }).toContain("Batch 2: the model's ranking");
+    const rankingLines = review.getByLabel('Ranking, best first');
+    const modelLines = (await rankingLines.inputValue()).split('\n');
+    const handLines = [modelLines.at(-1) ?? '', ...modelLines.slice(0, -1)];
+    await rankingLines.fill(handLines.join('\n'));
+    await review.getByRole('button', { name: 'Use my ranking' }).click();
     await expect.poll(() => app.page.getByTestId('run-status').innerText(), { timeout: 30_000 }).toBe('Decided');
+    const handRanked = app.page.getByTestId('dellma-analyst-ranking');
+    await expect.poll(() => handRanked.count()).toBe(1);
+    expect(await handRanked.innerText()).toContain('The analyst ranked this batch by hand');
+    await handRanked.scrollIntoViewIfNeeded();
+    await screenshot(app.page, 'dellma-02b-hand-ranking');
     expect(model().failures).toEqual([]);
 
     // The analyst's forecast is a cell of its own; every later step is computed from it.
@@ -172,6 +189,8 @@ describe('DeLLMa on the agriculture example', () => {
     expect(report).toContain("The analyst's forecast:");
     expect(report).toContain('how pear turns out | worse | very likely');
     expect(report).toContain('how pear turns out | same | very unlikely');
+    // …and the batch the analyst ranked by hand, labelled as the analyst's.
+    expect(report).toContain('Batch 2 ranked by the analyst');
     await screenshot(app.page, 'dellma-04-report');
     expect(app.pageErrors).toEqual([]);
   });

@@ -32,8 +32,9 @@ export const answerTool = defineTool({
     decision: (event, _at, cells) => {
       cells.add(event.step, {
         kind: 'decision',
-        author: 'model',
-        source: `**Decision:** ${event.decision}\n\n${event.rationale}`,
+        // A decision computed in code (e.g. DeLLMa's expected utility) is the engine's, not the model's.
+        author: event.computedBy ? 'engine' : 'model',
+        source: `**Decision${event.computedBy ? ` (computed: ${event.computedBy})` : ''}:** ${event.decision}\n\n${event.rationale}`,
         data: {
           decision: event.decision,
           rationale: event.rationale,

@@ -72,7 +72,7 @@ describe('the forecast review point of DeLLMa', () => {
   it('uses the analyst’s edit for everything after it and records it as an analyst review', async () => {
     const approved = await decide({ action: 'approve' });
     const original = approved.reviews.find((request) => request.subject === 'forecast');
-    expect(approved.reviews.map((request) => request.subject)).toEqual(['query', 'forecast']);
+    expect(approved.reviews.map((request) => request.subject)).toEqual(['query', 'forecast', 'ranking']);
     expect(original?.subject === 'forecast' && original.steps.slice(-3)).toEqual(['how south turns out | worse | somewhat likely', 'how south turns out | same | very likely', 'how south turns out | better | unlikely']);
 
     const lines = (original?.subject === 'forecast' ? original.steps : []).map((line) => line.replace('how south turns out | worse | somewhat likely', 'how south turns out | worse | very likely').replace('how south turns out | same | very likely', 'how south turns out | same | very unlikely'));

@@ -112,6 +112,10 @@ export interface BatchRecord {
   decision: number | null;
   explanation: string;
   comparisons: number;
+  /** Who ranked the batch: the model, or the analyst at the batch's review point (whose order then replaces the model's). */
+  rankedBy: 'model' | 'analyst';
+  /** The model's order (global positions, best first) when the analyst re-ranked the batch. */
+  modelOrder: number[] | null;
 }
 
 export interface FitRecord extends BradleyTerryFit {
@@ -179,6 +183,36 @@ function components(count: number, links: Iterable<[number, number]>): number {
   return groups;
 }
 
+/** How a run follows, reviews and resumes the ranking batches (all optional: the benchmark uses none). */
+export interface BatchHooks {
+  /** Told each batch as soon as its ranking is in (the notebook shows it while the next is asked). */
+  onBatch?: (record: BatchRecord, sample: { states: State[]; items: Item[] }) => void;
+  /**
+   * Step-through: after the model's ranking the analyst may rank the batch by hand; the
+   * returned order (global positions, best first) replaces the model's comparisons for it.
+   */
+  reviewBatch?: (record: BatchRecord) => Promise<number[] | null>;
+  /** Told each batch once the model's ranking is in and shown, before its review (so a resume does not ask it again). */
+  onAnswered?: (record: BatchRecord) => void;
+  /** The batch a resumed run had answered but not finished reviewing: reviewed, not asked again. */
+  answered?: BatchRecord | null;
+  /** Told each batch once it is final (after any review), so a resume can start after it. */
+  onBatchDone?: (record: BatchRecord) => void;
+  /** Batches a resumed run had finished, in window order: used as they were, not asked again. */
+  completed?: readonly BatchRecord[];
+}
+
+/** The comparisons a batch's order (best first) gives the fit: every ordered pair, or the winner over the rest (Top-1). */
+function comparisonsOf(variant: string, order: readonly number[] | null): { pairs: Pair[]; choice: Choice | null; count: number } {
+  if (!order) return { pairs: [], choice: null, count: 0 };
+  if (variant === 'top1') {
+    const choice = rankToTop1(order);
+    return { pairs: [], choice, count: choice ? choice.losers.length : 0 };
+  }
+  const pairs = rankToPairs(order);
+  return { pairs, choice: null, count: pairs.length };
+}
+
 /** DeLLMa-Pairs / Top-1 / Naive on one problem, given the beliefs of its factors. */
 export async function solveWithDellma(
   caller: ModelCaller,
@@ -186,9 +220,9 @@ export async function solveWithDellma(
   frame: ProblemFrame,
   beliefs: readonly BeliefFactor[],
   params: DellmaParameters,
-  /** Told each batch as soon as its ranking is in (the notebook shows it while the next is asked). */
-  onBatch?: (record: BatchRecord, sample: { states: State[]; items: Item[] }) => void,
+  hooks: BatchHooks = {},
 ): Promise<ProblemResult> {
+  const { onBatch, onAnswered, answered, reviewBatch, onBatchDone, completed = [] } = hooks;
   const variant = params.variant;
   if (!isDellmaVariant(variant)) throw new WorkbenchError('invalid-request', `${variant} is a baseline, not a DeLLMa variant.`);
   const seed = problemSeed(params.seed, problem);
@@ -200,14 +234,15 @@ export async function solveWithDellma(
   const pairs: Pair[] = [];
   const choices: Choice[] = [];
   const batches: BatchRecord[] = [];
-  for (const window of plan) {
+  /** One ranking call (and its repairs) for a window; the notebook is told as soon as it is in. */
+  const askBatch = async (window: Window): Promise<BatchRecord> => {
     const positions = Array.from({ length: window.size }, (_, local) => globalPosition(window, local + 1));
     const entries = positions.map((position) => {
       const item = sample.items[position] as Item;
       return { state: sample.states[item.stateId] as State, action: item.action };
     });
     let conversation = rankingMessages(frame, beliefs, entries);
-    const record: BatchRecord = { window, items: positions, attempts: 0, rank: null, repair: null, order: null, decision: null, explanation: '', comparisons: 0 };
+    const record: BatchRecord = { window, items: positions, attempts: 0, rank: null, repair: null, order: null, decision: null, explanation: '', comparisons: 0, rankedBy: 'model', modelOrder: null };
     for (let attempt = 0; attempt <= params.maxRepairs; attempt++) {
       record.attempts = attempt + 1;
       const answer = await caller.call('dellma.rank', problem, attempt, conversation, { temperature: 0 });
@@ -223,21 +258,38 @@ export async function solveWithDellma(
       }
       conversation = [...conversation, { role: 'assistant', content: answer }, { role: 'user', content: `That answer cannot be used: ${parsed.problems.join('; ')}. Reply again with the complete JSON object.` }];
     }
-    if (record.order) {
-      if (variant === 'top1') {
-        const choice = rankToTop1(record.order);
-        if (choice) {
-          choices.push(choice);
-          record.comparisons = choice.losers.length;
-        }
-      } else {
-        const batchPairs = rankToPairs(record.order);
-        pairs.push(...batchPairs);
-        record.comparisons = batchPairs.length;
-      }
-    }
-    batches.push(record);
+    record.comparisons = comparisonsOf(variant, record.order).count;
     onBatch?.(record, sample);
+    onAnswered?.(record);
+    return record;
+  };
+  for (const window of plan) {
+    const done = completed[window.index];
+    if (done) {
+      // Finished before the run was interrupted: its comparisons enter the fit as they were.
+      const record: BatchRecord = structuredClone(done);
+      const compared = comparisonsOf(variant, record.order);
+      pairs.push(...compared.pairs);
+      if (compared.choice) choices.push(compared.choice);
+      batches.push(record);
+      continue;
+    }
+    // A batch the model had answered (and the notebook shown) when the run stopped at its review is not asked again.
+    // A batch the model had answered (and the notebook shown) when the run stopped at its review is reviewed, not asked again.
+    const record = answered?.window.index === window.index ? structuredClone(answered) : await askBatch(window);
+    batches.push(record);
+    const analystOrder = reviewBatch ? await reviewBatch(record) : null;
+    if (analystOrder) {
+      record.modelOrder = record.order;
+      record.order = analystOrder;
+      record.rankedBy = 'analyst';
+      record.comparisons = comparisonsOf(variant, analystOrder).count;
+      onBatch?.(record, sample);
+    }
+    const compared = comparisonsOf(variant, record.order);
+    pairs.push(...compared.pairs);
+    if (compared.choice) choices.push(compared.choice);
+    onBatchDone?.(record);
   }
 
   const kind = variant === 'top1' ? 'top1' : 'pairs';

@@ -1,4 +1,4 @@
-import { forecastLines, type DellmaAudit, type DellmaExpected, type DellmaFit, type DellmaForecast, type DellmaFrame, type DellmaRank, type DellmaSampling, type DellmaStep } from '../../../contract/dellma';
+import { dellmaFrameSchema, forecastLines, type DellmaAudit, type DellmaExpected, type DellmaFit, type DellmaForecast, type DellmaFrame, type DellmaRank, type DellmaSampling, type DellmaStep } from '../../../contract/dellma';
 import { WorkbenchError } from '../../../contract/errors';
 import type { SimulationResult } from '../../../contract/simulation';
 import type { ChatMessage } from '../../../llm/types';
@@ -6,7 +6,7 @@ import { dialectNotes } from '../../dialects';
 import { recordReview } from '../../review-gate';
 import type { RunContext, RunOutcome } from '../../run-context';
 import { summarizeSchema } from '../../schema-summary';
-import { answerTool } from '../../tools/answer';
+import { verifyDecision } from '../../../simulators/run-simulation';
 import { runQuery, type QueryRun } from '../../tools/query';
 import { simulateKnown } from '../../tools/simulate';
 import { readQuery } from '../plan-dag/prompts';
@@ -108,35 +108,91 @@ async function decide(run: RunContext): Promise<RunOutcome> {
   const schemaSummary = summarizeSchema(await run.options.connector.schema());
   const goal = question.replace(/^\s*(options|unknowns)\s*:.*$/gim, '').trim();
   const caller = runCaller(run);
+  // What an interrupted run had finished; kept in the run's state so every checkpoint holds it.
+  const progress: DellmaProgress = (run.options.resume ? savedProgress(run.state.technique) : null) ?? { frame: null, context: null, forecast: null, beliefs: null, answered: null, batches: [] };
+  // Saved at once when a step ends at a review point, where no model call would save it.
+  const save = (): void => run.options.onCheckpoint?.(run.checkpoint(null));
+  run.state.technique = progress;
+  const frame = progress.frame ?? (await frameOptions(run, caller, question, goal, schemaSummary));
+  if ('end' in frame) return frame.end;
+  progress.frame = frame;
+  const actions = frame.actions;
 
-  // 1. Frame.
+  // 2. Context: one query the model writes.
+  const context = progress.context ?? (await retrieveContext(run, caller, goal, actions, schemaSummary));
+  progress.context = context;
+
+  // 3. Forecast, and the analyst's review of it.
+  const factors = frameFactors(actions, listedAfter('unknowns', question) ?? []);
+  const params = dellmaParameters();
+  const cost = estimateCost({ variant: 'pairs', actions: actions.length, perAction: params.perAction, naiveSamples: 50, batch: params.batch, overlap: params.overlap, contextChars: context.length, factorNameChars: factors.reduce((sum, factor) => sum + factor.name.length, 0), factorCount: factors.length, forecastCached: true, selfConsistency: 1 });
+  let beliefs = progress.beliefs;
+  if (!beliefs) {
+    let forecasted = progress.forecast;
+    if (!forecasted) {
+      forecasted = (await forecast(caller, run.options.provider.description, { context, goal, factors }, new Map(), dellmaSettings.maxRepairs)).factors;
+      emitForecast(run, 'model', forecasted);
+      progress.forecast = forecasted;
+      save();
+    }
+    const reviewed = await reviewForecast(run, forecasted);
+    if ('end' in reviewed) return reviewed.end;
+    beliefs = reviewed.beliefs;
+    // The plan and its cost are shown before any ranking call is made (the sampling is seeded, so it is known now).
+    emitSampling(run, params, beliefs, actions.length, cost);
+    progress.beliefs = beliefs;
+  }
+  const finalBeliefs = beliefs;
+
+  // 4. Sampling, rankings, fit, expected utility.
+  const problemFrame: ProblemFrame = { goal, context, actions: actions.map((name) => ({ name, label: name })) };
+  // The seeded draw the pipeline makes, so a review can describe a batch's scenarios.
+  const sampled = pairedSample(seededRandom(problemSeed(params.seed, problemNumber)), finalBeliefs, actions.length, params.perAction);
+  const result = await solveWithDellma(caller, problemNumber, problemFrame, finalBeliefs, params, {
+    onBatch: (batch, sample) => emitBatch(run, batch, sample, actions, finalBeliefs),
+    ...(run.options.gate.interactive ? { reviewBatch: (batch: BatchRecord) => reviewRanking(run, batch, sampled, actions, finalBeliefs) } : {}),
+    onAnswered: (batch) => {
+      progress.answered = batch;
+      save();
+    },
+    answered: progress.answered,
+    onBatchDone: (batch) => {
+      progress.batches.push(batch);
+      progress.answered = null;
+    },
+    completed: progress.batches,
+  });
+  const detail = result.dellma;
+  if (!detail) return run.finish('failed', 'The DeLLMa pipeline returned no detail');
+  emitResult(run, result, finalBeliefs, params);
+  if (!result.chosen) return run.finish('failed', `No decision: ${result.note ?? 'no usable ranking'}`);
+  return conclude(run, result, actions);
+}
+
+/** 1. The options, shortlisted when there are more than the paper tried; emitted as the frame cell. */
+async function frameOptions(run: RunContext, caller: ModelCaller, question: string, goal: string, schemaSummary: string): Promise<DellmaFrame | { end: RunOutcome }> {
   const listed = listedAfter('options', question);
   const fromSimulator = listed ? null : await simulatorCandidates(run);
   const candidates = listed ?? fromSimulator ?? (await queriedCandidates(run, caller, goal, schemaSummary));
   if (!candidates || candidates.length < 2) {
-    return run.finish('failed', `DeLLMa needs at least two options: list them in the question ("Options: a; b; c")${candidates ? `; the candidate query gave ${candidates.length}` : ''}`);
+    return { end: run.finish('failed', `DeLLMa needs at least two options: list them in the question ("Options: a; b; c")${candidates ? `; the candidate query gave ${candidates.length}` : ''}`) };
   }
   const shortlist = candidates.length > dellmaSettings.maxActions ? await prune(caller, goal, candidates, schemaSummary) : { actions: candidates, note: null };
   const actions = shortlist.actions;
   const frame: DellmaFrame = { goal, actions, source: listed ? 'question' : fromSimulator ? 'simulator' : 'query', pruned: candidates.filter((name) => !actions.includes(name)), maxActions: dellmaSettings.maxActions, note: shortlist.note };
   emitStep(run, 'frame', frame, `Options (${frame.source === 'question' ? 'listed in the question' : frame.source === 'query' ? 'listed by a query' : "the simulator's candidates, names only"}): ${actions.join(', ')}${frame.pruned.length ? `. Left out by the shortlist: ${frame.pruned.join(', ')}` : ''}${frame.note ? `. ${frame.note}` : ''}`);
+  return frame;
+}
 
-  // 2. Context: one query the model writes.
+/** 2. The context: one query the model writes (a review point in step-through), with the business rules. */
+async function retrieveContext(run: RunContext, caller: ModelCaller, goal: string, actions: readonly string[], schemaSummary: string): Promise<string> {
   const retrieved = await gatedQuery(run, caller, 'dellma.retrieve', `My goal: ${goal}\nThe options: ${actions.join(', ')}\n\nWrite one query that retrieves the data most useful for judging how each option could turn out.`, schemaSummary);
   const data = retrieved?.text ?? null;
-  const context = [run.options.rules ? `Business rules:\n${run.options.rules}` : '', data ? `Data retrieved from the database:\n${data}` : 'No data could be retrieved.'].filter(Boolean).join('\n\n');
+  return [run.options.rules ? `Business rules:\n${run.options.rules}` : '', data ? `Data retrieved from the database:\n${data}` : 'No data could be retrieved.'].filter(Boolean).join('\n\n');
+}
 
-  // 3. Forecast, and the analyst's review of it.
-  const factors = frameFactors(actions, listedAfter('unknowns', question) ?? []);
-  const forecasted = await forecast(caller, run.options.provider.description, { context, goal, factors }, new Map(), dellmaSettings.maxRepairs);
-  let beliefs: BeliefFactor[] = forecasted.factors;
-  emitForecast(run, 'model', beliefs);
-  const reviewed = await reviewForecast(run, beliefs);
-  if ('end' in reviewed) return reviewed.end;
-  beliefs = reviewed.beliefs;
-
-  // 4. Sampling, rankings, fit, expected utility.
-  const params: DellmaParameters = {
+function dellmaParameters(): DellmaParameters {
+  return {
     variant: 'pairs',
     perAction: dellmaSettings.perAction,
     batch: dellmaSettings.batch,
@@ -150,18 +206,43 @@ async function decide(run: RunContext): Promise<RunOutcome> {
     selfConsistencyTemperature: 0,
     maxRepairs: dellmaSettings.maxRepairs,
   };
-  const problemFrame: ProblemFrame = { goal, context, actions: actions.map((name) => ({ name, label: name })) };
-  const cost = estimateCost({ variant: 'pairs', actions: actions.length, perAction: params.perAction, naiveSamples: 50, batch: params.batch, overlap: params.overlap, contextChars: context.length, factorNameChars: factors.reduce((sum, factor) => sum + factor.name.length, 0), factorCount: factors.length, forecastCached: true, selfConsistency: 1 });
-  // The plan and its cost are shown before any ranking call is made (the sampling is seeded, so it is known now).
-  emitSampling(run, params, beliefs, actions.length, cost);
-  let batches = 0;
-  const result = await solveWithDellma(caller, problemNumber, problemFrame, beliefs, params, (batch, sample) => emitBatch(run, batch, batches++, sample, actions, beliefs));
-  const detail = result.dellma;
-  if (!detail) return run.finish('failed', 'The DeLLMa pipeline returned no detail');
-  emitResult(run, result, beliefs, params);
-  if (!result.chosen) return run.finish('failed', `No decision: ${result.note ?? 'no usable ranking'}`);
+}
 
-  // 5. The decision, checked by the simulator; then the audit of the utilities [ext].
+/**
+ * What a DeLLMa run has finished, saved with every checkpoint: a resumed run starts after the
+ * last finished step (frame, context, the reviewed forecast with the sampling cell, each final
+ * batch) instead of asking and showing them again.
+ */
+interface DellmaProgress {
+  frame: DellmaFrame | null;
+  context: string | null;
+  /** The model's forecast, shown; its review may still be pending. */
+  forecast: BeliefFactor[] | null;
+  /** The forecast after its review: everything after is sampled from it. */
+  beliefs: BeliefFactor[] | null;
+  /** The batch the model has ranked (its cell shown) whose review is pending. */
+  answered: BatchRecord | null;
+  batches: BatchRecord[];
+}
+
+function savedProgress(saved: unknown): DellmaProgress | null {
+  if (!saved || typeof saved !== 'object') return null;
+  const progress = saved as Partial<DellmaProgress>;
+  const frame = dellmaFrameSchema.safeParse(progress.frame);
+  return {
+    frame: frame.success ? frame.data : null,
+    context: frame.success && typeof progress.context === 'string' ? progress.context : null,
+    forecast: frame.success && typeof progress.context === 'string' && Array.isArray(progress.forecast) ? progress.forecast : null,
+    beliefs: frame.success && typeof progress.context === 'string' && Array.isArray(progress.beliefs) ? progress.beliefs : null,
+    answered: Array.isArray(progress.beliefs) && progress.answered && typeof progress.answered === 'object' ? progress.answered : null,
+    batches: Array.isArray(progress.beliefs) && Array.isArray(progress.batches) ? progress.batches : [],
+  };
+}
+
+/** 5. The decision, checked by the simulator; then the audit of the utilities [ext]. */
+async function conclude(run: RunContext, result: ProblemResult, actions: readonly string[]): Promise<RunOutcome> {
+  const detail = result.dellma;
+  if (!detail || !result.chosen) return run.finish('failed', 'No decision');
   const step = run.state.steps;
   const simulation = await simulateKnown(run, step);
   if (simulation) {
@@ -170,8 +251,10 @@ async function decide(run: RunContext): Promise<RunOutcome> {
   }
   const chosenExpected = detail.expected[actions.indexOf(result.chosen)] ?? 0;
   const rationale = `Highest expected utility (${chosenExpected.toPrecision(3)}${detail.decision?.margin !== null && detail.decision?.margin !== undefined ? `, ahead of ${actions[detail.decision.runnerUp ?? -1] ?? '?'} by ${detail.decision.margin.toPrecision(3)}` : ''}) over ${detail.states.length} sampled futures ranked in ${detail.batches.length} batch(es).`;
-  const outcome = await answerTool.perform({ decision: result.chosen, rationale }, { step }, run);
-  return 'answer' in outcome ? run.finish('answered', null, outcome.answer) : run.finish('failed', 'The answer could not be recorded');
+  // The decision is computed here, not written by the model: recorded as such, checked like any answer.
+  const check = run.state.lastSimulation ?? null;
+  run.emit({ type: 'decision', step, decision: result.chosen, rationale, evidence: [...run.state.evidence], verification: check ? verifyDecision(result.chosen, check) : null, computedBy: 'expected utility' });
+  return run.finish('answered', null, { decision: result.chosen, rationale });
 }
 
 /** The simulator's candidates, by name only: their outcomes stay hidden until the decision is checked. */
@@ -293,14 +376,15 @@ function emitSampling(run: RunContext, params: DellmaParameters, beliefs: readon
 }
 
 /** One ranking cell, written as soon as the batch's answer is in. */
-function emitBatch(run: RunContext, batch: BatchRecord, index: number, sample: { states: State[]; items: Item[] }, actions: readonly string[], beliefs: readonly BeliefFactor[]): void {
+function emitBatch(run: RunContext, batch: BatchRecord, sample: { states: State[]; items: Item[] }, actions: readonly string[], beliefs: readonly BeliefFactor[]): void {
   const describe = (position: number): { action: string; state: string } => {
     const item = sample.items[position];
     return { action: actions[item?.action ?? -1] ?? '?', state: stateText(beliefs, sample.states[item?.stateId ?? -1] ?? []) };
   };
   const local = (position: number): number => batch.items.indexOf(position) + 1;
+  const byAnalyst = batch.rankedBy === 'analyst';
   const record: DellmaRank = {
-    batch: index + 1,
+    batch: batch.window.index + 1,
     items: batch.items.map((position, at) => ({ number: at + 1, position, ...describe(position) })),
     rank: batch.rank,
     order: batch.order ? batch.order.map(local) : null,
@@ -308,9 +392,57 @@ function emitBatch(run: RunContext, batch: BatchRecord, index: number, sample: {
     explanation: batch.explanation,
     attempts: batch.attempts,
     comparisons: batch.comparisons,
+    rankedBy: batch.rankedBy,
+    modelOrder: batch.modelOrder ? batch.modelOrder.map(local) : null,
   };
+  if (byAnalyst) {
+    emitStep(run, 'rank', record, `Batch ${record.batch} ranked by the analyst (${record.items.length} scenarios): best first ${record.order?.join(', ') ?? ''}; the analyst's ${record.comparisons} comparisons replace the model's (model: ${record.modelOrder?.join(', ') ?? 'no usable ranking'}).`, `batch-${record.batch}`);
+    return;
+  }
   const repairs = record.repairs ? [...record.repairs.missing.map((n) => `${n} appended`), ...record.repairs.duplicates.map((n) => `${n} repeated`), ...record.repairs.outOfRange.map((n) => `${n} out of range`)] : [];
   emitStep(run, 'rank', record, `Batch ${record.batch} (${record.items.length} scenarios): ${record.order ? `best first ${record.order.join(', ')}` : 'no usable ranking'}${repairs.length ? `; repaired: ${repairs.join(', ')}` : ''}. ${record.explanation}`, `batch-${record.batch}`);
+}
+
+/**
+ * Step-through: the batch's scenarios wait for the analyst as `number | option | future`
+ * lines, best first as the model ranked them. Reordered lines are the analyst's ranking,
+ * which replaces the model's comparisons for this batch in the fit; a list that is not the
+ * batch's numbers each once is refused with its problems and the model's ranking is kept.
+ */
+async function reviewRanking(run: RunContext, batch: BatchRecord, sample: { states: State[]; items: Item[] } | null, actions: readonly string[], beliefs: readonly BeliefFactor[]): Promise<number[] | null> {
+  const { gate } = run.options;
+  const numbered = batch.order ?? batch.items;
+  const lines = numbered.map((position) => {
+    const item = sample?.items[position];
+    return `${batch.items.indexOf(position) + 1} | ${actions[item?.action ?? -1] ?? '?'} | ${stateText(beliefs, sample?.states[item?.stateId ?? -1] ?? [])}`;
+  });
+  const step = run.state.steps;
+  const node = `batch-${batch.window.index + 1}`;
+  let decision = await gate.review({ subject: 'ranking', step, node, steps: lines, reason: `Batch ${batch.window.index + 1}: the model's ranking, best first. Reorder the lines to rank the batch yourself; your comparisons replace the model's in the fit.` }, run.signal);
+  let order: number[] | null = null;
+  if (decision.action === 'edit' && decision.steps) {
+    const read = readRankingLines(decision.steps, batch.items.length);
+    if (read.ok) order = read.order.map((number) => batch.items[number - 1] as number);
+    else decision = { action: 'note', note: `The ranking was not used: ${read.problems.join('; ')}` };
+  }
+  recordReview(run, { step, node }, 'ranking', lines.join('\n'), decision);
+  if (decision.action === 'stop') throw new RunEnding('stopped', 'The analyst stopped the run to continue by hand');
+  return order;
+}
+
+/** The analyst's ranking lines (each led by its scenario number), best first: every number 1..size exactly once. */
+export function readRankingLines(lines: readonly string[], size: number): { ok: true; order: number[] } | { ok: false; problems: string[] } {
+  const problems: string[] = [];
+  const order: number[] = [];
+  lines.forEach((line, index) => {
+    const number = Number(/^\s*(\d+)/.exec(line)?.[1] ?? Number.NaN);
+    if (!Number.isInteger(number) || number < 1 || number > size) problems.push(`line ${index + 1}: "${line.trim()}" does not start with a scenario number from 1 to ${size}`);
+    else if (order.includes(number)) problems.push(`line ${index + 1}: scenario ${number} is listed twice`);
+    else order.push(number);
+  });
+  const missing = Array.from({ length: size }, (_, index) => index + 1).filter((number) => !order.includes(number));
+  if (missing.length) problems.push(`missing scenario(s) ${missing.join(', ')}`);
+  return problems.length ? { ok: false, problems } : { ok: true, order };
 }
 
 function emitResult(run: RunContext, result: ProblemResult, beliefs: readonly BeliefFactor[], params: DellmaParameters): void {
@@ -328,6 +460,7 @@ function emitResult(run: RunContext, result: ProblemResult, beliefs: readonly Be
     return agreement ? tauOf(agreement) : null;
   });
 
+  const analystBatches = detail.batches.filter((batch) => batch.rankedBy === 'analyst').map((batch) => batch.window.index + 1);
   const fit: DellmaFit = {
     kind: detail.fit.kind,
     comparisons: detail.fit.comparisons,
@@ -340,7 +473,7 @@ function emitResult(run: RunContext, result: ProblemResult, beliefs: readonly Be
     rankAgreement: tauOf(pooled),
     batchAgreement,
   };
-  emitStep(run, 'fit', fit, `Bradley–Terry (ILSR, alpha ${fit.alpha}) over ${fit.comparisons} comparisons, ${fit.components} component(s) of the comparison graph, ${fit.iterations} iterations${fit.converged ? '' : ' (not converged)'}; utilities = softmax(θ/${fit.temperature}) over all ${fit.items.length} scenarios.${fit.rankAgreement === null ? '' : ` [ext] Kendall τ of the rankings with the fitted utilities: ${fit.rankAgreement.toFixed(3)}.`}`, 'fit');
+  emitStep(run, 'fit', fit, `Bradley–Terry (ILSR, alpha ${fit.alpha}) over ${fit.comparisons} comparisons, ${fit.components} component(s) of the comparison graph, ${fit.iterations} iterations${fit.converged ? '' : ' (not converged)'}; utilities = softmax(θ/${fit.temperature}) over all ${fit.items.length} scenarios.${analystBatches.length ? ` Batch(es) ${analystBatches.join(', ')} ranked by the analyst.` : ''}${fit.rankAgreement === null ? '' : ` [ext] Kendall τ of the rankings with the fitted utilities: ${fit.rankAgreement.toFixed(3)}.`}`, 'fit');
 
   const decision = detail.decision;
   const expected: DellmaExpected = {
