@@ -11,7 +11,7 @@ import { systemPrompt, taskMessage } from './prompts';
 import type { ReviewGate } from './review-gate';
 import type { ResumeState } from './resume-state';
 import { fitToContext } from './context-budget';
-import { summarizeSchema } from './schema-summary';
+import { sampleTables, summarizeSchema } from './schema-summary';
 import type { TechniqueDefinition } from './techniques/technique';
 import { parseTextReply, textProtocolInstructions } from './text-protocol';
 import { registeredTools, toolSpecFor } from './tools/registry';
@@ -207,7 +207,9 @@ export class RunContext {
     if (this.options.resume?.messages) return this.options.resume.messages;
     let schemaSummary: string;
     try {
-      schemaSummary = summarizeSchema(await this.options.connector.schema());
+      const schema = await this.options.connector.schema();
+      const samples = await sampleTables(this.options.connector, schema, this.options.question);
+      schemaSummary = summarizeSchema(schema, undefined, { samples, question: this.options.question });
     } catch (error) {
       return this.finish('failed', `Could not read the database schema: ${WorkbenchError.from(error).message}`);
     }
