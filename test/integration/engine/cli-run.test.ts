@@ -127,7 +127,8 @@ describe('dwb run', () => {
     const defaults = await serve([{ toolCalls: [{ name: 'plan', arguments: { steps: ['Look'] } }] }, { toolCalls: [{ name: 'answer', arguments: { decision: 'krakow', rationale: 'r' } }] }]);
     const answered = await dwbRun(['--connection', `sqlite:${database}`, '--question-file', questionFile, '--technique', 'planrag', '--base-url', defaults.baseUrl, '--model', 'scripted', '--tool-mode', 'tools', '--out', tempDir()]);
     expect(answered.code).toBe(0);
-    expect(defaults.chatRequests().map((request) => request.chat.max_tokens)).toEqual([1024, 1024]);
+    // Without --max-tokens every call still has a limit: the model settings' default.
+    expect(defaults.chatRequests().map((request) => request.chat.max_tokens)).toEqual([2048, 2048]);
     expect(answered.stderr.trim().split('\n').at(-1)).toMatch(/^model calls: 2, unusable replies: 0, prompt tokens: \d+, completion tokens: \d+$/);
     expect((await dwbRun([...args, '--max-tokens', '0'])).stderr).toContain('--max-tokens');
   });
