@@ -117,6 +117,26 @@ describe('an action and a final answer in one reply', () => {
   });
 });
 
+describe('text mode: the documented re-plan form', () => {
+  it('"Re-plan:" / "Reason: …" / numbered steps replaces the plan with those steps (Reason does not swallow them)', async () => {
+    const parts = await setup(
+      [
+        { content: 'Plan:\n1. Look\n2. Decide' },
+        { content: 'Re-plan:\nReason: the home node decides it\n1. Read baltic_sea\n2. Compare its sources' },
+        { expectLastMessageContains: ['Plan updated: 1. Read baltic_sea 2. Compare its sources'], content: 'Final Answer: krakow\nRationale: upstream' },
+      ],
+      'text',
+    );
+    const { outcome, events } = await run(parts, { toolMode: 'text' });
+    parts.server.verify();
+    expect(repairs(events)).toEqual([]);
+    expect(events.filter((event) => event.type === 'replan')).toEqual([
+      expect.objectContaining({ steps: ['Read baltic_sea', 'Compare its sources'], reason: 'the home node decides it', previous: ['Look', 'Decide'] }),
+    ]);
+    expect(outcome.decision).toBe('krakow');
+  });
+});
+
 describe('a decision that is no candidate, when the simulator knows the candidates', () => {
   it('is asked again with the candidates listed, and the answer tool offers them as an enum', async () => {
     const parts = await setup([
