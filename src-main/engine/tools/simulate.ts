@@ -81,9 +81,11 @@ const knownCandidates = new WeakMap<RunContext, Promise<string[] | null>>();
  * The decisions the run's simulator would compare: those of the model's last simulation, or of
  * one run quietly (no event) with the parameters the question gives; null when no simulator
  * fits or the parameters are unknown. The answer is checked against them and offered as an enum.
+ * They are sorted by name: the simulator lists them best first, and an enum in that order would
+ * hand the model the answer (a small model takes the first value it is offered).
  */
 export async function candidateIds(run: RunContext): Promise<string[] | null> {
-  if (run.state.lastSimulation) return run.state.lastSimulation.candidates.map((row) => row.candidate);
+  if (run.state.lastSimulation) return byName(run.state.lastSimulation.candidates.map((row) => row.candidate));
   const simulator = run.options.simulator;
   if (!simulator) return null;
   const spec = specFor(simulator, {});
@@ -91,10 +93,14 @@ export async function candidateIds(run: RunContext): Promise<string[] | null> {
   let known = knownCandidates.get(run);
   if (!known) {
     known = simulator.run(spec).then(
-      (result) => result.candidates.map((row) => row.candidate),
+      (result) => byName(result.candidates.map((row) => row.candidate)),
       () => null,
     );
     knownCandidates.set(run, known);
   }
   return known;
+}
+
+function byName(candidates: string[]): string[] {
+  return [...candidates].sort((a, b) => a.localeCompare(b, 'en'));
 }

@@ -147,10 +147,13 @@ describe('a decision that is no candidate, when the simulator knows the candidat
           const decision = (answer?.function.parameters as { properties: { decision: { enum?: string[] } } }).properties.decision;
           expect(decision.enum).toContain('krakow');
           expect(decision.enum).not.toContain('answer');
+          // In name order, not the simulator's ranking (krakow is its best): the enum must not give the answer away.
+          expect(decision.enum).toEqual([...(decision.enum ?? [])].sort((a, b) => a.localeCompare(b, 'en')));
+          expect(decision.enum?.[0]).not.toBe('krakow');
         },
         toolCalls: [{ name: 'answer', arguments: { decision: 'answer', rationale: 'r' } }],
       },
-      { expectToolResultContains: ['"answer" is not one of the candidates', 'krakow'], toolCalls: [{ name: 'answer', arguments: { decision: '5', rationale: 'r' } }] },
+      { expectToolResultContains: ['"answer" is not one of the candidates', 'exactly one of: african_great_lakes, aleppo, alexandria', 'more'], toolCalls: [{ name: 'answer', arguments: { decision: '5', rationale: 'r' } }] },
       { expectToolResultContains: '"5" is not one of the candidates', toolCalls: [{ name: 'answer', arguments: { decision: 'Krakow', rationale: 'upstream' } }] },
     ]);
     const simulator = await simulatorFor(parts.connector, { rules: 'compat', known: { country: 'SWE', home: 'baltic_sea' } });
