@@ -33,6 +33,8 @@ interface RunModel {
   /** For the run-start event: endpoint (a file: URL for a local model), model name, sampling. */
   details: Pick<ProviderSettings, 'baseUrl' | 'model' | 'temperature' | 'maxTokens'>;
   toolMode: 'tools' | 'text';
+  /** The model's context window, which the run keeps its prompts inside; null when unknown. */
+  contextTokens: number | null;
 }
 
 interface LiveRun {
@@ -87,7 +89,7 @@ export class RunManager {
       /** Injected by tests to drive a run without HTTP; defaults to the OpenAI-compatible provider. */
       providerFor?: (settings: ProviderSettings) => ModelProvider;
       /** The local model selected in the model manager, which runs use instead of the endpoint; null: none. */
-      localModel?: () => { provider: ModelProvider; settings: LocalModelSettings } | null;
+      localModel?: () => { provider: ModelProvider; settings: LocalModelSettings; contextTokens?: number | null } | null;
       emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
     },
   ) {}
@@ -102,11 +104,18 @@ export class RunManager {
         recordedSettings: settings,
         details: { baseUrl: pathToFileURL(settings.modelPath).href, model: basename(settings.modelPath), temperature: settings.temperature, maxTokens: settings.maxTokens },
         toolMode: 'tools',
+        contextTokens: local.contextTokens ?? null,
       };
     }
     const settings = this.dependencies.modelSettings();
     if (!settings) throw new WorkbenchError('invalid-request', 'Set up a model endpoint first (Model settings in the sidebar)');
-    return { provider: (this.dependencies.providerFor ?? createOpenAiProvider)(settings), recordedSettings: settings, details: settings, toolMode: settings.toolMode === 'text' ? 'text' : 'tools' };
+    return {
+      provider: (this.dependencies.providerFor ?? createOpenAiProvider)(settings),
+      recordedSettings: settings,
+      details: settings,
+      toolMode: settings.toolMode === 'text' ? 'text' : 'tools',
+      contextTokens: null,
+    };
   }
 
   async start(request: RunStart): Promise<{ runId: string }> {
@@ -240,7 +249,7 @@ export class RunManager {
       },
       simulator,
       whatIf: request.whatIf,
-      limits: { maxSteps },
+      limits: { maxSteps, ...(settings.contextTokens ? { contextTokens: settings.contextTokens } : {}) },
       gate,
       signal: run.controller.signal,
       onToken: (text) => this.dependencies.emit('run-token', { runId, text }),
