@@ -87,6 +87,7 @@ describeOrNotRun('the model manager: a local GGUF model', model.unavailable, () 
     } finally {
       database.close();
     }
+    await app.page.getByTestId('cell').last().scrollIntoViewIfNeeded();
     await screenshot(app.page, 'local-model-03-ended');
     expect(app.pageErrors).toEqual([]);
   }, 1_100_000);
