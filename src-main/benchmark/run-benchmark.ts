@@ -8,7 +8,6 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { WorkbenchError } from '../contract/errors';
-import type { ProviderSettings } from '../contract/model';
 import type { BuildingQuestion, LocatingQuestion } from '../dqa/dataset';
 import type { ScenarioQuestion } from '../dqa/prepared-scenario';
 import type { QuestionSet } from '../dqa/question-file';
@@ -19,7 +18,7 @@ import { failedQuestion, judgeRun } from './judge';
 import { questionDatabases } from './question-databases';
 import { readQuestionResult, writeQuestionResult, type QuestionResult } from './question-result';
 import { readRunFacts } from './run-facts';
-import { runQuestion } from './run-question';
+import { runQuestion, type QuestionModel } from './run-question';
 
 export interface BenchmarkQuestion {
   id: string;
@@ -74,8 +73,10 @@ export interface BenchmarkOptions {
   technique: string;
   db: DbKind;
   outDir: string;
-  settings: ProviderSettings;
+  model: QuestionModel;
   maxSteps: number;
+  /** The model's context window, which prompts are kept inside; null when unknown. */
+  contextTokens?: number | null;
   concurrency: number;
   /** A learned playbook for the `autoplan` technique. */
   playbook?: string;
@@ -145,8 +146,9 @@ export async function runBenchmark(options: BenchmarkOptions): Promise<Benchmark
         question: question.text,
         rules: question.rules,
         technique,
-        settings: options.settings,
+        model: options.model,
         maxSteps: options.maxSteps,
+        ...(options.contextTokens ? { contextTokens: options.contextTokens } : {}),
         ...(options.playbook !== undefined ? { playbook: options.playbook } : {}),
         ...(options.playbookVersion !== undefined ? { playbookVersion: options.playbookVersion } : {}),
         ...(options.signal ? { signal: options.signal } : {}),

@@ -9,9 +9,11 @@
  * simulator judges the decision afterwards instead (./judge.ts).
  */
 import { parseConnectionUriWithPassword } from '../connectors/connection-uri';
-import type { ProviderSettings } from '../contract/model';
 import type { RunEvent, RunStatus } from '../contract/run';
-import { runToDirectory } from '../engine/run-setup';
+import { runToDirectory, type DirectoryRunRequest } from '../engine/run-setup';
+
+/** The model a benchmark runs: an endpoint's settings, or a provider made once for the batch (a local model). */
+export type QuestionModel = Exclude<DirectoryRunRequest['model'], { replay: unknown }>;
 
 export interface QuestionRunInput {
   outDir: string;
@@ -20,8 +22,10 @@ export interface QuestionRunInput {
   question: string;
   rules: string;
   technique: string;
-  settings: ProviderSettings;
+  model: QuestionModel;
   maxSteps: number;
+  /** The model's context window, which prompts are kept inside; null when unknown. */
+  contextTokens?: number | null;
   /** A learned playbook for the `autoplan` technique. */
   playbook?: string;
   playbookVersion?: string;
@@ -51,12 +55,12 @@ export async function runQuestion(input: QuestionRunInput): Promise<QuestionRunO
     rules: input.rules,
     technique: input.technique,
     connection: { target, description: input.connectionUri, password },
-    model: { settings: input.settings },
+    model: input.model,
     simulator: { rules: 'off', known: {} },
     whatIf: false,
     ...(input.playbook !== undefined ? { playbook: input.playbook } : {}),
     ...(input.playbookVersion !== undefined ? { playbookVersion: input.playbookVersion } : {}),
-    limits: { maxSteps: input.maxSteps },
+    limits: { maxSteps: input.maxSteps, ...(input.contextTokens ? { contextTokens: input.contextTokens } : {}) },
     ...(input.signal ? { signal: input.signal } : {}),
     ...(input.onEvent ? { onEvent: input.onEvent } : {}),
   });

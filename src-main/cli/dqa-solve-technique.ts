@@ -17,10 +17,13 @@ import { defaultWorkspaceDir } from '../workspace/paths';
 import { choosePlaybook } from './playbook-choice';
 import { techniqueIds, techniqueNamed } from '../engine/techniques/registry';
 import { parseProviderSettings } from '../llm/settings';
+import type { ProviderSettings } from '../contract/model';
+import type { QuestionModel } from '../benchmark/run-question';
 import { benchmarkQuestions, runBenchmark, type BenchmarkProgress } from '../benchmark/run-benchmark';
 import type { QuestionResult } from '../benchmark/question-result';
 import { RESULT_FILES, writeResultFiles } from '../benchmark/results-files';
 import { positiveInteger, type CommandIo } from './command-io';
+import { modelCliOptions, providerFromCliOptions } from './model-options';
 import { dqaTechniqueUsage } from './usage';
 
 export { dqaTechniqueUsage };
@@ -92,14 +95,9 @@ export async function runDqaTechniqueCommand(args: string[], io: CommandIo): Pro
       questions: { type: 'string', multiple: true },
       engine: { type: 'string' },
       db: { type: 'string', default: 'rdb' },
-      'base-url': { type: 'string' },
-      model: { type: 'string' },
-      'api-key': { type: 'string' },
-      'api-key-file': { type: 'string' },
-      'tool-mode': { type: 'string', default: 'auto' },
+      ...modelCliOptions,
       concurrency: { type: 'string' },
       'max-steps': { type: 'string' },
-      'timeout-ms': { type: 'string' },
       out: { type: 'string' },
       playbook: { type: 'string' },
       workspace: { type: 'string' },
@@ -112,21 +110,15 @@ export async function runDqaTechniqueCommand(args: string[], io: CommandIo): Pro
   if (files.length === 0 || files.some((file) => file === '')) throw new WorkbenchError('invalid-request', `--questions is required: ${dqaTechniqueUsage}`);
   if (values.db !== 'rdb' && values.db !== 'gdb') throw new WorkbenchError('invalid-request', `--db must be rdb or gdb, got "${values.db}"`);
   const db: DbKind = values.db;
-  if (!['tools', 'text', 'auto'].includes(values['tool-mode'])) throw new WorkbenchError('invalid-request', `--tool-mode must be tools, text or auto, got "${values['tool-mode']}"`);
-  for (const flag of ['base-url', 'model'] as const) {
-    if (values[flag] === undefined || values[flag] === '') throw new WorkbenchError('invalid-request', `--${flag} is required with --engine ${technique}: ${dqaTechniqueUsage}`);
+  const local = values['model-file'] !== undefined;
+  if (!local) {
+    for (const flag of ['base-url', 'model'] as const) {
+      if (!values[flag]) throw new WorkbenchError('invalid-request', `--${flag} is required with --engine ${technique} (or --model-file for a local model): ${dqaTechniqueUsage}`);
+    }
   }
-  const concurrency = positiveInteger(values.concurrency, '--concurrency') ?? DEFAULT_CONCURRENCY;
+  // A local model answers one call at a time (one model process): more runs at once only wait.
+  const concurrency = positiveInteger(values.concurrency, '--concurrency') ?? (local ? 1 : DEFAULT_CONCURRENCY);
   const maxSteps = positiveInteger(values['max-steps'], '--max-steps') ?? DEFAULT_MAX_STEPS;
-  const requestTimeoutMs = positiveInteger(values['timeout-ms'], '--timeout-ms');
-  const apiKey = apiKeyFrom(values['api-key-file']);
-  const settings = parseProviderSettings({
-    baseUrl: values['base-url'],
-    model: values.model,
-    toolMode: values['tool-mode'],
-    ...(apiKey !== undefined ? { apiKey } : {}),
-    ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}),
-  });
 
   const sets = files.map((file) => readQuestionSet(file));
   const chosen = choosePlaybook({ technique, arg: values.playbook, workspaceDir: resolve(values.workspace ?? defaultWorkspaceDir()), scenarios: sets.map((set) => set.scenario), db });
@@ -134,6 +126,12 @@ export async function runDqaTechniqueCommand(args: string[], io: CommandIo): Pro
   const questions = benchmarkQuestions(sets, db);
   for (const set of sets) requireDumpFiles(set.baseDir, set.questions.map((question) => (db === 'rdb' ? question.rdb : question.gdb)), db);
   const outDir = resolve(values.out ?? `dqa-${technique}-${db}`);
+  // Checked last, so a bad question file is refused before a model is set up; one model serves every question.
+  const cliModel = providerFromCliOptions(values, dqaTechniqueUsage, local ? undefined : apiKeyFrom(values['api-key-file']));
+  const model: QuestionModel = cliModel.local
+    ? { provider: cliModel.provider, settings: cliModel.recordedSettings, details: cliModel.details, toolMode: cliModel.toolMode }
+    : { settings: cliModel.recordedSettings as ProviderSettings };
+  const contextTokens = await cliModel.contextTokens();
 
   const controller = new AbortController();
   const stop = (): void => {
@@ -157,8 +155,9 @@ export async function runDqaTechniqueCommand(args: string[], io: CommandIo): Pro
       technique,
       db,
       outDir,
-      settings,
+      model,
       maxSteps,
+      ...(contextTokens ? { contextTokens } : {}),
       concurrency,
       ...(chosen !== null ? { playbook: chosen.text } : {}),
       ...(chosen?.version ? { playbookVersion: chosen.version } : {}),
@@ -186,5 +185,6 @@ export async function runDqaTechniqueCommand(args: string[], io: CommandIo): Pro
     return 0;
   } finally {
     process.removeListener('SIGINT', stop);
+    await cliModel.local?.unload();
   }
 }

@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { WorkbenchError } from '../contract/errors';
 import { createLocalModelProvider, type LocalModelProvider } from '../llm/local/local-provider';
 import type { LocalModelSettings } from '../llm/local/local-settings';
+import { defaultContextSize, readGgufModelInfo } from '../llm/local/model-file';
 import { createOpenAiProvider } from '../llm/openai-provider';
 import { parseProviderSettings, type ProviderSettings } from '../llm/settings';
 import type { ModelProvider } from '../llm/types';
@@ -23,7 +24,7 @@ export const modelCliOptions = {
 } as const;
 
 export const modelCliUsage =
-  '(--base-url URL --model M [--api-key-file F] [--tool-mode tools|text|auto] | --model-file PATH.gguf [--threads N] [--context N]) [--max-tokens N]';
+  '(--base-url URL --model M [--api-key-file F] [--tool-mode tools|text|auto] | --model-file PATH.gguf [--threads N]) [--context N] [--max-tokens N]';
 
 /** The parsed values of `modelCliOptions`. */
 export type ModelCliValues = Partial<Record<keyof typeof modelCliOptions, string | undefined>>;
@@ -39,6 +40,12 @@ export interface CliModel {
   details: Pick<ProviderSettings, 'baseUrl' | 'model' | 'temperature' | 'maxTokens'>;
   /** The local model, to unload when the command ends; null over HTTP. */
   local: LocalModelProvider | null;
+  /**
+   * The model's context window in tokens, which a run keeps its prompts inside (old
+   * observations summarised): `--context`, else a local model's default from its file; null
+   * over HTTP without `--context` (the server's window is unknown).
+   */
+  contextTokens(): Promise<number | null>;
 }
 
 /**
@@ -69,6 +76,7 @@ export function providerFromCliOptions(values: ModelCliValues, usage: string, ap
     });
     const settings: LocalModelSettings = local.settings;
     return {
+      contextTokens: async () => contextSize ?? defaultContextSize(await readGgufModelInfo(settings.modelPath)),
       provider: local,
       toolMode: 'tools',
       recordedSettings: { ...settings },
@@ -76,9 +84,9 @@ export function providerFromCliOptions(values: ModelCliValues, usage: string, ap
       local,
     };
   }
-  for (const flag of ['threads', 'context'] as const) {
-    if (values[flag] !== undefined) throw new WorkbenchError('invalid-request', `--${flag} applies to --model-file only`);
-  }
+  if (values.threads !== undefined) throw new WorkbenchError('invalid-request', '--threads applies to --model-file only');
+  // Over HTTP the server sets the window; --context tells the run how large it is.
+  const contextTokens = positiveInteger(values.context, '--context') ?? null;
   const required = (flag: 'base-url' | 'model'): string => {
     const value = values[flag];
     if (!value) throw new WorkbenchError('invalid-request', `--${flag} is required (or --model-file for a local model): ${usage}`);
@@ -94,5 +102,12 @@ export function providerFromCliOptions(values: ModelCliValues, usage: string, ap
     ...(requestTimeoutMs ? { requestTimeoutMs } : {}),
     ...(maxTokens ? { maxTokens } : {}),
   });
-  return { provider: createOpenAiProvider(settings), toolMode: toolMode === 'text' ? 'text' : 'tools', recordedSettings: settings, details: settings, local: null };
+  return {
+    provider: createOpenAiProvider(settings),
+    toolMode: toolMode === 'text' ? 'text' : 'tools',
+    recordedSettings: settings,
+    details: settings,
+    local: null,
+    contextTokens: () => Promise.resolve(contextTokens),
+  };
 }

@@ -34,6 +34,7 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
       ...modelCliOptions,
       ...passwordFileOption,
       'max-steps': { type: 'string' },
+      'max-run-tokens': { type: 'string' },
       replay: { type: 'string' },
       out: { type: 'string' },
       simulator: { type: 'string', default: 'stated' },
@@ -62,6 +63,7 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
   // The password (file, URI or DWB_DB_PASSWORD) is used for this run only, never written to the run's records.
   const { target, password } = resolveDatabasePassword(required('connection'), values['password-file']);
   const maxSteps = positiveInteger(values['max-steps'], '--max-steps') ?? defaultRunLimits.maxSteps;
+  const maxRunTokens = positiveInteger(values['max-run-tokens'], '--max-run-tokens') ?? null;
 
   const simulatorRules = required('simulator');
   if (!['stated', 'compat', 'off'].includes(simulatorRules)) throw new WorkbenchError('invalid-request', `--simulator must be stated, compat or off, got "${simulatorRules}"`);
@@ -102,7 +104,7 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
       whatIf: whatIfChoice === 'on',
       ...(playbook !== undefined ? { playbook } : {}),
       ...(playbookVersion !== undefined ? { playbookVersion } : {}),
-      limits: { maxSteps },
+      limits: { maxSteps, maxTokens: maxRunTokens, contextTokens: cliModel ? await cliModel.contextTokens() : null },
       signal: controller.signal,
       onEvent: (event) => {
         counts.add(event);

@@ -59,7 +59,7 @@ export const whatIfSpecSchema = whatIfExperimentSchema
       .describe('Instead of listing candidates: a read-only query whose first column lists them, e.g. "SELECT id FROM building".'),
   })
   .refine((spec) => (spec.candidates === undefined) !== (spec.candidatesQuery === undefined), {
-    message: 'give either the candidates or a query that lists them, not both',
+    message: 'give exactly one of the candidates or a query that lists them (one, not both and not neither)',
     path: ['candidates'],
   });
 export type WhatIfSpec = z.output<typeof whatIfSpecSchema>;

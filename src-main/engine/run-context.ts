@@ -10,7 +10,8 @@ import { dialectNotes } from './dialects';
 import { systemPrompt, taskMessage } from './prompts';
 import type { ReviewGate } from './review-gate';
 import type { ResumeState } from './resume-state';
-import { summarizeSchema } from './schema-summary';
+import { fitToContext } from './context-budget';
+import { sampleTables, summarizeSchema } from './schema-summary';
 import type { TechniqueDefinition } from './techniques/technique';
 import { parseTextReply, textProtocolInstructions } from './text-protocol';
 import { registeredTools, toolSpecFor } from './tools/registry';
@@ -28,6 +29,11 @@ export interface RunLimits {
   maxRepairs: number;
   queryMaxRows: number;
   queryTimeoutMs: number;
+  /**
+   * The model's context window in tokens; when a prompt nears it, old observations are
+   * summarised (./context-budget.ts). Null when unknown: nothing is summarised.
+   */
+  contextTokens: number | null;
 }
 
 export const defaultRunLimits: RunLimits = {
@@ -37,7 +43,16 @@ export const defaultRunLimits: RunLimits = {
   maxRepairs: 2,
   queryMaxRows: 1000,
   queryTimeoutMs: 30_000,
+  contextTokens: null,
 };
+
+/** The same failing call (tool and arguments) this many times in a row is pointed out to the model… */
+const repeatWarnAt = 2;
+/** …and this many times ends the run. */
+const repeatStopAt = 3;
+
+/** In the plain-text protocol the model stops before it could invent the engine's answer. */
+export const textStopSequences = ['Observation:'];
 
 export interface DecisionRunOptions {
   question: string;
@@ -117,6 +132,12 @@ export class RunContext {
     evidence: string[];
     queryCount: number;
     lastSimulation: SimulationResult | null;
+    /** Answers in a row refused by a tool's check (a decision that is no candidate). */
+    refusedAnswers: number;
+    /** The last failing call (tool name and arguments) and how often in a row it failed. */
+    lastFailure: { key: string; count: number } | null;
+    /** Prompt tokens per character of the last request, as the model counted them (for the context budget). */
+    tokensPerChar: number | null;
     /** The technique's own state, saved with every checkpoint. */
     technique: unknown;
   };
@@ -140,6 +161,9 @@ export class RunContext {
       evidence: [...(resume?.evidence ?? [])],
       queryCount: resume?.queryCount ?? 0,
       lastSimulation: null,
+      refusedAnswers: 0,
+      lastFailure: null,
+      tokensPerChar: null,
       technique: resume?.technique,
     };
     this.newQueryId = options.newQueryId ?? (() => `q${++this.state.queryCount}`);
@@ -195,7 +219,9 @@ export class RunContext {
     if (this.options.resume?.messages) return this.options.resume.messages;
     let schemaSummary: string;
     try {
-      schemaSummary = summarizeSchema(await this.options.connector.schema());
+      const schema = await this.options.connector.schema();
+      const samples = await sampleTables(this.options.connector, schema, this.options.question);
+      schemaSummary = summarizeSchema(schema, undefined, { samples, question: this.options.question });
     } catch (error) {
       return this.finish('failed', `Could not read the database schema: ${WorkbenchError.from(error).message}`);
     }
@@ -223,19 +249,24 @@ export class RunContext {
   async turn(messages: ChatMessage[], offered: ToolDefinition[]): Promise<Turn> {
     const { options, limits } = this;
     options.onCheckpoint?.(this.checkpoint(messages));
-    const asked = await this.ask(
+    fitToContext(messages, limits.contextTokens, this.state.tokensPerChar);
+    const request: ModelRequest =
       options.toolMode === 'tools'
         ? {
             messages,
-            tools: offered.map((tool) => toolSpecFor(tool, dialectNotes[this.engine].label)),
+            tools: await Promise.all(
+              offered.map(async (tool) => {
+                const spec = toolSpecFor(tool, dialectNotes[this.engine].label);
+                return tool.narrowSchema ? { ...spec, parameters: await tool.narrowSchema(spec.parameters, this) } : spec;
+              }),
+            ),
             // Every turn must call one of the offered tools: providers that can hold the model to
             // it (a grammar, tool_choice "required") do; the others fall back to repair turns.
             output: { kind: 'tool-call', required: true },
             ...this.sampling(),
           }
-        : { messages: withTextInstructions(messages, offered), ...this.sampling() },
-      { tools: offered.map((tool) => tool.name), messageCount: messages.length },
-    );
+        : { messages: withTextInstructions(messages, offered), stop: textStopSequences, ...this.sampling() };
+    const asked = await this.ask(request, { tools: offered.map((tool) => tool.name), messageCount: messages.length });
     if ('failure' in asked) {
       if (asked.failure === 'time-limit') return { end: this.timeLimit() };
       if (asked.failure === 'cancelled') return { end: this.finish('cancelled', 'The run was stopped') };
@@ -252,8 +283,9 @@ export class RunContext {
       if (this.state.repairs > limits.maxRepairs) {
         return { end: this.finish('failed', `The model's replies could not be used after ${limits.maxRepairs} repair attempts: ${problem}`) };
       }
-      messages.push({ role: 'assistant', content: response.content, ...(response.toolCalls.length ? { toolCalls: response.toolCalls } : {}) });
-      for (const toolCall of response.toolCalls) messages.push({ role: 'tool', toolCallId: toolCall.id, content: `Not run: ${problem}` });
+      // The unusable reply itself stays out of the history: a note stands for it, so a rambling
+      // model's prompts do not grow with every failed turn.
+      messages.push({ role: 'assistant', content: unusableNote(response) });
       messages.push({ role: 'user', content: repairRequest(problem, offered, options.toolMode) });
       return { calls: [], step, response, problems };
     }
@@ -296,6 +328,8 @@ export class RunContext {
     }
     this.state.steps = Math.max(this.state.steps, step);
     this.state.tokens += response.usage?.totalTokens ?? 0;
+    const promptChars = request.messages.reduce((sum, message) => sum + message.content.length, 0);
+    if (response.usage && response.usage.promptTokens > 0 && promptChars > 0) this.state.tokensPerChar = response.usage.promptTokens / promptChars;
     this.emit({
       type: 'model-response',
       step,
@@ -325,13 +359,48 @@ export class RunContext {
       if (!turn.calls.some((accepted) => accepted.id === toolCall.id)) answerTool(toolCall.id, `Not run: ${turn.problems.join('; ') || 'not available now'}`);
     }
     for (const call of turn.calls) {
+      const refused = call.tool.check ? await call.tool.check(call.arguments, this) : null;
+      if (refused) {
+        this.state.refusedAnswers++;
+        this.emit({ type: 'model-repair', step: turn.step, problem: refused });
+        if (this.state.refusedAnswers > this.limits.maxRepairs) {
+          return this.finish('failed', `The model's ${call.tool.name} could not be used after ${this.limits.maxRepairs} attempts: ${refused}`);
+        }
+        answerTool(call.id, `Not accepted: ${refused}.`);
+        continue;
+      }
       const outcome = await call.tool.perform(call.arguments, { step: turn.step, ...(context.node ? { node: context.node } : {}) }, this);
       if ('stop' in outcome) return this.finish('stopped', outcome.stop);
       if ('answer' in outcome) return this.finish('answered', null, outcome.answer);
-      answerTool(call.id, outcome.reply);
+      const repeated = this.noteFailure(call, outcome.failed === true);
+      if (repeated >= repeatStopAt) {
+        return this.finish('failed', `Stopped: the model made the same failing ${call.tool.name} call ${repeated} times in a row (${clip(JSON.stringify(call.arguments), 200)})`);
+      }
+      answerTool(
+        call.id,
+        repeated >= repeatWarnAt
+          ? `${outcome.reply}\n\nThis exact ${call.tool.name} call has now failed ${repeated} times in a row. Do not repeat it: change it or take another action; the run ends if it fails once more.`
+          : outcome.reply,
+      );
     }
-    if (this.options.toolMode === 'text') messages.push({ role: 'user', content: replies.map((reply) => `Observation:\n${reply}`).join('\n\n') });
+    if (this.options.toolMode === 'text') {
+      // What was not taken from the reply (an answer given together with an action) is said in the same message.
+      const notes = turn.problems.length > 0 ? [`Note: ${turn.problems.join('; ')}.`] : [];
+      messages.push({ role: 'user', content: [...replies.map((reply) => `Observation:\n${reply}`), ...notes].join('\n\n') });
+    }
     return null;
+  }
+
+  /** Counts the same failing call in a row (tool and arguments); returns how often it has failed so, 0 after a success. */
+  private noteFailure(call: AcceptedCall, failed: boolean): number {
+    if (!failed) {
+      this.state.lastFailure = null;
+      return 0;
+    }
+    const key = `${call.tool.name} ${JSON.stringify(call.arguments)}`;
+    const count = this.state.lastFailure?.key === key ? this.state.lastFailure.count + 1 : 1;
+    this.state.lastFailure = { key, count };
+    return count;
   }
 
   /** What a resume needs, as it stands before the next model call on `messages`. */
@@ -367,6 +436,16 @@ export class RunContext {
   }
 }
 
+/** What stands in the history for a reply that could not be used. */
+function unusableNote(response: ModelResponse): string {
+  const size = response.content.length + response.toolCalls.reduce((sum, call) => sum + call.name.length + call.arguments.length, 0);
+  return `(An unusable reply of ${size} characters was left out here.)`;
+}
+
+function clip(text: string, length: number): string {
+  return text.length > length ? `${text.slice(0, length)}…` : text;
+}
+
 /** The calls a reply makes, validated; what was wrong with the rest. */
 function readReply(response: ModelResponse, toolMode: 'tools' | 'text', offered: ToolDefinition[]): { thought: string | null; calls: AcceptedCall[]; problems: string[] } {
   const problems: string[] = [];
@@ -388,7 +467,7 @@ function readReply(response: ModelResponse, toolMode: 'tools' | 'text', offered:
     }
     if (response.toolCalls.length === 0) problems.push('the reply called no tool');
   }
-  const calls: AcceptedCall[] = [];
+  let calls: AcceptedCall[] = [];
   for (const call of raw) {
     const tool = offered.find((candidate) => candidate.name === call.name);
     if (!tool) {
@@ -401,8 +480,19 @@ function readReply(response: ModelResponse, toolMode: 'tools' | 'text', offered:
       continue;
     }
     calls.push({ id: call.id, tool, arguments: check.data });
-    if (tool.final) break; // nothing after the final answer is carried out
   }
+  // A final answer beside an action would be given before the model has seen the action's
+  // result: the action is carried out, the answer dropped, and the model told so.
+  if (calls.some((call) => call.tool.final) && calls.some((call) => !call.tool.final)) {
+    const dropped = calls.filter((call) => call.tool.final).map((call) => call.tool.name);
+    calls = calls.filter((call) => !call.tool.final);
+    problems.push(`your ${dropped.join(' and ')} was not taken because the same reply also asked for ${calls.map((call) => call.tool.name).join(', ')}; read the result first, then answer in a reply of its own`);
+  }
+  // Only the first final call is carried out.
+  const firstFinal = calls.findIndex((call) => call.tool.final);
+  if (firstFinal >= 0) calls = calls.slice(0, firstFinal + 1);
+  // A reply cut off at the token limit is named as such, not as a reply that called nothing.
+  if (response.finishReason === 'length' && calls.length === 0) problems.unshift('the reply was cut off at the token limit before it was complete; reply shorter');
   return { thought, calls, problems };
 }
 

@@ -142,6 +142,7 @@ async function requestAnswer(input: AnswerInput): Promise<Answer> {
     ...(input.structure === 'json-schema' && request.output?.kind === 'json'
       ? { response_format: { type: 'json_schema' as const, json_schema: { name: request.output.name, schema: request.output.schema, strict: strictCompatible(request.output.schema) } } }
       : {}),
+    ...(request.stop && request.stop.length > 0 ? { stop: request.stop } : {}),
   };
   const answer = { ...(settings.stream ? await streamAnswer(input, params, emulateTools) : await fetchAnswer(input, params)), constrained: input.structure };
   if (!emulateTools) return answer;

@@ -62,6 +62,7 @@ export const transcriptExchangeSchema = z
           z.object({ kind: z.literal('json'), name: z.string(), schema: z.record(z.string(), z.unknown()) }),
         ])
         .optional(),
+      stop: z.array(z.string()).optional(),
     }),
     response: z
       .object({

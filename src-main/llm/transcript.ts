@@ -191,6 +191,7 @@ function copyRequest(request: ModelRequest): TranscriptExchange['request'] {
     ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
     ...(request.maxTokens !== undefined ? { maxTokens: request.maxTokens } : {}),
     ...(request.output ? { output: structuredClone(request.output) } : {}),
+    ...(request.stop !== undefined ? { stop: [...request.stop] } : {}),
   };
 }
 

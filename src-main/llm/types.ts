@@ -49,6 +49,8 @@ export interface ModelRequest {
   maxTokens?: number;
   /** Ask for a structured reply; absent = the provider's default (see each provider). */
   output?: OutputConstraint;
+  /** Sequences at which the model stops writing (the plain-text protocol stops before `Observation:`). */
+  stop?: string[];
 }
 
 /** Token counts as the server reported them. */

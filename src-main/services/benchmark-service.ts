@@ -90,7 +90,7 @@ export function createBenchmarkService(deps: {
             technique,
             db,
             outDir: join(directoryOf(id), `${technique}-${db}`),
-            settings,
+            model: { settings },
             maxSteps: spec.maxSteps,
             concurrency: spec.concurrency,
             signal,

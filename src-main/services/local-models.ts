@@ -101,7 +101,7 @@ export class LocalModelManager {
   }
 
   /** The provider runs use, or null when runs use the HTTP endpoint. Loads the model on its first call. */
-  providerForRuns(): { provider: LocalModelProvider; settings: LocalModelSettings } | null {
+  providerForRuns(): { provider: LocalModelProvider; settings: LocalModelSettings; contextTokens: number | null } | null {
     const id = this.selectedId();
     if (id === null) return null;
     if (this.active?.id !== id) {
@@ -109,7 +109,9 @@ export class LocalModelManager {
       void this.active?.provider.unload();
       this.active = { id, provider: createLocalModelProvider({ modelPath: row.path }, this.dependencies.launch ? { launch: this.dependencies.launch } : {}) };
     }
-    return { provider: this.active.provider, settings: this.active.provider.settings };
+    const { provider } = this.active;
+    // The window runs keep their prompts inside: the loaded model's, else the one it will load with (if set).
+    return { provider, settings: provider.settings, contextTokens: provider.loaded()?.contextSize ?? provider.settings.contextSize ?? null };
   }
 
   async close(): Promise<void> {

@@ -40,6 +40,8 @@ interface RunModel {
   /** For the run-start event: endpoint (a file: URL for a local model), model name, sampling. */
   details: Pick<ProviderSettings, 'baseUrl' | 'model' | 'temperature' | 'maxTokens'>;
   toolMode: 'tools' | 'text';
+  /** The model's context window, which the run keeps its prompts inside; null when unknown. */
+  contextTokens: number | null;
 }
 
 interface LiveRun {
@@ -108,7 +110,7 @@ export class RunManager {
       /** Injected by tests to drive a run without HTTP; defaults to the OpenAI-compatible provider. */
       providerFor?: (settings: ProviderSettings) => ModelProvider;
       /** The local model selected in the model manager, which runs use instead of the endpoint; null: none. */
-      localModel?: () => { provider: ModelProvider; settings: LocalModelSettings } | null;
+      localModel?: () => { provider: ModelProvider; settings: LocalModelSettings; contextTokens?: number | null } | null;
       /** The workspace's playbooks, for techniques that follow one (AutoPlan). */
       playbooks?: PlaybookStore;
       emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
@@ -125,11 +127,18 @@ export class RunManager {
         recordedSettings: settings,
         details: { baseUrl: pathToFileURL(settings.modelPath).href, model: basename(settings.modelPath), temperature: settings.temperature, maxTokens: settings.maxTokens },
         toolMode: 'tools',
+        contextTokens: local.contextTokens ?? null,
       };
     }
     const settings = this.dependencies.modelSettings();
     if (!settings) throw new WorkbenchError('invalid-request', 'Set up a model endpoint first (Model settings in the sidebar)');
-    return { provider: (this.dependencies.providerFor ?? createOpenAiProvider)(settings), recordedSettings: settings, details: settings, toolMode: settings.toolMode === 'text' ? 'text' : 'tools' };
+    return {
+      provider: (this.dependencies.providerFor ?? createOpenAiProvider)(settings),
+      recordedSettings: settings,
+      details: settings,
+      toolMode: settings.toolMode === 'text' ? 'text' : 'tools',
+      contextTokens: null,
+    };
   }
 
   /**
@@ -411,7 +420,7 @@ export class RunManager {
       simulator,
       whatIf: request.whatIf,
       ...this.playbookText(request.playbook),
-      limits: { maxSteps },
+      limits: { maxSteps, ...(settings.contextTokens ? { contextTokens: settings.contextTokens } : {}) },
       gate,
       signal: run.controller.signal,
       onToken: (text) => this.dependencies.emit('run-token', { runId, text }),

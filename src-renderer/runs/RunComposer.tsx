@@ -8,6 +8,9 @@ import { ActionLibraryPicker } from './ActionLibraryPicker';
 export function RunComposer({ draft }: { draft: RunDraft }) {
   const connections = useWorkbench((state) => state.connections);
   const model = useWorkbench((state) => state.model);
+  // A local model selected in the model manager is used instead of the endpoint (run-manager.ts).
+  const localModelSelected = useWorkbench((state) => state.localModels?.selectedId != null);
+  const hasModel = Boolean(model?.settings) || localModelSelected;
   const startRun = useWorkbench((state) => state.startRun);
   const closeRunDraft = useWorkbench((state) => state.closeRunDraft);
   // The techniques come from the main process's registry, so a new one shows here by itself.
@@ -172,7 +175,7 @@ export function RunComposer({ draft }: { draft: RunDraft }) {
               : 'The model may test candidate changes on a throwaway copy of the data (the data itself never changes).'}
         </span>
       </label>
-      {!model?.settings && <p className="warning">Set up a model endpoint first (Model › Set up, in the sidebar).</p>}
+      {!hasModel && <p className="warning">Set up a model endpoint or add a local model first (Model › Set up, in the sidebar).</p>}
       {error && (
         <p className="form-error" role="alert">
           {error}
@@ -184,7 +187,7 @@ export function RunComposer({ draft }: { draft: RunDraft }) {
           {form.technique === 'autoplan' && pinned !== null && <span data-testid="playbook-note"> {pinned}</span>}
         </span>
         <span className="spacer" />
-        <button className="primary" data-testid="start-run" title="Ctrl+Enter" disabled={busy || !form.question.trim() || !form.connectionId || !model?.settings} onClick={() => void start()}>
+        <button className="primary" data-testid="start-run" title="Ctrl+Enter" disabled={busy || !form.question.trim() || !form.connectionId || !hasModel} onClick={() => void start()}>
           {busy ? 'Starting…' : '▶ Start run'}
         </button>
       </footer>

@@ -1,3 +1,5 @@
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { describeOrNotRun } from '../servers/not-run';
 import { screenshot, useAppInBrowser } from '../support/browser';
@@ -39,9 +41,10 @@ describeOrNotRun('the model manager: a local GGUF model', model.unavailable, () 
     `);
     await row.getByRole('radio').check();
     await dialog.getByLabel('Threads').fill('1');
-    await dialog.getByLabel('Context size').fill('512');
+    // Room for the system prompt with the schema summary and every tool (about 2,300 tokens).
+    await dialog.getByLabel('Context size').fill('4096');
     await row.getByRole('button', { name: 'Load' }).click();
-    await expect.poll(() => row.getByTestId('local-model-state').innerText(), { timeout: 120_000 }).toMatch(/^Loaded in [\d.]+ s · 1 threads · context 512 · (CPU|GPU .*)$/);
+    await expect.poll(() => row.getByTestId('local-model-state').innerText(), { timeout: 120_000 }).toMatch(/^Loaded in [\d.]+ s · 1 threads · context 4096 · (CPU|GPU .*)$/);
     const seen = (await app.page.evaluate('window.progressSeen')) as number[];
     expect(seen.length).toBeGreaterThan(0);
     await screenshot(app.page, 'local-model-01-loaded');
@@ -49,4 +52,43 @@ describeOrNotRun('the model manager: a local GGUF model', model.unavailable, () 
     await dialog.getByTestId('save-model').click();
     await expect.poll(() => app.page.getByTestId('model-summary').innerText()).toContain('local model · loaded');
   });
+
+  it('runs the demo DQA question with the local model: every reply is a usable, grammar-constrained call', async () => {
+    await app.page.getByTestId('run-question').first().click();
+    const composer = app.page.getByTestId('run-composer');
+    expect(await composer.getByLabel('Run connection').locator('option:checked').innerText()).toBe('DQA Locating 1445 (demo)');
+    await composer.getByTestId('start-run').click();
+    const status = app.page.getByTestId('run-status');
+    await expect.poll(() => status.innerText()).toBe('Running');
+    // A 135M model on a busy 2-core machine takes up to a minute a call: the run is watched for
+    // its first replies (plan, queries); the analyst stops it if it has not ended by the fifth.
+    const stepOf = async (): Promise<number> => Number(/step (\d+)\//.exec(await app.page.getByTestId('run-bar').innerText())?.[1] ?? 0);
+    await expect.poll(async () => (await status.innerText()) !== 'Running' || (await stepOf()) >= 5, { timeout: 900_000, interval: 2000 }).toBe(true);
+    await screenshot(app.page, 'local-model-02-run');
+    if ((await status.innerText()) === 'Running') {
+      await app.page.getByTestId('stop-run').click();
+      await expect.poll(() => status.innerText(), { timeout: 60_000 }).not.toBe('Running');
+    }
+    expect(await status.innerText()).toMatch(/^(Decided|Stopped: step limit|Failed|Cancelled|Stopped by the analyst)$/);
+    if ((await status.innerText()) === 'Failed') expect(await app.page.getByTestId('run-bar').innerText()).toMatch(/same failing \w+ call 3 times/);
+    // The notebook shows the model's plan and its first query.
+    const kinds = await app.page.getByTestId('cell').evaluateAll((cells) => cells.map((cell) => cell.getAttribute('data-cell-kind')));
+    expect(kinds).toContain('plan');
+    expect(kinds).toContain('query');
+
+    // What the run log says of every reply: none unusable, each held to the tools by the grammar.
+    const database = new Database(join(app.workspaceDir, 'workspace.sqlite'), { readonly: true });
+    try {
+      const events = (database.prepare('SELECT event FROM run_events ORDER BY run_id, seq').pluck().all() as string[]).map((text) => JSON.parse(text) as { type: string; constrained?: string });
+      const responses = events.filter((event) => event.type === 'model-response');
+      expect(responses.length).toBeGreaterThanOrEqual(2);
+      expect(responses.map((event) => event.constrained)).toEqual(responses.map(() => 'grammar'));
+      expect(events.filter((event) => event.type === 'model-repair')).toEqual([]);
+    } finally {
+      database.close();
+    }
+    await app.page.getByTestId('cell').last().scrollIntoViewIfNeeded();
+    await screenshot(app.page, 'local-model-03-ended');
+    expect(app.pageErrors).toEqual([]);
+  }, 1_100_000);
 });

@@ -1,12 +1,33 @@
 import { z } from 'zod';
 import { verifyDecision } from '../../simulators/run-simulation';
 import { defineTool } from './tool';
-import { simulateKnown } from './simulate';
+import { candidateIds, simulateKnown } from './simulate';
+
+/** An echoed template placeholder such as `<the decision only>`: the model copied the form instead of filling it. */
+const placeholder = /^<[^>]*>$/;
+
+const answerArguments = z.object({
+  decision: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .refine((decision) => !placeholder.test(decision), { message: 'is a placeholder copied from the reply form; give the chosen option itself' }),
+  rationale: z
+    .string()
+    .trim()
+    .min(1)
+    .max(4000)
+    .refine((rationale) => !placeholder.test(rationale), { message: 'is a placeholder copied from the reply form; give the evidence' }),
+});
+
+/** How many candidates a "not a candidate" reply lists (a long list would flood a small model's context). */
+const candidatesShown = 40;
 
 /** `answer`: the final decision and its rationale; checked by the simulator when one fits. Ends the run. */
 export const answerTool = defineTool({
   name: 'answer',
-  arguments: z.object({ decision: z.string().trim().min(1), rationale: z.string().trim().min(1) }),
+  arguments: answerArguments,
   description: () => 'Give the final decision (just the chosen option, e.g. a name or an id) and the rationale citing the evidence.',
   textForm: 'Final Answer: <the decision only>\nRationale: <the evidence>',
   textSections: ['Final Answer', 'Rationale'],
@@ -16,6 +37,21 @@ export const answerTool = defineTool({
     return { decision: answer.split('\n')[0]?.trim() ?? '', rationale: (reply.section('rationale') ?? answer).trim() };
   },
   final: true,
+  check: async ({ decision }, run) => {
+    const candidates = await candidateIds(run);
+    if (!candidates || candidates.length === 0) return null;
+    const normal = normalizeDecision(decision);
+    if (candidates.some((candidate) => normalizeDecision(candidate) === normal)) return null;
+    const listed = candidates.slice(0, candidatesShown).join(', ');
+    const more = candidates.length > candidatesShown ? `, … ${candidates.length - candidatesShown} more` : '';
+    return `"${decision}" is not one of the candidates; the decision must be exactly one of: ${listed}${more}`;
+  },
+  narrowSchema: async (schema, run) => {
+    const candidates = await candidateIds(run);
+    const properties = schema.properties as Record<string, Record<string, unknown>> | undefined;
+    if (!candidates || candidates.length === 0 || !properties?.decision) return schema;
+    return { ...schema, properties: { ...properties, decision: { ...properties.decision, enum: candidates } } };
+  },
   perform: async (answer, { step }, run) => {
     const check = run.state.lastSimulation ?? (await simulateKnown(run, step));
     run.emit({
@@ -45,3 +81,8 @@ export const answerTool = defineTool({
     },
   },
 });
+
+/** As the simulator's check compares decisions: trimmed, outer quotes and a final period dropped, case-insensitive. */
+function normalizeDecision(text: string): string {
+  return text.trim().replace(/^["'`]|["'`.]$/g, '').toLowerCase();
+}

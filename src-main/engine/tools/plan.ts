@@ -3,7 +3,7 @@ import { chainPlan } from '../../contract/run';
 import { numberedSteps } from '../text-protocol';
 import { defineTool, numbered } from './tool';
 
-export const planSteps = z.array(z.string().trim().min(1)).min(1).max(30);
+export const planSteps = z.array(z.string().trim().min(1).max(500)).min(1).max(30);
 
 /** `plan`: the analysis laid out as ordered steps before the first query (PlanRAG). */
 export const planTool = defineTool({

@@ -8,10 +8,13 @@ import { analystNote, recordReview } from '../review-gate';
 import type { RunContext } from '../run-context';
 import { defineTool } from './tool';
 
+/** The longest query or SQL argument a tool takes: room for any real query, a stop for a constrained decoder that never closes the string. */
+export const queryMaxLength = 4000;
+
 /** `query`: one read-only query against the database; a review point in step-through. */
 export const queryTool = defineTool({
   name: 'query',
-  arguments: z.object({ query: z.string().trim().min(1) }),
+  arguments: z.object({ query: z.string().trim().min(1).max(queryMaxLength) }),
   description: (dialect) =>
     `Run one read-only query against the database and receive its rows (a compact table with the row count and whether it was truncated). Write it in ${dialect}.`,
   textForm: 'Thought: <what you need next and why>\nAction: query\nAction Input:\n<one query>',
@@ -28,11 +31,11 @@ export const queryTool = defineTool({
       return { reply: `The analyst skipped this query${decision.note ? `: ${decision.note}` : ''}. Continue without it.` };
     }
     const edited = decision.action === 'edit' && decision.query?.trim() ? decision.query.trim() : null;
-    const { text: observation } = await runQuery(run, { step, node, query: edited ?? query, author: edited ? 'analyst' : 'model' });
+    const { text: observation, error } = await runQuery(run, { step, node, query: edited ?? query, author: edited ? 'analyst' : 'model' });
     run.state.queries++;
     const prefix = edited ? `The analyst replaced your query with:\n${edited}\n\n` : '';
     const note = analystNote(decision);
-    return { reply: `${prefix}${observation}${note ? `\n\nAnalyst note: ${note}` : ''}` };
+    return { reply: `${prefix}${observation}${note ? `\n\nAnalyst note: ${note}` : ''}`, ...(error ? { failed: true } : {}) };
   },
   cells: {
     'query-start': (event, _at, cells) => {

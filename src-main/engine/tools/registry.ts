@@ -27,5 +27,10 @@ export function toolNamed(name: string): ToolDefinition {
 
 /** How a tool is offered to the model: its name, description and its arguments as a JSON schema. */
 export function toolSpecFor(tool: ToolDefinition, dialectLabel: string): ToolSpec {
-  return { name: tool.name, description: tool.description(dialectLabel), parameters: z.toJSONSchema(tool.arguments) as Record<string, unknown> };
+  return { name: tool.name, description: tool.description(dialectLabel), parameters: toolParameters(tool) };
+}
+
+/** The arguments' JSON schema as the model may write them: fields with a default are optional (the default is applied when read). */
+export function toolParameters(tool: ToolDefinition): Record<string, unknown> {
+  return z.toJSONSchema(tool.arguments, { io: 'input' }) as Record<string, unknown>;
 }

@@ -8,7 +8,7 @@ import { defineTool, numbered } from './tool';
 /** `replan`: the plan replaced when an observation shows it no longer holds; a review point in step-through. */
 export const replanTool = defineTool({
   name: 'replan',
-  arguments: z.object({ steps: planSteps, reason: z.string().trim().min(1) }),
+  arguments: z.object({ steps: planSteps, reason: z.string().trim().min(1).max(1000) }),
   description: () => 'Replace the current plan when an observation shows it no longer holds. Give the new steps and the reason.',
   textForm: 'Re-plan:\nReason: <why the plan no longer holds>\n1. <new first step>\n2. <next step>',
   textSections: ['Re-plan', 'Replan', 'Reason'],

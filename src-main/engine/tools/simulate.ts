@@ -7,11 +7,12 @@ import type { RunContext } from '../run-context';
 import { jsonAction } from '../text-protocol';
 import { defineTool } from './tool';
 
+const name = z.string().trim().min(1).max(200);
 const simulateArguments = z.object({
-  candidates: z.array(z.string().trim().min(1)).max(500).optional(),
-  country: z.string().trim().min(1).optional(),
-  home: z.string().trim().min(1).optional(),
-  goods: z.string().trim().min(1).optional(),
+  candidates: z.array(name).max(500).optional(),
+  country: name.optional(),
+  home: name.optional(),
+  goods: name.optional(),
 });
 type SimulateArguments = z.infer<typeof simulateArguments>;
 
@@ -27,7 +28,7 @@ export const simulateTool = defineTool({
     const simulator = run.options.simulator;
     if (!simulator) return { reply: 'No simulator fits this database.' };
     const spec = specFor(simulator, args);
-    if (typeof spec === 'string') return { reply: `Not simulated: ${spec}.` };
+    if (typeof spec === 'string') return { reply: `Not simulated: ${spec}.`, failed: true };
     try {
       const result = await simulator.run(spec);
       run.emit({ type: 'simulation', step, ...(node ? { node } : {}), requested: args.candidates ?? null, result });
@@ -38,7 +39,7 @@ export const simulateTool = defineTool({
         : result;
       return { reply: `${formatSimulationForModel(shown)}${unknown.length ? `\nNot candidates here: ${unknown.join(', ')}` : ''}` };
     } catch (error) {
-      return { reply: `Simulation failed: ${WorkbenchError.from(error).message}` };
+      return { reply: `Simulation failed: ${WorkbenchError.from(error).message}`, failed: true };
     }
   },
   cells: {
@@ -72,4 +73,34 @@ export async function simulateKnown(run: RunContext, step: number): Promise<Simu
   } catch {
     return null; // verification is a bonus; a failing simulator must not cost the decision
   }
+}
+
+const knownCandidates = new WeakMap<RunContext, Promise<string[] | null>>();
+
+/**
+ * The decisions the run's simulator would compare: those of the model's last simulation, or of
+ * one run quietly (no event) with the parameters the question gives; null when no simulator
+ * fits or the parameters are unknown. The answer is checked against them and offered as an enum.
+ * They are sorted by name: the simulator lists them best first, and an enum in that order would
+ * hand the model the answer (a small model takes the first value it is offered).
+ */
+export async function candidateIds(run: RunContext): Promise<string[] | null> {
+  if (run.state.lastSimulation) return byName(run.state.lastSimulation.candidates.map((row) => row.candidate));
+  const simulator = run.options.simulator;
+  if (!simulator) return null;
+  const spec = specFor(simulator, {});
+  if (typeof spec === 'string') return null;
+  let known = knownCandidates.get(run);
+  if (!known) {
+    known = simulator.run(spec).then(
+      (result) => byName(result.candidates.map((row) => row.candidate)),
+      () => null,
+    );
+    knownCandidates.set(run, known);
+  }
+  return known;
+}
+
+function byName(candidates: string[]): string[] {
+  return [...candidates].sort((a, b) => a.localeCompare(b, 'en'));
 }

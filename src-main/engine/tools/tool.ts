@@ -14,8 +14,8 @@ export interface TextReply {
 
 /** What performing a call came to. */
 export type ToolOutcome =
-  /** The text the model reads as the tool's answer. */
-  | { reply: string }
+  /** The text the model reads as the tool's answer; `failed` when the call did not work (a query error), so repeats can be caught. */
+  | { reply: string; failed?: boolean }
   /** The model's final answer: the technique ends the run with it. */
   | { answer: { decision: string; rationale: string } }
   /** The analyst stopped the run at a review point. */
@@ -55,6 +55,13 @@ export interface ToolDefinition<A = unknown> {
   textSections?: readonly string[];
   /** The arguments of this tool's call in a plain-text reply, if the reply makes one. */
   fromText(reply: TextReply): unknown;
+  /**
+   * What makes a call that passed its schema still unusable (a decision that is no candidate),
+   * checked before it is performed; null when it is fine. The model is asked again, bounded.
+   */
+  check?(args: A, run: RunContext): Promise<string | null>;
+  /** The JSON schema offered for this run, when it can be narrower than the zod schema's (the candidate ids as an enum). */
+  narrowSchema?(schema: Record<string, unknown>, run: RunContext): Promise<Record<string, unknown>>;
   /** Carries out a validated call; never throws for the model's or the data's mistakes. */
   perform(args: A, call: { step: number; node?: string }, run: RunContext): Promise<ToolOutcome>;
   /** Events this tool emits, projected into notebook cells. */

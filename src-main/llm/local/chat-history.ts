@@ -45,10 +45,30 @@ function renderTools(tools: readonly ToolSpec[]): string {
   ].join('\n\n');
 }
 
-/** `$schema` and `additionalProperties` only cost tokens in a prompt. */
+/** An enum longer than this is not listed in the prompt: the grammar holds the reply to it anyway. */
+const enumListedUpTo = 24;
+
+/**
+ * The schema as the prompt shows it: `$schema` and `additionalProperties` only cost tokens, and
+ * a long enum (the candidates of a decision: 80 names are about 400 tokens on every call) is
+ * said in a few words, since the grammar already makes any other value impossible.
+ */
 function withoutNoise(schema: Record<string, unknown>): Record<string, unknown> {
   const { $schema: _schema, additionalProperties: _additional, ...rest } = schema;
-  return rest;
+  return shortEnums(rest) as Record<string, unknown>;
+}
+
+function shortEnums(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(shortEnums);
+  if (typeof node !== 'object' || node === null) return node;
+  const entries = Object.entries(node as Record<string, unknown>);
+  const values = (node as { enum?: unknown }).enum;
+  if (Array.isArray(values) && values.length > enumListedUpTo) {
+    const { enum: _enum, description, ...rest } = node as Record<string, unknown>;
+    const said = `One of ${values.length} fixed values (the candidates, as the data names them); the reply format accepts only these.`;
+    return { ...rest, description: typeof description === 'string' ? `${description} ${said}` : said };
+  }
+  return Object.fromEntries(entries.map(([key, value]) => [key, shortEnums(value)]));
 }
 
 function addToSystemPrompt(history: ChatHistoryEntry[], text: string): void {

@@ -55,6 +55,7 @@ export function toGrammarSchema(schema: unknown, where = 'schema', limits: Gramm
   if ('const' in node) return { const: node.const as never, ...described };
   if (Array.isArray(node.enum)) return { enum: node.enum as unknown[], ...described };
   const alternatives = (node.anyOf ?? node.oneOf) as unknown;
+  if (node.type === 'object' && isRequiredChoice(alternatives)) return requiredChoice(node, alternatives, where, described, limits);
   if (Array.isArray(alternatives)) {
     return { oneOf: alternatives.map((alternative, index) => toGrammarSchema(alternative, `${where}.anyOf[${index}]`, limits)), ...described };
   }
@@ -93,6 +94,33 @@ function objectSchema(node: Schema, where: string, described: object, limits: Gr
     converted[name] = required.has(name) ? inner : { oneOf: [inner, { type: 'null' }] };
   }
   return { type: 'object', properties: converted, additionalProperties: false, ...described };
+}
+
+/** `oneOf: [{required: [a]}, {required: [b]}]` beside an object's properties: "exactly one of a and b". */
+function isRequiredChoice(alternatives: unknown): alternatives is { required: string[] }[] {
+  return (
+    Array.isArray(alternatives) &&
+    alternatives.length > 0 &&
+    alternatives.every((alternative) => typeof alternative === 'object' && alternative !== null && Object.keys(alternative).length === 1 && Array.isArray((alternative as Schema).required))
+  );
+}
+
+/**
+ * "Exactly one of" said as one object schema per choice: that choice's properties required, the
+ * other choices' properties left out, so the decoder can write only a call that fits.
+ */
+function requiredChoice(node: Schema, choices: { required: string[] }[], where: string, described: object, limits: GrammarLimits): GrammarSchema {
+  const { oneOf: _oneOf, anyOf: _anyOf, ...base } = node;
+  const properties = (node.properties ?? {}) as Record<string, unknown>;
+  const required = Array.isArray(node.required) ? (node.required as string[]) : [];
+  const choiceNames = new Set(choices.flatMap((choice) => choice.required));
+  return {
+    oneOf: choices.map((choice, index) => {
+      const kept = Object.fromEntries(Object.entries(properties).filter(([name]) => !choiceNames.has(name) || choice.required.includes(name)));
+      return objectSchema({ ...base, properties: kept, required: [...required, ...choice.required] }, `${where}.oneOf[${index}]`, {}, limits);
+    }),
+    ...described,
+  };
 }
 
 /**

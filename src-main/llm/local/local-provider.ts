@@ -150,10 +150,12 @@ export function createLocalModelProvider(input: LocalModelSettingsInput, depende
     const history = toChatHistory(request.messages, tools);
     const temperature = request.temperature ?? settings.temperature;
     const onToken = isToolCall ? undefined : options.onToken;
+    // Stop sequences only mean something for free text; a grammar already ends the reply.
+    const stop = request.stop ?? [];
 
     let limits = grammarLimitsFor(maxTokens);
     let grammar = grammarFor(limits);
-    let attempt = await decode(process, { history, grammar, maxTokens, temperature }, onToken, signal);
+    let attempt = await decode(process, { history, grammar, maxTokens, temperature, stop: grammar ? [] : stop }, onToken, signal);
     const usage = { promptTokens: attempt.done.promptTokens, completionTokens: attempt.done.completionTokens, totalTokens: 0 };
     // A constrained reply cut off at the token limit is unusable JSON (a small model can spend a
     // string's whole allowance on digits, one token each): ask once more with strings and
@@ -161,7 +163,7 @@ export function createLocalModelProvider(input: LocalModelSettingsInput, depende
     if (grammar && attempt.done.stopReason === 'maxTokens' && !signal.aborted) {
       limits = { maxStringLength: Math.max(8, Math.floor(limits.maxStringLength / 4)), maxArrayItems: Math.max(1, Math.floor(limits.maxArrayItems / 4)) };
       grammar = grammarFor(limits);
-      attempt = await decode(process, { history, grammar, maxTokens, temperature }, onToken, signal);
+      attempt = await decode(process, { history, grammar, maxTokens, temperature, stop: grammar ? [] : stop }, onToken, signal);
       usage.promptTokens += attempt.done.promptTokens;
       usage.completionTokens += attempt.done.completionTokens;
     }
@@ -181,7 +183,7 @@ export function createLocalModelProvider(input: LocalModelSettingsInput, depende
   /** One generation in the model process; settles at once on abort (see `abortGraceMs`). */
   function decode(
     process: ModelProcess,
-    input: { history: ChatHistoryEntry[]; grammar: GrammarSchema | null; maxTokens: number; temperature: number },
+    input: { history: ChatHistoryEntry[]; grammar: GrammarSchema | null; maxTokens: number; temperature: number; stop: string[] },
     onToken: ((text: string) => void) | undefined,
     signal: AbortSignal,
   ): Promise<{ done: FromModelProcess & { type: 'done' }; id: number }> {

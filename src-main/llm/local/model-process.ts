@@ -85,6 +85,7 @@ async function generate(request: GenerateRequest): Promise<void> {
       ...(grammar ? { grammar } : {}),
       maxTokens: request.maxTokens,
       temperature: request.temperature,
+      ...(request.stop.length > 0 ? { customStopTriggers: request.stop } : {}),
       signal: controller.signal,
       stopOnAbortSignal: true,
       onTextChunk: (text) => post({ type: 'token', id: request.id, text }),

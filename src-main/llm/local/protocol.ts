@@ -25,6 +25,8 @@ export interface GenerateRequest {
   grammar: GrammarSchema | null;
   maxTokens: number;
   temperature: number;
+  /** Text at which generation stops (left out of the reply); empty: none. */
+  stop: string[];
 }
 
 export type ToModelProcess = LoadRequest | GenerateRequest | { type: 'abort'; id: number };
@@ -38,7 +40,7 @@ export type FromModelProcess =
       type: 'done';
       id: number;
       text: string;
-      /** node-llama-cpp's stop reason: `eogToken`, `stopGenerationTrigger`, `maxTokens`, `abort`, … */
+      /** node-llama-cpp's stop reason: `eogToken`, `stopGenerationTrigger`, `customStopTrigger`, `maxTokens`, `abort`, … */
       stopReason: string;
       promptTokens: number;
       completionTokens: number;

@@ -213,7 +213,10 @@ describe('dwb dqa solve --engine <technique> (relational dumps, SQLite)', () => 
     await fails(['--questions', locatingFile, ...common, '--api-key', 'sk-secret'], 2, /--api-key would put the key on the command line: use --api-key-file F or the environment variable DWB_API_KEY$/);
     await fails(['--questions', locatingFile, ...common, '--api-key-file', '/no/such/key'], 1, /cannot read --api-key-file \/no\/such\/key: ENOENT$/);
     await fails(['--questions', locatingFile, ...common, '--concurrency', '0'], 2, /--concurrency takes a positive whole number, got "0"$/);
-    await fails(['--questions', locatingFile, '--engine', 'iterrag', '--model', 'm'], 2, /--base-url is required with --engine iterrag/);
+    await fails(['--questions', locatingFile, '--engine', 'iterrag', '--model', 'm'], 2, /--base-url is required with --engine iterrag \(or --model-file for a local model\)/);
+    await fails(['--questions', locatingFile, ...common, '--model-file', '/models/x.gguf'], 2, /--model-file and --base-url exclude each other: a local model needs no server$/);
+    await fails(['--questions', locatingFile, ...common, '--threads', '2'], 2, /--threads applies to --model-file only$/);
+    await fails(['--questions', locatingFile, '--engine', 'planrag', '--model-file', '/no/such/model.gguf', '--out', tempDir()], 1, /no\/such\/model\.gguf/);
   });
 });
 

@@ -108,6 +108,31 @@ describe('dwb run', () => {
     expect(constrainedOf(fallbackOut)).toEqual(plannedRun.map(() => 'none'));
   });
 
+  it('passes --max-tokens to every call, keeps to --max-run-tokens, and ends stderr with the run\'s calls, unusable replies and tokens', async () => {
+    const server = await serve([
+      { usage: { promptTokens: 900, completionTokens: 40 }, toolCalls: [{ name: 'plan', arguments: { steps: ['Look'] } }] },
+      { usage: { promptTokens: 1000, completionTokens: 1024 }, content: 'digits 1234567890 '.repeat(50), finishReason: 'length' },
+      { usage: { promptTokens: 1100, completionTokens: 30 }, toolCalls: [{ name: 'query', arguments: { query: 'SELECT 1' } }] },
+    ]);
+    const out = tempDir();
+    const args = ['--connection', `sqlite:${database}`, '--question-file', questionFile, '--technique', 'planrag', '--base-url', server.baseUrl, '--model', 'scripted', '--tool-mode', 'tools', '--out', out];
+    const result = await dwbRun([...args, '--max-tokens', '300', '--max-run-tokens', '4000']);
+    expect(result.code).toBe(1);
+    expect(server.chatRequests().map((request) => request.chat.max_tokens)).toEqual([300, 300, 300]);
+    expect(result.stderr).toContain('unusable reply (the reply was cut off at the token limit');
+    const lines = result.stderr.trim().split('\n');
+    expect(lines.at(-2)).toMatch(/^dwb run: token-limit: Stopped after using 4094 tokens \(limit 4000\)/);
+    expect(lines.at(-1)).toBe('model calls: 3, unusable replies: 1, prompt tokens: 3000, completion tokens: 1094');
+
+    const defaults = await serve([{ toolCalls: [{ name: 'plan', arguments: { steps: ['Look'] } }] }, { toolCalls: [{ name: 'answer', arguments: { decision: 'krakow', rationale: 'r' } }] }]);
+    const answered = await dwbRun(['--connection', `sqlite:${database}`, '--question-file', questionFile, '--technique', 'planrag', '--base-url', defaults.baseUrl, '--model', 'scripted', '--tool-mode', 'tools', '--out', tempDir()]);
+    expect(answered.code).toBe(0);
+    // Without --max-tokens every call still has a limit: the model settings' default.
+    expect(defaults.chatRequests().map((request) => request.chat.max_tokens)).toEqual([2048, 2048]);
+    expect(answered.stderr.trim().split('\n').at(-1)).toMatch(/^model calls: 2, unusable replies: 0, prompt tokens: \d+, completion tokens: \d+$/);
+    expect((await dwbRun([...args, '--max-tokens', '0'])).stderr).toContain('--max-tokens');
+  });
+
   it('ends garbage output, a timeout and a write request with a clear error and no crash', async () => {
     const garbage = await serve([{ raw: { body: '{"choices": [ this is not json' } }]);
     const garbageRun = await dwbRun(['--connection', `sqlite:${database}`, '--question-file', questionFile, '--technique', 'iterrag', '--base-url', garbage.baseUrl, '--model', 'm', '--tool-mode', 'tools', '--out', tempDir()]);

@@ -422,7 +422,8 @@ describe('Pearl: demonstration refinement against the simulator', () => {
   const wrongThenRight = (answer: string): ScriptStep[] => [
     query("SELECT source FROM flow WHERE dest = 'baltic_sea' ORDER BY source"),
     output(answer),
-    ...(answer === 'krakow' ? [] : [{ expectTools: ['answer'], toolCalls: [{ name: 'answer', arguments: { decision: 'atlantis', rationale: answer } }] } satisfies ScriptStep]),
+    // A wrong decision that is still a candidate (one that is none would be asked again).
+    ...(answer === 'krakow' ? [] : [{ expectTools: ['answer'], toolCalls: [{ name: 'answer', arguments: { decision: 'novgorod', rationale: answer } }] } satisfies ScriptStep]),
   ];
   const programs = [1, 2, 3, 4].map((index) => `New actions:\n- None\n\n1. out1 = LIST_CANDIDATES(DB, "attempt ${index}") : where the merchant could go`);
 
@@ -457,7 +458,7 @@ describe('Pearl: demonstration refinement against the simulator', () => {
       { ...program(programs[2] as string), expectLastMessageContains: [programs[0] as string, programs[1] as string, '## Attempt 2'] },
       ...wrongThenRight('krakow'),
     ]);
-    expect(result.attempts.map((attempt) => [attempt.decision, attempt.correct])).toEqual([['atlantis', false], ['atlantis', false], ['krakow', true]]);
+    expect(result.attempts.map((attempt) => [attempt.decision, attempt.correct])).toEqual([['novgorod', false], ['novgorod', false], ['krakow', true]]);
     expect(result.accepted).toEqual({ scenario: 'locating', question, program: programs[2] });
     expect(server.chatRequests().filter(offersProgram)).toHaveLength(3);
     const library = withDemonstration(seedLibrary(), result.accepted as never);

@@ -58,6 +58,12 @@ describeOrNotRun('local model provider (SmolLM2-135M in a child process)', model
     const tight = await local.generate({ ...request, tools: [toolSpecFor(toolNamed('plan'), 'SQLite')], maxTokens: 64 });
     expect(tight.finishReason, tight.content).toBe('tool_calls');
     expect(toolNamed('plan').arguments.safeParse(JSON.parse(tight.toolCalls[0]!.arguments)).success).toBe(true);
+
+    // Free text stops at a stop sequence (text mode sends "Observation:"); here a space, which any sentence has.
+    const stopped = await local.generate({ messages: [{ role: 'user', content: 'Describe the sea in one sentence.' }], stop: [' '] });
+    expect(stopped.finishReason, stopped.content).toBe('stop');
+    expect(stopped.content.trim()).not.toContain(' ');
+    expect(stopped.usage!.completionTokens).toBeLessThan(8);
   }, 300_000);
 
   it('a cancelled generation returns within a second, and a killed model process gives a clear error and loads again', async () => {

@@ -46,12 +46,29 @@ describe('tool schemas → grammar', () => {
   it('caps every string and array, required fields stay required, optional ones may be null', () => {
     const whatif = toGrammarSchema(toolSpecFor(toolNamed('whatif'), 'SQLite').parameters) as { properties: Record<string, Record<string, unknown>> };
     expect(whatif.properties['change']).toMatchObject({ type: 'string', minLength: 1, maxLength: defaultGrammarLimits.maxStringLength });
-    expect(whatif.properties['direction']).toEqual({ enum: ['maximize', 'minimize'], description: expect.any(String) });
+    // `direction` has a default, so the model may leave it out.
+    expect(whatif.properties['direction']).toEqual({ oneOf: [{ enum: ['maximize', 'minimize'], description: expect.any(String) }, { type: 'null' }] });
     expect(whatif.properties['candidatesQuery']).toMatchObject({ oneOf: [{ type: 'string' }, { type: 'null' }] });
     const candidates = (whatif.properties['candidates'] as { oneOf: Record<string, unknown>[] }).oneOf[0];
     expect(candidates).toMatchObject({ type: 'array', minItems: 1, maxItems: defaultGrammarLimits.maxArrayItems });
     const plan = toGrammarSchema(toolSpecFor(toolNamed('plan'), 'SQLite').parameters, 'plan', grammarLimitsFor(256)) as { properties: { steps: Record<string, unknown> } };
     expect(plan.properties.steps).toMatchObject({ maxItems: 5, items: { type: 'string', maxLength: 96 } });
+  });
+
+  it('holds a what-if call to exactly one of candidates and candidatesQuery, as the run offers it', async () => {
+    const spec = toolSpecFor(toolNamed('whatif'), 'SQLite');
+    // The run offers the schema narrowed (narrowSchema adds the oneOf); the what-if's ignores the run.
+    const offered = { ...spec, parameters: await toolNamed('whatif').narrowSchema!(spec.parameters, null as never) };
+    const grammar = await llama.createGrammarForJsonSchema(toolCallGrammarSchema([offered]) as never);
+    const base = { change: 'UPDATE node SET power = 1 WHERE id = :candidate', objective: 'SELECT 1', direction: null };
+    for (const choice of [{ candidates: ['a'] }, { candidatesQuery: 'SELECT id FROM node' }]) {
+      const text = JSON.stringify({ tool: 'whatif', arguments: { ...base, ...choice } });
+      expect(() => grammar.parse(text)).not.toThrow();
+      const parsed = toolNamed('whatif').arguments.safeParse(JSON.parse(readToolCallReply(text, [offered]).arguments));
+      expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
+    }
+    expect(() => grammar.parse(JSON.stringify({ tool: 'whatif', arguments: { ...base, candidates: ['a'], candidatesQuery: 'SELECT 1' } }))).toThrow();
+    expect(() => grammar.parse(JSON.stringify({ tool: 'whatif', arguments: base }))).toThrow();
   });
 
   it('refuses schema features it cannot honour, with the place', () => {
