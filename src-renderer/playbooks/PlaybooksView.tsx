@@ -185,7 +185,7 @@ export function PlaybooksView({ client }: { client: WorkbenchClient }) {
       {withVersions.map((task) => (
         <section key={`${task.scenario}-${task.db}`} aria-label={`Playbooks ${task.scenario} ${task.db}`} data-testid="playbook-task">
           <h2>
-            {task.scenario === 'locating' ? 'Locating' : 'Building'} × {task.db === 'rdb' ? 'relational' : 'graph'}{' '}
+            {task.scenario === 'locating' ? 'Locating' : task.scenario === 'building' ? 'Building' : task.scenario} × {task.db === 'rdb' ? 'relational' : 'graph'}{' '}
             <span className="muted">{task.pinned === null ? '· nothing pinned: AutoPlan runs without a playbook' : `· pinned ${short(task.pinned)}`}</span>
           </h2>
           <table className="benchmark-table" data-testid="playbook-versions">
