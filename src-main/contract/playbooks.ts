@@ -8,7 +8,14 @@ import { dbKindSchema } from './benchmarks';
  * pinned one. Versions are hashed (src-main/engine/techniques/autoplan/playbook.ts).
  */
 
-export const playbookScenarioSchema = z.enum(['locating', 'building']);
+/**
+ * The task type's first half: a DQA scenario, or for the analyst's own data (no simulator, trained
+ * from signed-off runs) `conn-<connectionId>`, one task type per connection and database kind.
+ */
+export const playbookScenarioSchema = z.union([
+  z.enum(['locating', 'building']),
+  z.custom<`conn-${string}`>((value) => typeof value === 'string' && /^conn-[A-Za-z0-9_-]+$/.test(value), 'a playbook task type is locating, building or conn-<connection id>'),
+]);
 export const playbookStatusSchema = z.enum(['proposed', 'accepted', 'edited', 'rejected']);
 export type PlaybookStatus = z.infer<typeof playbookStatusSchema>;
 

@@ -23,7 +23,7 @@ import { requireDumpFiles } from '../dqa/scenario-databases';
 import { createOpenAiProvider } from '../llm/openai-provider';
 import type { ModelProvider } from '../llm/types';
 import type { Environment } from '../workspace/clock';
-import { PlaybookStore } from '../engine/techniques/autoplan/playbook-store';
+import { connectionTaskType, PlaybookStore } from '../engine/techniques/autoplan/playbook-store';
 import type { Handlers } from './router';
 
 type PlaybookHandlers = Pick<
@@ -141,12 +141,12 @@ export function createPlaybookService(deps: {
     if (runs.length === 0) throw new WorkbenchError('invalid-request', `No signed-off run on ${name}: sign off a run's report (Export, with your name) to make it training material`);
     const connector = await history.connector(connectionId);
     const schema = await connector.schema();
-    const scenario = recogniseScenario(schema);
-    // Playbooks are kept per task type, and the task types are the DQA scenarios so far.
-    if (scenario === null) throw new WorkbenchError('unsupported', `${name} is not Locating or Building data: playbooks are kept per DQA task type for now`);
     const db = schema.kind === 'relational' ? 'rdb' : 'gdb';
+    // DQA data keeps its scenario's task type; the analyst's own data is a task type of its own: the connection.
+    const dqa = recogniseScenario(schema);
+    const scenario = dqa ?? connectionTaskType(connectionId);
     const id = deps.environment.newId();
-    const task = { taskType: taskTypeLabel(scenario, db), dialectLabel: dialectNotes[connector.engine].label, schemaSummary: summarizeSchema(schema) };
+    const task = { taskType: dqa ? taskTypeLabel(dqa, db) : `questions on ${name} (${db === 'rdb' ? 'relational' : 'graph'})`, dialectLabel: dialectNotes[connector.engine].label, schemaSummary: summarizeSchema(schema) };
     let training: PlaybookTraining = { id, source: `${runs.length} signed-off run(s) on ${name}`, db, batchSize, status: 'running', versions: 0, message: null, directory: join(deps.workspaceDir, 'playbooks') };
     report(training);
     const byId = new Map(runs.map((run) => [run.id, run]));

@@ -30,7 +30,7 @@ import type { ProviderSettings } from '../contract/model';
 import type { Environment } from '../workspace/clock';
 import type { NotebookStore } from '../workspace/notebook-store';
 import type { RunStore } from '../workspace/run-store';
-import type { PlaybookStore } from '../engine/techniques/autoplan/playbook-store';
+import { connectionTaskType, type PlaybookStore } from '../engine/techniques/autoplan/playbook-store';
 
 /** The model a run uses, with what its records say about it. */
 interface RunModel {
@@ -143,15 +143,15 @@ export class RunManager {
 
   /**
    * The playbook version an AutoPlan run follows: the one the request names (checked to exist),
-   * else the pinned one of the data's task type (scenario × relational or graph); none without.
+   * else the pinned one of the data's task type (DQA scenario, or else the connection, × relational
+   * or graph); none without.
    */
   private async playbookFor(request: RunStart, connector: Connector): Promise<string | undefined> {
     const store = this.dependencies.playbooks;
     if (!techniqueNamed(request.technique).usesPlaybook || !store) return undefined;
     if (request.playbook !== undefined) return store.find(request.playbook).version.hash;
     const schema = await connector.schema();
-    const scenario = recogniseScenario(schema);
-    if (scenario === null) return undefined;
+    const scenario = recogniseScenario(schema) ?? connectionTaskType(request.connectionId);
     return store.pinned(scenario, schema.kind === 'relational' ? 'rdb' : 'gdb')?.hash;
   }
 

@@ -57,6 +57,9 @@ export function PlaybooksView({ client }: { client: WorkbenchClient }) {
   const [importDir, setImportDir] = useState('');
   const connections = useWorkbench((state) => state.connections);
   const [historyConnection, setHistoryConnection] = useState('');
+  // A DQA scenario by name; the analyst's own data (conn-<id>) by its connection's name.
+  const taskName = (scenario: string): string =>
+    scenario === 'locating' ? 'Locating' : scenario === 'building' ? 'Building' : (connections.find((connection) => `conn-${connection.id}` === scenario)?.name ?? scenario);
   const [busy, setBusy] = useState(false);
 
   const load = useCallback(() => {
@@ -185,7 +188,7 @@ export function PlaybooksView({ client }: { client: WorkbenchClient }) {
       {withVersions.map((task) => (
         <section key={`${task.scenario}-${task.db}`} aria-label={`Playbooks ${task.scenario} ${task.db}`} data-testid="playbook-task">
           <h2>
-            {task.scenario === 'locating' ? 'Locating' : 'Building'} × {task.db === 'rdb' ? 'relational' : 'graph'}{' '}
+            {taskName(task.scenario)} × {task.db === 'rdb' ? 'relational' : 'graph'}{' '}
             <span className="muted">{task.pinned === null ? '· nothing pinned: AutoPlan runs without a playbook' : `· pinned ${short(task.pinned)}`}</span>
           </h2>
           <table className="benchmark-table" data-testid="playbook-versions">

@@ -12,8 +12,10 @@ import { WorkbenchError } from '../../../contract/errors';
 import type { DiffPart, PlaybookDetail, PlaybookStatus, PlaybookTask, PlaybookVersionSummary } from '../../../contract/playbooks';
 import { findSpecifics, sealVersion, versionHash, type PlaybookVersion } from './playbook';
 
-export type Scenario = 'locating' | 'building';
+/** A DQA scenario, or `conn-<connectionId>` for the analyst's own data (see connectionTaskType). */
+export type Scenario = 'locating' | 'building' | `conn-${string}`;
 export type DbKind = 'rdb' | 'gdb';
+/** The DQA task types, always listed (empty or not). */
 export const TASK_TYPES: readonly { scenario: Scenario; db: DbKind }[] = [
   { scenario: 'locating', db: 'rdb' },
   { scenario: 'locating', db: 'gdb' },
@@ -74,9 +76,25 @@ export function lineDiff(before: string, after: string): DiffPart[] {
   return diffLines(before === '' ? '' : `${before}\n`, `${after}\n`).map((part) => ({ kind: part.added ? 'added' : part.removed ? 'removed' : 'same', text: part.value }));
 }
 
+const CONNECTION_TASK = /^conn-[A-Za-z0-9_-]+$/;
+
+/**
+ * The task type of data that is no DQA scenario: its connection. Without a simulator the
+ * analyst's own runs on that connection are the training material, so the playbook is theirs.
+ */
+export function connectionTaskType(connectionId: string): `conn-${string}` {
+  const scenario = `conn-${connectionId}` as const;
+  if (!CONNECTION_TASK.test(scenario)) throw new WorkbenchError('invalid-request', `connection id "${connectionId}" cannot name a playbook task type (letters, digits, - and _ only)`);
+  return scenario;
+}
+
+function isDbKind(db: string): db is DbKind {
+  return db === 'rdb' || db === 'gdb';
+}
+
 function taskOf(version: PlaybookVersion): { scenario: Scenario; db: DbKind } {
   const { scenario, db } = version.taskType;
-  const known = TASK_TYPES.find((task) => task.scenario === scenario && task.db === db);
+  const known = TASK_TYPES.find((task) => task.scenario === scenario && task.db === db) ?? (CONNECTION_TASK.test(scenario) && isDbKind(db) ? { scenario: scenario as Scenario, db } : undefined);
   if (!known) throw new WorkbenchError('invalid-request', `playbook version ${version.hash.slice(0, 12)} is for ${scenario} × ${db}, not a task type the workbench knows`);
   return known;
 }
@@ -87,6 +105,19 @@ export class PlaybookStore {
     private readonly root: string,
     private readonly now: () => string = () => new Date().toISOString(),
   ) {}
+
+  /** The DQA task types, then the connections' task types that have a folder, by name. */
+  private taskTypes(): { scenario: Scenario; db: DbKind }[] {
+    const own = existsSync(this.root)
+      ? readdirSync(this.root)
+          .sort()
+          .flatMap((name) => {
+            const match = /^(conn-[A-Za-z0-9_-]+)-(rdb|gdb)$/.exec(name);
+            return match ? [{ scenario: match[1] as Scenario, db: match[2] as DbKind }] : [];
+          })
+      : [];
+    return [...TASK_TYPES, ...own];
+  }
 
   private folder(scenario: Scenario, db: DbKind): string {
     return join(this.root, `${scenario}-${db}`);
@@ -138,7 +169,7 @@ export class PlaybookStore {
   }
 
   list(): PlaybookTask[] {
-    return TASK_TYPES.map(({ scenario, db }) => {
+    return this.taskTypes().map(({ scenario, db }) => {
       const registry = this.registry(scenario, db);
       return { scenario, db, pinned: registry.pinned, versions: registry.entries.map((entry) => this.summary(scenario, db, entry, registry.pinned)) };
     });
@@ -147,7 +178,7 @@ export class PlaybookStore {
   /** The version with this hash, or the one hash of any task type starting with `prefix` (at least 6 hex digits). */
   find(prefix: string): { version: PlaybookVersion; scenario: Scenario; db: DbKind; entry: Entry } {
     if (!/^[0-9a-f]{6,64}$/.test(prefix)) throw new WorkbenchError('invalid-request', `"${prefix}" is not a playbook version hash (6 to 64 hex digits)`);
-    const matches = TASK_TYPES.flatMap(({ scenario, db }) => this.registry(scenario, db).entries.filter((entry) => entry.hash.startsWith(prefix)).map((entry) => ({ scenario, db, entry })));
+    const matches = this.taskTypes().flatMap(({ scenario, db }) => this.registry(scenario, db).entries.filter((entry) => entry.hash.startsWith(prefix)).map((entry) => ({ scenario, db, entry })));
     if (matches.length === 0) throw new WorkbenchError('not-found', `no playbook version ${prefix} in ${this.root}`);
     if (matches.length > 1) throw new WorkbenchError('invalid-request', `${prefix} names ${matches.length} playbook versions: give more of the hash`);
     const { scenario, db, entry } = matches[0] as (typeof matches)[number];
