@@ -16,7 +16,6 @@ import type { QuestionVerdict } from '../dqa/solve-questions';
 import { defaultWorkspaceDir } from '../workspace/paths';
 import { choosePlaybook } from './playbook-choice';
 import { techniqueIds, techniqueNamed } from '../engine/techniques/registry';
-import { parseProviderSettings } from '../llm/settings';
 import type { ProviderSettings } from '../contract/model';
 import type { QuestionModel } from '../benchmark/run-question';
 import { benchmarkQuestions, runBenchmark, type BenchmarkProgress } from '../benchmark/run-benchmark';
