@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseOptions } from './parse-options';
 import { WorkbenchError } from '../contract/errors';
 import { readQuestionSet } from '../dqa/question-file';
 import { readActionLibrary } from '../engine/techniques/pearl/library';
@@ -24,7 +24,7 @@ export async function runActionsCommand(args: string[], io: CommandIo): Promise<
   const [subcommand, ...rest] = args;
   if (subcommand === 'refine') return (await import('./actions-refine-command')).runActionsRefineCommand(rest, io);
   if (subcommand !== 'mine') throw new WorkbenchError('invalid-request', `${subcommand === undefined ? 'missing subcommand' : `unknown subcommand "${subcommand}"`}: ${actionsUsage}`);
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseOptions({
     args: rest,
     allowPositionals: true,
     options: {

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseOptions } from './parse-options';
 import { openConnectionUri } from '../connectors/connection-uri';
 import type { Connector } from '../connectors/connector';
 import { openConnector } from '../connectors/open-connector';
@@ -30,7 +30,7 @@ import { actionsUsage } from './usage';
  * library as it was read, so the order of the questions does not change the result.
  */
 export async function runActionsRefineCommand(args: string[], io: CommandIo): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseOptions({
     args,
     allowPositionals: true,
     options: {

@@ -1,6 +1,6 @@
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseOptions } from './parse-options';
 import { WorkbenchError } from '../contract/errors';
 import { loadAgriculture } from '../dellma-data/agriculture';
 import { benchmarkCost, runBenchmark, type BenchmarkRun, type ScoredResult } from '../dellma-data/benchmark';
@@ -86,7 +86,7 @@ function resultLine(result: ScoredResult): string {
 export async function runDellmaCommand(args: string[], io: CommandIo): Promise<number> {
   const [subcommand, ...rest] = args;
   if (subcommand !== 'solve') throw new WorkbenchError('invalid-request', `${subcommand === undefined ? 'missing subcommand' : `unknown subcommand "${subcommand}"`}: ${dellmaUsage}`);
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseOptions({
     args: rest,
     allowPositionals: true,
     options: {

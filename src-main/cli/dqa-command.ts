@@ -1,6 +1,6 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseOptions } from './parse-options';
 import { WorkbenchError } from '../contract/errors';
 import { tuneJitForBatch } from './batch-jit';
 import { parsedDumpDatabases, requireDumpFiles } from '../dqa/dump-databases';
@@ -72,7 +72,7 @@ export async function runDqaCommand(args: string[], io: CommandIo): Promise<numb
   if (subcommand !== 'solve') {
     throw new WorkbenchError('invalid-request', `${subcommand === undefined ? 'missing subcommand' : `unknown subcommand "${subcommand}"`} (use "dwb dqa solve …" or "dwb dqa import …"): ${dqaSolveUsage}`);
   }
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseOptions({
     args: rest,
     allowPositionals: true,
     options: {

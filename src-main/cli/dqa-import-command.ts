@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseOptions } from './parse-options';
 import { WorkbenchError } from '../contract/errors';
 import { importDqaDumps } from '../importers/dqa-import';
 import { formatOutcome, formatTotals } from '../importers/import-outcome';
@@ -18,7 +18,7 @@ export { dqaImportUsage };
  * `args` are the arguments after `dqa import`.
  */
 export async function runDqaImportCommand(args: string[], io: CommandIo): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseOptions({
     args,
     allowPositionals: true,
     options: {

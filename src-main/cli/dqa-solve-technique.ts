@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseOptions } from './parse-options';
 import { WorkbenchError } from '../contract/errors';
 import { readQuestionSet } from '../dqa/question-file';
 import { requireDumpFiles, type DbKind } from '../dqa/scenario-databases';
@@ -87,7 +87,7 @@ function techniqueUsesPlaybook(technique: string): boolean {
 }
 
 export async function runDqaTechniqueCommand(args: string[], io: CommandIo): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseOptions({
     args,
     allowPositionals: true,
     options: {

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseOptions } from './parse-options';
 import { WorkbenchError } from '../contract/errors';
 import { fileKeyStore, publicKeyFile, type AnalystKeyStore } from '../secrets/analyst-key';
 import { defaultConfigDir } from '../workspace/paths';
@@ -27,7 +27,7 @@ export function defaultTrustedKeysDir(): string {
  */
 export async function runKeysCommand(args: string[], io: CommandIo): Promise<number> {
   const [action, ...rest] = args;
-  const { values } = parseArgs({ args: rest, options: { name: { type: 'string' }, out: { type: 'string' } } });
+  const { values } = parseOptions({ args: rest, options: { name: { type: 'string' }, out: { type: 'string' } } });
   const store = cliKeyStore();
   switch (action) {
     case 'create': {

@@ -3,7 +3,7 @@
  * scenario × --db) from batches of training questions, and writes every version (JSON, the
  * playbook as Markdown, the diff from the previous version) into --out.
  */
-import { parseArgs } from 'node:util';
+import { parseOptions } from './parse-options';
 import { resolve } from 'node:path';
 import { WorkbenchError } from '../contract/errors';
 import { readQuestionSet } from '../dqa/question-file';
@@ -22,7 +22,7 @@ import { defaultWorkspaceDir } from '../workspace/paths';
  * workspace's playbooks from the command line, as the app's Playbooks view shows them.
  */
 function runPlaybookReview(sub: 'list' | 'import' | 'accept' | 'reject' | 'pin', args: string[], io: CommandIo): number {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { workspace: { type: 'string' } } });
+  const { values, positionals } = parseOptions({ args, allowPositionals: true, options: { workspace: { type: 'string' } } });
   const wanted = sub === 'list' ? 0 : 1;
   if (positionals.length !== wanted) throw new WorkbenchError('invalid-request', `dwb playbook ${sub} takes ${wanted === 0 ? 'no argument' : sub === 'import' ? 'one folder' : 'one version hash'}: ${playbookUsage}`);
   const workspaceDir = resolve(values.workspace ?? defaultWorkspaceDir());
@@ -59,7 +59,7 @@ export async function runPlaybookCommand(args: string[], io: CommandIo): Promise
   const [sub, ...rest] = args;
   if (sub === 'list' || sub === 'import' || sub === 'accept' || sub === 'reject' || sub === 'pin') return runPlaybookReview(sub, rest, io);
   if (sub !== 'train') throw new WorkbenchError('invalid-request', `unknown playbook command "${sub ?? ''}": ${playbookUsage}`);
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseOptions({
     args: rest,
     allowPositionals: true,
     options: {

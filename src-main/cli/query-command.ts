@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseOptions } from './parse-options';
 import { WorkbenchError } from '../contract/errors';
 import { openConnector } from '../connectors/open-connector';
 import type { Connector, RowBatch } from '../connectors/connector';
@@ -15,7 +15,7 @@ export { queryUsage };
 
 /** `dwb query`: one read-only query, rows on stdout, one line on stderr on failure. */
 export async function runQueryCommand(args: string[], io: CommandIo): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseOptions({
     args,
     allowPositionals: true,
     options: {

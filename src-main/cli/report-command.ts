@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseOptions } from './parse-options';
 import { WorkbenchError } from '../contract/errors';
 import type { ReportBundle } from '../reports/bundle-format';
 import { exportReport, reportFormats, type ReportFormat } from '../reports/export-report';
@@ -22,7 +22,7 @@ export { reportUsage };
  * JSON bundle proves it. Prints where the file went and its head.
  */
 export async function runReportCommand(args: string[], io: CommandIo): Promise<number> {
-  const { values } = parseArgs({
+  const { values } = parseOptions({
     args,
     options: {
       run: { type: 'string' },

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseOptions } from './parse-options';
 import { WorkbenchError } from '../contract/errors';
 import type { RunEvent } from '../contract/run';
 import { openConnector } from '../connectors/open-connector';
@@ -24,7 +24,7 @@ export { runUsage };
  * the last line on stdout.
  */
 export async function runRunCommand(args: string[], io: CommandIo): Promise<number> {
-  const { values } = parseArgs({
+  const { values } = parseOptions({
     args,
     options: {
       connection: { type: 'string' },

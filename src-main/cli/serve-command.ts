@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { existsSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { parseOptions } from './parse-options';
 import { WorkbenchError } from '../contract/errors';
 import { startBrowserServer } from '../server/browser-server';
 import { appRoot } from '../native/app-root';
@@ -17,7 +17,7 @@ export { serveUsage };
  * and runs until interrupted.
  */
 export async function runServeCommand(args: string[], io: CommandIo): Promise<number> {
-  const { values } = parseArgs({
+  const { values } = parseOptions({
     args,
     options: { port: { type: 'string' }, workspace: { type: 'string' } },
   });

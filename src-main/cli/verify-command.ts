@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseOptions } from './parse-options';
 import { openConnector } from '../connectors/open-connector';
 import { WorkbenchError } from '../contract/errors';
 import { assessSignatures, describeEntryTrust, type TrustedKey } from '../reports/bundle-signatures';
@@ -28,7 +28,7 @@ export { verifyUsage };
  * change (data drift) exits 1.
  */
 export async function runVerifyCommand(args: string[], io: CommandIo): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseOptions({
     args,
     allowPositionals: true,
     options: {

@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseOptions } from './parse-options';
 import { WorkbenchError } from '../contract/errors';
 import { openConnector } from '../connectors/open-connector';
 import { runWhatIfOnConnection, whatIfSupport, type Candidate, type WhatIfResult } from '../whatif';
@@ -33,7 +33,7 @@ function printResult(result: WhatIfResult, io: CommandIo): void {
 
 /** `dwb whatif`: ranks candidate changes on a throwaway copy of the data behind a connection URI. */
 export async function runWhatifCommand(args: string[], io: CommandIo): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseOptions({
     args,
     allowPositionals: true,
     options: {

@@ -59,3 +59,24 @@ describe('dwb <command> --help', () => {
     expect(solve.stderr.trim()).toMatch(/^dwb dqa: invalid-request: Unknown option '--frobnicate' \(see dwb dqa solve --help\)$/);
   });
 });
+
+// Issue 15: parseArgs alone kept the last of a repeated option, so `--connection A --connection B` silently ran on B.
+describe('a repeated option', () => {
+  it('is refused unless the option is a list', async () => {
+    const twice = await cli('query', '--connection', 'sqlite:/nowhere/a.sqlite', '--connection', 'sqlite:/nowhere/b.sqlite', 'SELECT 1');
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain('--connection is given 2 times: give it once');
+    const shortAndLong = await cli('query', '-c', 'sqlite:/nowhere/a.sqlite', '--connection', 'sqlite:/nowhere/b.sqlite', 'SELECT 1');
+    expect(shortAndLong.stderr).toContain('--connection is given 2 times');
+    const run = await cli('run', '--max-steps', '3', '--max-steps', '4');
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--max-steps is given 2 times');
+  });
+
+  it('is taken as a list where the option is one (dqa solve --questions A --questions B reads both)', async () => {
+    const both = await cli('dqa', 'solve', '--engine', 'simulator', '--questions', '/nowhere/a/questions.json', '--questions', '/nowhere/b/questions.json');
+    expect(both.code).not.toBe(0);
+    expect(both.stderr).not.toContain('given 2 times');
+    expect(both.stderr).toContain('/nowhere/a/questions.json');
+  });
+});
