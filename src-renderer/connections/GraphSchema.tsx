@@ -1,6 +1,5 @@
 import type { SchemaInfo } from '../../src-main/contract';
 import './connections.css';
-import { useOpenSet } from './use-open-set';
 
 type GraphSchemaInfo = Extract<SchemaInfo, { kind: 'graph' }>;
 type GraphElement = GraphSchemaInfo['labels'][number];
@@ -46,8 +45,7 @@ function ElementRow({ element, kind, open, onToggle }: { element: GraphElement; 
 }
 
 /** A graph's node labels and relationship types with counts, endpoints and typed properties. */
-export function GraphSchema({ schema }: { schema: GraphSchemaInfo }) {
-  const [open, toggle] = useOpenSet();
+export function GraphSchema({ schema, open, onToggle: toggle }: { schema: GraphSchemaInfo; open: ReadonlySet<string>; onToggle(key: string): void }) {
   return (
     <ul className="graph-schema" data-testid="schema-tree">
       <li className="section">Node labels</li>

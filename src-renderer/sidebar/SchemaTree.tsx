@@ -1,13 +1,16 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
+import type { SchemaInfo } from '../../src-main/contract';
 import { useWorkbench } from '../app/store-context';
 import { GraphSchema } from '../connections/GraphSchema';
+import { filterSchema } from '../connections/schema-filter';
 import { useOpenSet } from '../connections/use-open-set';
 
 /** Tables with columns, types, keys and row counts; for graphs, labels and relationship types (GraphSchema). */
 export function SchemaTree({ connectionId }: { connectionId: string }) {
   const schemaState = useWorkbench((state) => state.schemas[connectionId]);
   const loadSchema = useWorkbench((state) => state.loadSchema);
-  const [open, toggle] = useOpenSet();
+  const [toggled, toggle] = useOpenSet();
+  const [filter, setFilter] = useState('');
 
   useEffect(() => {
     void loadSchema(connectionId);
@@ -24,11 +27,41 @@ export function SchemaTree({ connectionId }: { connectionId: string }) {
       </div>
     );
   }
-  const { schema } = schemaState;
-  if (schema.kind === 'graph') return <GraphSchema schema={schema} />;
+  const { schema, opened } = filterSchema(schemaState.schema, filter);
+  const open = new Set([...toggled, ...opened]);
+  const size = schemaState.schema.kind === 'graph' ? schemaState.schema.labels.length + schemaState.schema.relationshipTypes.length : schemaState.schema.tables.length;
+  const filterField = size > 0 && (
+    <input
+      className="schema-filter"
+      type="search"
+      aria-label="Filter the schema"
+      placeholder={schema.kind === 'graph' ? 'Filter labels, types, properties' : 'Filter tables and columns'}
+      value={filter}
+      onChange={(event) => setFilter(event.target.value)}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape' && filter) {
+          event.stopPropagation();
+          setFilter('');
+        }
+      }}
+    />
+  );
+  const nothing = filter.trim() !== '' && (schema.kind === 'graph' ? schema.labels.length + schema.relationshipTypes.length === 0 : schema.tables.length === 0);
+  return (
+    <>
+      {filterField}
+      {nothing && <p className="muted schema" role="status">Nothing in this schema matches “{filter.trim()}”.</p>}
+      {schema.kind === 'graph' ? <GraphSchema schema={schema} open={open} onToggle={toggle} /> : <TableTree tables={schema.tables} open={open} onToggle={toggle} />}
+    </>
+  );
+}
+
+type Table = Extract<SchemaInfo, { kind: 'relational' }>['tables'][number];
+
+function TableTree({ tables, open, onToggle: toggle }: { tables: readonly Table[]; open: ReadonlySet<string>; onToggle(key: string): void }) {
   return (
     <ul className="schema" data-testid="schema-tree">
-      {schema.tables.map((table) => (
+      {tables.map((table) => (
         <li key={table.name}>
           <button className="list-item table-row" onClick={() => toggle(table.name)} aria-expanded={open.has(table.name)}>
             <span className="chevron">{open.has(table.name) ? '▾' : '▸'}</span>

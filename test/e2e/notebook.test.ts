@@ -48,6 +48,21 @@ describe('a new user in browser mode', () => {
     expect(text).toContain('base_trading_power');
     expect(text).toContain('PK');
     await screenshot(app.page, '03-schema-browser');
+
+    // The filter narrows tables by name, and other tables to their matching columns, opened.
+    const filter = app.page.getByRole('searchbox', { name: 'Filter the schema' });
+    await filter.fill('trading_power');
+    await expect.poll(() => tree.innerText()).toContain('base_trading_power');
+    const tables = await tree.locator('.table-name').allInnerTexts();
+    expect(tables.length).toBeGreaterThan(0);
+    expect(tables).not.toContain('flow');
+    expect(await tree.locator('.column-name').allInnerTexts()).toEqual(expect.arrayContaining(['base_trading_power']));
+    expect((await tree.locator('.column-name').allInnerTexts()).every((name) => name.includes('trading_power'))).toBe(true);
+    await screenshot(app.page, '03b-schema-filtered');
+    await filter.fill('no_such_thing');
+    await expect.poll(() => app.page.getByRole('status').filter({ hasText: 'Nothing in this schema matches' }).count()).toBe(1);
+    await filter.press('Escape');
+    await expect.poll(() => tree.innerText()).toContain('flow');
   });
 
   it('creates a notebook, writes SQL with completion, runs it with Shift+Enter and reads the rows', async () => {
