@@ -21,7 +21,7 @@ const runOf = (programText: string, output: string, home: string): ScriptStep[] 
   program(programText),
   { expectTools: ['query'], toolCalls: [{ name: 'query', arguments: { query: `SELECT source FROM flow WHERE dest = '${home}' ORDER BY source` } }] },
   { expectTools: ['output'], toolCalls: [{ name: 'output', arguments: { output } }] },
-  ...(output === 'krakow' ? [] : [{ expectTools: ['answer'], toolCalls: [{ name: 'answer', arguments: { decision: 'atlantis', rationale: output } }] } satisfies ScriptStep]),
+  ...(output === 'krakow' ? [] : [{ expectTools: ['answer'], toolCalls: [{ name: 'answer', arguments: { decision: 'white_sea', rationale: output } }] } satisfies ScriptStep]),
 ];
 const attempt = (question: string, index: number): string => `New actions:\n- None\n\n1. out1 = LIST_CANDIDATES(DB, "${question} attempt ${index}") : where the merchant could go`;
 const offersProgram = (request: ReceivedChatRequest): boolean => (request.chat.tools ?? []).some((tool) => tool.function.name === 'program');
@@ -59,13 +59,13 @@ describe('dwb actions refine', () => {
     server.verify();
     expect(result.stdout.split('\n')).toEqual([
       'L1: kept: right on try 2 (2 tries)',
-      '  try 1: decision "atlantis": wrong',
+      '  try 1: decision "white_sea": wrong',
       '  try 2: decision "krakow": right',
       'L2: dropped: no program reached the best decision in 4 tries; the question gives no demonstration',
-      '  try 1: decision "atlantis": wrong',
-      '  try 2: decision "atlantis": wrong',
-      '  try 3: decision "atlantis": wrong',
-      '  try 4: decision "atlantis": wrong',
+      '  try 1: decision "white_sea": wrong',
+      '  try 2: decision "white_sea": wrong',
+      '  try 3: decision "white_sea": wrong',
+      '  try 4: decision "white_sea": wrong',
       `library: ${out} (1 of 2 demonstrations kept; 2 in all)`,
       '',
     ]);
