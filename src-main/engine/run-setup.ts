@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import type { ConnectionTarget } from '../contract/connections';
 import type { ProviderSettings } from '../contract/model';
 import type { RunEvent } from '../contract/run';
+import type { DellmaRunSettings } from '../contract/dellma';
 import type { Connector } from '../connectors/connector';
 import { openConnector } from '../connectors/open-connector';
 import { canonicalJson } from '../audit/canonical-json';
@@ -66,6 +67,8 @@ export interface RunSetup {
   playbookVersion?: string;
   /** For `pearl` re-running one step: the earlier run's outputs to keep. */
   keptOutputs?: KeptOutputs;
+  /** For `dellma`: the variant and sizes. */
+  dellma?: DellmaRunSettings;
   limits?: Partial<RunLimits>;
   gate?: ReviewGate;
   signal?: AbortSignal;
@@ -124,6 +127,7 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
     ...(setup.actionLibrary ? { actionLibrary: setup.actionLibrary } : {}),
     ...(setup.playbookVersion !== undefined ? { playbookVersion: setup.playbookVersion } : {}),
     ...(setup.keptOutputs ? { keptOutputs: setup.keptOutputs } : {}),
+    ...(setup.dellma ? { dellma: setup.dellma } : {}),
     ...(setup.onCheckpoint ? { onCheckpoint: setup.onCheckpoint } : {}),
   });
 }
