@@ -155,6 +155,8 @@ export interface DirectoryRunRequest {
   playbook?: string;
   /** The playbook version's hash, recorded in the run log with the text. */
   playbookVersion?: string;
+  /** For `dellma`: the variant and sizes. */
+  dellma?: DellmaRunSettings;
   limits?: Partial<RunLimits>;
   signal?: AbortSignal;
   runId?: string;
@@ -210,6 +212,7 @@ export async function runToDirectory(request: DirectoryRunRequest): Promise<Dire
       whatIf: request.whatIf,
       ...(request.playbook !== undefined ? { playbook: request.playbook } : {}),
       ...(request.playbookVersion !== undefined ? { playbookVersion: request.playbookVersion } : {}),
+      ...(request.dellma ? { dellma: request.dellma } : {}),
       ...(request.limits ? { limits: request.limits } : {}),
       ...(request.signal ? { signal: request.signal } : {}),
       onEvent: ({ event }) => {
