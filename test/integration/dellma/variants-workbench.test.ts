@@ -17,7 +17,7 @@ import { repoRoot } from '../../support/fixtures';
 import { useCleanups } from '../../support/lifecycle';
 import { messageText, startScriptedOpenAiServer, type ReceivedChatRequest, type ScriptedOpenAiServer, type ScriptedTurn } from '../../support/scripted-openai';
 import { useTempDirs } from '../../support/temp';
-import { forecastAnswer, isForecast, rankingPreferring } from './scripted-dellma-model';
+import { forecastAnswer, isForecast, rankingPreferring, scenariosOf } from './scripted-dellma-model';
 
 const tempDir = useTempDirs();
 const onCleanup = useCleanups();
@@ -40,6 +40,8 @@ const userText = (request: ReceivedChatRequest): string => messageText(request.c
 const prefersPear = (request: ReceivedChatRequest): ScriptedTurn => {
   if (userText(request).includes('Write one query that retrieves')) return { label: 'context query', content: '```sql\nSELECT commodity, yield_per_acre, price FROM fruit_2021\n```' };
   if (isForecast(request)) return { label: 'forecast', content: forecastAnswer(request) };
+  // The baselines show no scenarios: they ask for the option itself.
+  if (scenariosOf(request).length === 0) return { label: 'baseline answer', content: JSON.stringify({ decision: 'pear' }) };
   const rank = rankingPreferring(request, 'pear');
   return { label: 'rank', content: JSON.stringify({ decision: rank[0], rank, explanation: 'Pear first.' }) };
 };
@@ -118,6 +120,20 @@ describe('choosing the DeLLMa variant and sizes for a run', () => {
     expect(dellmaFitSchema.parse((await stepInputs(workbench, notebookId, runId, 'dellma.fit'))[0])).toMatchObject({ kind: 'pairs', comparisons: 66 });
     // Pear wins when one of its scenarios was drawn at all; the run answers either way.
     expect(progress.status).toBe('answered');
+  });
+
+  it('self-consistency: the context query and K answers at the paper temperature, the majority decides, no sampling', async () => {
+    const { workbench, server, events, connectionId, notebookId } = await setup();
+    const settings = { variant: 'sc' as const, selfConsistency: 3 };
+    const { runId } = await workbench.invoke('runs/start', { notebookId, connectionId, question, technique: 'dellma', mode: 'auto', dellma: settings });
+    expect(await finished(events, runId)).toMatchObject({ status: 'answered' });
+    expect(server.failures).toEqual([]);
+    const requests = server.chatRequests();
+    expect(requests).toHaveLength(4);
+    expect(requests.slice(1).map((request) => request.chat.temperature)).toEqual([0.5, 0.5, 0.5]);
+    expect(await workbench.invoke('dellma/estimate', { question, settings })).toMatchObject({ forecastCalls: 0, rankingCalls: 0, calls: 4 });
+    expect(await stepInputs(workbench, notebookId, runId, 'dellma.sampling')).toEqual([]);
+    expect((await workbench.invoke('runs/list', { notebookId })).find((run) => run.id === runId)).toMatchObject({ decision: 'pear' });
   });
 
   it('refuses bad settings with a specific message, and settings for another technique', async () => {
