@@ -94,6 +94,8 @@ describe('choosing the DeLLMa variant and sizes for a run', () => {
     expect(estimate).toMatchObject({ actions: 3, forecastCalls: 1, rankingCalls: 4, calls: 6 });
     const sampling = dellmaSamplingSchema.parse((await stepInputs(workbench, notebookId, runId, 'dellma.sampling'))[0]);
     expect(sampling).toMatchObject({ variant: 'top1', perAction: 8, batch: 8, overlap: 0.25, states: 8, items: 24, windows: [{ start: 0, size: 8 }, { start: 6, size: 8 }, { start: 12, size: 8 }, { start: 18, size: 6 }] });
+    // The composer's estimate is the sampling cell's: the same ranking calls.
+    expect(sampling.cost.calls).toBe(estimate.rankingCalls);
     const ranks = (await stepInputs(workbench, notebookId, runId, 'dellma.rank')).map((input) => dellmaRankSchema.parse(input));
     // Top-1: the batch's best over each of the others (b − 1 comparisons), not every ordered pair.
     expect(ranks.map((rank) => rank.comparisons)).toEqual([7, 7, 7, 5]);
@@ -134,6 +136,24 @@ describe('choosing the DeLLMa variant and sizes for a run', () => {
     expect(await workbench.invoke('dellma/estimate', { question, settings })).toMatchObject({ forecastCalls: 0, rankingCalls: 0, calls: 4 });
     expect(await stepInputs(workbench, notebookId, runId, 'dellma.sampling')).toEqual([]);
     expect((await workbench.invoke('runs/list', { notebookId })).find((run) => run.id === runId)).toMatchObject({ decision: 'pear' });
+  });
+
+  it('estimates before the run from |A|, s, b, q, and again when a size changes', async () => {
+    const { workbench, server } = await setup();
+    const estimate = (settings: object, asked = question) => workbench.invoke('dellma/estimate', { question: asked, settings });
+    // The defaults: 3 × 16 = 48 scenarios, windows of 32 at stride 24 → 2 ranking calls (+ forecast + context query).
+    const defaults = await estimate({});
+    expect(defaults).toMatchObject({ actions: 3, assumedActions: 3, forecastCalls: 1, rankingCalls: 2, otherCalls: 1, calls: 4 });
+    // s = 64 (the paper's): 192 scenarios → windows at 0, 24, …, 168 → 8 ranking calls, and more tokens.
+    const paper = await estimate({ perAction: 64 });
+    expect(paper).toMatchObject({ rankingCalls: 8, calls: 10 });
+    expect(paper.promptTokens).toBeGreaterThan(defaults.promptTokens);
+    // More overlap, more windows: q = 0.75 gives stride 8 → windows at 0, 8, 16 → 3.
+    expect(await estimate({ overlap: 0.75 })).toMatchObject({ rankingCalls: 3 });
+    // No options listed: the run will find them (a candidates query), so up to 7 are assumed.
+    expect(await estimate({}, 'Which fruit should I plant?')).toMatchObject({ actions: null, assumedActions: 7, otherCalls: 2 });
+    await expect(estimate({ batch: 1 })).rejects.toThrow('the minibatch size must be at least 2');
+    expect(server.chatRequests()).toHaveLength(0);
   });
 
   it('refuses bad settings with a specific message, and settings for another technique', async () => {
