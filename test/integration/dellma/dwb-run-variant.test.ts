@@ -11,7 +11,7 @@ import { runDwb } from '../../support/cli';
 import { tinySqlite } from '../../support/fixtures';
 import { messageText, startScriptedOpenAiServer, type ReceivedChatRequest, type ScriptedOpenAiServer, type ScriptedTurn } from '../../support/scripted-openai';
 import { useTempDirs } from '../../support/temp';
-import { forecastAnswer, isForecast, rankingPreferring } from './scripted-dellma-model';
+import { forecastAnswer, isForecast, rankingPreferring, scenariosOf } from './scripted-dellma-model';
 
 const tempDir = useTempDirs();
 let server: ScriptedOpenAiServer | null = null;
@@ -24,6 +24,7 @@ const model = (request: ReceivedChatRequest): ScriptedTurn => {
   const text = messageText(request.chat.messages.find((message) => message.role === 'user') ?? { role: 'user', content: '' });
   if (text.includes('Write one query that retrieves')) return { label: 'query', content: '```sql\nSELECT name FROM region\n```' };
   if (isForecast(request)) return { label: 'forecast', content: forecastAnswer(request) };
+  if (scenariosOf(request).length === 0) return { label: 'baseline answer', content: JSON.stringify({ decision: 'south' }) };
   const rank = rankingPreferring(request, 'south');
   return { label: 'rank', content: JSON.stringify({ decision: rank[0], rank, explanation: 'South first.' }) };
 };
@@ -49,6 +50,21 @@ describe('dwb run --technique dellma --variant …', () => {
     const events = readFileSync(join(out, 'run-log.jsonl'), 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { event: { tool?: string; input?: unknown } }).event);
     expect(dellmaSamplingSchema.parse(events.find((event) => event.tool === 'dellma.sampling')?.input)).toMatchObject({ variant: 'top1', perAction: 4, batch: 4, overlap: 0.5, items: 8, windows: [{ start: 0, size: 4 }, { start: 2, size: 4 }, { start: 4, size: 4 }] });
     expect(dellmaFitSchema.parse(events.find((event) => event.tool === 'dellma.fit')?.input)).toMatchObject({ kind: 'top1', comparisons: 3 });
+  });
+
+  it('runs the zero-shot baseline: the context query and one answer, the model’s decision (not labelled as computed)', async () => {
+    server = await startScriptedOpenAiServer(Array.from({ length: 4 }, () => model));
+    const { database, questionFile } = inputs();
+    const out = tempDir();
+    const result = await runDwb(['run', '--technique', 'dellma', '--variant', 'zero-shot', '--connection', `sqlite:${database}`, '--question-file', questionFile, '--base-url', server.baseUrl, '--model', 'scripted', '--out', out]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.trim().split('\n').at(-1)).toBe('decision: south');
+    expect(server.requests).toHaveLength(2);
+    const events = readFileSync(join(out, 'run-log.jsonl'), 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { event: { type: string; tool?: string; computedBy?: string } }).event);
+    expect(events.filter((event) => event.tool?.startsWith('dellma.')).map((event) => event.tool)).toEqual(['dellma.frame']);
+    const decision = events.find((event) => event.type === 'decision');
+    expect(decision).toBeDefined();
+    expect(decision?.computedBy).toBeUndefined();
   });
 
   it('refuses bad values with the option named, and DeLLMa options for another technique', async () => {

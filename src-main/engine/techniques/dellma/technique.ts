@@ -229,7 +229,9 @@ async function concludeBaseline(run: RunContext, result: ProblemResult): Promise
   if (simulation) run.state.lastSimulation = simulation;
   const rationale = `${label} baseline [paper §4]: the model's answer${result.baseline && result.baseline.answers.length > 1 ? `s (votes: ${votes})` : ''}; no forecast, sampling or expected utility.`;
   const check = run.state.lastSimulation ?? null;
-  run.emit({ type: 'decision', step, decision: result.chosen, rationale, evidence: [...run.state.evidence], verification: check ? verifyDecision(result.chosen, check) : null, computedBy: `${result.variant} baseline` });
+  // Zero-shot and CoT decisions are the model's own words; self-consistency's is a vote counted in code.
+  const computedBy = result.variant === 'sc' ? `majority of the model's ${result.baseline?.answers.length ?? 0} answers` : null;
+  run.emit({ type: 'decision', step, decision: result.chosen, rationale, evidence: [...run.state.evidence], verification: check ? verifyDecision(result.chosen, check) : null, ...(computedBy ? { computedBy } : {}) });
   return run.finish('answered', null, { decision: result.chosen, rationale });
 }
 
