@@ -14,6 +14,7 @@ import { readTranscript } from '../llm/transcript';
 import { positiveInteger, printConnectionWarnings, type CommandIo } from './command-io';
 import { modelCliOptions, providerFromCliOptions } from './model-options';
 import { passwordFileOption, resolveApiKey, resolveDatabasePassword } from './secret-args';
+import { dellmaRunCliOptions, dellmaRunSettingsFrom } from './dellma-run-options';
 import { runUsage } from './usage';
 
 export { runUsage };
@@ -44,6 +45,7 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
       goods: { type: 'string' },
       actions: { type: 'string' },
       playbook: { type: 'string' },
+      ...dellmaRunCliOptions,
     },
   });
   const required = (name: keyof typeof values): string => {
@@ -56,6 +58,7 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
     throw new WorkbenchError('invalid-request', `--technique must be one of ${techniqueIds().join(', ')}, got "${technique}"`);
   }
   if (values.actions !== undefined && technique !== 'pearl') throw new WorkbenchError('invalid-request', `--actions is an action library for --technique pearl, not ${technique}`);
+  const dellma = dellmaRunSettingsFrom(values, technique);
   const library = values.actions === undefined ? null : readActionLibrary(readText(values.actions, 'action library'), values.actions);
   const outDir = resolve(required('out'));
   const question = readText(required('question-file'), 'question');
@@ -104,6 +107,7 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
       whatIf: whatIfChoice === 'on',
       ...(playbook !== undefined ? { playbook } : {}),
       ...(playbookVersion !== undefined ? { playbookVersion } : {}),
+      ...(dellma ? { dellma } : {}),
       limits: { maxSteps, maxTokens: maxRunTokens, contextTokens: cliModel ? await cliModel.contextTokens() : null },
       signal: controller.signal,
       onEvent: (event) => {

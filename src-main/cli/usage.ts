@@ -6,7 +6,7 @@
 export const serveUsage = 'dwb serve [--port N] [--workspace DIR]';
 export const queryUsage = 'dwb query --connection URI [--password-file F] [--format table|csv|tsv|jsonl] [--json (= --format jsonl)] [--max-rows N] [--timeout-ms N] "QUERY"';
 export const runUsage =
-  'dwb run --connection URI --question-file F [--rules-file F] --technique planrag|iterrag|singlerag|planrag-norp|plan-dag|pearl|autoplan|dellma|… (--base-url URL --model M [--api-key-file F] [--tool-mode tools|text|auto] | --model-file PATH.gguf [--threads N]) [--context N] [--max-tokens N] [--max-run-tokens N] [--password-file F] [--max-steps N] [--simulator stated|compat|off] [--whatif on|off] [--country C --home N | --goods G] [--actions LIB.json (pearl)] [--playbook FILE (autoplan)] [--replay TRANSCRIPT] --out DIR';
+  'dwb run --connection URI --question-file F [--rules-file F] --technique planrag|iterrag|singlerag|planrag-norp|plan-dag|pearl|autoplan|dellma|… (--base-url URL --model M [--api-key-file F] [--tool-mode tools|text|auto] | --model-file PATH.gguf [--threads N]) [--context N] [--max-tokens N] [--max-run-tokens N] [--password-file F] [--max-steps N] [--simulator stated|compat|off] [--whatif on|off] [--country C --home N | --goods G] [--actions LIB.json (pearl)] [--playbook FILE (autoplan)] [--variant pairs|top1|naive|zero-shot|cot|sc] [--samples N] [--batch B] [--overlap Q] [--sc-answers K] (dellma) [--replay TRANSCRIPT] --out DIR';
 export const reportUsage =
   'dwb report (--run DIR | --bundle BUNDLE.json) --format html|pdf|md|json|ipynb --out FILE [--signed-by NAME [--comment TEXT]] [--max-rows N]';
 export const verifyUsage =

@@ -12,6 +12,7 @@ import { connectionReportSchema, modelSettingsViewSchema, providerSettingsSchema
 import { reviewDecisionSchema, runProgressSchema, runSummarySchema, techniqueIdSchema, techniqueInfoSchema } from './run';
 import { scenarioSchema, simulationResultSchema, simulationSpecSchema } from './simulation';
 import { whatIfResultSchema, whatIfSpecSchema } from './whatif';
+import { dellmaCostEstimateSchema, dellmaRunSettingsSchema } from './dellma';
 import {
   authorSchema,
   cellKindSchema,
@@ -135,8 +136,15 @@ export const api = {
       known: z.object({ country: z.string().optional(), home: z.string().optional(), goods: z.string().optional() }).default({}),
       /** Pearl: the workspace action library the run plans with (`pearl/libraries/list`); absent: the best fit for the data. */
       actionLibrary: z.string().optional(),
+      /** DeLLMa: the variant and sizes (absent: Pairs with the defaults); refused for other techniques. */
+      dellma: dellmaRunSettingsSchema.optional(),
     }),
     result: z.object({ runId: z.string() }),
+  },
+  /** DeLLMa: the model calls and tokens a run would cost, from the question's options and the sizes, before it starts. */
+  'dellma/estimate': {
+    params: z.object({ question: z.string(), rules: z.string().default(''), settings: dellmaRunSettingsSchema }),
+    result: dellmaCostEstimateSchema,
   },
   /**
    * Re-runs one node of a finished Plan*RAG run as a new run [ext]: the node (with an edited

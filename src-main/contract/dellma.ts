@@ -37,6 +37,8 @@ export const dellmaForecastSchema = z.object({
 
 export const dellmaSamplingSchema = z.object({
   seed: z.number(),
+  /** The DeLLMa variant (absent in runs before variants could be chosen: Pairs). */
+  variant: z.enum(['pairs', 'top1', 'naive']).optional(),
   perAction: z.number(),
   batch: z.number(),
   overlap: z.number(),
@@ -129,3 +131,41 @@ export const dellmaStepSchemas = {
 export function forecastLines(forecast: Pick<DellmaForecast, 'factors'>): string[] {
   return forecast.factors.flatMap((factor) => factor.values.map((entry) => `${factor.name} | ${entry.value} | ${entry.likelihood}`));
 }
+
+/** The three DeLLMa variants and the paper's three baselines (zero-shot, chain-of-thought, self-consistency). */
+export const dellmaVariants = ['pairs', 'top1', 'naive', 'zero-shot', 'cot', 'sc'] as const;
+export type DellmaVariant = (typeof dellmaVariants)[number];
+
+/**
+ * What a `dellma` run is asked to do (the run composer, `dwb run`): the variant and the sizes
+ * s (states per option), b (minibatch), q (overlap), the Naive total and the self-consistency
+ * answers. Defaults: Pairs with s = 16 (the paper's 64 costs four times the calls), b = 32, q = 0.25.
+ */
+export const dellmaRunSettingsSchema = z
+  .object({
+    variant: z.enum(dellmaVariants).default('pairs'),
+    perAction: z.number().int('the samples per option must be a whole number').min(1, 'the samples per option must be at least 1').max(256, 'the samples per option must be at most 256').default(16),
+    batch: z.number().int('the minibatch size must be a whole number').min(2, 'the minibatch size must be at least 2').max(100, 'the minibatch size must be at most 100').default(32),
+    overlap: z.number().min(0, 'the overlap must be at least 0').max(0.9, 'the overlap must be at most 0.9').default(0.25),
+    naiveSamples: z.number().int('the Naive sample size must be a whole number').min(2, 'the Naive sample size must be at least 2').max(100, 'the Naive sample size must be at most 100').default(50),
+    selfConsistency: z.number().int('the self-consistency answers must be a whole number').min(2, 'self-consistency needs at least 2 answers').max(20, 'self-consistency takes at most 20 answers').default(5),
+  })
+  .strict()
+  // The stride ⌊b(1−q)⌋ must move the window on, or the batches never reach the end.
+  .refine((settings) => Math.floor(settings.batch * (1 - settings.overlap) + 1e-9) >= 1, { message: 'the minibatch size and overlap give a stride ⌊b(1−q)⌋ of 0: lower the overlap', path: ['overlap'] });
+export type DellmaRunSettings = z.infer<typeof dellmaRunSettingsSchema>;
+export type DellmaRunSettingsInput = z.input<typeof dellmaRunSettingsSchema>;
+
+/** A run's cost before it starts: model calls and rough tokens (src-main/engine/techniques/dellma/cost.ts). */
+export const dellmaCostEstimateSchema = z.object({
+  /** The options counted in the question ("Options: a; b; c"), or null when the run will find them (the estimate then assumes the most, 7). */
+  actions: z.number().nullable(),
+  assumedActions: z.number(),
+  forecastCalls: z.number(),
+  rankingCalls: z.number(),
+  otherCalls: z.number(),
+  calls: z.number(),
+  promptTokens: z.number(),
+  completionTokens: z.number(),
+});
+export type DellmaCostEstimate = z.infer<typeof dellmaCostEstimateSchema>;

@@ -2,6 +2,7 @@ import type { Engine } from '../contract/data';
 import { WorkbenchError } from '../contract/errors';
 import type { RunEvent, RunStatus } from '../contract/run';
 import type { SimulationResult } from '../contract/simulation';
+import type { DellmaRunSettings } from '../contract/dellma';
 import type { Connector } from '../connectors/connector';
 import type { ChatMessage, ModelProvider, ModelRequest, ModelResponse } from '../llm/types';
 import type { RunSimulator } from '../simulators/run-simulator';
@@ -84,6 +85,8 @@ export interface DecisionRunOptions {
   playbookVersion?: string;
   /** Pearl, re-running one step: the outputs of the run it came from, kept for every step that neither is that step nor depends on it. */
   keptOutputs?: KeptOutputs;
+  /** DeLLMa's variant and sizes, as the run was started with them (absent: Pairs with the defaults). */
+  dellma?: DellmaRunSettings;
   /** Continue a run that was interrupted: no run-start, and the technique starts from this state. */
   resume?: ResumeState;
   /** A new run's technique-specific start, read by the technique (a Plan*RAG node re-run, techniques/plan-dag/rerun.ts). */

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import type { ConnectionTarget } from '../contract/connections';
 import type { ProviderSettings } from '../contract/model';
 import type { RunEvent } from '../contract/run';
+import type { DellmaRunSettings } from '../contract/dellma';
 import type { Connector } from '../connectors/connector';
 import { openConnector } from '../connectors/open-connector';
 import { canonicalJson } from '../audit/canonical-json';
@@ -66,6 +67,8 @@ export interface RunSetup {
   playbookVersion?: string;
   /** For `pearl` re-running one step: the earlier run's outputs to keep. */
   keptOutputs?: KeptOutputs;
+  /** For `dellma`: the variant and sizes. */
+  dellma?: DellmaRunSettings;
   limits?: Partial<RunLimits>;
   gate?: ReviewGate;
   signal?: AbortSignal;
@@ -124,6 +127,7 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
     ...(setup.actionLibrary ? { actionLibrary: setup.actionLibrary } : {}),
     ...(setup.playbookVersion !== undefined ? { playbookVersion: setup.playbookVersion } : {}),
     ...(setup.keptOutputs ? { keptOutputs: setup.keptOutputs } : {}),
+    ...(setup.dellma ? { dellma: setup.dellma } : {}),
     ...(setup.onCheckpoint ? { onCheckpoint: setup.onCheckpoint } : {}),
   });
 }
@@ -151,6 +155,8 @@ export interface DirectoryRunRequest {
   playbook?: string;
   /** The playbook version's hash, recorded in the run log with the text. */
   playbookVersion?: string;
+  /** For `dellma`: the variant and sizes. */
+  dellma?: DellmaRunSettings;
   limits?: Partial<RunLimits>;
   signal?: AbortSignal;
   runId?: string;
@@ -206,6 +212,7 @@ export async function runToDirectory(request: DirectoryRunRequest): Promise<Dire
       whatIf: request.whatIf,
       ...(request.playbook !== undefined ? { playbook: request.playbook } : {}),
       ...(request.playbookVersion !== undefined ? { playbookVersion: request.playbookVersion } : {}),
+      ...(request.dellma ? { dellma: request.dellma } : {}),
       ...(request.limits ? { limits: request.limits } : {}),
       ...(request.signal ? { signal: request.signal } : {}),
       onEvent: ({ event }) => {

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { EventName, EventPayload } from '../contract/api';
 import type { Cell } from '../contract/notebook';
 import { techniqueIdSchema } from '../contract/run';
+import { dellmaRunSettingsSchema } from '../contract/dellma';
 import type { LoggedEvent } from '../audit/hash-chain';
 import { resumeStateFor } from '../engine/resume-state';
 import { rerunSeed } from '../engine/techniques/plan-dag/rerun';
@@ -70,6 +71,8 @@ const runStartSchema = z.object({
   program: z.string().optional(),
   /** Pearl: the workspace action library to plan with (absent: the best fit for the data). */
   actionLibrary: z.string().optional(),
+  /** DeLLMa: the variant and sizes the run was asked for (absent: Pairs with the defaults). */
+  dellma: dellmaRunSettingsSchema.optional(),
   /** The playbook version (hash) an `autoplan` run follows: the one asked for, else the task type's pinned one. */
   playbook: z.string().optional(),
   /** Pearl, re-running one step of `program`: the earlier run's outputs kept for the steps outside the re-run. */
@@ -159,6 +162,7 @@ export class RunManager {
     techniqueNamed(input.technique); // an unknown technique is refused before anything is stored
     if (input.actionLibrary !== undefined && input.technique !== 'pearl') throw new WorkbenchError('invalid-request', `An action library is for Pearl runs, not ${input.technique}`);
     if (input.actionLibrary !== undefined) this.libraryOf(input.actionLibrary); // an unknown library too
+    if (input.dellma !== undefined && input.technique !== 'dellma') throw new WorkbenchError('invalid-request', `DeLLMa settings are for DeLLMa runs, not ${input.technique}`);
     const settings = this.runModel();
     const { notebooks, runs, environment } = this.dependencies;
     const notebook = notebooks.get(input.notebookId);
@@ -435,6 +439,7 @@ export class RunManager {
       ...(resume ? { resume: resume.state } : {}),
       ...(request.program !== undefined ? { program: request.program } : {}),
       ...(request.actionLibrary !== undefined ? { actionLibrary: this.libraryOf(request.actionLibrary) } : {}),
+      ...(request.dellma !== undefined ? { dellma: request.dellma } : {}),
       ...(context.seed !== undefined ? { seed: context.seed } : {}),
       ...(request.keptOutputs ? { keptOutputs: request.keptOutputs } : {}),
       onCheckpoint: (state) => runs.saveCheckpoint(runId, state),

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { registeredTechniques } from '../engine/techniques/registry';
+import { estimateDellmaRun } from '../engine/techniques/dellma/run-estimate';
 import { checkProgram } from '../engine/techniques/pearl/program';
 import type { EventName, EventPayload, Method, Params, Result } from '../contract/api';
 import { WorkbenchError } from '../contract/errors';
@@ -285,6 +286,7 @@ export function openWorkbench(options: {
     'pearl/libraries/import': ({ path }) => actionLibraries.import(path),
     'runs/active': () => runs.active(),
     'runs/techniques': () => registeredTechniques().map(({ id, label, summary }) => ({ id, label, summary })),
+    'dellma/estimate': ({ question, rules, settings }) => estimateDellmaRun(question, rules, settings),
 
     'simulations/detect': async ({ connectionId }) => ({ scenario: recogniseScenario(await (await pool.get(connectionId)).schema()) }),
     'simulations/run': async ({ connectionId, spec, cellId }) => {

@@ -174,9 +174,15 @@ function ForecastView({ cell, forecast }: { cell: Cell; forecast: DellmaForecast
 function SamplingView({ sampling }: { sampling: DellmaSampling }) {
   return (
     <>
-      <p>
-        Seed {sampling.seed}: {sampling.states} futures drawn from the forecast, each paired with every option → {sampling.items} scenarios; batches of {sampling.batch} with overlap {sampling.overlap} (stride {Math.floor(sampling.batch * (1 - sampling.overlap))}).
-      </p>
+      {sampling.variant === 'naive' ? (
+        <p>
+          DeLLMa-Naive, seed {sampling.seed}: {sampling.items} scenarios, each a future of its own drawn from the forecast with an option drawn at random, ranked in one call.
+        </p>
+      ) : (
+        <p>
+          {sampling.variant === 'top1' ? 'DeLLMa-Top-1' : 'DeLLMa-Pairs'}, seed {sampling.seed}: {sampling.states} futures drawn from the forecast, each paired with every option → {sampling.items} scenarios; batches of {sampling.batch} with overlap {sampling.overlap} (stride {Math.floor(sampling.batch * (1 - sampling.overlap) + 1e-9)}).
+        </p>
+      )}
       <p className="muted">
         Estimated cost: {sampling.cost.calls} ranking call(s), about {formatNumber(sampling.cost.promptTokens)} prompt and {formatNumber(sampling.cost.completionTokens)} answer tokens.
       </p>

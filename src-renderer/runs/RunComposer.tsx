@@ -3,6 +3,7 @@ import type { TechniqueIdValue } from '../../src-main/contract';
 import { useWorkbench } from '../app/store-context';
 import type { RunDraft } from '../state/runs-slice';
 import { ActionLibraryPicker } from './ActionLibraryPicker';
+import { DellmaSettings } from './DellmaSettings';
 
 /** Where a decision run is set up: question, business rules, data, technique and mode. */
 export function RunComposer({ draft }: { draft: RunDraft }) {
@@ -68,9 +69,9 @@ export function RunComposer({ draft }: { draft: RunDraft }) {
     setBusy(true);
     setError(null);
     try {
-      // Only Pearl plans with an action library.
-      const { actionLibrary, ...rest } = form;
-      await startRun(form.technique === 'pearl' && actionLibrary ? { ...rest, actionLibrary } : rest);
+      // Only Pearl plans with an action library, only DeLLMa takes its settings.
+      const { actionLibrary, dellma, ...rest } = form;
+      await startRun({ ...rest, ...(form.technique === 'pearl' && actionLibrary ? { actionLibrary } : {}), ...(form.technique === 'dellma' && dellma ? { dellma } : {}) });
     } catch (caught) {
       setError(caught instanceof Error ? caught.message : String(caught));
     } finally {
@@ -149,6 +150,7 @@ export function RunComposer({ draft }: { draft: RunDraft }) {
           }}
         />
       )}
+      {form.technique === 'dellma' && <DellmaSettings question={form.question} rules={form.rules} value={form.dellma ?? {}} onChange={(dellma) => update({ dellma })} />}
       <label className="inline-setting">
         Simulator check
         <select aria-label="Simulator check" value={form.simulatorRules} onChange={(event) => update({ simulatorRules: event.target.value as RunDraft['simulatorRules'] })}>

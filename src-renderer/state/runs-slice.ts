@@ -1,4 +1,5 @@
 import type { ActionLibrarySummary, ActionLibraryView, ActionSignatureView, EditedActionView, ProgramErrorView, RunSummary, ConnectionReport, ModelSettingsView, ProviderSettingsInput, ReviewDecisionInput, RunProgress, TechniqueIdValue, TechniqueInfo, PlaybookTask } from '../../src-main/contract';
+import type { DellmaCostEstimate, DellmaRunSettingsInput } from '../../src-main/contract/dellma';
 import type { SliceContext } from './store';
 
 export type ModelSettingsForm = Omit<Exclude<ProviderSettingsInput, undefined>, 'apiKey'>;
@@ -17,6 +18,8 @@ export interface RunDraft {
   known: { country?: string; home?: string; goods?: string };
   /** Pearl: the workspace action library to plan with; absent: the best fit for the data. */
   actionLibrary?: string;
+  /** DeLLMa: the variant and sizes; absent: Pairs with the defaults. */
+  dellma?: DellmaRunSettingsInput;
 }
 
 export interface RunsSlice {
@@ -49,6 +52,8 @@ export interface RunsSlice {
   loadTechniques(): Promise<void>;
   /** The workspace's playbooks per task type (the composer names the pinned one AutoPlan follows). */
   listPlaybooks(): Promise<PlaybookTask[]>;
+  /** DeLLMa: the calls and tokens a run would cost, before it starts (the main process's estimate). */
+  estimateDellma(question: string, rules: string, settings: DellmaRunSettingsInput): Promise<DellmaCostEstimate>;
   /** Every run of a notebook, newest first (the run history). */
   listRuns(notebookId: string): Promise<RunSummary[]>;
   /** Pearl's program cell: the parser's errors for an edited program. */
@@ -165,6 +170,7 @@ export function createRunsSlice({ client, set, get }: SliceContext): RunsSlice {
       set({ runs: Object.fromEntries(active.map((progress) => [progress.runId, progress])) });
     },
     listPlaybooks: () => client.invoke('playbooks/list', {}),
+    estimateDellma: (question, rules, settings) => client.invoke('dellma/estimate', { question, rules, settings }),
     loadTechniques: async () => {
       set({ techniques: await client.invoke('runs/techniques', {}) });
     },

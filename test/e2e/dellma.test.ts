@@ -101,6 +101,19 @@ describe('DeLLMa on the agriculture example', () => {
   });
 
   it('a model that always prefers pear futures makes pear the decision, every step shown as a cell', async () => {
+    // Before the run: the cost from |A| = 3, s, b, q, recomputed as a size changes.
+    await app.page.getByTestId('new-run').click();
+    const composer = app.page.getByTestId('run-composer');
+    await composer.getByLabel('Decision question').fill(question);
+    await composer.getByLabel('Technique').selectOption('dellma');
+    const estimate = composer.getByTestId('dellma-estimate');
+    // 48 scenarios in windows of 32 at stride 24: 2 ranking calls, with the forecast and the context query.
+    await expect.poll(() => estimate.innerText()).toContain('Estimated cost: 4 model call(s) (1 forecast, 2 ranking, 1 other)');
+    await composer.getByLabel('Samples per option').fill('8');
+    await expect.poll(() => estimate.innerText()).toContain('Estimated cost: 3 model call(s) (1 forecast, 1 ranking, 1 other)');
+    await composer.getByLabel('Overlap').fill('0.99');
+    await expect.poll(() => estimate.innerText()).toContain('the overlap must be at most 0.9');
+    await composer.getByLabel('Close').click();
     await startRun('auto');
     await expect.poll(() => app.page.getByTestId('run-status').innerText(), { timeout: 30_000 }).toBe('Decided');
     expect(model().failures).toEqual([]);
@@ -114,6 +127,7 @@ describe('DeLLMa on the agriculture example', () => {
     expect(await forecast.getByTestId('forecast-probability').allInnerTexts()).toEqual(Array.from({ length: 4 }, () => ['0.333', '0.500', '0.167']).flat());
     expect(await forecast.locator('select').count()).toBe(0);
     // 3 fruits × 16 futures = 48 scenarios in batches of 32 with stride 24: 2 ranking cells.
+    expect((await stepTexts('sampling'))[0]).toMatch(/DeLLMa-Pairs, seed \d+: 16 futures/);
     expect((await stepTexts('sampling'))[0]).toContain('16 futures drawn from the forecast, each paired with every option → 48 scenarios');
     expect(await app.page.getByTestId('dellma-sampling').first().locator('[role="row"], tr').count()).toBeGreaterThan(1);
     expect(await app.page.getByTestId('dellma-rank').count()).toBe(2);

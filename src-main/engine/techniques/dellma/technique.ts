@@ -1,4 +1,4 @@
-import { dellmaFrameSchema, forecastLines, type DellmaAudit, type DellmaExpected, type DellmaFit, type DellmaForecast, type DellmaFrame, type DellmaRank, type DellmaSampling, type DellmaStep } from '../../../contract/dellma';
+import { dellmaFrameSchema, dellmaRunSettingsSchema, forecastLines, type DellmaRunSettings, type DellmaAudit, type DellmaExpected, type DellmaFit, type DellmaForecast, type DellmaFrame, type DellmaRank, type DellmaSampling, type DellmaStep } from '../../../contract/dellma';
 import { WorkbenchError } from '../../../contract/errors';
 import type { SimulationResult } from '../../../contract/simulation';
 import type { ChatMessage } from '../../../llm/types';
@@ -17,10 +17,10 @@ import { frameFactors, listedAfter, readForecastLines } from './frame';
 import { addCounts, kendallTau, pairCounts, tauOf, type PairCounts } from './kendall';
 import { extractJsonObject, type CallRecord, type ModelCaller } from './model-calls';
 import { windows } from './minibatch';
-import { forecast, problemSeed, solveWithDellma, type BatchRecord, type DellmaParameters, type ProblemResult } from './pipeline';
+import { forecast, isDellmaVariant, problemSeed, solveWithBaseline, solveWithDellma, type BatchRecord, type DellmaParameters, type ProblemResult } from './pipeline';
 import { stateText, type ProblemFrame } from './prompts';
 import { seededRandom } from './random';
-import { pairedSample, type Item } from './sampling';
+import { naiveSample, pairedSample, type Item, type Sample } from './sampling';
 
 /**
  * DeLLMa as a workbench technique, on the run's database [SPECS §3.6]:
@@ -122,10 +122,14 @@ async function decide(run: RunContext): Promise<RunOutcome> {
   const context = progress.context ?? (await retrieveContext(run, caller, goal, actions, schemaSummary));
   progress.context = context;
 
+  const params = dellmaParameters(run.options.dellma ?? dellmaRunSettingsSchema.parse({}));
+  const problemFrame: ProblemFrame = { goal, context, actions: actions.map((name) => ({ name, label: name })) };
+  // The paper's baselines decide from the context alone: no forecast, no sampling.
+  if (!isDellmaVariant(params.variant)) return concludeBaseline(run, await solveWithBaseline(caller, problemNumber, problemFrame, params));
+
   // 3. Forecast, and the analyst's review of it.
   const factors = frameFactors(actions, listedAfter('unknowns', question) ?? []);
-  const params = dellmaParameters();
-  const cost = estimateCost({ variant: 'pairs', actions: actions.length, perAction: params.perAction, naiveSamples: 50, batch: params.batch, overlap: params.overlap, contextChars: context.length, factorNameChars: factors.reduce((sum, factor) => sum + factor.name.length, 0), factorCount: factors.length, forecastCached: true, selfConsistency: 1 });
+  const cost = estimateCost({ variant: params.variant, actions: actions.length, perAction: params.perAction, naiveSamples: params.naiveSamples, batch: params.batch, overlap: params.overlap, contextChars: context.length, factorNameChars: factors.reduce((sum, factor) => sum + factor.name.length, 0), factorCount: factors.length, forecastCached: true, selfConsistency: params.selfConsistency });
   let beliefs = progress.beliefs;
   if (!beliefs) {
     let forecasted = progress.forecast;
@@ -145,9 +149,8 @@ async function decide(run: RunContext): Promise<RunOutcome> {
   const finalBeliefs = beliefs;
 
   // 4. Sampling, rankings, fit, expected utility.
-  const problemFrame: ProblemFrame = { goal, context, actions: actions.map((name) => ({ name, label: name })) };
   // The seeded draw the pipeline makes, so a review can describe a batch's scenarios.
-  const sampled = pairedSample(seededRandom(problemSeed(params.seed, problemNumber)), finalBeliefs, actions.length, params.perAction);
+  const sampled = drawnSample(params, finalBeliefs, actions.length);
   const result = await solveWithDellma(caller, problemNumber, problemFrame, finalBeliefs, params, {
     onBatch: (batch, sample) => emitBatch(run, batch, sample, actions, finalBeliefs),
     ...(run.options.gate.interactive ? { reviewBatch: (batch: BatchRecord) => reviewRanking(run, batch, sampled, actions, finalBeliefs) } : {}),
@@ -191,21 +194,45 @@ async function retrieveContext(run: RunContext, caller: ModelCaller, goal: strin
   return [run.options.rules ? `Business rules:\n${run.options.rules}` : '', data ? `Data retrieved from the database:\n${data}` : 'No data could be retrieved.'].filter(Boolean).join('\n\n');
 }
 
-function dellmaParameters(): DellmaParameters {
+/** The pipeline's parameters from the run's settings; the regulariser as the reference code's agriculture runs [SPECS §3]. */
+export function dellmaParameters(settings: DellmaRunSettings): DellmaParameters {
   return {
-    variant: 'pairs',
-    perAction: dellmaSettings.perAction,
-    batch: dellmaSettings.batch,
-    overlap: dellmaSettings.overlap,
-    naiveSamples: 50,
-    alpha: dellmaSettings.alpha,
+    variant: settings.variant,
+    perAction: settings.perAction,
+    batch: settings.batch,
+    overlap: settings.overlap,
+    naiveSamples: settings.naiveSamples,
+    alpha: settings.variant === 'pairs' ? dellmaSettings.alpha : 1e-3,
     softmaxTemperature: dellmaSettings.softmaxTemperature,
     seed: dellmaSettings.seed,
     bootstrapResamples: dellmaSettings.bootstrapResamples,
-    selfConsistency: 1,
-    selfConsistencyTemperature: 0,
+    selfConsistency: settings.selfConsistency,
+    // The paper's self-consistency temperature [paper: 0.5].
+    selfConsistencyTemperature: 0.5,
     maxRepairs: dellmaSettings.maxRepairs,
   };
+}
+
+/** The seeded draw the pipeline makes for the variant: paired states (Pairs, Top-1) or Naive's independent items. */
+function drawnSample(params: DellmaParameters, beliefs: readonly BeliefFactor[], actionCount: number): Sample {
+  const random = seededRandom(problemSeed(params.seed, problemNumber));
+  return params.variant === 'naive' ? naiveSample(random, beliefs, actionCount, params.naiveSamples) : pairedSample(random, beliefs, actionCount, params.perAction);
+}
+
+/** A baseline's answer: the majority of the model's choices, recorded as the model's (no expected utility). */
+async function concludeBaseline(run: RunContext, result: ProblemResult): Promise<RunOutcome> {
+  const votes = Object.entries(result.baseline?.votes ?? {}).map(([name, count]) => `${name} ${count}`).join(', ');
+  const label = result.variant === 'zero-shot' ? 'Zero-shot' : result.variant === 'cot' ? 'Chain-of-thought' : 'Self-consistency';
+  if (!result.chosen) return run.finish('failed', `No decision: ${result.note ?? 'no answer named an option'}`);
+  const step = run.state.steps;
+  const simulation = await simulateKnown(run, step);
+  if (simulation) run.state.lastSimulation = simulation;
+  const rationale = `${label} baseline [paper §4]: the model's answer${result.baseline && result.baseline.answers.length > 1 ? `s (votes: ${votes})` : ''}; no forecast, sampling or expected utility.`;
+  const check = run.state.lastSimulation ?? null;
+  // Zero-shot and CoT decisions are the model's own words; self-consistency's is a vote counted in code.
+  const computedBy = result.variant === 'sc' ? `majority of the model's ${result.baseline?.answers.length ?? 0} answers` : null;
+  run.emit({ type: 'decision', step, decision: result.chosen, rationale, evidence: [...run.state.evidence], verification: check ? verifyDecision(result.chosen, check) : null, ...(computedBy ? { computedBy } : {}) });
+  return run.finish('answered', null, { decision: result.chosen, rationale });
 }
 
 /**
@@ -358,21 +385,29 @@ async function reviewForecast(run: RunContext, beliefs: BeliefFactor[]): Promise
 
 /** The sampling plan and the ranking calls it will cost, before they are made. */
 function emitSampling(run: RunContext, params: DellmaParameters, beliefs: readonly BeliefFactor[], actionCount: number, cost: ReturnType<typeof estimateCost>): void {
-  const items = actionCount * params.perAction;
   // The same seeded draw the pipeline makes next, so these are exactly the futures it ranks.
-  const sample = pairedSample(seededRandom(problemSeed(params.seed, problemNumber)), beliefs, actionCount, params.perAction);
+  const sample = drawnSample(params, beliefs, actionCount);
+  const items = sample.items.length;
+  const naive = params.variant === 'naive';
   const sampling: DellmaSampling = {
     seed: problemSeed(params.seed, problemNumber),
+    variant: naive ? 'naive' : params.variant === 'top1' ? 'top1' : 'pairs',
     perAction: params.perAction,
-    batch: params.batch,
-    overlap: params.overlap,
-    states: params.perAction,
+    batch: naive ? items : params.batch,
+    overlap: naive ? 0 : params.overlap,
+    states: sample.states.length,
     items,
-    windows: windows(items, params.batch, params.overlap).map((window) => ({ start: window.start, size: window.size })),
+    // Naive ranks all its items in one call [paper §4].
+    windows: naive ? [{ start: 0, size: items }] : windows(items, params.batch, params.overlap).map((window) => ({ start: window.start, size: window.size })),
     futures: sample.states.map((state) => ({ state: stateText(beliefs, state), probability: stateProbability(beliefs, state) })),
     cost: { calls: cost.rankingCalls, promptTokens: cost.promptTokens, completionTokens: cost.completionTokens },
   };
-  emitStep(run, 'sampling', sampling, `Sampling ${sampling.states} futures (seed ${sampling.seed}), each with every option: ${sampling.items} scenarios in ${sampling.windows.length} overlapping batch(es) of up to ${sampling.batch} (overlap ${sampling.overlap}); estimated ${cost.rankingCalls} ranking call(s), about ${cost.promptTokens} prompt tokens.`, 'sampling');
+  const variantText = params.variant === 'top1' ? 'Top-1' : naive ? 'Naive' : 'Pairs';
+  if (naive) {
+    emitStep(run, 'sampling', sampling, `${variantText}: sampling ${sampling.items} scenarios (seed ${sampling.seed}), each a future of its own with an option drawn at random, ranked in one call; estimated ${cost.rankingCalls} ranking call(s), about ${cost.promptTokens} prompt tokens.`, 'sampling');
+    return;
+  }
+  emitStep(run, 'sampling', sampling, `${variantText}: sampling ${sampling.states} futures (seed ${sampling.seed}), each with every option: ${sampling.items} scenarios in ${sampling.windows.length} overlapping batch(es) of up to ${sampling.batch} (overlap ${sampling.overlap}); estimated ${cost.rankingCalls} ranking call(s), about ${cost.promptTokens} prompt tokens.`, 'sampling');
 }
 
 /** One ranking cell, written as soon as the batch's answer is in. */
