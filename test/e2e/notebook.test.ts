@@ -149,7 +149,8 @@ describe('a new user in browser mode', () => {
   });
 
   it('finds everything saved after a reload', async () => {
-    await expect.poll(() => app.page.locator('[data-testid=save-state]').allTextContents()).not.toContain('Editing…');
+    // Every edit saved, not only typed: a save still in flight makes the reload ask to leave (seen under load).
+    await expect.poll(async () => (await app.page.locator('[data-testid=save-state]').allTextContents()).filter((state) => state === 'Editing…' || state === 'Saving…')).toEqual([]);
     await app.page.reload();
     await expect.poll(() => app.page.getByTestId('notebook-title').textContent()).toBe('Untitled 1');
     await expect.poll(() => cells().count()).toBe(3);
