@@ -25,6 +25,8 @@ export const dellmaFrameSchema = z.object({
 export const dellmaForecastSchema = z.object({
   /** The model's forecast, or the analyst's edit of it at the review point. */
   source: z.enum(['model', 'analyst']),
+  /** The model's forecast reused from an earlier run with the same forecast call (absent: made by this run). */
+  reused: z.object({ runId: z.string().nullable(), savedAt: z.string() }).optional(),
   factors: z.array(
     z.object({
       name: z.string(),

@@ -3,6 +3,7 @@ import { WorkbenchError } from '../contract/errors';
 import type { RunEvent, RunStatus } from '../contract/run';
 import type { SimulationResult } from '../contract/simulation';
 import type { DellmaRunSettings } from '../contract/dellma';
+import type { ForecastStore } from './techniques/dellma/forecast-store';
 import type { Connector } from '../connectors/connector';
 import type { ChatMessage, ModelProvider, ModelRequest, ModelResponse } from '../llm/types';
 import type { RunSimulator } from '../simulators/run-simulator';
@@ -87,6 +88,8 @@ export interface DecisionRunOptions {
   keptOutputs?: KeptOutputs;
   /** DeLLMa's variant and sizes, as the run was started with them (absent: Pairs with the defaults). */
   dellma?: DellmaRunSettings;
+  /** DeLLMa: where the model's forecasts are kept across runs (app runs: the workspace); absent: none. */
+  forecastStore?: ForecastStore;
   /** Continue a run that was interrupted: no run-start, and the technique starts from this state. */
   resume?: ResumeState;
   /** A new run's technique-specific start, read by the technique (a Plan*RAG node re-run, techniques/plan-dag/rerun.ts). */

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import type { ConnectionTarget } from '../contract/connections';
 import type { ProviderSettings } from '../contract/model';
 import type { RunEvent } from '../contract/run';
+import type { ForecastStore } from './techniques/dellma/forecast-store';
 import type { DellmaRunSettings } from '../contract/dellma';
 import type { Connector } from '../connectors/connector';
 import { openConnector } from '../connectors/open-connector';
@@ -69,6 +70,8 @@ export interface RunSetup {
   keptOutputs?: KeptOutputs;
   /** For `dellma`: the variant and sizes. */
   dellma?: DellmaRunSettings;
+  /** For `dellma`: the model's forecasts kept across runs (app runs: the workspace). */
+  forecastStore?: ForecastStore;
   limits?: Partial<RunLimits>;
   gate?: ReviewGate;
   signal?: AbortSignal;
@@ -128,6 +131,7 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
     ...(setup.playbookVersion !== undefined ? { playbookVersion: setup.playbookVersion } : {}),
     ...(setup.keptOutputs ? { keptOutputs: setup.keptOutputs } : {}),
     ...(setup.dellma ? { dellma: setup.dellma } : {}),
+    ...(setup.forecastStore ? { forecastStore: setup.forecastStore } : {}),
     ...(setup.onCheckpoint ? { onCheckpoint: setup.onCheckpoint } : {}),
   });
 }

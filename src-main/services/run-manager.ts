@@ -5,6 +5,7 @@ import type { EventName, EventPayload } from '../contract/api';
 import type { Cell } from '../contract/notebook';
 import { techniqueIdSchema } from '../contract/run';
 import { dellmaRunSettingsSchema } from '../contract/dellma';
+import { jsonForecastStore } from '../engine/techniques/dellma/forecast-store';
 import type { LoggedEvent } from '../audit/hash-chain';
 import { resumeStateFor } from '../engine/resume-state';
 import { rerunSeed } from '../engine/techniques/plan-dag/rerun';
@@ -116,6 +117,8 @@ export class RunManager {
       localModel?: () => { provider: ModelProvider; settings: LocalModelSettings; contextTokens?: number | null } | null;
       /** The workspace's playbooks, for techniques that follow one (AutoPlan). */
       playbooks?: PlaybookStore;
+      /** The JSON file where DeLLMa runs keep the model's forecasts for later runs with the same context; absent: none kept. */
+      forecastStorePath?: string;
       emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
     },
   ) {}
@@ -440,6 +443,7 @@ export class RunManager {
       ...(request.program !== undefined ? { program: request.program } : {}),
       ...(request.actionLibrary !== undefined ? { actionLibrary: this.libraryOf(request.actionLibrary) } : {}),
       ...(request.dellma !== undefined ? { dellma: request.dellma } : {}),
+      ...(this.dependencies.forecastStorePath ? { forecastStore: jsonForecastStore(this.dependencies.forecastStorePath, runId) } : {}),
       ...(context.seed !== undefined ? { seed: context.seed } : {}),
       ...(request.keptOutputs ? { keptOutputs: request.keptOutputs } : {}),
       onCheckpoint: (state) => runs.saveCheckpoint(runId, state),

@@ -110,6 +110,7 @@ export function openWorkbench(options: {
     modelSettings: () => modelSettings.resolved(),
     localModel: () => localModels.providerForRuns(),
     playbooks: playbooks.store,
+    forecastStorePath: join(options.workspaceDir, 'dellma-forecasts.json'),
     emit: (event, payload) => bus.emit(event, payload),
   });
 

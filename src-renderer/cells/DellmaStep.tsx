@@ -117,7 +117,8 @@ function ForecastView({ cell, forecast }: { cell: Cell; forecast: DellmaForecast
   return (
     <>
       <p className="muted">
-        {forecast.source === 'model' ? "The model's forecast" : "The analyst's forecast, used from here on"} · likelihoods on the paper's six-level scale, normalised per factor; factors independent.
+        {forecast.source === 'model' ? "The model's forecast" : "The analyst's forecast, used from here on"}
+        {forecast.reused ? ` (reused without a model call: made by ${forecast.reused.runId ?? 'an earlier run'} at ${forecast.reused.savedAt} for the same context)` : ''} · likelihoods on the paper's six-level scale, normalised per factor; factors independent.
       </p>
       <table className="dellma-table" data-testid="forecast-table">
         <thead>

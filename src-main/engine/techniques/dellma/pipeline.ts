@@ -54,6 +54,12 @@ export interface ForecastOutcome {
 
 export type ForecastCache = Map<string, ForecastOutcome>;
 
+/** The forecast call's cache key: sha256 of the model and the exact prompt (goal, options, factors, context). */
+export function forecastKey(modelDescription: string, input: { context: string; goal: string; factors: readonly FactorSpec[] }): string {
+  const messages = forecastMessages(input.context, input.goal, input.factors);
+  return createHash('sha256').update(JSON.stringify({ model: modelDescription, messages })).digest('hex');
+}
+
 /**
  * One forecast call per context [paper Alg. 1; code: cached per domain]: the model gives 3
  * values and a verbal likelihood for every factor; an unusable answer is sent back with its
@@ -62,7 +68,7 @@ export type ForecastCache = Map<string, ForecastOutcome>;
  */
 export async function forecast(caller: ModelCaller, modelDescription: string, input: { context: string; goal: string; factors: readonly FactorSpec[] }, cache: ForecastCache, maxRepairs: number): Promise<ForecastOutcome> {
   const messages = forecastMessages(input.context, input.goal, input.factors);
-  const key = createHash('sha256').update(JSON.stringify({ model: modelDescription, messages })).digest('hex');
+  const key = forecastKey(modelDescription, input);
   const cached = cache.get(key);
   if (cached) return cached;
   let conversation: ChatMessage[] = messages;

@@ -17,7 +17,7 @@ import { frameFactors, listedAfter, readForecastLines } from './frame';
 import { addCounts, kendallTau, pairCounts, tauOf, type PairCounts } from './kendall';
 import { extractJsonObject, type CallRecord, type ModelCaller } from './model-calls';
 import { windows } from './minibatch';
-import { forecast, isDellmaVariant, problemSeed, solveWithBaseline, solveWithDellma, type BatchRecord, type DellmaParameters, type ProblemResult } from './pipeline';
+import { forecast, forecastKey, isDellmaVariant, problemSeed, solveWithBaseline, solveWithDellma, type BatchRecord, type DellmaParameters, type ProblemResult } from './pipeline';
 import { stateText, type ProblemFrame } from './prompts';
 import { seededRandom } from './random';
 import { naiveSample, pairedSample, type Item, type Sample } from './sampling';
@@ -134,8 +134,16 @@ async function decide(run: RunContext): Promise<RunOutcome> {
   if (!beliefs) {
     let forecasted = progress.forecast;
     if (!forecasted) {
-      forecasted = (await forecast(caller, run.options.provider.description, { context, goal, factors }, new Map(), dellmaSettings.maxRepairs)).factors;
-      emitForecast(run, 'model', forecasted);
+      // Reused across runs by the forecast call's hash; only the model's answer is kept, never the analyst's edit.
+      const store = run.options.forecastStore;
+      const key = forecastKey(run.options.provider.description, { context, goal, factors });
+      const stored = store?.get(key) ?? null;
+      if (stored) forecasted = stored.factors;
+      else {
+        forecasted = (await forecast(caller, run.options.provider.description, { context, goal, factors }, new Map(), dellmaSettings.maxRepairs)).factors;
+        store?.put(key, forecasted);
+      }
+      emitForecast(run, 'model', forecasted, stored ? { runId: stored.runId, savedAt: stored.savedAt } : undefined);
       progress.forecast = forecasted;
       save();
     }
@@ -358,9 +366,11 @@ function forecastRecord(source: DellmaForecast['source'], beliefs: readonly Beli
   };
 }
 
-function emitForecast(run: RunContext, source: DellmaForecast['source'], beliefs: readonly BeliefFactor[]): void {
-  const record = forecastRecord(source, beliefs);
-  emitStep(run, 'forecast', record, `${source === 'model' ? "The model's forecast" : "The analyst's forecast"}:\n${record.factors.map((factor) => `- ${factor.name}: ${factor.values.map((entry) => `${entry.value} (${entry.likelihood}, p=${entry.probability.toFixed(3)})`).join('; ')}`).join('\n')}`, 'forecast');
+function emitForecast(run: RunContext, source: DellmaForecast['source'], beliefs: readonly BeliefFactor[], reused?: NonNullable<DellmaForecast['reused']>): void {
+  const record: DellmaForecast = { ...forecastRecord(source, beliefs), ...(reused ? { reused } : {}) };
+  const who = source === 'model' ? "The model's forecast" : "The analyst's forecast";
+  const origin = reused ? ` (reused, no model call: made by ${reused.runId ?? 'an earlier run'} at ${reused.savedAt} with the same model, options, factors and context)` : '';
+  emitStep(run, 'forecast', record, `${who}${origin}:\n${record.factors.map((factor) => `- ${factor.name}: ${factor.values.map((entry) => `${entry.value} (${entry.likelihood}, p=${entry.probability.toFixed(3)})`).join('; ')}`).join('\n')}`, 'forecast');
 }
 
 /** Step-through: the forecast waits for the analyst, who may change likelihoods before anything is sampled. */
