@@ -15,7 +15,12 @@ import { openSqliteConnector } from '../../../src-main/connectors/sqlite/sqlite-
 import { automaticGate } from '../../../src-main/engine/review-gate';
 import { defaultRunLimits, runDecision } from '../../../src-main/engine/decision-run';
 import { createOpenAiProvider } from '../../../src-main/llm/openai-provider';
+import { bundleFromRun } from '../../../src-main/reports/prepare-bundle';
+import { buildReport } from '../../../src-main/reports/report-model';
+import { renderHtmlReport } from '../../../src-main/reports/render-html';
+import { renderMarkdownReport } from '../../../src-main/reports/render-markdown';
 import { runScenariosFor } from '../../../src-main/whatif/run-scenarios';
+import { sampleMaterials } from '../../unit/reports/bundle-fixture';
 import { messageText, startScriptedOpenAiServer, type ReceivedChatRequest, type ScriptedOpenAiServer, type ScriptedTurn } from '../../support/scripted-openai';
 import { useTempDirs } from '../../support/temp';
 import { rankingPreferring } from './scripted-dellma-model';
@@ -135,6 +140,16 @@ describe('DeLLMa exact outcomes in the what-if sandbox', () => {
     expect(order.indexOf('decision')).toBeGreaterThan(order.indexOf('dellma.exact'));
     // The model never saw the SQL.
     expect(run.requests.some((request) => request.includes('UPDATE sales'))).toBe(false);
+
+    // Both reports give the exact outcomes a section of their own, labelled, after the decision's.
+    const report = buildReport(bundleFromRun(sampleMaterials(run.events), { at: '2026-01-02T10:00:00.000Z', generator: 'Decision Workbench test' }));
+    const markdown = renderMarkdownReport(report);
+    const html = renderHtmlReport(report);
+    expect(markdown).toMatch(/## \d+\. Exact outcomes in the what-if sandbox \[ext\]\n\nComputed by applying the question’s what-if changes to a copy of the data .*these outcomes did not enter the fit, the expected utilities or the decision\. Exactly-computed best: south, which disagrees with DeLLMa’s decision \(north\)\./);
+    expect(markdown).toContain('| south | 280 | 1.000 | 2 |');
+    expect(markdown.indexOf('Exact outcomes in the what-if sandbox [ext]')).toBeGreaterThan(markdown.indexOf('Decision and rationale'));
+    expect(html).toContain('<h2><span class="num">');
+    expect(html).toMatch(/Exact outcomes in the what-if sandbox \[ext\]<\/h2><p>Computed by applying/);
   });
 
   it('never mixes the exact outcomes into the utilities: other SQL, other outcomes, the same decision and expected utilities', async () => {
