@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dellmaExactSchema, dellmaExpectedSchema, dellmaFitSchema, dellmaForecastSchema, type DellmaExact } from '../../../src-main/contract/dellma';
+import { dellmaExactSchema, dellmaExpectedSchema, dellmaFitSchema, dellmaForecastSchema, dellmaRunSettingsSchema, type DellmaExact, type DellmaRunSettingsInput } from '../../../src-main/contract/dellma';
 import type { RunEvent } from '../../../src-main/contract/run';
 import { openSqliteConnector } from '../../../src-main/connectors/sqlite/sqlite-connector';
 import { automaticGate } from '../../../src-main/engine/review-gate';
@@ -67,11 +67,12 @@ const model = (request: ReceivedChatRequest): ScriptedTurn => {
       }),
     };
   }
+  if (text.includes('Which one option should I take?')) return { label: 'zero-shot answer', content: JSON.stringify({ decision: 'north', explanation: 'North.' }) };
   const rank = rankingPreferring(request, 'north');
   return { label: 'rank', content: JSON.stringify({ decision: rank[0], rank, explanation: 'North first.' }) };
 };
 
-async function decide(path: string, lines: string[]): Promise<{ events: RunEvent[]; decision: string | null; status: string; requests: string[] }> {
+async function decide(path: string, lines: string[], settings: DellmaRunSettingsInput = {}): Promise<{ events: RunEvent[]; decision: string | null; status: string; requests: string[] }> {
   const server = await startScriptedOpenAiServer(Array.from({ length: 20 }, () => model));
   servers.push(server);
   const connector = openSqliteConnector({ path });
@@ -89,6 +90,7 @@ async function decide(path: string, lines: string[]): Promise<{ events: RunEvent
       gate: automaticGate,
       emit: (event) => events.push(event),
       scenarios: runScenariosFor({ engine: 'sqlite', path }, connector),
+      dellma: dellmaRunSettingsSchema.parse(settings),
     });
     expect(server.failures).toEqual([]);
     return { events, decision: outcome.decision, status: outcome.status, requests: server.chatRequests().map((request) => JSON.stringify(request.chat.messages)) };
@@ -184,6 +186,11 @@ describe('DeLLMa exact outcomes in the what-if sandbox', () => {
     const failing = await decide(path, ['What-if demand = low: UPDATE nowhere SET qty = 1', 'What-if demand = high: none', openStore, objective]);
     expect(failing.status).toBe('answered');
     expect(exactOf(failing.events).error).toBe('"demand" = "low": SQLite: no such table: nowhere');
+
+    // The paper's baselines sample no futures: the cell says so.
+    const baseline = await decide(path, mapping, { variant: 'zero-shot' });
+    expect(baseline.decision).toBe('north');
+    expect(exactOf(baseline.events).error).toBe('the zero-shot baseline samples no futures, so there are none to compute');
 
     const unreadable = await decide(path, ['What-if demand = medium UPDATE sales SET qty = 1', objective]);
     expect(unreadable.status).toBe('failed');

@@ -2,7 +2,7 @@ import type { DellmaExact } from '../../../contract/dellma';
 import { WorkbenchError } from '../../../contract/errors';
 import type { RunContext } from '../../run-context';
 import type { BeliefFactor } from './belief';
-import { EXACT_MAX_EVALUATIONS, planExactOutcomes, summariseExactOutcomes } from './exact-outcomes';
+import { EXACT_MAX_EVALUATIONS, planExactOutcomes, summariseExactOutcomes, type ExactPlan } from './exact-outcomes';
 import type { ProblemResult } from './pipeline';
 import { optionChange, type WhatIfMapping } from './whatif-mapping';
 
@@ -14,9 +14,9 @@ import { optionChange, type WhatIfMapping } from './whatif-mapping';
  */
 export async function emitExactOutcomes(run: RunContext, mapping: WhatIfMapping, result: ProblemResult, beliefs: readonly BeliefFactor[], maxEvaluations = EXACT_MAX_EVALUATIONS): Promise<void> {
   const detail = result.dellma;
-  if (!detail) return;
   const actions = result.actions;
-  const plan = planExactOutcomes(mapping, beliefs, detail.states, actions, maxEvaluations);
+  // The paper's baselines sample no futures: the cell says so rather than staying silent.
+  const plan: ExactPlan = detail ? planExactOutcomes(mapping, beliefs, detail.states, actions, maxEvaluations) : { changes: [], futures: [], optionProblems: actions.map(() => null), evaluations: [], overCap: 0 };
   const base: DellmaExact = {
     objective: mapping.objective,
     direction: mapping.direction,
@@ -35,7 +35,8 @@ export async function emitExactOutcomes(run: RunContext, mapping: WhatIfMapping,
   };
   let record: DellmaExact = base;
   const sandbox = run.options.scenarios;
-  if (!sandbox) record = { ...base, error: 'no what-if sandbox is available for this run' };
+  if (!detail) record = { ...base, error: `the ${result.variant} baseline samples no futures, so there are none to compute` };
+  else if (!sandbox) record = { ...base, error: 'no what-if sandbox is available for this run' };
   else if ('unsupported' in sandbox) record = { ...base, error: `no what-if sandbox on this data: ${sandbox.unsupported}` };
   else if (plan.evaluations.length > 0) {
     try {

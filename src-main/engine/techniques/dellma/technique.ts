@@ -136,7 +136,11 @@ async function decide(run: RunContext): Promise<RunOutcome> {
   const params = dellmaParameters(run.options.dellma ?? dellmaRunSettingsSchema.parse({}));
   const problemFrame: ProblemFrame = { goal, context, actions: actions.map((name) => ({ name, label: name })) };
   // The paper's baselines decide from the context alone: no forecast, no sampling.
-  if (!isDellmaVariant(params.variant)) return concludeBaseline(run, await solveWithBaseline(caller, problemNumber, problemFrame, params));
+  if (!isDellmaVariant(params.variant)) {
+    const answered = await solveWithBaseline(caller, problemNumber, problemFrame, params);
+    if (mapping.mapping) await emitExactOutcomes(run, mapping.mapping, answered, []);
+    return concludeBaseline(run, answered);
+  }
 
   // 3. Forecast, and the analyst's review of it.
   const factors = frameFactors(actions, listedAfter('unknowns', question) ?? [], new Map(mapping.mapping?.factors.map((factor) => [factor.name, factor.values.map((entry) => entry.value)]) ?? []));
