@@ -27,8 +27,8 @@ const number = (value: number | null): string => (value === null ? 'n/a' : Strin
 function summary(exact: DellmaExact): string {
   const lead = 'Computed by applying the question’s what-if changes to a copy of the data (each future × option in a transaction rolled back); these outcomes did not enter the fit, the expected utilities or the decision.';
   if (exact.error) return `${lead} Not computed: ${exact.error}.`;
-  const verdict = exact.agrees === null ? 'not compared (not every option has an exact expected objective)' : exact.agrees ? `agrees with DeLLMa’s decision (${exact.decision ?? 'none'})` : `disagrees with DeLLMa’s decision (${exact.decision ?? 'none'})`;
-  return `${lead} Exactly-computed best: ${exact.exactBest ?? 'none'}, which ${verdict}. Objective (${exact.direction}): ${exact.objective}.${exact.capped ? ` ${exact.capped}` : ''}`;
+  const verdict = exact.agrees === null ? '; not compared with DeLLMa’s decision (not every option has an exact expected objective)' : `, which ${exact.agrees ? 'agrees' : 'disagrees'} with DeLLMa’s decision (${exact.decision ?? 'none'})`;
+  return `${lead} Exactly-computed best: ${exact.exactBest ?? 'none'}${verdict}. Objective (${exact.direction}): ${exact.objective}.${exact.capped ? ` ${exact.capped}` : ''}`;
 }
 
 const rowsOf = (exact: DellmaExact): string[][] => exact.rows.map((row) => [row.action, number(row.expected), row.coverage.toFixed(3), String(row.computed)]);

@@ -328,12 +328,12 @@ function AuditView({ audit }: { audit: DellmaAudit }) {
  * inside) the elicited utilities: its own cell, its own numbers, and whether it agrees.
  */
 function ExactView({ exact }: { exact: DellmaExact }) {
-  const verdict = exact.agrees === null ? 'not compared: not every option has an exact expected objective' : exact.agrees ? `agrees with DeLLMa's decision (${exact.decision ?? 'none'})` : `disagrees with DeLLMa's decision (${exact.decision ?? 'none'})`;
+  const verdict = exact.agrees === null ? "; not compared with DeLLMa's decision (not every option has an exact expected objective)" : `, which ${exact.agrees ? 'agrees' : 'disagrees'} with DeLLMa's decision (${exact.decision ?? 'none'})`;
   const tie = exact.tiedBest.length > 1 ? ` (tied: ${exact.tiedBest.join(', ')})` : '';
   return (
     <>
       <p className="muted">
-        Computed by applying the question&apos;s what-if changes to a copy of the data, each future × option in a transaction that is rolled back; the source is never written. These outcomes did not enter the fit, the expected utilities or the decision above.
+        Computed by applying the question&apos;s what-if changes to a copy of the data, each future × option in a transaction that is rolled back; the source is never written. These outcomes did not enter the fit, the expected utilities or the decision above. A future here is the sampled values of the question&apos;s unknowns; the per-option factors (“how … turns out”, the model&apos;s own uncertainty about the outcome) are what the computation replaces.
       </p>
       {exact.error ? (
         <p className="warning" data-testid="exact-error">
@@ -342,7 +342,8 @@ function ExactView({ exact }: { exact: DellmaExact }) {
       ) : (
         <p data-testid="exact-verdict">
           Exactly-computed best by the probability-weighted expected {exact.direction === 'minimize' ? 'objective (smaller is better)' : 'objective'}: <strong>{exact.exactBest ?? 'none'}</strong>
-          {tie}, which {verdict}.
+          {tie}
+          {verdict}.
         </p>
       )}
       {exact.capped && (

@@ -182,6 +182,8 @@ describe('DeLLMa exact outcomes in the what-if sandbox', () => {
     ]);
     expect(exact.rows.map((row) => row.expected)).toEqual([expect.closeTo(2100 / 9, 9), null]);
     expect(exact.agrees).toBeNull();
+    const output = partial.events.find((event) => event.type === 'tool' && event.tool === 'dellma.exact');
+    expect(output?.type === 'tool' && output.output).toContain("Exactly-computed best: north; not compared with DeLLMa's decision (not every option has an exact expected objective).");
 
     const failing = await decide(path, ['What-if demand = low: UPDATE nowhere SET qty = 1', 'What-if demand = high: none', openStore, objective]);
     expect(failing.status).toBe('answered');

@@ -61,6 +61,6 @@ function exactText(record: DellmaExact): string {
   const computed = record.scenarios.filter((scenario) => scenario.status === 'computed').length;
   const notComputable = record.scenarios.filter((scenario) => scenario.status === 'not computable').length;
   const rows = record.rows.map((row) => `${row.action} ${row.expected === null ? 'not computable' : `${row.expected.toPrecision(6)} (covers p=${row.coverage.toFixed(3)})`}`).join(', ');
-  const verdict = record.agrees === null ? 'not compared (not every option has an exact expected objective)' : record.agrees ? `agrees with DeLLMa's decision ${record.decision}` : `disagrees with DeLLMa's decision ${record.decision ?? 'none'}`;
-  return `${head}: ${record.evaluations} sandbox evaluation(s), ${computed} future × option computed, ${notComputable} not computable. Probability-weighted expected ${record.objective} (${record.direction}): ${rows}. Exactly-computed best: ${record.exactBest ?? 'none'}, which ${verdict}.${record.capped ? ` ${record.capped}` : ''}`;
+  const verdict = record.agrees === null ? "; not compared with DeLLMa's decision (not every option has an exact expected objective)" : `, which ${record.agrees ? 'agrees' : 'disagrees'} with DeLLMa's decision (${record.decision ?? 'none'})`;
+  return `${head}: ${record.evaluations} sandbox evaluation(s), ${computed} future × option computed, ${notComputable} not computable. Probability-weighted expected ${record.objective} (${record.direction}): ${rows}. Exactly-computed best: ${record.exactBest ?? 'none'}${verdict}.${record.capped ? ` ${record.capped}` : ''}`;
 }
