@@ -6,7 +6,7 @@ import { z } from 'zod';
  * so the renderer draws the step from typed data and a report shows the event's text.
  * Fields marked [ext] go beyond the paper and are labelled so in the UI.
  */
-export const dellmaSteps = ['frame', 'forecast', 'sampling', 'rank', 'fit', 'expected', 'audit'] as const;
+export const dellmaSteps = ['frame', 'forecast', 'sampling', 'rank', 'fit', 'expected', 'exact', 'audit'] as const;
 export type DellmaStep = (typeof dellmaSteps)[number];
 
 export const dellmaLikelihoods = ['very likely', 'likely', 'somewhat likely', 'somewhat unlikely', 'unlikely', 'very unlikely'] as const;
@@ -32,6 +32,8 @@ export const dellmaForecastSchema = z.object({
       name: z.string(),
       /** The action a factor concerns, or null when every action shares it. */
       action: z.string().nullable(),
+      /** [ext] The values are the analyst's, mapped to what-if changes; the model gave only their likelihoods. */
+      mapped: z.boolean().optional(),
       values: z.array(z.object({ value: z.string(), likelihood: z.enum(dellmaLikelihoods), probability: z.number() })),
     }),
   ),
@@ -107,6 +109,49 @@ export const dellmaAuditSchema = z.object({
   rows: z.array(z.object({ action: z.string(), expected: z.number().nullable(), outcome: z.number().nullable() })),
 });
 
+/**
+ * [ext] Exact outcomes: each distinct sampled future (projected on the question's unknowns) ×
+ * option whose unknowns and option are mapped to what-if changes, its objective computed in
+ * the what-if sandbox; shown beside the elicited utilities, never mixed into them.
+ */
+export const dellmaExactSchema = z.object({
+  objective: z.string(),
+  direction: z.enum(['maximize', 'minimize']),
+  mapped: z.array(z.object({ factor: z.string(), values: z.array(z.object({ value: z.string(), change: z.string().nullable() })) })),
+  options: z.array(z.object({ action: z.string(), change: z.string().nullable(), mapped: z.boolean() })),
+  scenarios: z.array(
+    z.object({
+      future: z.string(),
+      /** The future's probability under the forecast of the mapped unknowns. */
+      probability: z.number(),
+      /** How many sampled states share this future. */
+      draws: z.number(),
+      action: z.string(),
+      objective: z.number().nullable(),
+      status: z.enum(['computed', 'not computable', 'not run', 'over the cap']),
+      reason: z.string().nullable(),
+    }),
+  ),
+  /** Per option: Σ p·objective / Σ p over its computed futures; coverage = Σ p (1: every future the forecast allows). */
+  rows: z.array(z.object({ action: z.string(), expected: z.number().nullable(), coverage: z.number(), computed: z.number() })),
+  /** The objective on the data as it is. */
+  baseline: z.number().nullable(),
+  exactBest: z.string().nullable(),
+  tiedBest: z.array(z.string()),
+  /** DeLLMa's decision (by expected utility), unchanged by anything here. */
+  decision: z.string().nullable(),
+  /** Whether the exactly-computed best includes DeLLMa's decision; null unless every option has an exact expected objective. */
+  agrees: z.boolean().nullable(),
+  evaluations: z.number(),
+  maxEvaluations: z.number(),
+  capped: z.string().nullable(),
+  sourceDigestBefore: z.string().nullable(),
+  sourceDigestAfter: z.string().nullable(),
+  isolation: z.enum(['process', 'in-process']).nullable(),
+  /** Why nothing was computed (no sandbox for this data, a failing change), else null. */
+  error: z.string().nullable(),
+});
+
 export type DellmaFrame = z.infer<typeof dellmaFrameSchema>;
 export type DellmaForecast = z.infer<typeof dellmaForecastSchema>;
 export type DellmaSampling = z.infer<typeof dellmaSamplingSchema>;
@@ -114,6 +159,7 @@ export type DellmaRank = z.infer<typeof dellmaRankSchema>;
 export type DellmaFit = z.infer<typeof dellmaFitSchema>;
 export type DellmaExpected = z.infer<typeof dellmaExpectedSchema>;
 export type DellmaAudit = z.infer<typeof dellmaAuditSchema>;
+export type DellmaExact = z.infer<typeof dellmaExactSchema>;
 
 export const dellmaStepSchemas = {
   frame: dellmaFrameSchema,
@@ -122,6 +168,7 @@ export const dellmaStepSchemas = {
   rank: dellmaRankSchema,
   fit: dellmaFitSchema,
   expected: dellmaExpectedSchema,
+  exact: dellmaExactSchema,
   audit: dellmaAuditSchema,
 } satisfies Record<DellmaStep, z.ZodType>;
 

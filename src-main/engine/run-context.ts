@@ -8,6 +8,7 @@ import type { Connector } from '../connectors/connector';
 import type { ChatMessage, ModelProvider, ModelRequest, ModelResponse } from '../llm/types';
 import type { RunSimulator } from '../simulators/run-simulator';
 import type { RunWhatIf } from '../whatif/connection-whatif';
+import type { RunScenarios } from '../whatif/run-scenarios';
 import { dialectNotes } from './dialects';
 import { systemPrompt, taskMessage } from './prompts';
 import type { ReviewGate } from './review-gate';
@@ -76,6 +77,8 @@ export interface DecisionRunOptions {
   newQueryId?: () => string;
   simulator?: RunSimulator;
   whatIf?: RunWhatIf;
+  /** [ext] DeLLMa's exact outcomes: the what-if sandbox on the run's data, whether or not the model is offered `whatif`. */
+  scenarios?: RunScenarios;
   /** A learned playbook for techniques that follow one (AutoPlan); placed between the task and the question. */
   playbook?: string;
   /** A program the analyst wrote or edited (Pearl's program cell): run it instead of planning one. */

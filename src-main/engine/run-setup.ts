@@ -17,6 +17,7 @@ import type { ModelProvider } from '../llm/types';
 import type { LocalModelSettings } from '../llm/local/local-settings';
 import { simulatorFor, type RunSimulator, type SimulatorChoice } from '../simulators/run-simulator';
 import { runWhatIfFor } from '../whatif';
+import { runScenariosFor } from '../whatif/run-scenarios';
 import { defaultRunLimits, runDecision, type ResumeState, type RunLimits, type RunOutcome } from './decision-run';
 import { MemoryCellSink } from './memory-cell-sink';
 import { automaticGate, type ReviewGate } from './review-gate';
@@ -123,6 +124,7 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
     ...(setup.onToken ? { onToken: setup.onToken } : {}),
     ...(setup.simulator ? { simulator: setup.simulator } : {}),
     ...(whatIf ? { whatIf } : {}),
+    scenarios: runScenariosFor(setup.target, setup.connector),
     ...(setup.resume ? { resume: setup.resume } : {}),
     ...(setup.seed !== undefined ? { seed: setup.seed } : {}),
     ...(setup.playbook !== undefined ? { playbook: setup.playbook } : {}),

@@ -2,6 +2,7 @@ import type { QueryResult } from '../contract/data';
 import { copiedTablesNote } from '../contract/whatif';
 import { html, trusted, type Html, type HtmlPart } from './html-escape';
 import { markdownToHtml } from './markdown-html';
+import { exactOutcomesOf, exactSectionHtml, exactSectionTitle } from './dellma-exact-report';
 import { planGraphHtml } from './plan-graph-report';
 import { reportCss } from './report-css';
 import { formatBytes, formatCount, formatDuration, formatTime, formatValue, plural, reviewLabels, reviewSubjectLabels, reviewText, statusLabel } from './report-format';
@@ -67,6 +68,8 @@ function reportSections(report: DecisionReport, options: HtmlReportOptions): Sec
   if (report.simulations.length > 0 || report.decision?.verification) {
     sections.push({ id: 'simulation', title: 'Simulator verification', body: simulationSection(report), newPage: true });
   }
+  const exact = exactOutcomesOf(report);
+  if (exact) sections.push({ id: 'exact-outcomes', title: exactSectionTitle, body: exactSectionHtml(exact) });
   sections.push(
     { id: 'sign-off', title: 'Analyst review and sign-off', body: signOffSection(report), newPage: report.simulations.length === 0 && !report.decision?.verification },
     { id: 'usage', title: 'Tokens and latency', body: usageSection(report) },

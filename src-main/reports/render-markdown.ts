@@ -1,5 +1,6 @@
 import type { QueryResult } from '../contract/data';
 import { copiedTablesNote } from '../contract/whatif';
+import { exactOutcomesOf, exactSectionMarkdown, exactSectionTitle } from './dellma-exact-report';
 import { planGraphMarkdown, planGraphTable } from './plan-graph-report';
 import { markdownCell, markdownCode, markdownFence, markdownLiteral, markdownSanitized } from './markdown-text';
 import { formatBytes, formatCount, formatDuration, formatTime, formatValue, plural, reviewLabels, reviewSubjectLabels, reviewTextPlain, statusLabel } from './report-format';
@@ -40,6 +41,8 @@ export function renderMarkdownReport(report: DecisionReport, options: MarkdownRe
     ['trace', 'Step trace', report.steps.filter((step) => step.call || step.items.length).map((step) => stepSection(step, options)).join('\n\n') || 'No model call was made.'],
   ];
   if (report.simulations.length || report.decision?.verification) sections.push(['simulation', 'Simulator verification', simulationSection(report)]);
+  const exact = exactOutcomesOf(report);
+  if (exact) sections.push(['exact-outcomes', exactSectionTitle, exactSectionMarkdown(exact)]);
   sections.push(['sign-off', 'Analyst review and sign-off', signOffSection(report)], ['usage', 'Tokens and latency', usageSection(report)], ['integrity', 'Integrity', integritySection(report)]);
   parts.push(`## Contents\n\n${sections.map(([id, title], index) => `${index + 1}. [${title}](#${id})`).join('\n')}`);
   sections.forEach(([id, title, body], index) => parts.push(`<a id="${id}"></a>\n\n## ${index + 1}. ${title}\n\n${body}`));

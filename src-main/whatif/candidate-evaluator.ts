@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { WorkbenchError } from '../contract/errors';
 import { startWorker, WorkerChannel } from '../connectors/worker-host';
 import type { WhatIfRequest } from './protocol';
-import type { CandidateMeasure } from './sandbox-session';
-import { openSession, type SandboxKind } from './sandbox-kind';
+import type { CandidateMeasure, LabelledChange } from './sandbox-session';
+import { openScenarioSession, openSession, type SandboxKind } from './sandbox-kind';
 import type { Candidate } from '../contract/whatif';
 
 export interface CandidateEvaluator {
@@ -81,4 +81,55 @@ async function inProcessEvaluator(options: EvaluatorOptions): Promise<CandidateE
 
 export async function openEvaluator(options: EvaluatorOptions): Promise<CandidateEvaluator> {
   return workerAvailable() ? processEvaluator(options) : inProcessEvaluator(options);
+}
+
+/** Like a candidate evaluator, for scenario sessions (./run-scenarios.ts): each evaluation applies the changes numbered `steps`. */
+export interface ScenarioEvaluator {
+  readonly isolation: 'process' | 'in-process';
+  evaluate(steps: readonly number[], candidate: Candidate): Promise<CandidateMeasure>;
+  close(): Promise<void>;
+}
+
+export interface ScenarioEvaluatorOptions {
+  kind: SandboxKind;
+  copyPath: string;
+  changes: LabelledChange[];
+  objective: string;
+  timeoutMs: number;
+}
+
+export async function openScenarioEvaluator(options: ScenarioEvaluatorOptions): Promise<ScenarioEvaluator> {
+  const overran = (candidate: Candidate): WorkbenchError => new WorkbenchError('timeout', `scenario for ${String(candidate)}: the changes and objective took longer than ${options.timeoutMs} ms`);
+  if (!workerAvailable()) {
+    const session = await openScenarioSession(options.kind, options.copyPath, options.changes, options.objective);
+    return {
+      isolation: 'in-process',
+      evaluate: async (steps, candidate) => {
+        const started = performance.now();
+        const measure = await session.evaluateSteps(steps, candidate);
+        if (performance.now() - started > options.timeoutMs) throw overran(candidate);
+        return measure;
+      },
+      close: async () => session.close(),
+    };
+  }
+  const channel = new WorkerChannel(() => startWorker({ bundledName: BUNDLED_WORKER, sourceFile: join(__dirname, 'worker.ts'), args: [] }));
+  try {
+    await channel.request<null>({ type: 'open-scenarios', kind: options.kind, copyPath: options.copyPath, changes: options.changes, objective: options.objective } satisfies WhatIfRequest, { timeoutMs: Math.max(options.timeoutMs, 30_000) });
+  } catch (error) {
+    await channel.close();
+    throw error;
+  }
+  return {
+    isolation: 'process',
+    evaluate: async (steps, candidate) => {
+      try {
+        return await channel.request<CandidateMeasure>({ type: 'evaluate-steps', steps: [...steps], candidate } satisfies WhatIfRequest, { timeoutMs: options.timeoutMs });
+      } catch (error) {
+        if (error instanceof WorkbenchError && error.code === 'timeout') throw overran(candidate);
+        throw error;
+      }
+    },
+    close: () => channel.close(),
+  };
 }

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { WorkbenchError } from '../contract/errors';
 import type { Candidate } from '../contract/whatif';
 import { lockedDownOptions, quoteIdentifier, tableNameForFile } from '../connectors/duckdb/open-database';
-import type { CandidateMeasure } from './sandbox-session';
+import type { CandidateMeasure, LabelledChange } from './sandbox-session';
 
 export type DuckdbFormat = 'duckdb' | 'csv' | 'parquet';
 
@@ -47,7 +47,7 @@ async function databaseFromFile(copyPath: string, format: 'csv' | 'parquet'): Pr
   return databasePath;
 }
 
-async function prepareOne(connection: DuckDBConnection, text: string, role: 'change' | 'objective'): Promise<DuckDBPreparedStatement> {
+async function prepareOne(connection: DuckDBConnection, text: string, role: string): Promise<DuckDBPreparedStatement> {
   let extracted;
   try {
     extracted = await connection.extractStatements(text);
@@ -75,31 +75,44 @@ export class DuckdbSession {
   private constructor(
     private readonly instance: DuckDBInstance,
     private readonly connection: DuckDBConnection,
-    private readonly change: CheckedStatement,
+    private readonly changes: readonly (CheckedStatement & { label: string })[],
     private readonly objective: CheckedStatement,
   ) {}
 
   static async open(copyPath: string, format: DuckdbFormat, changeText: string, objectiveText: string): Promise<DuckdbSession> {
+    return DuckdbSession.openScenarios(copyPath, format, [{ label: 'change', text: changeText }], objectiveText, { candidateRequired: true });
+  }
+
+  /**
+   * Several labelled changes, validated once; `evaluateSteps` applies a scenario's. A plain
+   * what-if has one change, which must name $candidate; a scenario's changes need not.
+   */
+  static async openScenarios(copyPath: string, format: DuckdbFormat, changeTexts: readonly LabelledChange[], objectiveText: string, { candidateRequired = false } = {}): Promise<DuckdbSession> {
     const databasePath = format === 'duckdb' ? copyPath : await databaseFromFile(copyPath, format);
     const instance = await DuckDBInstance.create(databasePath, lockedDownOptions);
     const connection = await instance.connect();
     try {
-      const change = await prepareOne(connection, changeText, 'change');
-      if (!CHANGE_TYPES.has(change.statementType)) {
-        throw new WorkbenchError('invalid-request', 'the change must be one INSERT, UPDATE or DELETE; queries, COPY, ATTACH, schema changes and transaction control are refused');
-      }
-      const changeParameters = parameterNames(change);
-      if (!changeParameters.includes('candidate')) {
-        throw new WorkbenchError('invalid-request', 'the change must use the $candidate parameter (DuckDB writes parameters as $name), otherwise every candidate would be the same experiment');
+      const changes: (CheckedStatement & { label: string })[] = [];
+      const names: string[] = [];
+      for (const { label, text } of changeTexts) {
+        const change = await prepareOne(connection, text, label);
+        if (!CHANGE_TYPES.has(change.statementType)) {
+          throw new WorkbenchError('invalid-request', `${label === 'change' ? 'the change' : label} must be one INSERT, UPDATE or DELETE; queries, COPY, ATTACH, schema changes and transaction control are refused`);
+        }
+        const changeParameters = parameterNames(change);
+        if (candidateRequired && !changeParameters.includes('candidate')) {
+          throw new WorkbenchError('invalid-request', 'the change must use the $candidate parameter (DuckDB writes parameters as $name), otherwise every candidate would be the same experiment');
+        }
+        names.push(...changeParameters);
+        changes.push({ label, text, bindsCandidate: change.parameterCount > 0 });
+        change.destroySync();
       }
       const objective = await prepareOne(connection, objectiveText, 'objective');
       if (objective.statementType !== StatementType.SELECT) throw new WorkbenchError('invalid-request', 'the objective must be a read-only query (SELECT) that returns one number');
-      for (const name of [...changeParameters, ...parameterNames(objective)]) {
+      for (const name of [...names, ...parameterNames(objective)]) {
         if (name !== 'candidate') throw new WorkbenchError('invalid-request', `only $candidate can be bound; the statements also name $${name}`);
       }
-      const checked = (statement: DuckDBPreparedStatement, text: string): CheckedStatement => ({ text, bindsCandidate: statement.parameterCount > 0 });
-      const session = new DuckdbSession(instance, connection, checked(change, changeText), checked(objective, objectiveText));
-      change.destroySync();
+      const session = new DuckdbSession(instance, connection, changes, { text: objectiveText, bindsCandidate: objective.parameterCount > 0 });
       objective.destroySync();
       return session;
     } catch (error) {
@@ -133,14 +146,23 @@ export class DuckdbSession {
 
   /** One experiment; rolled back whatever happens, so the copy is pristine for the next. */
   async evaluate(candidate: Candidate): Promise<CandidateMeasure> {
+    return this.evaluateSteps([0], candidate);
+  }
+
+  /** The changes numbered `steps`, in that order, in one transaction that is always rolled back. */
+  async evaluateSteps(steps: readonly number[], candidate: Candidate): Promise<CandidateMeasure> {
     await this.connection.run('BEGIN TRANSACTION');
     try {
       const before = await this.measure(candidate, 'before');
-      let changedRows: number;
-      try {
-        changedRows = (await this.run(this.change, candidate)).rowsChanged;
-      } catch (error) {
-        throw new WorkbenchError('query-failed', `change for candidate ${String(candidate)}: DuckDB: ${messageOf(error)}`);
+      let changedRows = 0;
+      for (const step of steps) {
+        const change = this.changes[step];
+        if (!change) throw new WorkbenchError('internal', `no change number ${step} in this sandbox session`);
+        try {
+          changedRows += (await this.run(change, candidate)).rowsChanged;
+        } catch (error) {
+          throw new WorkbenchError('query-failed', `${change.label} for candidate ${String(candidate)}: DuckDB: ${messageOf(error)}`);
+        }
       }
       const after = await this.measure(candidate, 'after');
       return { before, after, changedRows };

@@ -9,6 +9,10 @@
  *   excludes queries, ATTACH/DETACH and transaction control (all "read-only" to SQLite), so a
  *   change can neither reach another file nor commit or end the rollback transaction;
  * - the objective must be one read-only statement that returns rows.
+ *
+ * A scenario session (DeLLMa's exact outcomes) holds several labelled changes and applies
+ * the ones a scenario names, in order, inside the same rolled-back transaction; there a
+ * change need not name :candidate (e.g. "demand is low": UPDATE sales SET qty = qty * 0.8).
  */
 import type Database from 'better-sqlite3';
 import { WorkbenchError } from '../contract/errors';
@@ -27,7 +31,13 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-function prepareOne(database: Database.Database, text: string, role: 'change' | 'objective'): Database.Statement {
+/** A change of a scenario session, with the name its errors use (e.g. `demand = low`). */
+export interface LabelledChange {
+  label: string;
+  text: string;
+}
+
+function prepareOne(database: Database.Database, text: string, role: string): Database.Statement {
   try {
     return database.prepare(text);
   } catch (error) {
@@ -45,23 +55,31 @@ function bindable(candidate: Candidate): string | number | bigint {
 export class SandboxSession {
   private constructor(
     private readonly database: Database.Database,
-    private readonly change: Database.Statement,
+    private readonly changes: readonly { label: string; statement: Database.Statement }[],
     private readonly objective: Database.Statement,
   ) {}
 
   /** Opens the copy at `copyPath` writable and validates both statements. */
   static open(copyPath: string, changeText: string, objectiveText: string): SandboxSession {
     if (!CANDIDATE_PARAMETER.test(changeText)) throw new WorkbenchError('invalid-request', 'the change must use the :candidate parameter (otherwise every candidate would be the same experiment)');
+    return SandboxSession.openScenarios(copyPath, [{ label: 'change', text: changeText }], objectiveText);
+  }
+
+  /** A scenario session: every change is validated once here; `evaluateSteps` applies a scenario's. */
+  static openScenarios(copyPath: string, changeTexts: readonly LabelledChange[], objectiveText: string): SandboxSession {
     const database = openSqliteFile(copyPath, { fileMustExist: true });
     try {
-      const change = prepareOne(database, changeText, 'change');
-      if (change.readonly) {
-        throw new WorkbenchError('invalid-request', 'the change must be a statement that modifies data (UPDATE, INSERT, DELETE, …); queries, ATTACH and transaction control are refused');
-      }
+      const changes = changeTexts.map((change) => {
+        const statement = prepareOne(database, change.text, change.label);
+        if (statement.readonly) {
+          throw new WorkbenchError('invalid-request', `${change.label === 'change' ? 'the change' : change.label} must be a statement that modifies data (UPDATE, INSERT, DELETE, …); queries, ATTACH and transaction control are refused`);
+        }
+        return { label: change.label, statement };
+      });
       const objective = prepareOne(database, objectiveText, 'objective');
       if (!objective.reader || !objective.readonly) throw new WorkbenchError('invalid-request', 'the objective must be a read-only query (SELECT) that returns one number');
       objective.raw(true);
-      return new SandboxSession(database, change, objective);
+      return new SandboxSession(database, changes, objective);
     } catch (error) {
       database.close();
       throw error;
@@ -88,14 +106,23 @@ export class SandboxSession {
 
   /** One experiment; the transaction is rolled back whatever happens, so the copy is pristine again. */
   evaluate(candidate: Candidate): CandidateMeasure {
+    return this.evaluateSteps([0], candidate);
+  }
+
+  /** The changes numbered `steps`, in that order, in one transaction that is always rolled back. */
+  evaluateSteps(steps: readonly number[], candidate: Candidate): CandidateMeasure {
     this.database.exec('BEGIN');
     try {
       const before = this.measure(candidate, 'before');
-      let changedRows: number;
-      try {
-        changedRows = this.change.run({ candidate: bindable(candidate) }).changes;
-      } catch (error) {
-        throw new WorkbenchError('query-failed', `change for candidate ${String(candidate)}: SQLite: ${messageOf(error)}`);
+      let changedRows = 0;
+      for (const step of steps) {
+        const change = this.changes[step];
+        if (!change) throw new WorkbenchError('internal', `no change number ${step} in this sandbox session`);
+        try {
+          changedRows += change.statement.run({ candidate: bindable(candidate) }).changes;
+        } catch (error) {
+          throw new WorkbenchError('query-failed', `${change.label} for candidate ${String(candidate)}: SQLite: ${messageOf(error)}`);
+        }
       }
       const after = this.measure(candidate, 'after');
       return { before, after, changedRows };

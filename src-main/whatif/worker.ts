@@ -5,12 +5,13 @@
  */
 import { WorkbenchError } from '../contract/errors';
 import type { WhatIfRequest } from './protocol';
-import { openSession, type ExperimentSession } from './sandbox-kind';
+import { openScenarioSession, openSession, type ExperimentSession, type ScenarioSession } from './sandbox-kind';
 
 if (!process.send) throw new Error('usage: a forked what-if worker');
 const send = process.send.bind(process);
 
 let session: ExperimentSession | null = null;
+let scenarios: ScenarioSession | null = null;
 
 process.on('message', (request: WhatIfRequest & { id: number }) => void answer(request));
 
@@ -21,6 +22,13 @@ async function answer(request: WhatIfRequest & { id: number }): Promise<void> {
       session?.close();
       session = null;
       session = await openSession(request.kind, request.copyPath, request.change, request.objective);
+    } else if (request.type === 'open-scenarios') {
+      scenarios?.close();
+      scenarios = null;
+      scenarios = await openScenarioSession(request.kind, request.copyPath, request.changes, request.objective);
+    } else if (request.type === 'evaluate-steps') {
+      if (scenarios === null) throw new WorkbenchError('internal', 'what-if worker: evaluate-steps before open-scenarios');
+      value = await scenarios.evaluateSteps(request.steps, request.candidate);
     } else {
       if (session === null) throw new WorkbenchError('internal', 'what-if worker: evaluate before open');
       value = await session.evaluate(request.candidate);

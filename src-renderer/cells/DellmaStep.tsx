@@ -6,6 +6,7 @@ import {
   dellmaStepSchemas,
   forecastLines,
   type DellmaAudit,
+  type DellmaExact,
   type DellmaExpected,
   type DellmaFit,
   type DellmaForecast,
@@ -28,6 +29,7 @@ const titles: Record<DellmaStep, string> = {
   rank: 'DeLLMa · ranking',
   fit: 'DeLLMa · Bradley–Terry fit and utilities',
   expected: 'DeLLMa · expected utility and decision',
+  exact: 'DeLLMa · exact outcomes in the what-if sandbox [ext]',
   audit: 'DeLLMa · utilities against the simulator [ext]',
 };
 
@@ -53,6 +55,7 @@ export function DellmaStepView({ cell, step, input }: { cell: Cell; step: Dellma
       {step === 'rank' && <RankView rank={input as DellmaRank} />}
       {step === 'fit' && <FitView fit={input as DellmaFit} />}
       {step === 'expected' && <ExpectedView expected={input as DellmaExpected} />}
+      {step === 'exact' && <ExactView exact={input as DellmaExact} />}
       {step === 'audit' && <AuditView audit={input as DellmaAudit} />}
     </div>
   );
@@ -120,6 +123,11 @@ function ForecastView({ cell, forecast }: { cell: Cell; forecast: DellmaForecast
         {forecast.source === 'model' ? "The model's forecast" : "The analyst's forecast, used from here on"}
         {forecast.reused ? ` (reused without a model call: made by ${forecast.reused.runId ?? 'an earlier run'} at ${forecast.reused.savedAt} for the same context)` : ''} · likelihoods on the paper's six-level scale, normalised per factor; factors independent.
       </p>
+      {forecast.factors.some((factor) => factor.mapped) && (
+        <p className="muted" data-testid="forecast-mapped">
+          [ext] The values of {forecast.factors.filter((factor) => factor.mapped).map((factor) => `“${factor.name}”`).join(', ')} are the analyst&apos;s, each mapped to a what-if change; the model gave only their likelihoods.
+        </p>
+      )}
       <table className="dellma-table" data-testid="forecast-table">
         <thead>
           <tr>
@@ -311,6 +319,73 @@ function AuditView({ audit }: { audit: DellmaAudit }) {
         <strong data-testid="dellma-pair-agreement">{audit.pairAgreement === null ? 'n/a' : `${(100 * audit.pairAgreement).toFixed(1)}%`}</strong> of {audit.comparedPairs} pairs. Computed after the decision; the model never saw these outcomes.
       </p>
       <ResultGrid result={table(['option', 'expected utility', audit.objective], audit.rows.map((row) => [row.action, row.expected, row.outcome]))} fileName="dellma-audit" />
+    </>
+  );
+}
+
+/**
+ * [ext] The sampled futures × options computed exactly in the what-if sandbox, beside (never
+ * inside) the elicited utilities: its own cell, its own numbers, and whether it agrees.
+ */
+function ExactView({ exact }: { exact: DellmaExact }) {
+  const verdict = exact.agrees === null ? "; not compared with DeLLMa's decision (not every option has an exact expected objective)" : `, which ${exact.agrees ? 'agrees' : 'disagrees'} with DeLLMa's decision (${exact.decision ?? 'none'})`;
+  const tie = exact.tiedBest.length > 1 ? ` (tied: ${exact.tiedBest.join(', ')})` : '';
+  return (
+    <>
+      <p className="muted">
+        Computed by applying the question&apos;s what-if changes to a copy of the data, each future × option in a transaction that is rolled back; the source is never written. These outcomes did not enter the fit, the expected utilities or the decision above. A future here is the sampled values of the question&apos;s unknowns; the per-option factors (“how … turns out”, the model&apos;s own uncertainty about the outcome) are what the computation replaces.
+      </p>
+      {exact.error ? (
+        <p className="warning" data-testid="exact-error">
+          Not computed: {exact.error}
+        </p>
+      ) : (
+        <p data-testid="exact-verdict">
+          Exactly-computed best by the probability-weighted expected {exact.direction === 'minimize' ? 'objective (smaller is better)' : 'objective'}: <strong>{exact.exactBest ?? 'none'}</strong>
+          {tie}
+          {verdict}.
+        </p>
+      )}
+      {exact.capped && (
+        <p className="warning" data-testid="exact-capped">
+          {exact.capped}
+        </p>
+      )}
+      <ResultGrid
+        result={table(['option', 'expected objective', 'covers p', 'futures computed'], exact.rows.map((row) => [row.action, row.expected, row.coverage, row.computed]))}
+        fileName="dellma-exact-expected"
+      />
+      <ResultGrid
+        result={table(
+          ['future', 'p', 'draws', 'option', 'objective', 'status'],
+          exact.scenarios.map((scenario) => [scenario.future, scenario.probability, scenario.draws, scenario.action, scenario.objective, scenario.reason ? `${scenario.status}: ${scenario.reason}` : scenario.status]),
+        )}
+        fileName="dellma-exact-scenarios"
+      />
+      <details>
+        <summary>The mapping and the sandbox</summary>
+        <p className="muted">Objective: {exact.objective}</p>
+        <ul>
+          {exact.mapped.flatMap((factor) =>
+            factor.values.map((entry) => (
+              <li key={`${factor.factor}-${entry.value}`}>
+                {factor.factor} = {entry.value}: {entry.change ?? 'no change'}
+              </li>
+            )),
+          )}
+          {exact.options.map((option) => (
+            <li key={`option-${option.action}`}>
+              option {option.action}: {option.mapped ? (option.change ?? 'no change') : 'not mapped'}
+            </li>
+          ))}
+        </ul>
+        <p className="muted">
+          {exact.evaluations} of at most {exact.maxEvaluations} sandbox evaluations
+          {exact.baseline === null ? '' : `; objective on the data as it is: ${formatNumber(exact.baseline)}`}
+          {exact.sourceDigestBefore ? `; source ${exact.sourceDigestBefore === exact.sourceDigestAfter ? 'unchanged' : 'CHANGED'} (${exact.sourceDigestBefore.slice(0, 19)}…)` : ''}
+          {exact.isolation ? `; ${exact.isolation === 'process' ? 'in a worker process' : 'in process'}` : ''}.
+        </p>
+      </details>
     </>
   );
 }

@@ -28,6 +28,8 @@ export type FactorScope = { kind: 'shared' } | { kind: 'action'; action: string 
 export interface FactorSpec {
   name: string;
   scope: FactorScope;
+  /** [ext] Values the analyst fixed by mapping each to a what-if change: the model gives only their likelihoods. */
+  fixedValues?: readonly string[];
 }
 
 /** A factor with its plausible values and their verbal likelihoods. */

@@ -24,8 +24,15 @@ export function actionFactorName(action: string): string {
   return `how ${action} turns out`;
 }
 
-export function frameFactors(actions: readonly string[], shared: readonly string[]): FactorSpec[] {
-  return [...shared.map((name): FactorSpec => ({ name, scope: { kind: 'shared' } })), ...actions.map((action): FactorSpec => ({ name: actionFactorName(action), scope: { kind: 'action', action } }))];
+/** `fixed`: per shared unknown, the values the analyst mapped to what-if changes (./whatif-mapping.ts). */
+export function frameFactors(actions: readonly string[], shared: readonly string[], fixed: ReadonlyMap<string, readonly string[]> = new Map()): FactorSpec[] {
+  return [
+    ...shared.map((name): FactorSpec => {
+      const values = fixed.get(name);
+      return { name, scope: { kind: 'shared' }, ...(values ? { fixedValues: values } : {}) };
+    }),
+    ...actions.map((action): FactorSpec => ({ name: actionFactorName(action), scope: { kind: 'action', action } })),
+  ];
 }
 
 /**
@@ -53,10 +60,15 @@ export function readForecastLines(lines: readonly string[], current: readonly Be
       problems.push(`line ${index + 1}: "${label}" is not one of very likely, likely, somewhat likely, somewhat unlikely, unlikely, very unlikely`);
       return;
     }
+    const fixed = current.find((factor) => factor.name === name)?.fixedValues;
+    if (fixed && !fixed.includes(value)) {
+      problems.push(`line ${index + 1}: "${name}" is mapped to what-if changes, so its values are ${fixed.map((known) => `"${known}"`).join(', ')}; "${value}" is not one of them`);
+      return;
+    }
     const values = edited.get(name) ?? [];
     if (values.some((entry) => entry.value === value)) problems.push(`line ${index + 1}: "${name}" lists "${value}" twice`);
     else edited.set(name, [...values, { value, likelihood }]);
   });
   if (problems.length) return { ok: false, problems };
-  return { ok: true, factors: current.map((factor) => ({ name: factor.name, scope: factor.scope, values: edited.get(factor.name) ?? factor.values })) };
+  return { ok: true, factors: current.map((factor) => ({ name: factor.name, scope: factor.scope, ...(factor.fixedValues ? { fixedValues: factor.fixedValues } : {}), values: edited.get(factor.name) ?? factor.values })) };
 }

@@ -41,12 +41,24 @@ export function forecastMessages(context: string, goal: string, factors: readonl
     'The unknowns:',
     ...factors.map((factor, index) => `${index + 1}. ${factor.name}`),
     '',
+    ...fixedValuesText(factors),
     'Reply with one JSON object of this shape, listing every unknown above with its name spelled as given:',
     '{"factors": [{"name": "<unknown>", "values": [{"value": "<outcome>", "likelihood": "<one of the words>"}, {…}, {…}]}, …]}',
   ].join('\n');
   return [
     { role: 'system', content: system },
     { role: 'user', content: user },
+  ];
+}
+
+/** [ext] Unknowns whose outcomes the analyst fixed (a what-if mapping): the model gives only the likelihoods. */
+function fixedValuesText(factors: readonly FactorSpec[]): string[] {
+  const fixed = factors.filter((factor) => factor.fixedValues);
+  if (fixed.length === 0) return [];
+  return [
+    'For these unknowns the outcomes are already set: list exactly these outcomes, spelled as given, each with its likelihood, instead of naming outcomes of your own:',
+    ...fixed.map((factor) => `- ${factor.name}: ${factor.fixedValues?.join('; ')}`),
+    '',
   ];
 }
 

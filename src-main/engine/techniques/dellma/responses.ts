@@ -40,7 +40,18 @@ export function parseForecast(text: string, asked: readonly FactorSpec[]): Parse
       problems.push(`"${spec.name}" is missing`);
       continue;
     }
-    if (answer.values.length !== valuesPerFactor) {
+    if (spec.fixedValues) {
+      // [ext] The analyst's mapped values: each exactly once, in the analyst's order and spelling.
+      const fixed = spec.fixedValues;
+      const missing = fixed.filter((value) => !answer.values.some((entry) => nameKey(entry.value) === nameKey(value)));
+      const extra = answer.values.filter((entry) => !fixed.some((value) => nameKey(entry.value) === nameKey(value)));
+      if (missing.length || extra.length || answer.values.length !== fixed.length) {
+        problems.push(`"${spec.name}" must list exactly the outcomes ${fixed.map((value) => `"${value}"`).join(', ')}${missing.length ? `; missing ${missing.map((value) => `"${value}"`).join(', ')}` : ''}${extra.length ? `; not asked for ${extra.map((entry) => `"${entry.value}"`).join(', ')}` : ''}`);
+        continue;
+      }
+      answer.values.sort((a, b) => fixed.findIndex((value) => nameKey(value) === nameKey(a.value)) - fixed.findIndex((value) => nameKey(value) === nameKey(b.value)));
+      answer.values.forEach((entry, index) => (entry.value = fixed[index] as string));
+    } else if (answer.values.length !== valuesPerFactor) {
       problems.push(`"${spec.name}" has ${answer.values.length} outcomes, not ${valuesPerFactor}`);
       continue;
     }
@@ -57,7 +68,7 @@ export function parseForecast(text: string, asked: readonly FactorSpec[]): Parse
         values.push({ value: entry.value.trim(), likelihood });
       }
     }
-    if (values.length === valuesPerFactor) result.push({ name: spec.name, scope: spec.scope, values });
+    if (values.length === answer.values.length) result.push({ name: spec.name, scope: spec.scope, ...(spec.fixedValues ? { fixedValues: spec.fixedValues } : {}), values });
   }
   const askedKeys = new Set(asked.map((spec) => nameKey(spec.name)));
   for (const factor of parsed.data.factors) if (!askedKeys.has(nameKey(factor.name))) notes.push(`ignored an unknown not asked for: "${factor.name}"`);

@@ -14,6 +14,8 @@ import type { TechniqueDefinition } from '../technique';
 import { normaliseFactor, stateProbability, type BeliefFactor, type State } from './belief';
 import { estimateCost } from './cost';
 import { frameFactors, listedAfter, readForecastLines } from './frame';
+import { emitExactOutcomes } from './exact-step';
+import { isWhatIfLine, readWhatIfMapping } from './whatif-mapping';
 import { addCounts, kendallTau, pairCounts, tauOf, type PairCounts } from './kendall';
 import { extractJsonObject, type CallRecord, type ModelCaller } from './model-calls';
 import { windows } from './minibatch';
@@ -106,7 +108,16 @@ async function runDellma(run: RunContext): Promise<RunOutcome> {
 async function decide(run: RunContext): Promise<RunOutcome> {
   const question = run.options.question;
   const schemaSummary = summarizeSchema(await run.options.connector.schema());
-  const goal = question.replace(/^\s*(options|unknowns)\s*:.*$/gim, '').trim();
+  // [ext] The analyst's what-if lines: read before any model call, so a mistake costs nothing.
+  const mapping = readWhatIfMapping(question, { unknowns: listedAfter('unknowns', question), options: listedAfter('options', question) });
+  if (!mapping.ok) return run.finish('failed', `The what-if lines cannot be used: ${mapping.problems.join('; ')}`);
+  // The model sees the goal without the frame's lines, and never the what-if SQL.
+  const goal = question
+    .split('\n')
+    .filter((line) => !isWhatIfLine(line))
+    .join('\n')
+    .replace(/^\s*(options|unknowns)\s*:.*$/gim, '')
+    .trim();
   const caller = runCaller(run);
   // What an interrupted run had finished; kept in the run's state so every checkpoint holds it.
   const progress: DellmaProgress = (run.options.resume ? savedProgress(run.state.technique) : null) ?? { frame: null, context: null, forecast: null, beliefs: null, answered: null, batches: [] };
@@ -125,10 +136,14 @@ async function decide(run: RunContext): Promise<RunOutcome> {
   const params = dellmaParameters(run.options.dellma ?? dellmaRunSettingsSchema.parse({}));
   const problemFrame: ProblemFrame = { goal, context, actions: actions.map((name) => ({ name, label: name })) };
   // The paper's baselines decide from the context alone: no forecast, no sampling.
-  if (!isDellmaVariant(params.variant)) return concludeBaseline(run, await solveWithBaseline(caller, problemNumber, problemFrame, params));
+  if (!isDellmaVariant(params.variant)) {
+    const answered = await solveWithBaseline(caller, problemNumber, problemFrame, params);
+    if (mapping.mapping) await emitExactOutcomes(run, mapping.mapping, answered, []);
+    return concludeBaseline(run, answered);
+  }
 
   // 3. Forecast, and the analyst's review of it.
-  const factors = frameFactors(actions, listedAfter('unknowns', question) ?? []);
+  const factors = frameFactors(actions, listedAfter('unknowns', question) ?? [], new Map(mapping.mapping?.factors.map((factor) => [factor.name, factor.values.map((entry) => entry.value)]) ?? []));
   const cost = estimateCost({ variant: params.variant, actions: actions.length, perAction: params.perAction, naiveSamples: params.naiveSamples, batch: params.batch, overlap: params.overlap, contextChars: context.length, factorNameChars: factors.reduce((sum, factor) => sum + factor.name.length, 0), factorCount: factors.length, forecastCached: true, selfConsistency: params.selfConsistency });
   let beliefs = progress.beliefs;
   if (!beliefs) {
@@ -176,6 +191,8 @@ async function decide(run: RunContext): Promise<RunOutcome> {
   const detail = result.dellma;
   if (!detail) return run.finish('failed', 'The DeLLMa pipeline returned no detail');
   emitResult(run, result, finalBeliefs, params);
+  // [ext] Beside the decision, never into it: everything above is final before the sandbox runs.
+  if (mapping.mapping) await emitExactOutcomes(run, mapping.mapping, result, finalBeliefs);
   if (!result.chosen) return run.finish('failed', `No decision: ${result.note ?? 'no usable ranking'}`);
   return conclude(run, result, actions);
 }
@@ -361,6 +378,7 @@ function forecastRecord(source: DellmaForecast['source'], beliefs: readonly Beli
     factors: beliefs.map((factor) => ({
       name: factor.name,
       action: factor.scope.kind === 'action' ? factor.scope.action : null,
+      ...(factor.fixedValues ? { mapped: true } : {}),
       values: factor.values.map((entry, index) => ({ value: entry.value, likelihood: entry.likelihood, probability: factor.probabilities[index] ?? 0 })),
     })),
   };
@@ -370,7 +388,7 @@ function emitForecast(run: RunContext, source: DellmaForecast['source'], beliefs
   const record: DellmaForecast = { ...forecastRecord(source, beliefs), ...(reused ? { reused } : {}) };
   const who = source === 'model' ? "The model's forecast" : "The analyst's forecast";
   const origin = reused ? ` (reused, no model call: made by ${reused.runId ?? 'an earlier run'} at ${reused.savedAt} with the same model, options, factors and context)` : '';
-  emitStep(run, 'forecast', record, `${who}${origin}:\n${record.factors.map((factor) => `- ${factor.name}: ${factor.values.map((entry) => `${entry.value} (${entry.likelihood}, p=${entry.probability.toFixed(3)})`).join('; ')}`).join('\n')}`, 'forecast');
+  emitStep(run, 'forecast', record, `${who}${origin}:\n${record.factors.map((factor) => `- ${factor.name}${factor.mapped ? ' [ext: values mapped to what-if changes by the analyst; likelihoods by the model]' : ''}: ${factor.values.map((entry) => `${entry.value} (${entry.likelihood}, p=${entry.probability.toFixed(3)})`).join('; ')}`).join('\n')}`, 'forecast');
 }
 
 /** Step-through: the forecast waits for the analyst, who may change likelihoods before anything is sampled. */

@@ -1,0 +1,81 @@
+/**
+ * Scenarios in the what-if sandbox (DeLLMa's exact outcomes): several labelled changes, and
+ * for each scenario the ones it applies, in order, then the objective measured, inside one
+ * transaction that is always rolled back. Same guarantees as ./run-whatif.ts: the copy lives
+ * in a scratch folder removed in `finally`, and the source is digested before and after.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ConnectionTarget } from '../contract/connections';
+import { WorkbenchError } from '../contract/errors';
+import type { Candidate, CopiedTable } from '../contract/whatif';
+import { WHATIF_DEFAULT_TIMEOUT_MS } from '../contract/whatif';
+import type { Connector } from '../connectors/connector';
+import { openScenarioEvaluator } from './candidate-evaluator';
+import { whatIfSupport } from './connection-whatif';
+import type { CandidateMeasure, LabelledChange } from './sandbox-session';
+import { fileSource, type SandboxSource } from './sandbox-source';
+import { serverTablesSource } from './server-snapshot';
+
+export interface ScenarioTrial {
+  changes: LabelledChange[];
+  objective: string;
+  /** Each applies the changes numbered `steps`, in order, with `candidate` bound where a statement names it. */
+  scenarios: { steps: number[]; candidate: Candidate }[];
+  timeoutMs?: number;
+}
+
+export interface ScenarioRun {
+  /** One per scenario, in order. */
+  measures: CandidateMeasure[];
+  sourceDigestBefore: string;
+  sourceDigestAfter: string;
+  copiedTables?: CopiedTable[];
+  isolation: 'process' | 'in-process';
+  elapsedMs: number;
+}
+
+export async function runScenariosOnSource(source: SandboxSource, trial: ScenarioTrial, options: { scratchRoot?: string; signal?: AbortSignal } = {}): Promise<ScenarioRun> {
+  const started = performance.now();
+  const scratch = mkdtempSync(join(options.scratchRoot ?? tmpdir(), 'dwb-scenarios-'));
+  try {
+    const snapshot = await source.snapshot(scratch, options.signal);
+    const evaluator = await openScenarioEvaluator({ kind: snapshot.kind, copyPath: snapshot.copyPath, changes: trial.changes, objective: trial.objective, timeoutMs: trial.timeoutMs ?? WHATIF_DEFAULT_TIMEOUT_MS });
+    const measures: CandidateMeasure[] = [];
+    try {
+      for (const scenario of trial.scenarios) {
+        if (options.signal?.aborted) throw new WorkbenchError('cancelled', `stopped after ${measures.length} of ${trial.scenarios.length} scenarios`);
+        measures.push(await evaluator.evaluate(scenario.steps, scenario.candidate));
+      }
+    } finally {
+      await evaluator.close();
+    }
+    const sourceDigestAfter = await source.digest(options.signal);
+    if (sourceDigestAfter !== snapshot.digest) throw new WorkbenchError('conflict', `${source.description} changed while the scenarios ran (another writer?); results discarded`);
+    return {
+      measures,
+      sourceDigestBefore: snapshot.digest,
+      sourceDigestAfter,
+      ...(snapshot.copiedTables ? { copiedTables: snapshot.copiedTables } : {}),
+      isolation: evaluator.isolation,
+      elapsedMs: performance.now() - started,
+    };
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** The scenario sandbox of a run's data; null when the data cannot be copied (graphs), with the reason. */
+export type RunScenarios = { run(trial: ScenarioTrial, signal?: AbortSignal): Promise<ScenarioRun> } | { unsupported: string };
+
+export function runScenariosFor(target: ConnectionTarget, connector: Connector): RunScenarios {
+  const support = whatIfSupport(target);
+  if (!support.supported) return { unsupported: support.reason };
+  return {
+    run: async (trial, signal) => {
+      const source = support.copies === 'file' ? fileSource(support.path, support.kind) : await serverTablesSource(support.engine, connector, [...trial.changes.map((change) => change.text), trial.objective]);
+      return runScenariosOnSource(source, trial, signal ? { signal } : {});
+    },
+  };
+}

@@ -1,0 +1,202 @@
+/**
+ * [ext] DeLLMa's exact outcomes on the analyst's own data: a real SQLite file, the question's
+ * what-if lines, the real `openai` SDK against the scripted model (which prefers north in
+ * every ranking). Each sampled future × option is computed in the what-if sandbox and the
+ * probability-weighted expected objective equals the hand-computed one; the source file is
+ * byte-identical afterwards; and the exact outcomes never enter the utilities or the decision.
+ */
+import Database from 'better-sqlite3';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { dellmaExactSchema, dellmaExpectedSchema, dellmaFitSchema, dellmaForecastSchema, dellmaRunSettingsSchema, type DellmaExact, type DellmaRunSettingsInput } from '../../../src-main/contract/dellma';
+import type { RunEvent } from '../../../src-main/contract/run';
+import { openSqliteConnector } from '../../../src-main/connectors/sqlite/sqlite-connector';
+import { automaticGate } from '../../../src-main/engine/review-gate';
+import { defaultRunLimits, runDecision } from '../../../src-main/engine/decision-run';
+import { createOpenAiProvider } from '../../../src-main/llm/openai-provider';
+import { bundleFromRun } from '../../../src-main/reports/prepare-bundle';
+import { buildReport } from '../../../src-main/reports/report-model';
+import { renderHtmlReport } from '../../../src-main/reports/render-html';
+import { renderMarkdownReport } from '../../../src-main/reports/render-markdown';
+import { runScenariosFor } from '../../../src-main/whatif/run-scenarios';
+import { sampleMaterials } from '../../unit/reports/bundle-fixture';
+import { messageText, startScriptedOpenAiServer, type ReceivedChatRequest, type ScriptedOpenAiServer, type ScriptedTurn } from '../../support/scripted-openai';
+import { useTempDirs } from '../../support/temp';
+import { rankingPreferring } from './scripted-dellma-model';
+
+const tempDir = useTempDirs();
+const servers: ScriptedOpenAiServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+/** Sales per region (qty × price) and which store is open: north 100 × 2, south 80 × 3, none open. */
+function salesDatabase(directory: string): string {
+  const path = join(directory, 'sales.sqlite');
+  const database = new Database(path);
+  database.exec(`
+    CREATE TABLE sales (region TEXT PRIMARY KEY, qty REAL NOT NULL, price REAL NOT NULL);
+    CREATE TABLE store (region TEXT PRIMARY KEY, open INTEGER NOT NULL);
+    INSERT INTO sales VALUES ('north', 100, 2), ('south', 80, 3);
+    INSERT INTO store VALUES ('north', 0), ('south', 0);
+  `);
+  database.close();
+  return path;
+}
+
+const frame = ['Which region should get the new store?', 'Options: north; south', 'Unknowns: demand'];
+const objective = 'What-if objective: SELECT coalesce(sum(s.qty * s.price), 0) FROM sales s JOIN store t ON t.region = s.region WHERE t.open = 1';
+const openStore = 'What-if option: UPDATE store SET open = 1 WHERE region = :candidate';
+const mapping = ['What-if demand = low: UPDATE sales SET qty = qty * 0.5', 'What-if demand = high: UPDATE sales SET qty = qty * 2', openStore, objective];
+
+/** Forecast: the mapped values of "demand" (low likely, high somewhat likely) and three for each option's own factor; ranks: north first. */
+const model = (request: ReceivedChatRequest): ScriptedTurn => {
+  const text = messageText(request.chat.messages.find((message) => message.role === 'user') ?? { role: 'user', content: '' });
+  if (text.includes('Write one query that retrieves')) return { label: 'query', content: '```sql\nSELECT region, qty, price FROM sales\n```' };
+  if (text.includes('give exactly 3 distinct outcomes')) {
+    const fixed = /- demand: (.*)\n/.exec(text)?.[1]?.split('; ') ?? ['worse', 'same', 'better'];
+    const likelihoods = ['likely', 'somewhat likely', 'unlikely'];
+    return {
+      label: 'forecast',
+      content: JSON.stringify({
+        factors: [
+          { name: 'demand', values: fixed.map((value, index) => ({ value, likelihood: likelihoods[index] })) },
+          ...['north', 'south'].map((option) => ({ name: `how ${option} turns out`, values: ['worse', 'same', 'better'].map((value) => ({ value, likelihood: 'likely' })) })),
+        ],
+      }),
+    };
+  }
+  if (text.includes('Which one option should I take?')) return { label: 'zero-shot answer', content: JSON.stringify({ decision: 'north', explanation: 'North.' }) };
+  const rank = rankingPreferring(request, 'north');
+  return { label: 'rank', content: JSON.stringify({ decision: rank[0], rank, explanation: 'North first.' }) };
+};
+
+async function decide(path: string, lines: string[], settings: DellmaRunSettingsInput = {}): Promise<{ events: RunEvent[]; decision: string | null; status: string; requests: string[] }> {
+  const server = await startScriptedOpenAiServer(Array.from({ length: 20 }, () => model));
+  servers.push(server);
+  const connector = openSqliteConnector({ path });
+  try {
+    const events: RunEvent[] = [];
+    const outcome = await runDecision({
+      question: [...frame, ...lines].join('\n'),
+      rules: '',
+      technique: 'dellma',
+      connector,
+      connectionDescription: 'sales',
+      provider: createOpenAiProvider({ baseUrl: server.baseUrl, model: 'scripted', requestTimeoutMs: 5000, maxRetries: 0, toolMode: 'tools' }),
+      toolMode: 'tools',
+      limits: defaultRunLimits,
+      gate: automaticGate,
+      emit: (event) => events.push(event),
+      scenarios: runScenariosFor({ engine: 'sqlite', path }, connector),
+      dellma: dellmaRunSettingsSchema.parse(settings),
+    });
+    expect(server.failures).toEqual([]);
+    return { events, decision: outcome.decision, status: outcome.status, requests: server.chatRequests().map((request) => JSON.stringify(request.chat.messages)) };
+  } finally {
+    await connector.close();
+  }
+}
+
+const inputs = (events: RunEvent[], tool: string): unknown[] => events.flatMap((event) => (event.type === 'tool' && event.tool === tool ? [event.input] : []));
+const exactOf = (events: RunEvent[]): DellmaExact => dellmaExactSchema.parse(inputs(events, 'dellma.exact')[0]);
+
+describe('DeLLMa exact outcomes in the what-if sandbox', () => {
+  it('computes each future × option exactly, weighs them by the forecast, and leaves the file byte-identical', async () => {
+    const path = salesDatabase(tempDir());
+    const bytes = readFileSync(path);
+    const run = await decide(path, mapping);
+    expect(run.status).toBe('answered');
+    expect(run.decision).toBe('north');
+    expect(readFileSync(path).equals(bytes)).toBe(true);
+
+    // The forecast's demand values are the analyst's, in the analyst's order; the model gave the likelihoods.
+    const demand = dellmaForecastSchema.parse(inputs(run.events, 'dellma.forecast')[0]).factors[0];
+    expect(demand).toEqual({ name: 'demand', action: null, mapped: true, values: [{ value: 'low', likelihood: 'likely', probability: 5 / 9 }, { value: 'high', likelihood: 'somewhat likely', probability: 4 / 9 }] });
+
+    const exact = exactOf(run.events);
+    expect(exact.error).toBeNull();
+    // north: low 50 × 2 = 100, high 200 × 2 = 400; south: low 40 × 3 = 120, high 160 × 3 = 480.
+    expect(exact.scenarios.map((scenario) => [scenario.future, scenario.action, scenario.objective, scenario.status])).toEqual([
+      ['demand = low', 'north', 100, 'computed'],
+      ['demand = low', 'south', 120, 'computed'],
+      ['demand = high', 'north', 400, 'computed'],
+      ['demand = high', 'south', 480, 'computed'],
+    ]);
+    expect(exact.scenarios.reduce((sum, scenario) => sum + scenario.draws, 0)).toBe(2 * 16);
+    // (5/9)·100 + (4/9)·400 = 2100/9; (5/9)·120 + (4/9)·480 = 2520/9; both futures drawn, so the whole forecast is covered.
+    expect(exact.rows.map((row) => row.action)).toEqual(['north', 'south']);
+    expect(exact.rows[0]?.expected).toBeCloseTo(2100 / 9, 9);
+    expect(exact.rows[1]?.expected).toBeCloseTo(2520 / 9, 9);
+    expect(exact.rows.map((row) => row.coverage)).toEqual([1, 1].map((one) => expect.closeTo(one, 12)));
+    expect(exact.baseline).toBe(0);
+    expect(exact.evaluations).toBe(4);
+    expect(exact.capped).toBeNull();
+    // The exactly-computed best disagrees with DeLLMa's decision (the scripted model always prefers north): said, not corrected.
+    expect([exact.exactBest, exact.decision, exact.agrees]).toEqual(['south', 'north', false]);
+    expect(exact.sourceDigestBefore).toBe(exact.sourceDigestAfter);
+    // The exact cell comes after the expected utilities and before the decision.
+    const order = run.events.flatMap((event) => (event.type === 'tool' ? [event.tool] : event.type === 'decision' ? ['decision'] : []));
+    expect(order.indexOf('dellma.exact')).toBe(order.indexOf('dellma.expected') + 1);
+    expect(order.indexOf('decision')).toBeGreaterThan(order.indexOf('dellma.exact'));
+    // The model never saw the SQL.
+    expect(run.requests.some((request) => request.includes('UPDATE sales'))).toBe(false);
+
+    // Both reports give the exact outcomes a section of their own, labelled, after the decision's.
+    const report = buildReport(bundleFromRun(sampleMaterials(run.events), { at: '2026-01-02T10:00:00.000Z', generator: 'Decision Workbench test' }));
+    const markdown = renderMarkdownReport(report);
+    const html = renderHtmlReport(report);
+    expect(markdown).toMatch(/## \d+\. Exact outcomes in the what-if sandbox \[ext\]\n\nComputed by applying the question’s what-if changes to a copy of the data .*these outcomes did not enter the fit, the expected utilities or the decision\. Exactly-computed best: south, which disagrees with DeLLMa’s decision \(north\)\./);
+    expect(markdown).toContain('| south | 280 | 1.000 | 2 |');
+    expect(markdown.indexOf('Exact outcomes in the what-if sandbox [ext]')).toBeGreaterThan(markdown.indexOf('Decision and rationale'));
+    expect(html).toContain('<h2><span class="num">');
+    expect(html).toMatch(/Exact outcomes in the what-if sandbox \[ext\]<\/h2><p>Computed by applying/);
+  });
+
+  it('never mixes the exact outcomes into the utilities: other SQL, other outcomes, the same decision and expected utilities', async () => {
+    const directory = tempDir();
+    const path = salesDatabase(directory);
+    const first = await decide(path, mapping);
+    // Same values, reversed effects and the other direction: the exact best flips, DeLLMa's numbers must not.
+    const other = await decide(path, ['What-if demand = low: UPDATE sales SET qty = qty * 3', 'What-if demand = high: UPDATE sales SET qty = qty * 0.1', openStore, objective, 'What-if direction: minimize']);
+    expect(other.requests).toEqual(first.requests);
+    const expected = (events: RunEvent[]): unknown => dellmaExpectedSchema.parse(inputs(events, 'dellma.expected')[0]);
+    const fit = (events: RunEvent[]): unknown => dellmaFitSchema.parse(inputs(events, 'dellma.fit')[0]).items.map((item) => item.utility);
+    expect(expected(other.events)).toEqual(expected(first.events));
+    expect(fit(other.events)).toEqual(fit(first.events));
+    expect(other.decision).toBe(first.decision);
+    expect(exactOf(other.events).rows.map((row) => row.expected)).not.toEqual(exactOf(first.events).rows.map((row) => row.expected));
+    expect(exactOf(other.events).exactBest).toBe('north');
+    expect(exactOf(other.events).agrees).toBe(true);
+  });
+
+  it('marks futures it cannot compute, reports a failing change in the cell, and stops a run whose lines cannot be read', async () => {
+    const path = salesDatabase(tempDir());
+    // South has no change: its futures are "not computable", and the decision is not compared.
+    const partial = await decide(path, [...mapping.filter((line) => line !== openStore), "What-if option north: UPDATE store SET open = 1 WHERE region = 'north'"]);
+    const exact = exactOf(partial.events);
+    expect(exact.scenarios.filter((scenario) => scenario.action === 'south').map((scenario) => [scenario.status, scenario.reason])).toEqual([
+      ['not computable', 'option "south" has no what-if change'],
+      ['not computable', 'option "south" has no what-if change'],
+    ]);
+    expect(exact.rows.map((row) => row.expected)).toEqual([expect.closeTo(2100 / 9, 9), null]);
+    expect(exact.agrees).toBeNull();
+    const output = partial.events.find((event) => event.type === 'tool' && event.tool === 'dellma.exact');
+    expect(output?.type === 'tool' && output.output).toContain("Exactly-computed best: north; not compared with DeLLMa's decision (not every option has an exact expected objective).");
+
+    const failing = await decide(path, ['What-if demand = low: UPDATE nowhere SET qty = 1', 'What-if demand = high: none', openStore, objective]);
+    expect(failing.status).toBe('answered');
+    expect(exactOf(failing.events).error).toBe('"demand" = "low": SQLite: no such table: nowhere');
+
+    // The paper's baselines sample no futures: the cell says so.
+    const baseline = await decide(path, mapping, { variant: 'zero-shot' });
+    expect(baseline.decision).toBe('north');
+    expect(exactOf(baseline.events).error).toBe('the zero-shot baseline samples no futures, so there are none to compute');
+
+    const unreadable = await decide(path, ['What-if demand = medium UPDATE sales SET qty = 1', objective]);
+    expect(unreadable.status).toBe('failed');
+    expect(unreadable.requests).toEqual([]);
+    expect(unreadable.events.find((event) => event.type === 'run-end')).toMatchObject({ message: expect.stringContaining('The what-if lines cannot be used: line 4: "What-if demand = medium UPDATE sales SET qty = 1" has no ":"') });
+  });
+});

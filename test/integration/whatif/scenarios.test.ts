@@ -1,0 +1,77 @@
+/**
+ * Scenarios in the what-if sandbox (DeLLMa's exact outcomes): several labelled changes, each
+ * scenario applying some of them in order inside one rolled-back transaction, on a real SQLite
+ * file and a real DuckDB file; the source stays byte-identical and a change that does not
+ * write is refused by its label.
+ */
+import { DuckDBInstance } from '@duckdb/node-api';
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runScenariosOnSource } from '../../../src-main/whatif/run-scenarios';
+import { fileSource } from '../../../src-main/whatif/sandbox-source';
+import { fileHash } from '../../support/fixtures';
+import { useTempDirs } from '../../support/temp';
+
+const tempDir = useTempDirs();
+
+function sqliteFile(directory: string): string {
+  const path = join(directory, 'sales.sqlite');
+  const database = new Database(path);
+  database.exec("CREATE TABLE sales (region TEXT, qty REAL); INSERT INTO sales VALUES ('north', 10), ('south', 20);");
+  database.close();
+  return path;
+}
+
+async function duckdbFile(directory: string): Promise<string> {
+  const path = join(directory, 'sales.duckdb');
+  const instance = await DuckDBInstance.create(path);
+  const connection = await instance.connect();
+  await connection.run("CREATE TABLE sales (region VARCHAR, qty DOUBLE); INSERT INTO sales VALUES ('north', 10), ('south', 20);");
+  connection.closeSync();
+  instance.closeSync();
+  return path;
+}
+
+const cases = [
+  { engine: 'SQLite', make: async (directory: string) => sqliteFile(directory), kind: { engine: 'sqlite' } as const, parameter: ':candidate' },
+  { engine: 'DuckDB', make: duckdbFile, kind: { engine: 'duckdb', format: 'duckdb' } as const, parameter: '$candidate' },
+];
+
+describe.each(cases)('scenarios on $engine data', ({ make, kind, parameter }) => {
+  it('applies each scenario’s changes in order, from the original data every time, and leaves the file byte-identical', async () => {
+    const path = await make(tempDir());
+    const before = fileHash(path);
+    const changes = [
+      { label: 'double', text: 'UPDATE sales SET qty = qty * 2' },
+      { label: 'plus one', text: 'UPDATE sales SET qty = qty + 1' },
+      { label: 'one region', text: `UPDATE sales SET qty = 0 WHERE region = ${parameter}` },
+    ];
+    const run = await runScenariosOnSource(fileSource(path, kind), {
+      changes,
+      objective: 'SELECT sum(qty) FROM sales',
+      scenarios: [
+        { steps: [0, 1], candidate: 'north' },
+        { steps: [1, 0], candidate: 'north' },
+        { steps: [], candidate: 'north' },
+        { steps: [0, 2], candidate: 'south' },
+      ],
+    });
+    // (10·2+1) + (20·2+1) = 62; (10+1)·2 + (20+1)·2 = 64; nothing: 30; doubled, south zeroed: 20.
+    expect(run.measures).toEqual([
+      { before: 30, after: 62, changedRows: 4 },
+      { before: 30, after: 64, changedRows: 4 },
+      { before: 30, after: 30, changedRows: 0 },
+      { before: 30, after: 20, changedRows: 3 },
+    ]);
+    expect(run.sourceDigestAfter).toBe(run.sourceDigestBefore);
+    expect(fileHash(path)).toBe(before);
+  });
+
+  it('refuses a change that does not write, naming it by its label', async () => {
+    const path = await make(tempDir());
+    await expect(
+      runScenariosOnSource(fileSource(path, kind), { changes: [{ label: '"demand" = "low"', text: 'SELECT 1' }], objective: 'SELECT count(*) FROM sales', scenarios: [{ steps: [0], candidate: 'a' }] }),
+    ).rejects.toThrow(/^"demand" = "low" must be (a statement that modifies data|one INSERT, UPDATE or DELETE)/);
+  });
+});
