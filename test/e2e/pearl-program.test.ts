@@ -1,6 +1,5 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import { screenshot, useAppInBrowser } from '../support/browser';
-import { startScriptedOpenAiServer, type ScriptedOpenAiServer } from '../support/scripted-openai';
+import { describe, expect, it } from 'vitest';
+import { configureScriptedModel, openRunComposer, screenshot, useAppWithScriptedModel } from '../support/browser';
 import type { ScriptStep } from '../support/scripted-openai/script';
 
 const broken = 'New actions:\n- None\n\n1. out1 = LOOKUP(DB, "baltic_sea", "local_value, ingoing") : the home node values\n2. out2 = ARGMAX(out9, "SWE profit") : the best node';
@@ -29,39 +28,16 @@ const script: ScriptStep[] = [
   { ...call('output', { output: 'krakow' }), expectLastMessageContains: '(the output of out1)\nkrakow 0.56, novgorod 0.38' },
 ];
 
-let scriptedModel: ScriptedOpenAiServer | undefined;
-const app = useAppInBrowser({
-  viewport: { width: 1400, height: 1000 },
-  prepare: async () => {
-    scriptedModel = await startScriptedOpenAiServer(script, { models: ['scripted-model'] });
-  },
-});
-afterAll(async () => {
-  await scriptedModel?.close();
-});
-const model = (): ScriptedOpenAiServer => {
-  if (!scriptedModel) throw new Error('the scripted model is not started');
-  return scriptedModel;
-};
+const { app, model } = useAppWithScriptedModel(script, { viewport: { width: 1400, height: 1000 } });
 
 describe('a Pearl program in the notebook', () => {
   it('configures the scripted model', async () => {
     await app.page.goto(app.server.url);
-    await app.page.getByTestId('open-model-settings').click();
-    const dialog = app.page.getByTestId('model-settings');
-    await dialog.getByLabel('Base URL').fill(model().baseUrl);
-    await dialog.getByLabel('Model').fill('scripted-model');
-    await dialog.getByLabel('Tool calling').selectOption('tools');
-    await dialog.getByRole('button', { name: 'Test connection' }).click();
-    await expect.poll(() => dialog.getByTestId('model-test-report').innerText()).toContain('Connected');
-    await dialog.getByTestId('save-model').click();
-    await expect.poll(() => app.page.getByTestId('model-summary').innerText()).toContain('scripted-model');
+    await configureScriptedModel(app.page, model());
   });
 
   it('shows the refused program with a marker where the parser points; the analyst fixes it and runs it again', async () => {
-    await app.page.getByTestId('run-question').first().click();
-    const composer = app.page.getByTestId('run-composer');
-    await composer.getByLabel('Technique').selectOption('pearl');
+    const composer = await openRunComposer(app.page, { technique: 'pearl' });
     // Pearl plans with an action library: the seed's actions, with their types, are shown here.
     await composer.getByTestId('view-action-library').click();
     const actions = composer.getByTestId('action-library-view');

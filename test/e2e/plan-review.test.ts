@@ -1,7 +1,6 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import { screenshot, useAppInBrowser } from '../support/browser';
+import { describe, expect, it } from 'vitest';
+import { configureScriptedModel, openRunComposer, screenshot, useAppWithScriptedModel } from '../support/browser';
 import { nodeTurn, plannerTurn, promptOf, queryTurn } from '../support/plan-dag-script';
-import { startScriptedOpenAiServer, type ScriptedOpenAiServer } from '../support/scripted-openai';
 import type { ScriptStep } from '../support/scripted-openai/script';
 
 /** Step-through of a Plan*RAG run: the analyst edits the plan graph before it runs, and the run uses the edit. */
@@ -36,41 +35,17 @@ const script: ScriptStep[] = [
   nodeTurn('Q2.1', 'decide', { decision: 'krakow', rationale: 'only krakow now.' }, { expect: (request) => (promptOf(request).includes('Of the nodes in krakow, where') && promptOf(request).includes('krakow 7.98, novgorod 11.795') ? undefined : 'the join reads the new Q1.1 and the kept Q1.2') }),
 ];
 
-let scriptedModel: ScriptedOpenAiServer | undefined;
-const app = useAppInBrowser({
-  viewport: { width: 1400, height: 1100 },
-  prepare: async () => {
-    scriptedModel = await startScriptedOpenAiServer(script, { models: ['scripted-model'] });
-  },
-});
-afterAll(async () => {
-  await scriptedModel?.close();
-});
-const model = (): ScriptedOpenAiServer => {
-  if (!scriptedModel) throw new Error('the scripted model is not started');
-  return scriptedModel;
-};
+const { app, model } = useAppWithScriptedModel(script, { viewport: { width: 1400, height: 1100 } });
 
 describe('a Plan*RAG plan reviewed in step-through', () => {
   it('configures the scripted model', async () => {
     await app.page.goto(app.server.url);
-    await app.page.getByTestId('open-model-settings').click();
-    const dialog = app.page.getByTestId('model-settings');
-    await dialog.getByLabel('Base URL').fill(model().baseUrl);
-    await dialog.getByLabel('Model').fill('scripted-model');
-    await dialog.getByLabel('Tool calling').selectOption('tools');
-    await dialog.getByRole('button', { name: 'Test connection' }).click();
-    await expect.poll(() => dialog.getByTestId('model-test-report').innerText()).toContain('Connected');
-    await dialog.getByTestId('save-model').click();
-    await expect.poll(() => app.page.getByTestId('model-summary').innerText()).toContain('scripted-model');
+    await configureScriptedModel(app.page, model());
   });
 
   it('edits a node, refuses a cycle in place without losing the edit, pins an answer, and runs the edited plan', async () => {
     const { page } = app;
-    await page.getByTestId('run-question').first().click();
-    const composer = page.getByTestId('run-composer');
-    await composer.getByLabel('Technique').selectOption('plan-dag');
-    await composer.getByLabel('Step-through').check();
+    const composer = await openRunComposer(page, { technique: 'plan-dag', stepThrough: true });
     await composer.getByTestId('start-run').click();
 
     const review = page.getByTestId('plan-review');
