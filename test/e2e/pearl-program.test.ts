@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { seriousViolations } from '../support/axe';
 import { configureScriptedModel, openRunComposer, screenshot, useAppWithScriptedModel } from '../support/browser';
+import { isDarkColour, shownColours } from '../support/contrast';
 import type { ScriptStep } from '../support/scripted-openai/script';
 
 const broken = 'New actions:\n- None\n\n1. out1 = LOOKUP(DB, "baltic_sea", "local_value, ingoing") : the home node values\n2. out2 = ARGMAX(out9, "SWE profit") : the best node';
@@ -120,5 +122,36 @@ describe('a Pearl program in the notebook', () => {
     expect((await edited.locator('.view-lines').innerText()).replaceAll('\u00a0', ' ')).toContain('2. out2 = ARGMAX(out1, "SWE profit on baltic_sea") : the node for the merchant');
     expect(await app.page.getByTestId('decision').last().locator('.decision-value').innerText()).toBe('krakow');
     expect(app.pageErrors).toEqual([]);
+  });
+
+  it('shows the program cells in the dark theme with readable colours, and passes the axe audit there', async () => {
+    // The app's Content-Security-Policy refuses injected scripts; this page bypasses it for axe-core.
+    const page = await app.browser.newPage({ bypassCSP: true, colorScheme: 'dark', viewport: { width: 1400, height: 1000 } });
+    try {
+      await page.goto(app.server.url);
+      const programs = page.getByTestId('program-cell');
+      // The model's two programs, the analyst's fix, and the step-through run's program before and after the edit.
+      await expect.poll(() => programs.count(), { timeout: 20_000 }).toBe(5);
+      expect(await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { dataset: Record<string, string> } } }).document.documentElement.dataset['theme'])).toBe('dark');
+      // Every verdict, every parser error and each cell's heading: text on the cell's dark background, at least 4.5:1.
+      const shown = [
+        ...(await programs.getByTestId('program-verdict').all()),
+        ...(await programs.getByTestId('program-errors').all()),
+        ...(await programs.locator('.program-heading').all()),
+      ];
+      const verdicts = await programs.getByTestId('program-verdict').allInnerTexts();
+      expect(verdicts).toContain('1 parser error');
+      expect(verdicts).toContain('the parser accepts it');
+      for (const element of shown) {
+        const colours = await shownColours(element);
+        expect(colours.ratio, `${await element.innerText()}: ${colours.color} on ${colours.background}`).toBeGreaterThanOrEqual(4.5);
+        expect(isDarkColour(colours.background), `a dark background behind the program cell, not ${colours.background}`).toBe(true);
+      }
+      await programs.first().scrollIntoViewIfNeeded();
+      await screenshot(page, 'pearl-05-dark');
+      expect(await seriousViolations(page)).toEqual([]);
+    } finally {
+      await page.close();
+    }
   });
 });
