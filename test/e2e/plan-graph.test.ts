@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { configureScriptedModel, openRunComposer, screenshot, useAppWithScriptedModel } from '../support/browser';
-import { nodeTurn, plannerTurn, queryTurn } from '../support/plan-dag-script';
+import { locatingPlan, nodeTurn, plannerTurn, queryTurn } from '../support/plan-dag-script';
 import type { ScriptStep } from '../support/scripted-openai/script';
 
 // The join's decision waits until the test has seen the graph mid-run.
@@ -9,22 +9,13 @@ const joinReleased = new Promise<void>((resolve) => {
   releaseJoin = resolve;
 });
 
-const plan = {
-  nodes: [
-    { id: 'Q1.1', question: 'Which trade nodes have a flow into baltic_sea?', parents: [] },
-    { id: 'Q1.2', question: "What is SWE's base trading power at each trade node?", parents: [] },
-    { id: 'Q1.3', question: 'What is the local value of krakow?', parents: [] },
-    { id: 'Q2.1', question: 'Of the nodes in <A1.1>, where should SWE place its merchant, given its power <A1.2> and the value <A1.3>?', parents: ['Q1.1', 'Q1.2', 'Q1.3'], compute: true },
-  ],
-  final: 'Q2.1',
-};
 
 const script: ScriptStep[] = [
   // "Test connection": one tiny completion, a tool-calling probe, then a JSON-schema probe.
   { content: 'ok' },
   { toolCalls: [{ name: 'probe', arguments: {} }] },
   { content: '{"status": "ok"}' },
-  plannerTurn(plan),
+  plannerTurn(locatingPlan),
   queryTurn('Q1.1', "SELECT source FROM flow WHERE dest = 'baltic_sea' ORDER BY source"),
   queryTurn('Q1.2', "SELECT trade_node, base_trading_power FROM node_country WHERE country_name = 'SWE' ORDER BY trade_node"),
   queryTurn('Q1.3', "SELECT trade_node, local_value FROM trade_node WHERE trade_node = 'krakow'"),

@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { configureScriptedModel, openRunComposer, screenshot, useAppWithScriptedModel } from '../support/browser';
-import { nodeTurn, plannerTurn, promptOf, queryTurn } from '../support/plan-dag-script';
+import { locatingPlan, nodeTurn, plannerTurn, promptOf, queryTurn } from '../support/plan-dag-script';
 import type { ScriptStep } from '../support/scripted-openai/script';
 
 /** Step-through of a Plan*RAG run: the analyst edits the plan graph before it runs, and the run uses the edit. */
-const plan = {
-  nodes: [
-    { id: 'Q1.1', question: 'Which trade nodes have a flow into baltic_sea?', parents: [] },
-    { id: 'Q1.2', question: "What is SWE's base trading power at each trade node?", parents: [] },
-    { id: 'Q1.3', question: 'What is the local value of krakow?', parents: [] },
-    { id: 'Q2.1', question: 'Of the nodes in <A1.1>, where should SWE place its merchant, given its power <A1.2> and the value <A1.3>?', parents: ['Q1.1', 'Q1.2', 'Q1.3'], compute: true },
-  ],
-  final: 'Q2.1',
-};
+
 const editedQuestion = 'Which trade nodes send trade into baltic_sea, as the analyst asks it?';
 const pinned = 'krakow local value 4.777 (from the ledger)';
 const rerunQuestion = 'Which trade nodes have a flow into baltic_sea, asked once more?';
@@ -22,7 +14,7 @@ const script: ScriptStep[] = [
   { content: 'ok' },
   { toolCalls: [{ name: 'probe', arguments: {} }] },
   { content: '{"status": "ok"}' },
-  plannerTurn(plan),
+  plannerTurn(locatingPlan),
   queryTurn('Q1.1', "SELECT source FROM flow WHERE dest = 'baltic_sea' ORDER BY source", { expect: (request) => (promptOf(request).includes(editedQuestion) ? undefined : 'Q1.1 is asked the analyst\'s question') }),
   queryTurn('Q1.2', "SELECT trade_node, base_trading_power FROM node_country WHERE country_name = 'SWE' ORDER BY trade_node"),
   nodeTurn('Q1.1', 'answer', { answer: ['krakow', 'novgorod'], explanation: 'two sources' }),

@@ -1,7 +1,8 @@
 import { afterEach, expect } from 'vitest';
 import type { RunEvent } from '../../../src-main/contract/run';
 import { openSqliteConnector } from '../../../src-main/connectors/sqlite/sqlite-connector';
-import { defaultRunLimits, runDecision } from '../../../src-main/engine/decision-run';
+import type { Connector } from '../../../src-main/connectors/connector';
+import { defaultRunLimits, runDecision, type DecisionRunOptions } from '../../../src-main/engine/decision-run';
 import type { ReviewDecision, ReviewRequest } from '../../../src-main/engine/review-gate';
 import { createOpenAiProvider } from '../../../src-main/llm/openai-provider';
 import { tinySqlite } from '../../support/fixtures';
@@ -24,6 +25,20 @@ export function storeQuestionModel(rank: (request: ReceivedChatRequest) => numbe
     if (isForecast(request)) return { label: 'forecast', content: forecastAnswer(request) };
     const order = rank(request);
     return { label: 'rank', content: JSON.stringify({ decision: order[0], rank: order, explanation }) };
+  };
+}
+
+/** What every in-process DeLLMa run of these tests shares: the technique on `connector`, the scripted model at `baseUrl`. */
+export function dellmaRunOptions(connector: Connector, baseUrl: string, question = storeQuestion): Pick<DecisionRunOptions, 'question' | 'rules' | 'technique' | 'connector' | 'connectionDescription' | 'provider' | 'toolMode' | 'limits'> {
+  return {
+    question,
+    rules: '',
+    technique: 'dellma',
+    connector,
+    connectionDescription: 'tiny',
+    provider: createOpenAiProvider({ baseUrl, model: 'scripted', requestTimeoutMs: 5000, maxRetries: 0, toolMode: 'tools' }),
+    toolMode: 'tools',
+    limits: defaultRunLimits,
   };
 }
 
@@ -54,14 +69,7 @@ export function useStoreQuestionRuns(
       const reviews: ReviewRequest[] = [];
       const events: RunEvent[] = [];
       const outcome = await runDecision({
-        question: storeQuestion,
-        rules: '',
-        technique: 'dellma',
-        connector,
-        connectionDescription: 'tiny',
-        provider: createOpenAiProvider({ baseUrl: server.baseUrl, model: 'scripted', requestTimeoutMs: 5000, maxRetries: 0, toolMode: 'tools' }),
-        toolMode: 'tools',
-        limits: defaultRunLimits,
+        ...dellmaRunOptions(connector, server.baseUrl),
         gate: { interactive: options.interactive ?? true, review: async (request) => (reviews.push(request), review(request)) },
         emit: (event) => events.push(event),
       });
