@@ -13,6 +13,7 @@ import type { CellValue, QueryResult } from '../../src-main/contract';
 import { downloadCsv, toTsv } from './export';
 import { formatCellNumber } from './format-cell';
 import { ResultChart } from './ResultChart';
+import { useScrollable } from './use-scrollable';
 
 type Row = CellValue[];
 
@@ -73,6 +74,8 @@ export function ResultGrid({ result, fileName }: { result: QueryResult; fileName
   // Copy and CSV take the rows in the order the grid shows them.
   const visible = (): Pick<QueryResult, 'columns' | 'rows'> => ({ columns: result.columns, rows: rows.map((row) => row.original) });
   const initialHeight = Math.min(maxBodyHeight, (rows.length + 1) * rowHeight + 4);
+  // A grid wider or taller than its box is a tab stop, so the keyboard can scroll it.
+  const scrollable = useScrollable(scroller, view === 'chart');
 
   return (
     <div className="result">
@@ -102,7 +105,14 @@ export function ResultGrid({ result, fileName }: { result: QueryResult; fileName
         </button>
       </div>
       {view === 'chart' && <ResultChart result={result} rows={rows.map((row) => row.original)} />}
-      <div className="grid-scroller" ref={scroller} hidden={view === 'chart'} style={{ height: result.rowCount === 0 ? undefined : initialHeight }} data-testid="result-grid">
+      <div
+        className="grid-scroller"
+        ref={scroller}
+        hidden={view === 'chart'}
+        style={{ height: result.rowCount === 0 ? undefined : initialHeight }}
+        data-testid="result-grid"
+        {...(scrollable ? { tabIndex: 0, role: 'region', 'aria-label': `${result.rowCount.toLocaleString()} result rows (scroll with the arrow keys)` } : {})}
+      >
         <div className="grid" role="table" style={{ width: totalWidth }}>
           <div className="grid-header" role="rowgroup">
             {table.getHeaderGroups().map((group) => (

@@ -5,8 +5,9 @@ import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { runDqaImportCommand } from '../../src-main/cli/dqa-import-command';
-import { screenshot, typeInEditor, useAppInBrowser } from '../support/browser';
+import { configureScriptedModel, editorText, screenshot, typeInEditor, useAppInBrowser } from '../support/browser';
 import { dqaRoot } from '../support/fixtures';
+import { startScriptedOpenAiServer, type ScriptedOpenAiServer, type ScriptStep } from '../support/scripted-openai';
 import { useSuiteTempDir } from '../support/temp';
 import { startNeo4j, whyNeo4jUnavailable, type TestServer } from '../servers';
 import { describeOrNotRun } from '../servers/not-run';
@@ -25,6 +26,19 @@ const neo4jUnavailable = whyNeo4jUnavailable();
 
 let neo4j: TestServer | null = null;
 let kuzuPath = '';
+let scriptedModel: ScriptedOpenAiServer | null = null;
+
+/** A step-through run on the Kùzu graph: the model plans, proposes one Cypher query, then answers from its rows. */
+const cypherQuery = "MATCH (t:Trade_node) WHERE t.name = 'krakow' RETURN t.name AS node, t.local_value AS value";
+const cypherRunScript: ScriptStep[] = [
+  // "Test connection": one tiny completion, a tool-calling probe, then a JSON-schema probe.
+  { content: 'ok' },
+  { toolCalls: [{ name: 'probe', arguments: {} }] },
+  { content: '{"status": "ok"}' },
+  { expectTools: ['plan'], toolCalls: [{ name: 'plan', arguments: { steps: ['Read the local value of krakow'] } }] },
+  { toolCalls: [{ name: 'query', arguments: { query: cypherQuery } }] },
+  { expectToolResultContains: 'krakow', toolCalls: [{ name: 'answer', arguments: { decision: 'krakow', rationale: 'krakow is the node read.' } }] },
+];
 
 /** Imports the one Locating graph dump into a target with the real importer. */
 async function importLocatingGraph(target: string): Promise<void> {
@@ -54,6 +68,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await scriptedModel?.close();
   await neo4j?.stop();
 }, 60_000);
 
@@ -148,6 +163,40 @@ describe('a Kùzu database made by dwb dqa import', () => {
     await expect.poll(() => offer.isEnabled()).toBe(true);
     expect(await offer.isChecked()).toBe(true);
     await composer.getByRole('button', { name: 'Close' }).click();
+  });
+
+  it('shows a query under review in step-through as Cypher: keywords and labels coloured as Cypher', async () => {
+    scriptedModel = await startScriptedOpenAiServer(cypherRunScript, { models: ['scripted-model'] });
+    await configureScriptedModel(app.page, scriptedModel);
+    await app.page.getByTestId('new-run').click();
+    const composer = app.page.getByTestId('run-composer');
+    await composer.getByLabel('Decision question').fill('Which trade node should SWE look at first?');
+    await composer.getByLabel('Run connection').selectOption({ label: kuzuName });
+    await composer.getByLabel('Step-through').check();
+    await composer.getByTestId('start-run').click();
+
+    const review = app.page.getByTestId('review-panel');
+    await expect.poll(() => review.innerText(), { timeout: 20_000 }).toContain('The model wants to run this query');
+    const editor = review.getByTestId('query-editor');
+    await expect.poll(() => editorText(editor)).toBe(cypherQuery);
+    expect(await editor.getAttribute('data-mode-id')).toBe('cypher');
+    // What the analyst sees: the label after the colon in the colour of a type and MATCH in the
+    // colour of a keyword, neither in the plain colour of the variable t (SQL would colour them alike).
+    const tokens = await editor
+      .locator('.view-line span span')
+      .evaluateAll((spans) => spans.map((span) => ({ text: (span as { textContent: string | null }).textContent ?? '', colour: (globalThis as unknown as { getComputedStyle(target: unknown): { color: string } }).getComputedStyle(span).color })));
+    const colourOf = (word: string): string | undefined => tokens.find((token) => new RegExp(`\\b${word}\\b`).test(token.text))?.colour;
+    const [match, label, variable] = [colourOf('MATCH'), colourOf('Trade_node'), colourOf('t')];
+    expect([match, label, variable].every((colour) => colour !== undefined)).toBe(true);
+    expect(label).not.toBe(variable);
+    expect(match).not.toBe(variable);
+    expect(match).not.toBe(label);
+    await screenshot(app.page, 'connections-05b-kuzu-cypher-review');
+
+    await review.getByTestId('review-approve').click();
+    await expect.poll(() => app.page.getByTestId('run-status').innerText(), { timeout: 30_000 }).toBe('Decided');
+    expect(await app.page.getByTestId('decision').last().locator('.decision-value').innerText()).toBe('krakow');
+    scriptedModel.verify();
   });
 });
 

@@ -1,6 +1,5 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import { screenshot, useAppInBrowser } from '../support/browser';
-import { startScriptedOpenAiServer, type ScriptedOpenAiServer } from '../support/scripted-openai';
+import { describe, expect, it } from 'vitest';
+import { configureScriptedModel, openRunComposer, screenshot, useAppWithScriptedModel } from '../support/browser';
 import type { ScriptStep } from '../support/scripted-openai/script';
 
 const script: ScriptStep[] = [
@@ -20,40 +19,21 @@ const script: ScriptStep[] = [
   },
 ];
 
-let scriptedModel: ScriptedOpenAiServer | undefined;
-const app = useAppInBrowser({
-  viewport: { width: 1400, height: 950 },
-  prepare: async () => {
-    scriptedModel = await startScriptedOpenAiServer(script, { models: ['scripted-model'] });
-  },
-});
-afterAll(async () => {
-  await scriptedModel?.close();
-});
-const model = (): ScriptedOpenAiServer => {
-  if (!scriptedModel) throw new Error('the scripted model is not started');
-  return scriptedModel;
-};
+const { app, model } = useAppWithScriptedModel(script, { viewport: { width: 1400, height: 950 } });
 
 describe('a decision run in step-through mode', () => {
   it('configures the model endpoint and tests the connection', async () => {
     await app.page.goto(app.server.url);
-    await app.page.getByTestId('open-model-settings').click();
-    const dialog = app.page.getByTestId('model-settings');
-    await dialog.getByLabel('Base URL').fill(model().baseUrl);
-    await dialog.getByLabel('Model').fill('scripted-model');
-    await dialog.getByLabel('Tool calling').selectOption('tools');
-    await dialog.getByRole('button', { name: 'Test connection' }).click();
-    await expect.poll(() => dialog.getByTestId('model-test-report').innerText()).toContain('Connected');
-    expect(await dialog.innerText()).toContain('kept in memory only');
-    await screenshot(app.page, 'run-01-model-settings');
-    await dialog.getByTestId('save-model').click();
-    await expect.poll(() => app.page.getByTestId('model-summary').innerText()).toContain('scripted-model');
+    await configureScriptedModel(app.page, model(), {
+      beforeSave: async (dialog) => {
+        expect(await dialog.innerText()).toContain('kept in memory only');
+        await screenshot(app.page, 'run-01-model-settings');
+      },
+    });
   });
 
   it('runs PlanRAG on the demo question, with the analyst editing one generated query', async () => {
-    await app.page.getByTestId('run-question').first().click();
-    const composer = app.page.getByTestId('run-composer');
+    const composer = await openRunComposer(app.page);
     expect(await composer.getByLabel('Decision question').inputValue()).toContain('baltic_sea');
     expect(await composer.getByLabel('Run connection').locator('option:checked').innerText()).toBe('DQA Locating 1445 (demo)');
     await composer.getByLabel('Step-through').check();

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { describeOrNotRun } from '../servers/not-run';
-import { screenshot, useAppInBrowser } from '../support/browser';
+import { openRunComposer, screenshot, useAppInBrowser } from '../support/browser';
 import { testModel } from '../support/test-model';
 
 const model = testModel();
@@ -54,8 +54,7 @@ describeOrNotRun('the model manager: a local GGUF model', model.unavailable, () 
   });
 
   it('runs the demo DQA question with the local model: every reply is a usable, grammar-constrained call', async () => {
-    await app.page.getByTestId('run-question').first().click();
-    const composer = app.page.getByTestId('run-composer');
+    const composer = await openRunComposer(app.page);
     expect(await composer.getByLabel('Run connection').locator('option:checked').innerText()).toBe('DQA Locating 1445 (demo)');
     await composer.getByTestId('start-run').click();
     const status = app.page.getByTestId('run-status');

@@ -1,6 +1,5 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import { screenshot, useAppInBrowser } from '../support/browser';
-import { startScriptedOpenAiServer, type ScriptedOpenAiServer } from '../support/scripted-openai';
+import { describe, expect, it } from 'vitest';
+import { configureScriptedModel, openRunComposer, screenshot, useAppWithScriptedModel } from '../support/browser';
 import type { ScriptStep } from '../support/scripted-openai/script';
 
 const planned =
@@ -37,39 +36,16 @@ const script: ScriptStep[] = [
   call('output', { output: 'krakow' }),
 ];
 
-let scriptedModel: ScriptedOpenAiServer | undefined;
-const app = useAppInBrowser({
-  viewport: { width: 1400, height: 1000 },
-  prepare: async () => {
-    scriptedModel = await startScriptedOpenAiServer(script, { models: ['scripted-model'] });
-  },
-});
-afterAll(async () => {
-  await scriptedModel?.close();
-});
-const model = (): ScriptedOpenAiServer => {
-  if (!scriptedModel) throw new Error('the scripted model is not started');
-  return scriptedModel;
-};
+const { app, model } = useAppWithScriptedModel(script, { viewport: { width: 1400, height: 1000 } });
 
 describe('a Pearl action library edited in the app', () => {
   it('configures the scripted model', async () => {
     await app.page.goto(app.server.url);
-    await app.page.getByTestId('open-model-settings').click();
-    const dialog = app.page.getByTestId('model-settings');
-    await dialog.getByLabel('Base URL').fill(model().baseUrl);
-    await dialog.getByLabel('Model').fill('scripted-model');
-    await dialog.getByLabel('Tool calling').selectOption('tools');
-    await dialog.getByRole('button', { name: 'Test connection' }).click();
-    await expect.poll(() => dialog.getByTestId('model-test-report').innerText()).toContain('Connected');
-    await dialog.getByTestId('save-model').click();
-    await expect.poll(() => app.page.getByTestId('model-summary').innerText()).toContain('scripted-model');
+    await configureScriptedModel(app.page, model());
   });
 
   it('edits the seed into a library of its own, saves versions, plans with it, keeps a program’s new action and counts usage', async () => {
-    await app.page.getByTestId('run-question').first().click();
-    const composer = app.page.getByTestId('run-composer');
-    await composer.getByLabel('Technique').selectOption('pearl');
+    const composer = await openRunComposer(app.page, { technique: 'pearl' });
     await composer.getByTestId('view-action-library').click();
     await composer.getByTestId('edit-action-library').click();
     const editor = composer.getByTestId('action-library-editor');
@@ -119,8 +95,7 @@ describe('a Pearl action library edited in the app', () => {
     await screenshot(app.page, 'pearl-library-02-promoted');
 
     // The library now holds HOME_SHARE, and counts the run's use of NEIGHBORS.
-    await app.page.getByTestId('run-question').first().click();
-    await composer.getByLabel('Technique').selectOption('pearl');
+    await openRunComposer(app.page, { technique: 'pearl' });
     const libraries = composer.getByLabel('Action library', { exact: true });
     const edited = await libraries.locator('option', { hasText: 'Seed library (edited)' }).getAttribute('value');
     await libraries.selectOption(edited ?? '');
@@ -152,9 +127,7 @@ describe('a Pearl action library edited in the app', () => {
   });
 
   it('mines a library from the questions asked so far; the analyst reviews the rounds and accepts it', async () => {
-    await app.page.getByTestId('run-question').first().click();
-    const composer = app.page.getByTestId('run-composer');
-    await composer.getByLabel('Technique').selectOption('pearl');
+    const composer = await openRunComposer(app.page, { technique: 'pearl' });
     await composer.getByTestId('mine-action-library').click();
     const review = composer.getByTestId('mined-review');
     await expect.poll(() => review.innerText(), { timeout: 20_000 }).toContain('round 0 (proposals) 8 → 10 actions');
@@ -176,9 +149,7 @@ describe('a Pearl action library edited in the app', () => {
     expect(app.pageErrors).toEqual([]);
   });
   it('refines the chosen library\'s demonstrations on the questions asked so far and saves them as its next version', async () => {
-    await app.page.getByTestId('run-question').first().click();
-    const composer = app.page.getByTestId('run-composer');
-    await composer.getByLabel('Technique').selectOption('pearl');
+    const composer = await openRunComposer(app.page, { technique: 'pearl' });
     await composer.getByTestId('refine-action-library').click();
     const outcome = composer.getByTestId('refine-outcome');
     await expect.poll(() => outcome.count(), { timeout: 20_000 }).toBe(1);

@@ -1,6 +1,7 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import { screenshot, useAppInBrowser } from '../support/browser';
-import { startScriptedOpenAiServer, type ScriptedOpenAiServer } from '../support/scripted-openai';
+import { describe, expect, it } from 'vitest';
+import { seriousViolations } from '../support/axe';
+import { configureScriptedModel, openRunComposer, screenshot, useAppWithScriptedModel } from '../support/browser';
+import { isDarkColour, shownColours } from '../support/contrast';
 import type { ScriptStep } from '../support/scripted-openai/script';
 
 const broken = 'New actions:\n- None\n\n1. out1 = LOOKUP(DB, "baltic_sea", "local_value, ingoing") : the home node values\n2. out2 = ARGMAX(out9, "SWE profit") : the best node';
@@ -29,39 +30,16 @@ const script: ScriptStep[] = [
   { ...call('output', { output: 'krakow' }), expectLastMessageContains: '(the output of out1)\nkrakow 0.56, novgorod 0.38' },
 ];
 
-let scriptedModel: ScriptedOpenAiServer | undefined;
-const app = useAppInBrowser({
-  viewport: { width: 1400, height: 1000 },
-  prepare: async () => {
-    scriptedModel = await startScriptedOpenAiServer(script, { models: ['scripted-model'] });
-  },
-});
-afterAll(async () => {
-  await scriptedModel?.close();
-});
-const model = (): ScriptedOpenAiServer => {
-  if (!scriptedModel) throw new Error('the scripted model is not started');
-  return scriptedModel;
-};
+const { app, model } = useAppWithScriptedModel(script, { viewport: { width: 1400, height: 1000 } });
 
 describe('a Pearl program in the notebook', () => {
   it('configures the scripted model', async () => {
     await app.page.goto(app.server.url);
-    await app.page.getByTestId('open-model-settings').click();
-    const dialog = app.page.getByTestId('model-settings');
-    await dialog.getByLabel('Base URL').fill(model().baseUrl);
-    await dialog.getByLabel('Model').fill('scripted-model');
-    await dialog.getByLabel('Tool calling').selectOption('tools');
-    await dialog.getByRole('button', { name: 'Test connection' }).click();
-    await expect.poll(() => dialog.getByTestId('model-test-report').innerText()).toContain('Connected');
-    await dialog.getByTestId('save-model').click();
-    await expect.poll(() => app.page.getByTestId('model-summary').innerText()).toContain('scripted-model');
+    await configureScriptedModel(app.page, model());
   });
 
   it('shows the refused program with a marker where the parser points; the analyst fixes it and runs it again', async () => {
-    await app.page.getByTestId('run-question').first().click();
-    const composer = app.page.getByTestId('run-composer');
-    await composer.getByLabel('Technique').selectOption('pearl');
+    const composer = await openRunComposer(app.page, { technique: 'pearl' });
     // Pearl plans with an action library: the seed's actions, with their types, are shown here.
     await composer.getByTestId('view-action-library').click();
     const actions = composer.getByTestId('action-library-view');
@@ -144,5 +122,36 @@ describe('a Pearl program in the notebook', () => {
     expect((await edited.locator('.view-lines').innerText()).replaceAll('\u00a0', ' ')).toContain('2. out2 = ARGMAX(out1, "SWE profit on baltic_sea") : the node for the merchant');
     expect(await app.page.getByTestId('decision').last().locator('.decision-value').innerText()).toBe('krakow');
     expect(app.pageErrors).toEqual([]);
+  });
+
+  it('shows the program cells in the dark theme with readable colours, and passes the axe audit there', async () => {
+    // The app's Content-Security-Policy refuses injected scripts; this page bypasses it for axe-core.
+    const page = await app.browser.newPage({ bypassCSP: true, colorScheme: 'dark', viewport: { width: 1400, height: 1000 } });
+    try {
+      await page.goto(app.server.url);
+      const programs = page.getByTestId('program-cell');
+      // The model's two programs, the analyst's fix, and the step-through run's program before and after the edit.
+      await expect.poll(() => programs.count(), { timeout: 20_000 }).toBe(5);
+      expect(await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { dataset: Record<string, string> } } }).document.documentElement.dataset['theme'])).toBe('dark');
+      // Every verdict, every parser error and each cell's heading: text on the cell's dark background, at least 4.5:1.
+      const shown = [
+        ...(await programs.getByTestId('program-verdict').all()),
+        ...(await programs.getByTestId('program-errors').all()),
+        ...(await programs.locator('.program-heading').all()),
+      ];
+      const verdicts = await programs.getByTestId('program-verdict').allInnerTexts();
+      expect(verdicts).toContain('1 parser error');
+      expect(verdicts).toContain('the parser accepts it');
+      for (const element of shown) {
+        const colours = await shownColours(element);
+        expect(colours.ratio, `${await element.innerText()}: ${colours.color} on ${colours.background}`).toBeGreaterThanOrEqual(4.5);
+        expect(isDarkColour(colours.background), `a dark background behind the program cell, not ${colours.background}`).toBe(true);
+      }
+      await programs.first().scrollIntoViewIfNeeded();
+      await screenshot(page, 'pearl-05-dark');
+      expect(await seriousViolations(page)).toEqual([]);
+    } finally {
+      await page.close();
+    }
   });
 });

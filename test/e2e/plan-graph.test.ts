@@ -1,7 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { screenshot, useAppInBrowser } from '../support/browser';
-import { nodeTurn, plannerTurn, queryTurn } from '../support/plan-dag-script';
-import { startScriptedOpenAiServer, type ScriptedOpenAiServer } from '../support/scripted-openai';
+import { configureScriptedModel, openRunComposer, screenshot, useAppWithScriptedModel } from '../support/browser';
+import { locatingPlan, nodeTurn, plannerTurn, queryTurn } from '../support/plan-dag-script';
 import type { ScriptStep } from '../support/scripted-openai/script';
 
 // The join's decision waits until the test has seen the graph mid-run.
@@ -10,22 +9,13 @@ const joinReleased = new Promise<void>((resolve) => {
   releaseJoin = resolve;
 });
 
-const plan = {
-  nodes: [
-    { id: 'Q1.1', question: 'Which trade nodes have a flow into baltic_sea?', parents: [] },
-    { id: 'Q1.2', question: "What is SWE's base trading power at each trade node?", parents: [] },
-    { id: 'Q1.3', question: 'What is the local value of krakow?', parents: [] },
-    { id: 'Q2.1', question: 'Of the nodes in <A1.1>, where should SWE place its merchant, given its power <A1.2> and the value <A1.3>?', parents: ['Q1.1', 'Q1.2', 'Q1.3'], compute: true },
-  ],
-  final: 'Q2.1',
-};
 
 const script: ScriptStep[] = [
   // "Test connection": one tiny completion, a tool-calling probe, then a JSON-schema probe.
   { content: 'ok' },
   { toolCalls: [{ name: 'probe', arguments: {} }] },
   { content: '{"status": "ok"}' },
-  plannerTurn(plan),
+  plannerTurn(locatingPlan),
   queryTurn('Q1.1', "SELECT source FROM flow WHERE dest = 'baltic_sea' ORDER BY source"),
   queryTurn('Q1.2', "SELECT trade_node, base_trading_power FROM node_country WHERE country_name = 'SWE' ORDER BY trade_node"),
   queryTurn('Q1.3', "SELECT trade_node, local_value FROM trade_node WHERE trade_node = 'krakow'"),
@@ -35,21 +25,10 @@ const script: ScriptStep[] = [
   nodeTurn('Q2.1', 'decide', { decision: 'krakow', rationale: 'krakow feeds baltic_sea and SWE holds power there.' }, { holdUntil: joinReleased }),
 ];
 
-let scriptedModel: ScriptedOpenAiServer | undefined;
-const app = useAppInBrowser({
-  viewport: { width: 1400, height: 1000 },
-  prepare: async () => {
-    scriptedModel = await startScriptedOpenAiServer(script, { models: ['scripted-model'] });
-  },
-});
-afterAll(async () => {
+const { app, model } = useAppWithScriptedModel(script, { viewport: { width: 1400, height: 1000 } });
+afterAll(() => {
   releaseJoin();
-  await scriptedModel?.close();
 });
-const model = (): ScriptedOpenAiServer => {
-  if (!scriptedModel) throw new Error('the scripted model is not started');
-  return scriptedModel;
-};
 
 const statuses = async (): Promise<Record<string, string>> =>
   Object.fromEntries(
@@ -59,21 +38,11 @@ const statuses = async (): Promise<Record<string, string>> =>
 describe('a Plan*RAG run drawn as a graph', () => {
   it('configures the scripted model', async () => {
     await app.page.goto(app.server.url);
-    await app.page.getByTestId('open-model-settings').click();
-    const dialog = app.page.getByTestId('model-settings');
-    await dialog.getByLabel('Base URL').fill(model().baseUrl);
-    await dialog.getByLabel('Model').fill('scripted-model');
-    await dialog.getByLabel('Tool calling').selectOption('tools');
-    await dialog.getByRole('button', { name: 'Test connection' }).click();
-    await expect.poll(() => dialog.getByTestId('model-test-report').innerText()).toContain('Connected');
-    await dialog.getByTestId('save-model').click();
-    await expect.poll(() => app.page.getByTestId('model-summary').innerText()).toContain('scripted-model');
+    await configureScriptedModel(app.page, model());
   });
 
   it('shows the plan graph with live node states while the run goes on, then the finished graph', async () => {
-    await app.page.getByTestId('run-question').first().click();
-    const composer = app.page.getByTestId('run-composer');
-    await composer.getByLabel('Technique').selectOption('plan-dag');
+    const composer = await openRunComposer(app.page, { technique: 'plan-dag' });
     await composer.getByTestId('start-run').click();
 
     const graph = app.page.getByTestId('plan-graph');

@@ -1,19 +1,10 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import { screenshot, useAppInBrowser } from '../support/browser';
-import { nodeTurn, plannerTurn, promptOf, queryTurn } from '../support/plan-dag-script';
-import { startScriptedOpenAiServer, type ScriptedOpenAiServer } from '../support/scripted-openai';
+import { describe, expect, it } from 'vitest';
+import { configureScriptedModel, openRunComposer, screenshot, useAppWithScriptedModel } from '../support/browser';
+import { locatingPlan, nodeTurn, plannerTurn, promptOf, queryTurn } from '../support/plan-dag-script';
 import type { ScriptStep } from '../support/scripted-openai/script';
 
 /** Step-through of a Plan*RAG run: the analyst edits the plan graph before it runs, and the run uses the edit. */
-const plan = {
-  nodes: [
-    { id: 'Q1.1', question: 'Which trade nodes have a flow into baltic_sea?', parents: [] },
-    { id: 'Q1.2', question: "What is SWE's base trading power at each trade node?", parents: [] },
-    { id: 'Q1.3', question: 'What is the local value of krakow?', parents: [] },
-    { id: 'Q2.1', question: 'Of the nodes in <A1.1>, where should SWE place its merchant, given its power <A1.2> and the value <A1.3>?', parents: ['Q1.1', 'Q1.2', 'Q1.3'], compute: true },
-  ],
-  final: 'Q2.1',
-};
+
 const editedQuestion = 'Which trade nodes send trade into baltic_sea, as the analyst asks it?';
 const pinned = 'krakow local value 4.777 (from the ledger)';
 const rerunQuestion = 'Which trade nodes have a flow into baltic_sea, asked once more?';
@@ -23,7 +14,7 @@ const script: ScriptStep[] = [
   { content: 'ok' },
   { toolCalls: [{ name: 'probe', arguments: {} }] },
   { content: '{"status": "ok"}' },
-  plannerTurn(plan),
+  plannerTurn(locatingPlan),
   queryTurn('Q1.1', "SELECT source FROM flow WHERE dest = 'baltic_sea' ORDER BY source", { expect: (request) => (promptOf(request).includes(editedQuestion) ? undefined : 'Q1.1 is asked the analyst\'s question') }),
   queryTurn('Q1.2', "SELECT trade_node, base_trading_power FROM node_country WHERE country_name = 'SWE' ORDER BY trade_node"),
   nodeTurn('Q1.1', 'answer', { answer: ['krakow', 'novgorod'], explanation: 'two sources' }),
@@ -36,41 +27,17 @@ const script: ScriptStep[] = [
   nodeTurn('Q2.1', 'decide', { decision: 'krakow', rationale: 'only krakow now.' }, { expect: (request) => (promptOf(request).includes('Of the nodes in krakow, where') && promptOf(request).includes('krakow 7.98, novgorod 11.795') ? undefined : 'the join reads the new Q1.1 and the kept Q1.2') }),
 ];
 
-let scriptedModel: ScriptedOpenAiServer | undefined;
-const app = useAppInBrowser({
-  viewport: { width: 1400, height: 1100 },
-  prepare: async () => {
-    scriptedModel = await startScriptedOpenAiServer(script, { models: ['scripted-model'] });
-  },
-});
-afterAll(async () => {
-  await scriptedModel?.close();
-});
-const model = (): ScriptedOpenAiServer => {
-  if (!scriptedModel) throw new Error('the scripted model is not started');
-  return scriptedModel;
-};
+const { app, model } = useAppWithScriptedModel(script, { viewport: { width: 1400, height: 1100 } });
 
 describe('a Plan*RAG plan reviewed in step-through', () => {
   it('configures the scripted model', async () => {
     await app.page.goto(app.server.url);
-    await app.page.getByTestId('open-model-settings').click();
-    const dialog = app.page.getByTestId('model-settings');
-    await dialog.getByLabel('Base URL').fill(model().baseUrl);
-    await dialog.getByLabel('Model').fill('scripted-model');
-    await dialog.getByLabel('Tool calling').selectOption('tools');
-    await dialog.getByRole('button', { name: 'Test connection' }).click();
-    await expect.poll(() => dialog.getByTestId('model-test-report').innerText()).toContain('Connected');
-    await dialog.getByTestId('save-model').click();
-    await expect.poll(() => app.page.getByTestId('model-summary').innerText()).toContain('scripted-model');
+    await configureScriptedModel(app.page, model());
   });
 
   it('edits a node, refuses a cycle in place without losing the edit, pins an answer, and runs the edited plan', async () => {
     const { page } = app;
-    await page.getByTestId('run-question').first().click();
-    const composer = page.getByTestId('run-composer');
-    await composer.getByLabel('Technique').selectOption('plan-dag');
-    await composer.getByLabel('Step-through').check();
+    const composer = await openRunComposer(page, { technique: 'plan-dag', stepThrough: true });
     await composer.getByTestId('start-run').click();
 
     const review = page.getByTestId('plan-review');

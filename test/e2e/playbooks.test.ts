@@ -1,8 +1,13 @@
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { writeVersion } from '../../src-main/benchmark/playbook-training';
+import { sealVersion } from '../../src-main/engine/techniques/autoplan/playbook';
+import { seriousViolations } from '../support/axe';
 import { simulate, devQuestions, writeQuestionFile } from '../support/dqa-technique-model';
 import { autoplanScript } from '../support/autoplan-script';
-import { screenshot, setModelInApp, useAppInBrowser } from '../support/browser';
+import { openRunComposer, screenshot, setModelInApp, useAppInBrowser } from '../support/browser';
+import { isDarkColour, shownColours } from '../support/contrast';
 import { startScriptedOpenAiServer, type ScriptedOpenAiServer } from '../support/scripted-openai';
 import { messageText } from '../support/scripted-openai/script';
 import { useSuiteTempDir } from '../support/temp';
@@ -85,9 +90,7 @@ describe('playbooks in the app', () => {
     servers.push(runner);
     await setModelInApp(page, runner.baseUrl);
     await page.getByTestId('open-playbooks').click();
-    await page.getByTestId('run-question').first().click();
-    const composer = page.getByTestId('run-composer');
-    await composer.getByLabel('Technique').selectOption('autoplan');
+    const composer = await openRunComposer(page, { technique: 'autoplan' });
     await expect.poll(() => composer.getByTestId('playbook-note').innerText()).toContain(`locating × relational ${hash.slice(0, 12)}`);
     await composer.getByTestId('start-run').click();
     await expect.poll(() => page.getByTestId('run-status').innerText(), { timeout: 20_000 }).toBe('Decided');
@@ -101,5 +104,75 @@ describe('playbooks in the app', () => {
     await plan.scrollIntoViewIfNeeded();
     await screenshot(page, 'playbooks-03-run');
     expect(app.pageErrors).toEqual([]);
+  });
+
+  it('heads the playbooks of the analyst’s own data with the connection’s name, not its task type', async () => {
+    const { page } = app;
+    await page.getByTestId('open-playbooks').click();
+    const view = page.getByTestId('playbooks-view');
+    // The connection's id as the app knows it: the value of its choice under "Signed-off runs on".
+    const connectionId = await view.getByLabel('Signed-off runs on').locator('option', { hasText: 'DQA Building USA 1836 (demo)' }).getAttribute('value');
+    expect(connectionId).toMatch(/^[A-Za-z0-9_-]+$/);
+    // A version trained from signed-off runs on that connection, as `dwb playbook train --out` writes it.
+    const folder = join(suiteDir(), 'own-playbooks');
+    mkdirSync(folder, { recursive: true });
+    writeVersion(
+      folder,
+      sealVersion({
+        format: 'decision-workbench/playbook-version',
+        version: 1,
+        taskType: { scenario: `conn-${connectionId ?? ''}`, db: 'rdb' },
+        index: 1,
+        parent: null,
+        playbook: '1. Query the buildings with their cost.\n2. Finish with the cheapest.',
+        previous: '',
+        batch: { questionIds: ['run-1', 'run-2'] },
+        jobs: [],
+        successRate: 0.5,
+        cost: { calls: 4, promptTokens: 100, completionTokens: 20 },
+        settings: { model: 'scripted', batchSize: 2, temperature: 0.7, reflection: 'sir', maxActions: 10, split: null },
+        specifics: [],
+        review: { status: 'proposed', pinned: false },
+      }),
+    );
+    await view.getByLabel('Playbook folder').fill(folder);
+    await view.getByTestId('import-playbooks').click();
+    const own = view.locator(`section[aria-label="Playbooks conn-${connectionId ?? ''} rdb"]`);
+    await own.waitFor();
+    expect(await own.locator('h2').innerText()).toBe('DQA Building USA 1836 (demo) × relational · nothing pinned: AutoPlan runs without a playbook');
+    expect(await own.getByTestId('playbook-version').innerText()).toMatch(/^v1\s+[0-9a-f]{12}\s+—\s+run-1, run-2\s+50%/);
+    await own.scrollIntoViewIfNeeded();
+    await screenshot(page, 'playbooks-04-own-data-heading');
+    expect(app.pageErrors).toEqual([]);
+  });
+
+  it('shows a version’s diff in the dark theme with readable colours, and passes the axe audit there', async () => {
+    // The app's Content-Security-Policy refuses injected scripts; this page bypasses it for axe-core.
+    const page = await app.browser.newPage({ bypassCSP: true, colorScheme: 'dark', viewport: { width: 1500, height: 1100 } });
+    try {
+      await page.goto(app.server.url);
+      await page.getByTestId('open-playbooks').click();
+      const view = page.getByTestId('playbooks-view');
+      const pinned = view.locator('[data-testid="playbook-version"][data-pinned="true"]');
+      await pinned.getByTestId('open-playbook').click();
+      const diff = view.getByTestId('playbook-diff');
+      await expect.poll(() => diff.locator('[data-kind="removed"]').count()).toBe(2);
+      expect(await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { dataset: Record<string, string> } } }).document.documentElement.dataset['theme'])).toBe('dark');
+      for (const kind of ['added', 'removed', 'same'] as const) {
+        const line = diff.locator(`[data-kind="${kind}"]`).first();
+        if (kind === 'same' && (await line.count()) === 0) continue;
+        const colours = await shownColours(line);
+        expect(colours.ratio, `${kind} line ${colours.color} on ${colours.background}`).toBeGreaterThanOrEqual(4.5);
+      }
+      // Dark backgrounds, not the light theme's pale green and red.
+      for (const kind of ['added', 'removed'] as const) {
+        const { background } = await shownColours(diff.locator(`[data-kind="${kind}"]`).first());
+        expect(isDarkColour(background), `${kind} background ${background}`).toBe(true);
+      }
+      await screenshot(page, 'playbooks-05-dark-diff');
+      expect(await seriousViolations(page)).toEqual([]);
+    } finally {
+      await page.close();
+    }
   });
 });

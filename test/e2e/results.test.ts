@@ -1,35 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { seriousViolations } from '../support/axe';
 import { screenshot, typeInEditor, useAppInBrowser } from '../support/browser';
-import { repoRoot } from '../support/fixtures';
 
 /** Reading a result: numbers for people, resizable grid, exports in the order shown; and an accessibility audit. */
 const app = useAppInBrowser({ viewport: { width: 1440, height: 900 } });
 const page = () => app.page;
 
 const query = `SELECT column1 AS node, column2 AS value FROM (VALUES ('a', 616.1300000000001), ('b', 1234567.891), ('c', 0.000012345678), ('d', 42))`;
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-/** Runs axe-core in the page; returns the serious and critical violations, described. */
-async function seriousViolations(target: Page): Promise<string[]> {
-  if (!(await target.evaluate(() => 'axe' in globalThis))) await target.addScriptTag({ path: join(repoRoot, 'node_modules', 'axe-core', 'axe.min.js') });
-  const violations = await target.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: AxeViolation[] }> } }).axe;
-    const results = await axe.run((globalThis as unknown as { document: unknown }).document, { resultTypes: ['violations'] });
-    return results.violations;
-  });
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes.slice(0, 3).map((node) => node.target.join(' ')).join(', ')}`);
-}
 
 describe('reading a result', () => {
   it('shows numbers for reading, with the full value on hover', async () => {

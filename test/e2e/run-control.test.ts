@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { screenshot, setModelInApp, useAppInBrowser } from '../support/browser';
+import { openRunComposer, screenshot, setModelInApp, useAppInBrowser } from '../support/browser';
 import { startScriptedOpenAiServer, type ScriptedOpenAiServer } from '../support/scripted-openai';
 import type { ScriptStep } from '../support/scripted-openai/script';
 import { startServe, type ServeProcess } from '../support/serve';
@@ -66,8 +66,7 @@ describe('pausing a run and the model’s what-if experiment', () => {
     await useModel(page, model);
 
     // The demo's second question is about the Building data.
-    await page.getByTestId('run-question').nth(1).click();
-    const composer = page.getByTestId('run-composer');
+    const composer = await openRunComposer(page, { question: 1 });
     expect(await composer.getByLabel('Run connection').locator('option:checked').innerText()).toBe('DQA Building USA 1836 (demo)');
     expect(await composer.getByLabel('Offer what-if experiments').isChecked()).toBe(true);
     await composer.getByTestId('start-run').click();

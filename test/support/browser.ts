@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { chromiumFlags, chromiumPath } from '../../src-main/reports/chromium';
 import { repoRoot } from './fixtures';
+import { startScriptedOpenAiServer, type ScriptedOpenAiServer, type ScriptStep } from './scripted-openai';
 import { startServe, type ServeProcess } from './serve';
 import { useSuiteTempDir } from './temp';
 
@@ -98,13 +99,76 @@ export async function editorText(editor: Locator): Promise<string> {
   return lines.join('\n').replaceAll('\u00a0', ' ');
 }
 
+/**
+ * `useAppInBrowser` with a scripted model started before the app and closed after the suite.
+ * The model is offered under the name `modelName` ('scripted-model' unless said otherwise).
+ */
+export function useAppWithScriptedModel(
+  script: ScriptStep[],
+  options: { viewport?: { width: number; height: number }; modelName?: string } = {},
+): { app: AppSession; model: () => ScriptedOpenAiServer } {
+  let scripted: ScriptedOpenAiServer | undefined;
+  const app = useAppInBrowser({
+    ...(options.viewport ? { viewport: options.viewport } : {}),
+    prepare: async () => {
+      scripted = await startScriptedOpenAiServer(script, { models: [options.modelName ?? 'scripted-model'] });
+    },
+  });
+  afterAll(async () => {
+    await scripted?.close();
+  });
+  const model = (): ScriptedOpenAiServer => {
+    if (!scripted) throw new Error('the scripted model is not started');
+    return scripted;
+  };
+  return { app, model };
+}
+
+/** Fills the model settings dialog's endpoint: base URL, model name and native tool calls. */
+async function fillModelSettings(dialog: Locator, baseUrl: string, model: string): Promise<void> {
+  await dialog.getByLabel('Base URL').fill(baseUrl);
+  await dialog.getByLabel('Model').fill(model);
+  await dialog.getByLabel('Tool calling').selectOption('tools');
+}
+
 /** Points the workspace at a model endpoint through the settings dialog, as a user does (no test call). */
 export async function setModelInApp(page: Page, baseUrl: string, model = 'scripted-model'): Promise<void> {
   await page.getByTestId('open-model-settings').click();
   const dialog = page.getByTestId('model-settings');
-  await dialog.getByLabel('Base URL').fill(baseUrl);
-  await dialog.getByLabel('Model').fill(model);
-  await dialog.getByLabel('Tool calling').selectOption('tools');
+  await fillModelSettings(dialog, baseUrl, model);
   await dialog.getByTestId('save-model').click();
   await dialog.waitFor({ state: 'detached' });
+}
+
+/**
+ * Sets up the scripted model as a user does: the settings dialog's endpoint, then "Test
+ * connection" (the script's first three turns answer its probes) until it reports Connected,
+ * then Save, until the sidebar names the model. `beforeSave` looks at the tested dialog.
+ */
+export async function configureScriptedModel(
+  page: Page,
+  model: ScriptedOpenAiServer,
+  options: { modelName?: string; beforeSave?: (dialog: Locator) => Promise<void> } = {},
+): Promise<void> {
+  const modelName = options.modelName ?? 'scripted-model';
+  await page.getByTestId('open-model-settings').click();
+  const dialog = page.getByTestId('model-settings');
+  await fillModelSettings(dialog, model.baseUrl, modelName);
+  await dialog.getByRole('button', { name: 'Test connection' }).click();
+  await expect.poll(() => dialog.getByTestId('model-test-report').innerText()).toContain('Connected');
+  await options.beforeSave?.(dialog);
+  await dialog.getByTestId('save-model').click();
+  await expect.poll(() => page.getByTestId('model-summary').innerText()).toContain(modelName);
+}
+
+/**
+ * Opens the run composer on the `question`-th sample question (the first by default), picks a
+ * technique and step-through if asked, and returns the composer; starting the run is the caller's.
+ */
+export async function openRunComposer(page: Page, options: { question?: number; technique?: string; stepThrough?: boolean } = {}): Promise<Locator> {
+  await page.getByTestId('run-question').nth(options.question ?? 0).click();
+  const composer = page.getByTestId('run-composer');
+  if (options.technique) await composer.getByLabel('Technique').selectOption(options.technique);
+  if (options.stepThrough) await composer.getByLabel('Step-through').check();
+  return composer;
 }

@@ -13,6 +13,17 @@ const jobs = {
   react: 'Work step by step: reply either',
 } as const;
 
+/** The demo Locating question's plan: three roots (flows, SWE's power, krakow's value) and the join that decides. */
+export const locatingPlan = {
+  nodes: [
+    { id: 'Q1.1', question: 'Which trade nodes have a flow into baltic_sea?', parents: [] },
+    { id: 'Q1.2', question: "What is SWE's base trading power at each trade node?", parents: [] },
+    { id: 'Q1.3', question: 'What is the local value of krakow?', parents: [] },
+    { id: 'Q2.1', question: 'Of the nodes in <A1.1>, where should SWE place its merchant, given its power <A1.2> and the value <A1.3>?', parents: ['Q1.1', 'Q1.2', 'Q1.3'], compute: true },
+  ],
+  final: 'Q2.1',
+};
+
 export function plannerTurn(plan: unknown, extra: ScriptedTurn = {}): ScriptedTurn {
   return { label: 'plan', when: 'Reply with the plan as one JSON object.', content: typeof plan === 'string' ? plan : JSON.stringify(plan), ...extra };
 }

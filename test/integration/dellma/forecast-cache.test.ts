@@ -14,6 +14,7 @@ import { openWorkbench, type Workbench } from '../../../src-main/services/workbe
 import { useCleanups } from '../../support/lifecycle';
 import { messageText, startScriptedOpenAiServer, type ReceivedChatRequest, type ScriptedTurn } from '../../support/scripted-openai';
 import { useTempDirs } from '../../support/temp';
+import { until } from '../../support/until';
 import { forecastAnswer, isForecast, rankingPreferring } from './scripted-dellma-model';
 
 const tempDir = useTempDirs();
@@ -29,16 +30,6 @@ const prefersPear = (request: ReceivedChatRequest): ScriptedTurn => {
   const rank = rankingPreferring(request, 'pear');
   return { label: 'rank', content: JSON.stringify({ decision: rank[0], rank, explanation: 'Pear first.' }) };
 };
-
-async function until<T>(read: () => T | undefined, timeoutMs = 20_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = read();
-    if (value !== undefined) return value;
-    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 describe('the DeLLMa forecast cached in the workspace', () => {
   it('reuses the model forecast for the same context and asks again when the context changes', async () => {

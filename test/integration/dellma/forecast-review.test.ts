@@ -5,64 +5,16 @@
  * the sampling, the fit and the expected utilities; an unreadable edit is refused with its
  * problems and the model's forecast is used.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dellmaExpectedSchema, dellmaForecastSchema, dellmaSamplingSchema } from '../../../src-main/contract/dellma';
 import type { RunEvent } from '../../../src-main/contract/run';
-import { openSqliteConnector } from '../../../src-main/connectors/sqlite/sqlite-connector';
-import { defaultRunLimits, runDecision } from '../../../src-main/engine/decision-run';
-import type { ReviewDecision, ReviewGate, ReviewRequest } from '../../../src-main/engine/review-gate';
-import { createOpenAiProvider } from '../../../src-main/llm/openai-provider';
-import { tinySqlite } from '../../support/fixtures';
-import { startScriptedOpenAiServer, type ReceivedChatRequest, type ScriptedOpenAiServer, type ScriptedTurn } from '../../support/scripted-openai';
-import { messageText } from '../../support/scripted-openai';
-import { useTempDirs } from '../../support/temp';
-import { forecastAnswer, isForecast, rankingReadingFutures } from './scripted-dellma-model';
+import type { ReviewDecision } from '../../../src-main/engine/review-gate';
+import { rankingReadingFutures } from './scripted-dellma-model';
+import { storeQuestionModel, toolInputs as inputs, useStoreQuestionRuns } from './store-question-run';
 
-const tempDir = useTempDirs();
-const servers: ScriptedOpenAiServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const runStoreQuestion = useStoreQuestionRuns(storeQuestionModel((request) => rankingReadingFutures(request, 'south'), 'South, and better futures first.'));
+const decide = (forecastDecision: ReviewDecision) => runStoreQuestion((request) => (request.subject === 'forecast' ? forecastDecision : { action: 'approve' }));
 
-const question = 'Which region should get the new store?\nOptions: north; south';
-
-const model = (request: ReceivedChatRequest): ScriptedTurn => {
-  const text = messageText(request.chat.messages.find((message) => message.role === 'user') ?? { role: 'user', content: '' });
-  if (text.includes('Write one query that retrieves')) return { label: 'query', content: '```sql\nSELECT name FROM region\n```' };
-  if (isForecast(request)) return { label: 'forecast', content: forecastAnswer(request) };
-  const rank = rankingReadingFutures(request, 'south');
-  return { label: 'rank', content: JSON.stringify({ decision: rank[0], rank, explanation: 'South, and better futures first.' }) };
-};
-
-async function decide(forecastDecision: ReviewDecision): Promise<{ events: RunEvent[]; reviews: ReviewRequest[]; decision: string | null }> {
-  const server = await startScriptedOpenAiServer(Array.from({ length: 20 }, () => model));
-  servers.push(server);
-  const connector = openSqliteConnector({ path: tinySqlite(tempDir()) });
-  try {
-    const reviews: ReviewRequest[] = [];
-    const gate: ReviewGate = { interactive: true, review: async (request) => (reviews.push(request), request.subject === 'forecast' ? forecastDecision : { action: 'approve' }) };
-    const events: RunEvent[] = [];
-    const outcome = await runDecision({
-      question,
-      rules: '',
-      technique: 'dellma',
-      connector,
-      connectionDescription: 'tiny',
-      provider: createOpenAiProvider({ baseUrl: server.baseUrl, model: 'scripted', requestTimeoutMs: 5000, maxRetries: 0, toolMode: 'tools' }),
-      toolMode: 'tools',
-      limits: defaultRunLimits,
-      gate,
-      emit: (event) => events.push(event),
-    });
-    expect(server.failures).toEqual([]);
-    expect(outcome.status).toBe('answered');
-    return { events, reviews, decision: outcome.decision };
-  } finally {
-    await connector.close();
-  }
-}
-
-const inputs = (events: RunEvent[], tool: string): unknown[] => events.flatMap((event) => (event.type === 'tool' && event.tool === tool ? [event.input] : []));
 const worseShare = (events: RunEvent[]): number => {
   const futures = dellmaSamplingSchema.parse(inputs(events, 'dellma.sampling')[0]).futures ?? [];
   return futures.filter((future) => future.state.includes('how south turns out = worse')).length / futures.length;

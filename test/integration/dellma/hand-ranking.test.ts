@@ -6,65 +6,19 @@
  * pairs, the decision follows it, and both the cells and the review record say it was the
  * analyst's. An order that is not the batch's numbers each once is refused, the model's kept.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dellmaExpectedSchema, dellmaFitSchema, dellmaRankSchema } from '../../../src-main/contract/dellma';
 import type { RunEvent } from '../../../src-main/contract/run';
-import { openSqliteConnector } from '../../../src-main/connectors/sqlite/sqlite-connector';
-import { defaultRunLimits, runDecision } from '../../../src-main/engine/decision-run';
-import type { ReviewDecision, ReviewGate, ReviewRequest } from '../../../src-main/engine/review-gate';
+import type { ReviewDecision, ReviewRequest } from '../../../src-main/engine/review-gate';
 import { fitPairs } from '../../../src-main/engine/techniques/dellma/bradley-terry';
 import { dellmaSettings, readRankingLines } from '../../../src-main/engine/techniques/dellma/technique';
-import { createOpenAiProvider } from '../../../src-main/llm/openai-provider';
-import { tinySqlite } from '../../support/fixtures';
-import { messageText, startScriptedOpenAiServer, type ReceivedChatRequest, type ScriptedOpenAiServer, type ScriptedTurn } from '../../support/scripted-openai';
-import { useTempDirs } from '../../support/temp';
-import { forecastAnswer, isForecast, rankingPreferring } from './scripted-dellma-model';
+import { rankingPreferring } from './scripted-dellma-model';
+import { storeQuestionModel, toolInputs as inputs, useStoreQuestionRuns } from './store-question-run';
 
-const tempDir = useTempDirs();
-const servers: ScriptedOpenAiServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const runStoreQuestion = useStoreQuestionRuns(storeQuestionModel((request) => rankingPreferring(request, 'south'), 'South first.'));
+const decide = (rankingDecision: (request: Extract<ReviewRequest, { subject: 'ranking' }>) => ReviewDecision) =>
+  runStoreQuestion((request) => (request.subject === 'ranking' ? rankingDecision(request) : { action: 'approve' }));
 
-const question = 'Which region should get the new store?\nOptions: north; south';
-
-const model = (request: ReceivedChatRequest): ScriptedTurn => {
-  const text = messageText(request.chat.messages.find((message) => message.role === 'user') ?? { role: 'user', content: '' });
-  if (text.includes('Write one query that retrieves')) return { label: 'query', content: '```sql\nSELECT name FROM region\n```' };
-  if (isForecast(request)) return { label: 'forecast', content: forecastAnswer(request) };
-  const rank = rankingPreferring(request, 'south');
-  return { label: 'rank', content: JSON.stringify({ decision: rank[0], rank, explanation: 'South first.' }) };
-};
-
-async function decide(rankingDecision: (request: Extract<ReviewRequest, { subject: 'ranking' }>) => ReviewDecision): Promise<{ events: RunEvent[]; reviews: ReviewRequest[]; decision: string | null }> {
-  const server = await startScriptedOpenAiServer(Array.from({ length: 20 }, () => model));
-  servers.push(server);
-  const connector = openSqliteConnector({ path: tinySqlite(tempDir()) });
-  try {
-    const reviews: ReviewRequest[] = [];
-    const gate: ReviewGate = { interactive: true, review: async (request) => (reviews.push(request), request.subject === 'ranking' ? rankingDecision(request) : { action: 'approve' }) };
-    const events: RunEvent[] = [];
-    const outcome = await runDecision({
-      question,
-      rules: '',
-      technique: 'dellma',
-      connector,
-      connectionDescription: 'tiny',
-      provider: createOpenAiProvider({ baseUrl: server.baseUrl, model: 'scripted', requestTimeoutMs: 5000, maxRetries: 0, toolMode: 'tools' }),
-      toolMode: 'tools',
-      limits: defaultRunLimits,
-      gate,
-      emit: (event) => events.push(event),
-    });
-    expect(server.failures).toEqual([]);
-    expect(outcome.status).toBe('answered');
-    return { events, reviews, decision: outcome.decision };
-  } finally {
-    await connector.close();
-  }
-}
-
-const inputs = (events: RunEvent[], tool: string): unknown[] => events.flatMap((event) => (event.type === 'tool' && event.tool === tool ? [event.input] : []));
 const outputs = (events: RunEvent[], tool: string): string[] => events.flatMap((event) => (event.type === 'tool' && event.tool === tool ? [event.output] : []));
 const optionOf = (line: string): string => line.split('|')[1]?.trim() ?? '';
 

@@ -9,14 +9,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { dellmaFitSchema, dellmaRankSchema } from '../../../src-main/contract/dellma';
 import type { RunEvent } from '../../../src-main/contract/run';
 import { openSqliteConnector } from '../../../src-main/connectors/sqlite/sqlite-connector';
-import { defaultRunLimits, runDecision, type DecisionRunOptions } from '../../../src-main/engine/decision-run';
+import { runDecision, type DecisionRunOptions } from '../../../src-main/engine/decision-run';
 import { resumeStateFor, type ResumeState } from '../../../src-main/engine/resume-state';
 import type { ReviewGate } from '../../../src-main/engine/review-gate';
-import { createOpenAiProvider } from '../../../src-main/llm/openai-provider';
 import { tinySqlite } from '../../support/fixtures';
 import { messageText, startScriptedOpenAiServer, type ReceivedChatRequest, type ScriptedOpenAiServer, type ScriptedTurn } from '../../support/scripted-openai';
 import { useTempDirs } from '../../support/temp';
 import { forecastAnswer, isForecast, rankingPreferring } from './scripted-dellma-model';
+import { dellmaRunOptions } from './store-question-run';
 
 const tempDir = useTempDirs();
 const servers: ScriptedOpenAiServer[] = [];
@@ -42,14 +42,7 @@ describe('resuming a DeLLMa run', () => {
     const connector = openSqliteConnector({ path: tinySqlite(tempDir()) });
     try {
       const options = (baseUrl: string, events: RunEvent[]): DecisionRunOptions => ({
-        question,
-        rules: '',
-        technique: 'dellma',
-        connector,
-        connectionDescription: 'tiny',
-        provider: createOpenAiProvider({ baseUrl, model: 'scripted', requestTimeoutMs: 5000, maxRetries: 0, toolMode: 'tools' }),
-        toolMode: 'tools',
-        limits: defaultRunLimits,
+        ...dellmaRunOptions(connector, baseUrl, question),
         gate: { interactive: false, review: async () => ({ action: 'approve' }) },
         emit: (event) => events.push(event),
       });
@@ -100,14 +93,7 @@ describe('resuming a DeLLMa run', () => {
         const checkpoints: ResumeState[] = [];
         const reviews: string[] = [];
         const outcome = await runDecision({
-          question: 'Which region should get the new store?\nOptions: north; south',
-          rules: '',
-          technique: 'dellma',
-          connector,
-          connectionDescription: 'tiny',
-          provider: createOpenAiProvider({ baseUrl: server.baseUrl, model: 'scripted', requestTimeoutMs: 5000, maxRetries: 0, toolMode: 'tools' }),
-          toolMode: 'tools',
-          limits: defaultRunLimits,
+          ...dellmaRunOptions(connector, server.baseUrl),
           gate: { interactive: true, review: async (request, signal) => (reviews.push(request.subject), gate.review(request, signal)) },
           emit: (event) => events.push(event),
           onCheckpoint: (state) => checkpoints.push(JSON.parse(JSON.stringify(state)) as ResumeState),

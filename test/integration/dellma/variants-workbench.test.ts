@@ -17,6 +17,7 @@ import { repoRoot } from '../../support/fixtures';
 import { useCleanups } from '../../support/lifecycle';
 import { messageText, startScriptedOpenAiServer, type ReceivedChatRequest, type ScriptedOpenAiServer, type ScriptedTurn } from '../../support/scripted-openai';
 import { useTempDirs } from '../../support/temp';
+import { until } from '../../support/until';
 import { forecastAnswer, isForecast, rankingPreferring, scenariosOf } from './scripted-dellma-model';
 
 const tempDir = useTempDirs();
@@ -56,16 +57,6 @@ async function setup(): Promise<{ workbench: Workbench; server: ScriptedOpenAiSe
   const notebook = await workbench.invoke('notebooks/create', { title: 'DeLLMa variants' });
   await workbench.invoke('model/save', { settings: { baseUrl: server.baseUrl, model: 'm', temperature: 0, maxTokens: 400, requestTimeoutMs: 5000, maxRetries: 0, stream: false, toolMode: 'tools' } });
   return { workbench, server, events, connectionId: connection.id, notebookId: notebook.id };
-}
-
-async function until<T>(read: () => T | undefined, timeoutMs = 20_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = read();
-    if (value !== undefined) return value;
-    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 async function finished(events: { event: EventName; payload: unknown }[], runId: string): Promise<EventPayload<'run-progress'>> {

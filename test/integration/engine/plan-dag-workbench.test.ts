@@ -6,6 +6,7 @@ import { startScriptedOpenAiServer, type ScriptedOpenAiServer } from '../../supp
 import type { ScriptStep } from '../../support/scripted-openai/script';
 import { useCleanups } from '../../support/lifecycle';
 import { useTempDirs } from '../../support/temp';
+import { until } from '../../support/until';
 
 /** Plan*RAG's analyst actions through the workspace service: the plan review point, and a node re-run as a new run [ext]. */
 const tempDir = useTempDirs();
@@ -21,16 +22,6 @@ async function setup(script: ScriptStep[]) {
   const notebook = await workbench.invoke('notebooks/create', { title: 'Plan*RAG' });
   await workbench.invoke('model/save', { settings: { baseUrl: server.baseUrl, model: 'm', temperature: 0, maxTokens: 200, requestTimeoutMs: 5000, maxRetries: 0, stream: false, toolMode: 'tools' } });
   return { server, workbench, events, locating, notebook };
-}
-
-async function until<T>(read: () => T | undefined, timeoutMs = 15_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = read();
-    if (value !== undefined) return value;
-    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 const progressOf = (events: { event: EventName; payload: unknown }[], runId: string) =>

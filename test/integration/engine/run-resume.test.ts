@@ -7,19 +7,10 @@ import { startScriptedOpenAiServer } from '../../support/scripted-openai';
 import { connectSocket, startServe, type ServeProcess } from '../../support/serve';
 import { useTempDirs } from '../../support/temp';
 import { useCleanups } from '../../support/lifecycle';
+import { until } from '../../support/until';
 
 const tempDir = useTempDirs();
 const onCleanup = useCleanups();
-
-async function until<T>(read: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 type Client = Awaited<ReturnType<typeof connectSocket>>;
 

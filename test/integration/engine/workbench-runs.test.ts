@@ -5,6 +5,7 @@ import { startScriptedOpenAiServer, type ScriptedOpenAiServer } from '../../supp
 import type { ScriptStep } from '../../support/scripted-openai/script';
 import { useTempDirs } from '../../support/temp';
 import { useCleanups } from '../../support/lifecycle';
+import { until } from '../../support/until';
 
 const tempDir = useTempDirs();
 const onCleanup = useCleanups();
@@ -19,16 +20,6 @@ async function setup(script: ScriptStep[]) {
   const locating = connections.find((connection) => connection.name.startsWith('DQA Locating'))!;
   const notebook = await workbench.invoke('notebooks/create', { title: 'Run' });
   return { server, workbench, events, locating, notebook };
-}
-
-async function until<T>(read: () => T | undefined, timeoutMs = 15_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = read();
-    if (value !== undefined) return value;
-    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 const lastProgress = (events: { event: EventName; payload: unknown }[]) =>

@@ -1,0 +1,52 @@
+import type { Locator } from 'playwright-core';
+
+export interface ShownColours {
+  /** The text colour as computed, `rgb(…)`. */
+  color: string;
+  /** The first opaque background behind the element (its own or an ancestor's), `rgb(…)`. */
+  background: string;
+  /** The WCAG 2 contrast ratio of the two (1 to 21). */
+  ratio: number;
+}
+
+/**
+ * The colours a user sees for an element's text: its computed colour and the background it is
+ * drawn on, with their WCAG contrast ratio (4.5 is the AA minimum for body text). Evaluated in
+ * the page, so the theme's CSS variables and overrides are what count.
+ */
+export async function shownColours(element: Locator): Promise<ShownColours> {
+  const shown = await element.evaluate((target) => {
+    // Runs in the page; the test code is type-checked without the DOM library.
+    const style = (node: unknown) => (globalThis as unknown as { getComputedStyle(node: unknown): { color: string; backgroundColor: string } }).getComputedStyle(node);
+    const parentOf = (node: unknown): unknown => (node as { parentElement: unknown }).parentElement;
+    const opaque = (css: string): boolean => {
+      const parts = css.match(/[\d.]+/g) ?? [];
+      return parts.length === 3 || (parts.length === 4 && Number(parts[3]) === 1);
+    };
+    let background = 'rgb(255, 255, 255)';
+    for (let node: unknown = target; node; node = parentOf(node)) {
+      const colour = style(node).backgroundColor;
+      if (opaque(colour)) {
+        background = colour;
+        break;
+      }
+    }
+    return { color: style(target).color, background };
+  });
+  const [light, dark] = [relativeLuminance(shown.color), relativeLuminance(shown.background)].sort((a, b) => b - a) as [number, number];
+  return { ...shown, ratio: (light + 0.05) / (dark + 0.05) };
+}
+
+/** Whether an `rgb(…)` colour is a dark theme's kind of background (relative luminance under 0.2; white is 1). */
+export function isDarkColour(css: string): boolean {
+  return relativeLuminance(css) < 0.2;
+}
+
+/** WCAG 2's relative luminance of an `rgb(…)`/`rgba(…)` colour. */
+function relativeLuminance(css: string): number {
+  const [r = 0, g = 0, b = 0] = (css.match(/[\d.]+/g) ?? []).slice(0, 3).map((part) => {
+    const channel = Number(part) / 255;
+    return channel <= 0.03928 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
