@@ -305,7 +305,8 @@ function RankYourself({ cell, rank }: { cell: Cell; rank: DellmaRank }) {
       <ol aria-label={`Your ranking of batch ${rank.batch}, best first`}>
         {order.map((number, index) => (
           <li key={number} tabIndex={0} data-testid="rank-yourself-item" aria-label={`Place ${index + 1}: ${line(number)}`} onKeyDown={(event) => onKey(event, index)}>
-            <span>{line(number)}</span>{' '}
+            <span className="place">{index + 1}.</span>
+            <span className="line">{line(number)}</span>
             <button className="icon" aria-label={`Move scenario ${number} up`} disabled={index === 0} onClick={() => move(index, -1)}>
               ↑
             </button>

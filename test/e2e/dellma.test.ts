@@ -326,7 +326,7 @@ describe('DeLLMa on the agriculture example', () => {
     await batch.scrollIntoViewIfNeeded();
     await batch.getByTestId('rank-batch-yourself').click();
     const items = batch.getByTestId('rank-yourself-item');
-    const linesShown = async (): Promise<string[]> => (await items.allInnerTexts()).map((text) => text.replace(/\s*↑\s*↓\s*$/, '').trim());
+    const linesShown = async (): Promise<string[]> => (await items.allInnerTexts()).map((text) => text.replace(/^\s*\d+\.\s*/, '').replace(/\s*↑\s*↓\s*$/, '').trim());
     const modelLines = await linesShown();
     expect(modelLines.length).toBeGreaterThan(2);
     // The model's last scenario carried to the top with Alt+↑ (the row keeps the focus), then the new second one moved down by its button.

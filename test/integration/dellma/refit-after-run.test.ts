@@ -143,6 +143,13 @@ describe('ranking a batch of a finished DeLLMa run by hand [ext]', () => {
     expect(preview.html).toContain('Batch 2 ranked by hand after the run');
     expect(preview.html).toContain('Re-fit after the run with batch 2 ranked by the analyst (no model call)');
 
+    // A run still going is ranked at its own review points, not re-fitted.
+    const live = await workbench.invoke('runs/start', { notebookId, connectionId: connection.id, question, technique: 'dellma', mode: 'step' });
+    await until(() => (events.some((entry) => entry.event === 'run-progress' && (entry.payload as EventPayload<'run-progress'>).runId === live.runId && (entry.payload as EventPayload<'run-progress'>).pendingReview !== null) ? true : undefined));
+    await expect(workbench.invoke('dellma/rank-batch', { runId: live.runId, batch: 1, lines: ['1 | apple | x'] })).rejects.toThrow(/still going/);
+    await workbench.invoke('runs/stop', { runId: live.runId });
+    await until(() => (events.some((entry) => entry.event === 'run-progress' && (entry.payload as EventPayload<'run-progress'>).runId === live.runId && (entry.payload as EventPayload<'run-progress'>).status !== 'running') ? true : undefined));
+
     // It survives closing and reopening the workspace.
     workbench.close();
     workbench = openWorkbench({ workspaceDir, platform: { transport: 'websocket' } });
