@@ -29,7 +29,7 @@ export function questionFlags(result: DecisionResult, annotation: string): Quest
 }
 
 export interface JudgeInput {
-  base: Pick<QuestionResult, 'id' | 'scenario' | 'technique' | 'db' | 'dump' | 'questionsFile'>;
+  base: Pick<QuestionResult, 'id' | 'scenario' | 'technique' | 'db' | 'dump' | 'questionsFile' | 'variant'>;
   annotation: string;
   scenarioQuestion: ScenarioQuestion;
   prepared: PreparedScenario;

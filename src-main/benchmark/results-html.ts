@@ -4,7 +4,7 @@
  * text, including whatever the model answered, is escaped.
  */
 import { failureOrder, flagText, percent, questionDecision } from './results-markdown';
-import { endedAs, techniqueLabel, type ResultsRow, type ResultsTable } from './results-table';
+import { endedAs, rowLabel as techniqueOfRow, type ResultsRow, type ResultsTable } from './results-table';
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] as string);
@@ -13,7 +13,7 @@ export function escapeHtml(text: string): string {
 const palette = ['#2563eb', '#16a34a', '#dc2626', '#d97706', '#7c3aed', '#0891b2', '#db2777', '#4b5563'];
 
 function rowLabel(row: ResultsRow): string {
-  return `${techniqueLabel(row.technique)} · ${row.scenario} · ${row.db}`;
+  return `${techniqueOfRow(row)} · ${row.scenario} · ${row.db}`;
 }
 
 function accuracyChart(rows: readonly ResultsRow[]): string {
@@ -96,7 +96,7 @@ export function resultsHtml(table: ResultsTable): string {
   const summary = htmlTable(
     ['Technique', 'Scenario', 'DB', 'Questions', 'Accuracy', 'Ties counted', 'Without flagged', 'Mean steps', 'Mean prompt tokens', 'Mean completion tokens', 'Wall time (sum, s)', 'Largest prompt', 'Critical-path time (mean, s)'],
     rows.map((row) => [
-      techniqueLabel(row.technique),
+      techniqueOfRow(row),
       row.scenario,
       row.db,
       String(row.questions),
@@ -113,7 +113,7 @@ export function resultsHtml(table: ResultsTable): string {
   );
   const failures = htmlTable(
     ['Technique', 'Scenario', 'DB', ...failureOrder],
-    rows.map((row) => [techniqueLabel(row.technique), row.scenario, row.db, ...failureOrder.map((category) => String(row.failures[category] ?? 0))]),
+    rows.map((row) => [techniqueOfRow(row), row.scenario, row.db, ...failureOrder.map((category) => String(row.failures[category] ?? 0))]),
   );
   const flagged = table.questions.filter((result) => result.flags.length > 0);
   const flaggedTable =

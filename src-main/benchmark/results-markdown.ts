@@ -5,7 +5,7 @@
  * category and evidence. Model and data text is escaped so it cannot become Markdown.
  */
 import type { QuestionResult } from './question-result';
-import { endedAs, techniqueLabel, type ResultsRow, type ResultsTable } from './results-table';
+import { endedAs, rowLabel, type ResultsRow, type ResultsTable } from './results-table';
 
 /** Text safe inside a Markdown table cell: no markup, no pipes, no line breaks. */
 export function markdownCell(text: string): string {
@@ -32,8 +32,8 @@ function table(header: string[], rows: string[][]): string[] {
   return [`| ${header.join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`, ...rows.map((row) => `| ${row.join(' | ')} |`)];
 }
 
-function label(technique: ResultsRow['technique']): string {
-  return markdownCell(techniqueLabel(technique));
+function label(row: Pick<ResultsRow, 'technique' | 'variant'>): string {
+  return markdownCell(rowLabel(row));
 }
 
 function seconds(ms: number): string {
@@ -53,7 +53,7 @@ export function questionDecision(result: QuestionResult): string {
 
 export function resultsMarkdown(results: ResultsTable): string {
   const lines: string[] = ['# Technique benchmark', '', `Generated ${results.generatedAt}. Right = the exact simulator's best decision (compat rules); ties counted = one of the candidates tied with the best.`, ''];
-  const techniquesPresent = [...new Set(results.rows.map((row) => row.technique))];
+  const techniquesPresent = [...new Map(results.rows.map((row) => [`${row.technique}\n${row.variant ?? ''}`, { technique: row.technique, variant: row.variant }])).values()];
   const presentColumns = columns.filter((column) => results.rows.some((row) => row.scenario === column.scenario && row.db === column.db));
 
   lines.push('## Accuracy (paper layout)', '');
@@ -63,7 +63,7 @@ export function resultsMarkdown(results: ResultsTable): string {
       techniquesPresent.map((technique) => [
         label(technique),
         ...presentColumns.map((column) => {
-          const row = results.rows.find((candidate) => candidate.technique === technique && candidate.scenario === column.scenario && candidate.db === column.db);
+          const row = results.rows.find((candidate) => candidate.technique === technique.technique && candidate.variant === technique.variant && candidate.scenario === column.scenario && candidate.db === column.db);
           return row ? `${percent(row.correct, row.questions)} (${row.correct}/${row.questions}; ties ${row.correctWithTies}/${row.questions})` : '–';
         }),
       ]),
@@ -76,7 +76,7 @@ export function resultsMarkdown(results: ResultsTable): string {
     ...table(
       ['Technique', 'Scenario', 'DB', 'Questions', 'Accuracy', 'Ties counted', 'Without flagged', 'Mean steps', 'Mean prompt tokens', 'Mean completion tokens', 'Wall time (sum)', 'Mean wall time', 'Largest prompt', 'Critical-path time'],
       results.rows.map((row) => [
-        label(row.technique),
+        label(row),
         row.scenario,
         row.db,
         String(row.questions),
@@ -97,10 +97,10 @@ export function resultsMarkdown(results: ResultsTable): string {
 
   const statuses = [...new Set(results.rows.flatMap((row) => Object.keys(row.ended)))].sort();
   lines.push('## Where runs ended', '');
-  lines.push(...table(['Technique', 'Scenario', 'DB', ...statuses], results.rows.map((row) => [label(row.technique), row.scenario, row.db, ...statuses.map((status) => String(row.ended[status] ?? 0))])), '');
+  lines.push(...table(['Technique', 'Scenario', 'DB', ...statuses], results.rows.map((row) => [label(row), row.scenario, row.db, ...statuses.map((status) => String(row.ended[status] ?? 0))])), '');
 
   lines.push('## Failure categories', '', 'CAN wrong candidate set · MIS a critical value never retrieved · DEEP data or equations misused · QUR query errors · OTH other · unlabelled: left to the analyst.', '');
-  lines.push(...table(['Technique', 'Scenario', 'DB', ...failureOrder], results.rows.map((row) => [label(row.technique), row.scenario, row.db, ...failureOrder.map((category) => String(row.failures[category] ?? 0))])), '');
+  lines.push(...table(['Technique', 'Scenario', 'DB', ...failureOrder], results.rows.map((row) => [label(row), row.scenario, row.db, ...failureOrder.map((category) => String(row.failures[category] ?? 0))])), '');
 
   const flagged = results.questions.filter((result) => result.flags.length > 0);
   lines.push('## Reported apart: ties and float-level decisions', '');
@@ -111,7 +111,7 @@ export function resultsMarkdown(results: ResultsTable): string {
         ['Question', 'Technique', 'DB', 'Flags', 'Simulator best', 'Tied', 'Decision', 'Right', 'Ties counted'],
         flagged.map((result) => [
           markdownCell(result.id),
-          label(result.technique),
+          label(result),
           result.db,
           flagText(result),
           markdownCell(result.simulator?.best ?? '–'),
@@ -130,7 +130,7 @@ export function resultsMarkdown(results: ResultsTable): string {
       ['Question', 'Technique', 'DB', 'Decision', 'Simulator best', 'Right', 'Ended', 'Steps', 'Tokens (prompt/completion)', 'Category', 'Evidence'],
       results.questions.map((result) => [
         markdownCell(result.id),
-        label(result.technique),
+        label(result),
         result.db,
         markdownCell(questionDecision(result)),
         markdownCell(result.simulator?.best ?? '–'),

@@ -37,6 +37,11 @@ function mean(total: number, count: number): number {
   return count === 0 ? 0 : total / count;
 }
 
+/** A row's technique, with the DeLLMa variant its runs used. */
+export function rowLabel(row: Pick<ResultsRow, 'technique' | 'variant'>): string {
+  return row.variant === undefined ? techniqueLabel(row.technique) : `${techniqueLabel(row.technique)} (${row.variant})`;
+}
+
 /** A run's time along its plan's levels when its technique reports it, else its wall time (a plan of one chain). */
 export function criticalPathMs(result: QuestionResult): number {
   return result.criticalPathMs ?? result.wallMs;
@@ -45,7 +50,7 @@ export function criticalPathMs(result: QuestionResult): number {
 export function resultsTable(results: readonly QuestionResult[], now: () => string = () => new Date().toISOString()): ResultsTable {
   const groups = new Map<string, QuestionResult[]>();
   for (const result of results) {
-    const key = `${result.technique}\n${result.scenario}\n${result.db}`;
+    const key = `${result.technique}\n${result.variant ?? ''}\n${result.scenario}\n${result.db}`;
     groups.set(key, [...(groups.get(key) ?? []), result]);
   }
   const rows = [...groups.values()].map((group): ResultsRow => {
@@ -62,6 +67,7 @@ export function resultsTable(results: readonly QuestionResult[], now: () => stri
     const clear = group.filter((result) => result.flags.length === 0);
     return {
       technique: first.technique,
+      ...(first.variant !== undefined ? { variant: first.variant } : {}),
       scenario: first.scenario,
       db: first.db,
       questions: group.length,

@@ -5,6 +5,7 @@
  * (result.json). Questions already recorded are not run again, so a batch that was killed or
  * stopped finishes where it left off.
  */
+import type { DellmaRunSettings } from '../contract/dellma';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { WorkbenchError } from '../contract/errors';
@@ -82,6 +83,8 @@ export interface BenchmarkOptions {
   playbook?: string;
   /** Its version hash, recorded in every run's log. */
   playbookVersion?: string;
+  /** For `dellma`: the variant and sizes every run uses (absent: the defaults). */
+  dellma?: DellmaRunSettings;
   signal?: AbortSignal;
   /** Once per question, recorded earlier (`resumed`) or just now. */
   onResult?: (result: QuestionResult, resumed: boolean, progress: BenchmarkProgress) => void;
@@ -98,6 +101,21 @@ export interface BenchmarkOutcome {
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** A DeLLMa setting as the results table names it: the variant and the sizes it uses. */
+export function dellmaVariantText(settings: DellmaRunSettings): string {
+  switch (settings.variant) {
+    case 'pairs':
+    case 'top1':
+      return `${settings.variant}, s=${settings.perAction}, b=${settings.batch}, q=${settings.overlap}`;
+    case 'naive':
+      return `naive, ${settings.naiveSamples} samples`;
+    case 'sc':
+      return `sc, ${settings.selfConsistency} answers`;
+    default:
+      return settings.variant;
+  }
 }
 
 export async function runBenchmark(options: BenchmarkOptions): Promise<BenchmarkOutcome> {
@@ -125,6 +143,10 @@ export async function runBenchmark(options: BenchmarkOptions): Promise<Benchmark
     if (earlier.technique !== technique || earlier.db !== db) {
       throw new WorkbenchError('invalid-request', `${join(outDir, question.id)} holds a run of ${earlier.technique} on ${earlier.db}, not ${technique} on ${db}: use another --out directory`);
     }
+    const variant = options.dellma ? dellmaVariantText(options.dellma) : undefined;
+    if (earlier.variant !== variant) {
+      throw new WorkbenchError('invalid-request', `${join(outDir, question.id)} holds a run of ${earlier.technique} (${earlier.variant ?? 'default settings'}), not ${variant ?? 'default settings'}: use another --out directory`);
+    }
     record(earlier, true);
   }
   const resumed = progress.done;
@@ -133,7 +155,7 @@ export async function runBenchmark(options: BenchmarkOptions): Promise<Benchmark
     const dir = join(outDir, question.id);
     // A directory without a result is a run cut short: start it again from nothing.
     if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
-    const base = { id: question.id, scenario: question.scenario, technique, db, dump: question.dump, questionsFile: question.questionsFile };
+    const base = { id: question.id, scenario: question.scenario, technique, db, dump: question.dump, questionsFile: question.questionsFile, ...(options.dellma ? { variant: dellmaVariantText(options.dellma) } : {}) };
     const started = performance.now();
     progress.inFlight += 1;
     options.onStart?.(question, progress);
@@ -151,6 +173,7 @@ export async function runBenchmark(options: BenchmarkOptions): Promise<Benchmark
         ...(options.contextTokens ? { contextTokens: options.contextTokens } : {}),
         ...(options.playbook !== undefined ? { playbook: options.playbook } : {}),
         ...(options.playbookVersion !== undefined ? { playbookVersion: options.playbookVersion } : {}),
+        ...(options.dellma ? { dellma: options.dellma } : {}),
         ...(options.signal ? { signal: options.signal } : {}),
       });
       // A run stopped by the batch's stop is not decided: a resume runs it again.

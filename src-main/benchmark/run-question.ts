@@ -9,6 +9,7 @@
  * simulator judges the decision afterwards instead (./judge.ts).
  */
 import { parseConnectionUriWithPassword } from '../connectors/connection-uri';
+import type { DellmaRunSettings } from '../contract/dellma';
 import type { RunEvent, RunStatus } from '../contract/run';
 import { runToDirectory, type DirectoryRunRequest } from '../engine/run-setup';
 
@@ -29,6 +30,8 @@ export interface QuestionRunInput {
   /** A learned playbook for the `autoplan` technique. */
   playbook?: string;
   playbookVersion?: string;
+  /** For `dellma`: the variant and sizes. */
+  dellma?: DellmaRunSettings;
   signal?: AbortSignal;
   /** Every event of the run as it happens (progress). */
   onEvent?: (event: RunEvent) => void;
@@ -60,6 +63,7 @@ export async function runQuestion(input: QuestionRunInput): Promise<QuestionRunO
     whatIf: false,
     ...(input.playbook !== undefined ? { playbook: input.playbook } : {}),
     ...(input.playbookVersion !== undefined ? { playbookVersion: input.playbookVersion } : {}),
+    ...(input.dellma ? { dellma: input.dellma } : {}),
     limits: { maxSteps: input.maxSteps, ...(input.contextTokens ? { contextTokens: input.contextTokens } : {}) },
     ...(input.signal ? { signal: input.signal } : {}),
     ...(input.onEvent ? { onEvent: input.onEvent } : {}),

@@ -24,6 +24,7 @@ import { RESULT_FILES, writeResultFiles } from '../benchmark/results-files';
 import { positiveInteger, type CommandIo } from './command-io';
 import { modelCliOptions, providerFromCliOptions } from './model-options';
 import { dqaTechniqueUsage } from './usage';
+import { dellmaRunCliOptions, dellmaRunSettingsFrom } from './dellma-run-options';
 
 export { dqaTechniqueUsage };
 
@@ -100,6 +101,7 @@ export async function runDqaTechniqueCommand(args: string[], io: CommandIo): Pro
       out: { type: 'string' },
       playbook: { type: 'string' },
       workspace: { type: 'string' },
+      ...dellmaRunCliOptions,
     },
   });
   if (positionals.length > 0) throw new WorkbenchError('invalid-request', `unexpected argument "${positionals[0] ?? ''}": ${dqaTechniqueUsage}`);
@@ -109,6 +111,8 @@ export async function runDqaTechniqueCommand(args: string[], io: CommandIo): Pro
   if (files.length === 0 || files.some((file) => file === '')) throw new WorkbenchError('invalid-request', `--questions is required: ${dqaTechniqueUsage}`);
   if (values.db !== 'rdb' && values.db !== 'gdb') throw new WorkbenchError('invalid-request', `--db must be rdb or gdb, got "${values.db}"`);
   const db: DbKind = values.db;
+  // DeLLMa's variant and sizes, as `dwb run` and `dwb dellma solve` take them; refused for another engine.
+  const dellma = dellmaRunSettingsFrom(values, technique);
   const local = values['model-file'] !== undefined;
   if (!local) {
     for (const flag of ['base-url', 'model'] as const) {
@@ -160,6 +164,7 @@ export async function runDqaTechniqueCommand(args: string[], io: CommandIo): Pro
       concurrency,
       ...(chosen !== null ? { playbook: chosen.text } : {}),
       ...(chosen?.version ? { playbookVersion: chosen.version } : {}),
+      ...(dellma ? { dellma } : {}),
       signal: controller.signal,
       onResult: (result, resumed, progress) => {
         io.stderr(progressLine(result, resumed, progress));

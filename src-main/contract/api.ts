@@ -147,6 +147,14 @@ export const api = {
     result: dellmaCostEstimateSchema,
   },
   /**
+   * [ext] Ranks a batch of a finished DeLLMa run by hand (`number | option | future` lines, best
+   * first): the fit, expected utilities, sensitivity and decision are computed again in code from
+   * the run's recorded batches, added to its log and notebook as the analyst's re-fit (`node`).
+   */
+  'dellma/rank-batch': { params: z.object({ runId: z.string(), batch: z.number().int().min(1), lines: z.array(z.string()).min(1) }), result: z.object({ node: z.string() }) },
+  /** [ext] Removes an analyst's re-fit: its cells go to the trash, the log records the withdrawal. */
+  'dellma/withdraw-refit': { params: z.object({ runId: z.string(), node: z.string() }), result: z.object({ removedCells: z.array(z.string()) }) },
+  /**
    * Re-runs one node of a finished Plan*RAG run as a new run [ext]: the node (with an edited
    * question or a pinned answer) and its descendants run again, the rest is kept, the decision is made and checked again.
    */

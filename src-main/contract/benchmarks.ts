@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dellmaRunSettingsSchema } from './dellma';
 import { runStatusSchema, techniqueIdSchema } from './run';
 
 /**
@@ -72,6 +73,8 @@ export const questionResultSchema = z.object({
   utilityTau: z.number().nullable().optional(),
   /** The playbook version an AutoPlan run followed (absent without one). */
   playbook: z.string().optional(),
+  /** DeLLMa: the variant and sizes the run used, e.g. "top1, s=16, b=32, q=0.25" (absent: the defaults, or another technique). */
+  variant: z.string().optional(),
   wallMs: z.number(),
   failure: failureLabelSchema,
   decidedAt: z.string(),
@@ -80,6 +83,8 @@ export type QuestionResult = z.infer<typeof questionResultSchema>;
 
 export const resultsRowSchema = z.object({
   technique: techniqueIdSchema,
+  /** DeLLMa: the variant and sizes of the row's runs (absent: the defaults, or another technique). */
+  variant: z.string().optional(),
   scenario: z.enum(['locating', 'building']),
   db: dbKindSchema,
   questions: z.number(),
@@ -126,6 +131,8 @@ export const benchmarkSpecSchema = z.object({
   dbs: z.array(dbKindSchema).min(1, 'choose at least one database kind'),
   concurrency: z.number().int().min(1).max(16).default(2),
   maxSteps: z.number().int().min(1).max(200).default(20),
+  /** DeLLMa: the variant and sizes its runs use, as `dwb dqa solve --engine dellma --variant … --samples … --batch … --overlap …` (absent: the defaults). */
+  dellma: dellmaRunSettingsSchema.optional(),
 });
 export type BenchmarkSpec = z.output<typeof benchmarkSpecSchema>;
 

@@ -54,7 +54,11 @@ export const dellmaSamplingSchema = z.object({
   cost: z.object({ calls: z.number(), promptTokens: z.number(), completionTokens: z.number() }),
 });
 
+/** Present on the cells of an analyst's re-fit after the run [ext]: the batch they ranked by hand (the run's own cells stay as they were). */
+const refitField = z.object({ batch: z.number() }).optional();
+
 export const dellmaRankSchema = z.object({
+  refit: refitField,
   batch: z.number(),
   /** The batch's scenarios as numbered for the model (1..size), with their item position, option and future. */
   items: z.array(z.object({ number: z.number(), position: z.number(), action: z.string(), state: z.string() })),
@@ -73,6 +77,7 @@ export const dellmaRankSchema = z.object({
 });
 
 export const dellmaFitSchema = z.object({
+  refit: refitField,
   kind: z.enum(['pairs', 'top1']),
   comparisons: z.number(),
   components: z.number(),
@@ -88,6 +93,7 @@ export const dellmaFitSchema = z.object({
 });
 
 export const dellmaExpectedSchema = z.object({
+  refit: refitField,
   rows: z.array(z.object({ action: z.string(), expected: z.number().nullable(), low: z.number().nullable(), high: z.number().nullable() })),
   chosen: z.string().nullable(),
   runnerUp: z.string().nullable(),

@@ -94,7 +94,8 @@ export function buildReport(bundle: ReportBundle): DecisionReport {
     if (isObject(response) && typeof response['model'] === 'string') servedAs.add(response['model']);
   }
   const startedAt = first?.at ?? '';
-  const endedAt = reader.ended ? (last?.at ?? null) : null;
+  // The run-end's time: an analyst's re-fit of a DeLLMa run [ext] is logged after it.
+  const endedAt = reader.ended ? (bundle.events.find((entry) => entry.event.type === 'run-end')?.at ?? null) : null;
   // A run of a technique this version does not have (a newer one's) still reads, under its id.
   const technique = registeredTechniques().find((candidate) => candidate.id === start.event.technique) ?? { id: start.event.technique, label: start.event.technique, summary: '' };
 

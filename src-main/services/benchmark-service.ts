@@ -70,6 +70,7 @@ export function createBenchmarkService(deps: {
   /** Checks the questions file and its dumps before anything starts; returns the question count per database kind. */
   const readQuestions = (spec: BenchmarkSpec): number => {
     for (const technique of spec.techniques) techniqueNamed(technique);
+    if (spec.dellma && !spec.techniques.includes('dellma')) throw new WorkbenchError('invalid-request', 'The DeLLMa variant and sizes are for the DeLLMa technique, which this benchmark does not run');
     const set = readQuestionSet(spec.questionsFile);
     for (const db of spec.dbs) requireDumpFiles(set.baseDir, set.questions.map((question) => (db === 'rdb' ? question.rdb : question.gdb)), db);
     return set.questions.length;
@@ -93,6 +94,7 @@ export function createBenchmarkService(deps: {
             model: { settings },
             maxSteps: spec.maxSteps,
             concurrency: spec.concurrency,
+            ...(technique === 'dellma' && spec.dellma ? { dellma: spec.dellma } : {}),
             signal,
             onResult: (result) => {
               progress.done += 1;

@@ -1,3 +1,4 @@
+import { createDellmaRefitService } from './dellma-refit-service';
 import { join } from 'node:path';
 import { registeredTechniques } from '../engine/techniques/registry';
 import { estimateDellmaRun } from '../engine/techniques/dellma/run-estimate';
@@ -113,6 +114,8 @@ export function openWorkbench(options: {
     forecastStorePath: join(options.workspaceDir, 'dellma-forecasts.json'),
     emit: (event, payload) => bus.emit(event, payload),
   });
+
+  const dellmaRefits = createDellmaRefitService({ runs: runStore, notebooks, environment, isLive: (runId) => runs.active().some((run) => run.runId === runId), emit: (event, payload) => bus.emit(event, payload) });
 
   if (options.installDemo ?? true) {
     installDemoOnce({ database, workspaceDir: options.workspaceDir, notebooks, connections, environment });
@@ -267,6 +270,8 @@ export function openWorkbench(options: {
       return { ok: true as const };
     },
     'runs/list': ({ notebookId }) => runStore.list(notebookId),
+    'dellma/rank-batch': ({ runId, batch, lines }) => dellmaRefits.rankBatch(runId, batch, lines),
+    'dellma/withdraw-refit': ({ runId, node }) => dellmaRefits.withdraw(runId, node),
     'pearl/check': ({ program, actions }) => checkProgram(program, actions),
     'pearl/run-program': ({ runId, program, mode }) => runs.runProgram(runId, program, mode),
     'pearl/rerun-step': ({ runId, step, mode }) => runs.rerunStep(runId, step, mode),

@@ -4,7 +4,7 @@ import type { ResultsTable } from '../../src-main/contract';
 const statusColors = ['#2563eb', '#d97706', '#dc2626', '#7c3aed', '#0891b2', '#4b5563', '#16a34a', '#db2777'];
 
 function rowName(row: ResultsTable['rows'][number]): string {
-  return `${row.technique} · ${row.scenario} · ${row.db}`;
+  return `${row.technique}${row.variant === undefined ? '' : ` (${row.variant})`} · ${row.scenario} · ${row.db}`;
 }
 
 /** Accuracy per technique × scenario × database kind, tokens per question, and where runs ended. */

@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { BenchmarkSummary, ResultsTable, TechniqueIdValue, TechniqueInfo, WorkbenchClient } from '../../src-main/contract';
+import type { DellmaRunSettingsInput } from '../../src-main/contract/dellma';
 import { useWorkbench } from '../app/store-context';
+import { DellmaSettings } from '../runs/DellmaSettings';
 import { BenchmarkCharts } from './BenchmarkCharts';
 
 const dbOptions = [
@@ -20,8 +22,8 @@ function toggle<T>(list: readonly T[], item: T, on: boolean): T[] {
 
 /**
  * Technique benchmarks: start techniques × database kinds over a DQA questions file on the
- * configured model, watch them, stop and resume, read the table and charts, and open any
- * question's run as a notebook.
+ * configured model (DeLLMa with the variant and sizes chosen here), watch them, stop and
+ * resume, read the table and charts, and open any question's run as a notebook.
  */
 export function BenchmarksView({ client, onOpenNotebook }: { client: WorkbenchClient; onOpenNotebook: (notebookId: string) => void }) {
   const model = useWorkbench((state) => state.model);
@@ -36,6 +38,8 @@ export function BenchmarksView({ client, onOpenNotebook }: { client: WorkbenchCl
   const [dbs, setDbs] = useState<('rdb' | 'gdb')[]>(['rdb']);
   const [concurrency, setConcurrency] = useState(2);
   const [maxSteps, setMaxSteps] = useState(20);
+  // DeLLMa's variant and sizes, as `dwb dqa solve --engine dellma --variant … --samples … --batch … --overlap …`.
+  const [dellma, setDellma] = useState<DellmaRunSettingsInput>({});
   const [starting, setStarting] = useState(false);
 
   const loadTable = useCallback(
@@ -75,7 +79,7 @@ export function BenchmarksView({ client, onOpenNotebook }: { client: WorkbenchCl
   const start = (): void => {
     setStarting(true);
     client
-      .invoke('benchmarks/start', { questionsFile, techniques, dbs, concurrency, maxSteps })
+      .invoke('benchmarks/start', { questionsFile, techniques, dbs, concurrency, maxSteps, ...(techniques.includes('dellma') ? { dellma } : {}) })
       .then((summary) => setSelectedId(summary.id))
       .catch((error: unknown) => reportError(error, 'Could not start the benchmark'))
       .finally(() => setStarting(false));
@@ -118,6 +122,12 @@ export function BenchmarksView({ client, onOpenNotebook }: { client: WorkbenchCl
             </label>
           ))}
         </fieldset>
+        {techniques.includes('dellma') && (
+          <div data-testid="benchmark-dellma">
+            <DellmaSettings question="" rules="" value={dellma} onChange={setDellma} />
+            <p className="muted">Every DeLLMa run of the benchmark uses this variant and these sizes; the estimate is per question.</p>
+          </div>
+        )}
         <fieldset>
           <legend>Databases</legend>
           {dbOptions.map((option) => (
@@ -177,8 +187,11 @@ export function BenchmarksView({ client, onOpenNotebook }: { client: WorkbenchCl
             </thead>
             <tbody>
               {table.rows.map((row) => (
-                <tr key={`${row.technique}-${row.scenario}-${row.db}`}>
-                  <td>{row.technique}</td><td>{row.scenario}</td><td>{row.db}</td><td>{row.questions}</td>
+                <tr key={`${row.technique}-${row.variant ?? ''}-${row.scenario}-${row.db}`}>
+                  <td>
+                    {row.technique}
+                    {row.variant !== undefined && <span className="muted"> ({row.variant})</span>}
+                  </td><td>{row.scenario}</td><td>{row.db}</td><td>{row.questions}</td>
                   <td>{row.correct}/{row.questions} ({percent(row.correct, row.questions)})</td>
                   <td>{row.correctWithTies}/{row.questions} ({percent(row.correctWithTies, row.questions)})</td>
                   <td>{row.clearCorrect}/{row.questions - row.flagged}</td>
@@ -199,7 +212,7 @@ export function BenchmarksView({ client, onOpenNotebook }: { client: WorkbenchCl
             <tbody>
               {table.questions.map((result) => (
                 <tr key={`${result.technique}-${result.db}-${result.id}`} data-testid="question-row" data-question={result.id}>
-                  <td>{result.id}</td><td>{result.technique}</td><td>{result.db}</td>
+                  <td>{result.id}</td><td>{result.technique}{result.variant !== undefined && <span className="muted"> ({result.variant})</span>}</td><td>{result.db}</td>
                   <td>{result.match.matched ?? result.match.raw ?? 'no decision'}</td>
                   <td>{result.simulator?.best ?? '–'}</td>
                   <td>{result.correct ? 'yes' : result.correctWithTies ? 'tied' : 'no'}</td>

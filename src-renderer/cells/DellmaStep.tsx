@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type KeyboardEvent } from 'react';
 import { Bar, BarChart, CartesianGrid, ErrorBar, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { Cell, QueryResult } from '../../src-main/contract';
 import {
@@ -48,11 +48,15 @@ export function dellmaStepOf(cell: Cell): { step: DellmaStep; input: unknown } |
 export function DellmaStepView({ cell, step, input }: { cell: Cell; step: DellmaStep; input: unknown }) {
   return (
     <div className={`dellma dellma-${step}`} data-testid={`dellma-${step}`}>
-      <p className="dellma-title">{step === 'rank' ? `${titles.rank} · batch ${(input as DellmaRank).batch}${(input as DellmaRank).rankedBy === 'analyst' ? ' · ranked by the analyst' : ''}` : titles[step]}</p>
+      <p className="dellma-title">
+        {step === 'rank' ? `${titles.rank} · batch ${(input as DellmaRank).batch}${(input as DellmaRank).rankedBy === 'analyst' ? ' · ranked by the analyst' : ''}` : titles[step]}
+        {(input as { refit?: unknown }).refit ? " · the analyst's re-fit [ext]" : ''}
+      </p>
+      {refitOf(input) !== null && <RefitNote cell={cell} step={step} batch={refitOf(input) ?? 0} />}
       {step === 'frame' && <FrameView frame={input as DellmaFrame} />}
       {step === 'forecast' && <ForecastView cell={cell} forecast={input as DellmaForecast} />}
       {step === 'sampling' && <SamplingView sampling={input as DellmaSampling} />}
-      {step === 'rank' && <RankView rank={input as DellmaRank} />}
+      {step === 'rank' && <RankView cell={cell} rank={input as DellmaRank} />}
       {step === 'fit' && <FitView fit={input as DellmaFit} />}
       {step === 'expected' && <ExpectedView expected={input as DellmaExpected} />}
       {step === 'exact' && <ExactView exact={input as DellmaExact} />}
@@ -201,7 +205,7 @@ function SamplingView({ sampling }: { sampling: DellmaSampling }) {
   );
 }
 
-function RankView({ rank }: { rank: DellmaRank }) {
+function RankView({ cell, rank }: { cell: Cell; rank: DellmaRank }) {
   const placeOf = new Map((rank.order ?? []).map((number, index) => [number, index + 1]));
   const rows = [...rank.items].sort((a, b) => (placeOf.get(a.number) ?? 1e9) - (placeOf.get(b.number) ?? 1e9)).map((item) => [placeOf.get(item.number) ?? null, item.number, item.action, item.state]);
   const repairs = rank.repairs ? [...rank.repairs.missing.map((n) => `${n} appended`), ...rank.repairs.duplicates.map((n) => `${n} repeated (dropped)`), ...rank.repairs.outOfRange.map((n) => `${n} out of range (dropped)`)] : [];
@@ -216,7 +220,119 @@ function RankView({ rank }: { rank: DellmaRank }) {
         {rank.comparisons} comparisons{repairs.length ? ` · repaired: ${repairs.join(', ')}` : ' · no repairs'}
       </p>
       <ResultGrid result={table(['place', 'scenario', 'option', 'future'], rows)} fileName={`dellma-batch-${rank.batch}`} />
+      {!rank.refit && <RankYourself cell={cell} rank={rank} />}
     </>
+  );
+}
+
+const refitOf = (input: unknown): number | null => {
+  const refit = (input as { refit?: { batch?: unknown } }).refit;
+  return typeof refit?.batch === 'number' ? refit.batch : null;
+};
+
+/** [ext] On each cell of an analyst's re-fit: what it is, and (on its decision) the way to remove it. */
+function RefitNote({ cell, step, batch }: { cell: Cell; step: DellmaStep; batch: number }) {
+  const withdraw = useWorkbench((state) => state.withdrawDellmaRefit);
+  const reportError = useWorkbench((state) => state.reportError);
+  const [busy, setBusy] = useState(false);
+  const runId = cell.provenance.runId ?? '';
+  const node = cell.provenance.node ?? '';
+  return (
+    <div className="dellma-refit-note" data-testid="dellma-refit-note">
+      <p className="muted">
+        [ext] The analyst&apos;s re-fit: batch {batch} ranked by hand after the run; the fit, expected utilities, sensitivity and decision are computed again from the run&apos;s recorded batches with this ranking in its place (no model call). The run&apos;s own cells stay as they were.
+      </p>
+      {step === 'expected' && (
+        <button
+          className="ghost small"
+          data-testid="withdraw-refit"
+          disabled={busy}
+          onClick={() => {
+            setBusy(true);
+            withdraw(runId, node)
+              .catch((error: unknown) => reportError(error, 'Could not remove the re-fit'))
+              .finally(() => setBusy(false));
+          }}
+        >
+          Remove this re-fit
+        </button>
+      )}
+    </div>
+  );
+}
+
+/**
+ * [ext] After a DeLLMa run has finished, any batch can be ranked by hand: the scenarios in a
+ * list to reorder (each row's ↑/↓ buttons, or Alt+↑/↓ on a focused row), sent as the same
+ * `number | option | future` lines the step-through review uses.
+ */
+function RankYourself({ cell, rank }: { cell: Cell; rank: DellmaRank }) {
+  const runId = cell.provenance.runId ?? '';
+  const running = useWorkbench((state) => state.runs[runId]?.status === 'running');
+  const fitted = useWorkbench((state) => state.cells.some((other) => other.provenance.runId === runId && other.kind === 'observation' && other.data.tool === 'dellma.fit'));
+  const rankBatch = useWorkbench((state) => state.rankDellmaBatch);
+  const reportError = useWorkbench((state) => state.reportError);
+  const [order, setOrder] = useState<number[] | null>(null);
+  const [busy, setBusy] = useState(false);
+  if (running || !fitted || !runId) return null;
+  const byNumber = new Map(rank.items.map((item) => [item.number, item]));
+  const line = (number: number): string => `${number} | ${byNumber.get(number)?.action ?? '?'} | ${byNumber.get(number)?.state ?? '?'}`;
+  if (!order) {
+    return (
+      <button className="ghost small" data-testid="rank-batch-yourself" onClick={() => setOrder(rank.order ?? rank.items.map((item) => item.number))}>
+        Rank this batch yourself [ext]
+      </button>
+    );
+  }
+  const move = (index: number, by: -1 | 1): void => {
+    const target = index + by;
+    if (target < 0 || target >= order.length) return;
+    const next = [...order];
+    [next[index], next[target]] = [next[target] as number, next[index] as number];
+    setOrder(next);
+  };
+  const onKey = (event: KeyboardEvent<HTMLLIElement>, index: number): void => {
+    if (!event.altKey || (event.key !== 'ArrowUp' && event.key !== 'ArrowDown')) return;
+    event.preventDefault();
+    const by = event.key === 'ArrowUp' ? -1 : 1;
+    move(index, by);
+    // The moved row keeps the focus, so a scenario can be carried several places.
+    const list = event.currentTarget.parentElement;
+    requestAnimationFrame(() => (list?.children[index + by] as HTMLElement | undefined)?.focus());
+  };
+  const submit = (): void => {
+    setBusy(true);
+    rankBatch(runId, rank.batch, order.map(line))
+      .then(() => setOrder(null))
+      .catch((error: unknown) => reportError(error, 'Could not re-fit with your ranking'))
+      .finally(() => setBusy(false));
+  };
+  return (
+    <div className="dellma-rank-yourself" data-testid="rank-yourself">
+      <p className="muted">Best first. Move a scenario with its buttons, or focus it and press Alt+↑ / Alt+↓. The re-fit replaces this batch&apos;s comparisons with yours and recomputes the fit and the decision in code; the run&apos;s cells stay.</p>
+      <ol aria-label={`Your ranking of batch ${rank.batch}, best first`}>
+        {order.map((number, index) => (
+          <li key={number} tabIndex={0} data-testid="rank-yourself-item" aria-label={`Place ${index + 1}: ${line(number)}`} onKeyDown={(event) => onKey(event, index)}>
+            <span className="place">{index + 1}.</span>
+            <span className="line">{line(number)}</span>
+            <button className="icon" aria-label={`Move scenario ${number} up`} disabled={index === 0} onClick={() => move(index, -1)}>
+              ↑
+            </button>
+            <button className="icon" aria-label={`Move scenario ${number} down`} disabled={index === order.length - 1} onClick={() => move(index, 1)}>
+              ↓
+            </button>
+          </li>
+        ))}
+      </ol>
+      <div className="review-actions">
+        <button className="primary" data-testid="refit-submit" disabled={busy} onClick={submit}>
+          Re-fit with my ranking
+        </button>
+        <button className="ghost" disabled={busy} onClick={() => setOrder(null)}>
+          Cancel
+        </button>
+      </div>
+    </div>
   );
 }
 

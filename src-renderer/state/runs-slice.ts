@@ -48,6 +48,10 @@ export interface RunsSlice {
   resumeRun(runId: string): Promise<void>;
   /** Re-runs a node of a finished Plan*RAG run (and its descendants) as a new run [ext]. */
   rerunNode(runId: string, node: string, change: { question?: string; pinned?: string }): Promise<void>;
+  /** [ext] Ranks a batch of a finished DeLLMa run by hand: its re-fit arrives as new cells of the run. */
+  rankDellmaBatch(runId: string, batch: number, lines: string[]): Promise<void>;
+  /** [ext] Removes an analyst's re-fit (its cells go to the trash; the run log records it). */
+  withdrawDellmaRefit(runId: string, node: string): Promise<void>;
   loadActiveRuns(): Promise<void>;
   loadTechniques(): Promise<void>;
   /** The workspace's playbooks per task type (the composer names the pinned one AutoPlan follows). */
@@ -142,6 +146,19 @@ export function createRunsSlice({ client, set, get }: SliceContext): RunsSlice {
     rerunStep: async (fromRunId, step, mode) => {
       await get().flushEdits();
       await client.invoke('pearl/rerun-step', { runId: fromRunId, step, mode });
+    },
+    rankDellmaBatch: async (runId, batch, lines) => {
+      await client.invoke('dellma/rank-batch', { runId, batch, lines });
+      // The re-fit's cells sit after the run's own, which may not be the notebook's end: read the order back.
+      const notebookId = get().currentNotebookId;
+      if (!notebookId) return;
+      await get().flushEdits();
+      const notebook = await client.invoke('notebooks/get', { id: notebookId });
+      if (get().currentNotebookId === notebookId) set({ cells: notebook.cells });
+    },
+    withdrawDellmaRefit: async (runId, node) => {
+      const { removedCells } = await client.invoke('dellma/withdraw-refit', { runId, node });
+      set({ cells: get().cells.filter((cell) => !removedCells.includes(cell.id)) });
     },
     reviewRun: async (runId, decision) => {
       await client.invoke('runs/review', { runId, decision });

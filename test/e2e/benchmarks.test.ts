@@ -4,12 +4,15 @@ import { devQuestions, techniqueModel, writeQuestionFile } from '../support/dqa-
 import { editorText, screenshot, setModelInApp, useAppInBrowser } from '../support/browser';
 import { startScriptedOpenAiServer, type ScriptedOpenAiServer } from '../support/scripted-openai';
 import { useSuiteTempDir } from '../support/temp';
+import { dqaPrefersBest } from '../integration/dellma/scripted-dellma-model';
 
 const app = useAppInBrowser({ viewport: { width: 1500, height: 1100 } });
 const suiteDir = useSuiteTempDir();
 let server: ScriptedOpenAiServer | null = null;
+let dellmaServer: ScriptedOpenAiServer | null = null;
 afterAll(async () => {
   await server?.close();
+  await dellmaServer?.close();
 });
 
 describe('benchmarks in the app', () => {
@@ -54,6 +57,43 @@ describe('benchmarks in the app', () => {
     await expect.poll(() => page.locator('[data-cell-kind]').count()).toBe(4);
     await expect.poll(() => editorText(page.locator('[data-cell-kind="query"]').first())).toBe("SELECT 'L2' AS question, count(*) AS nodes FROM trade_node");
     await screenshot(page, 'benchmarks-02-question');
+    expect(app.pageErrors).toEqual([]);
+  });
+
+  it('offers DeLLMa’s variant and sizes when DeLLMa is chosen, runs with them and shows them in the results', async () => {
+    const questions = devQuestions('locating', ['L1', 'L2']);
+    const file = writeQuestionFile(join(suiteDir(), 'dellma-questions.json'), 'locating', questions);
+    dellmaServer = await startScriptedOpenAiServer(Array.from({ length: 30 }, () => dqaPrefersBest(questions)));
+    const { page } = app;
+    await setModelInApp(page, dellmaServer.baseUrl);
+    await page.getByTestId('open-benchmarks').click();
+    const view = page.getByTestId('benchmarks-view');
+    await view.getByLabel('Questions file').fill(file);
+    await view.getByLabel('PlanRAG', { exact: true }).uncheck();
+    expect(await view.getByTestId('benchmark-dellma').count()).toBe(0);
+    await view.getByLabel('DeLLMa', { exact: true }).check();
+    const settings = view.getByTestId('benchmark-dellma');
+    await settings.getByLabel('DeLLMa variant').selectOption('top1');
+    await settings.getByLabel('Samples per option').fill('4');
+    await settings.getByLabel('Minibatch size').fill('8');
+    await settings.getByLabel('Overlap').fill('0.5');
+    // The estimate follows the sizes: 7 options at most × 4 futures = 28 scenarios in windows of 8 at stride 4, 6 ranking calls.
+    await expect.poll(() => settings.getByTestId('dellma-estimate').innerText()).toContain('6 ranking');
+    await screenshot(page, 'benchmarks-03-dellma-settings');
+    await view.getByTestId('start-benchmark').click();
+
+    const item = view.getByTestId('benchmark-item').first();
+    await expect.poll(() => item.innerText()).toContain('dellma');
+    await expect.poll(() => item.getAttribute('data-status'), { timeout: 60_000 }).toBe('finished');
+    expect(await item.getByTestId('benchmark-progress').innerText()).toMatch(/^finished: 2\/2 questions · accuracy so far 2\/2 \(100\.0%\)/);
+    const rows = view.getByTestId('results-table').locator('tbody tr');
+    await expect.poll(() => rows.count()).toBe(1);
+    expect(await rows.first().innerText()).toMatch(/^dellma \(top1, s=4, b=8, q=0\.5\)\s+locating\s+rdb\s+2\s+2\/2 \(100\.0%\)/);
+    expect(await view.locator('[data-question="L1"]').innerText()).toMatch(/^L1\s+dellma \(top1, s=4, b=8, q=0\.5\)\s+rdb/);
+    // Per question: candidates, shortlist, context, forecast and the 6 ranking calls.
+    expect(dellmaServer.chatRequests()).toHaveLength(2 * 10);
+    expect(dellmaServer.failures).toEqual([]);
+    await screenshot(page, 'benchmarks-04-dellma-results');
     expect(app.pageErrors).toEqual([]);
   });
 });

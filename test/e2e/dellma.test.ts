@@ -6,6 +6,7 @@
  * likely in the forecast cell, and the sampled futures, utilities and expected utilities are
  * computed from the edit, which the report records as the analyst's.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -34,12 +35,23 @@ function agricultureDatabase(directory: string): string {
 
 const userText = (request: ReceivedChatRequest): string => messageText(request.chat.messages.find((message) => message.role === 'user') ?? { role: 'user', content: '' });
 
+/**
+ * The last test's model weighs the futures: a scenario scores its option's outlook (worse 0,
+ * same 1, better 2) plus 0.25 for pear, so pear leads unless another option's futures are likelier to turn out better.
+ */
+let weighsFutures = false;
+function rankingWeighingFutures(request: ReceivedChatRequest): number[] {
+  const scenarios = [...userText(request).matchAll(/^Scenario (\d+)\. Future: (.*)\. Option: (\S+) \(/gm)].map((match) => ({ number: Number(match[1]), future: match[2] ?? '', option: match[3] ?? '' }));
+  const score = (scenario: { future: string; option: string }): number => (scenario.option === 'pear' ? 0.25 : 0) + ['worse', 'same', 'better'].findIndex((value) => scenario.future.includes(`how ${scenario.option} turns out = ${value}`));
+  return [...scenarios].sort((a, b) => score(b) - score(a) || a.number - b.number).map((scenario) => scenario.number);
+}
+
 /** Writes the context query, forecasts every unknown, and ranks pear's scenarios first. */
 const prefersPear = (request: ReceivedChatRequest): ScriptedTurn => {
   if (userText(request).includes('Write one query that retrieves')) return { label: 'context query', content: '```sql\nSELECT commodity, yield_per_acre, yield_unit, price, price_unit FROM fruit_2021\n```' };
   if (isForecast(request)) return { label: 'forecast', content: forecastAnswer(request) };
-  const rank = rankingReadingFutures(request, 'pear');
-  return { label: 'rank', content: JSON.stringify({ decision: rank[0], rank, explanation: 'Every future where I plant pear beats the others.' }) };
+  const rank = weighsFutures ? rankingWeighingFutures(request) : rankingReadingFutures(request, 'pear');
+  return { label: 'rank', content: JSON.stringify({ decision: rank[0], rank, explanation: weighsFutures ? 'Pear leads unless its season turns out worse.' : 'Every future where I plant pear beats the others.' }) };
 };
 
 const script: ScriptStep[] = [
@@ -145,6 +157,13 @@ describe('DeLLMa on the agriculture example', () => {
     const firstSampling = (await stepTexts('rank')).join('\n');
     const firstExpected = await app.page.getByTestId('dellma-expected').first().getByTestId('expected-values').innerText();
     expect(firstExpected).toMatch(/^Expected utility: apple [\d.e-]+ · grape [\d.e-]+ · pear [\d.e-]+$/);
+    // The first run's forecast is kept in the workspace with the run that made it.
+    const stored = Object.values(JSON.parse(readFileSync(join(app.workspaceDir, 'dellma-forecasts.json'), 'utf8')) as Record<string, { runId: string }>);
+    expect(stored).toHaveLength(1);
+    const firstRunId = stored[0]?.runId ?? '';
+    expect(firstRunId).not.toBe('');
+    const forecastCalls = (): number => model().chatRequests().filter(isForecast).length;
+    expect(forecastCalls()).toBe(1);
     await startRun('step');
     // The context query waits first: approve it as written.
     const review = app.page.getByTestId('review-panel');
@@ -154,6 +173,10 @@ describe('DeLLMa on the agriculture example', () => {
     await expect.poll(() => review.innerText(), { timeout: 20_000 }).toContain('The forecast waits for you');
     const forecast = app.page.getByTestId('dellma-forecast').nth(1);
     await forecast.scrollIntoViewIfNeeded();
+    // The same context as the first run: the model's forecast is reused without a call, and the cell says whose it is.
+    expect(await forecast.innerText()).toContain(`reused without a model call: made by ${firstRunId} at `);
+    expect(forecastCalls()).toBe(1);
+    await screenshot(app.page, 'dellma-01b-forecast-reused');
     await forecast.getByLabel('Likelihood of how pear turns out: worse').selectOption('very likely');
     await forecast.getByLabel('Likelihood of how pear turns out: same').selectOption('very unlikely');
     // Probabilities follow at once: 6, 1, 2 → 0.667, 0.111, 0.222.
@@ -206,6 +229,143 @@ describe('DeLLMa on the agriculture example', () => {
     // …and the batch the analyst ranked by hand, labelled as the analyst's.
     expect(report).toContain('Batch 2 ranked by the analyst');
     await screenshot(app.page, 'dellma-04-report');
+    expect(app.pageErrors).toEqual([]);
+  });
+
+  it('editing the forecast in the app updates the decision and the sensitivity the analyst reads', async () => {
+    weighsFutures = true;
+    await app.page.keyboard.press('Escape');
+    await expect.poll(() => app.page.getByTestId('export-dialog').count()).toBe(0);
+    const expectedCells = app.page.getByTestId('dellma-expected');
+    const before = await expectedCells.count();
+    await startRun('auto');
+    await expect.poll(() => expectedCells.count(), { timeout: 30_000 }).toBe(before + 1);
+    await expect.poll(() => app.page.getByTestId('run-status').innerText(), { timeout: 30_000 }).toBe('Decided');
+    const unedited = expectedCells.nth(before);
+    const decisionBefore = await unedited.getByTestId('dellma-decision').innerText();
+    const sensitivityBefore = await unedited.getByTestId('dellma-sensitivity').innerText();
+    await unedited.getByTestId('dellma-sensitivity').scrollIntoViewIfNeeded();
+    await screenshot(app.page, 'dellma-05-sensitivity-before-edit');
+
+    const flipsOf = (text: string): { key: string; from: number; to: number; decision: string }[] =>
+      [...text.matchAll(/“(.+?)” = “(.+?)” from p=([\d.]+) to ([\d.]+) makes (\w+) the decision/g)].map((match) => ({ key: `${match[1]} = ${match[2]}`, from: Number(match[3]), to: Number(match[4]), decision: match[5] ?? '' }));
+    // The same question in step-through: at the forecast, the analyst makes the move the sensitivity
+    // names for grape's season turning out better, and beyond it, and pear's better season very unlikely.
+    const predicted = flipsOf(sensitivityBefore).find((flip) => flip.key === 'how grape turns out = better');
+    expect(predicted).toBeDefined();
+    expect(predicted?.to ?? 1).toBeLessThan(0.75);
+    await startRun('step');
+    const review = app.page.getByTestId('review-panel');
+    await expect.poll(() => review.innerText(), { timeout: 20_000 }).toContain('The model wants to run this query');
+    await review.getByTestId('review-approve').click();
+    await expect.poll(() => review.innerText(), { timeout: 20_000 }).toContain('The forecast waits for you');
+    const forecast = app.page.getByTestId('dellma-forecast').last();
+    await forecast.getByLabel('Likelihood of how grape turns out: worse').selectOption('very unlikely');
+    await forecast.getByLabel('Likelihood of how grape turns out: same').selectOption('very unlikely');
+    await forecast.getByLabel('Likelihood of how grape turns out: better').selectOption('very likely');
+    await forecast.getByLabel('Likelihood of how pear turns out: better').selectOption('very unlikely');
+    await forecast.getByTestId('forecast-continue').click();
+    for (const batch of [1, 2]) {
+      await expect.poll(() => review.innerText(), { timeout: 20_000 }).toContain(`Batch ${batch}: the model's ranking`);
+      await review.getByTestId('review-approve').click();
+    }
+    await expect.poll(() => app.page.getByTestId('run-status').innerText(), { timeout: 30_000 }).toBe('Decided');
+    const edited = expectedCells.nth(before + 1);
+    const decisionAfter = await edited.getByTestId('dellma-decision').innerText();
+    const sensitivityAfter = await edited.getByTestId('dellma-sensitivity').innerText();
+    await edited.scrollIntoViewIfNeeded();
+    await screenshot(app.page, 'dellma-06-decision-and-sensitivity-after-edit');
+
+    // What the analyst reads follows the computation: the decision is the option with the
+    // highest expected utility shown, and each flip starts from the probability the forecast
+    // in force shows (3 decimals there, 2 here).
+    const argmax = async (cell: typeof edited): Promise<string> => {
+      const shown = [...(await cell.getByTestId('expected-values').innerText()).matchAll(/(\w+) ([\d.e-]+)/g)].map((match) => ({ option: match[1] ?? '', value: Number(match[2]) }));
+      return shown.reduce((best, row) => (row.value > best.value ? row : best)).option;
+    };
+    expect(decisionBefore).toBe(await argmax(unedited));
+    expect(decisionAfter).toBe(await argmax(edited));
+    // Pear leads on the model's forecast; with grape's better season very likely (p 0.75, past the
+    // sensitivity's flip point) and pear's very unlikely, the decision is the one the sensitivity named.
+    expect(decisionBefore).toBe('pear');
+    expect(decisionAfter).toBe(predicted?.decision);
+    const probabilities = async (cell: number): Promise<Map<string, number>> => {
+      const rows = await app.page.getByTestId('dellma-forecast').nth(cell).getByTestId('forecast-table').locator('tbody tr').allInnerTexts();
+      const shown = new Map<string, number>();
+      let factor = '';
+      for (const row of rows) {
+        const columns = row.split('\t').map((column) => column.trim());
+        if (columns.length === 4) factor = columns.shift() ?? '';
+        shown.set(`${factor} = ${columns[0] ?? ''}`, Number(columns[2]));
+      }
+      return shown;
+    };
+    const forecastCells = await app.page.getByTestId('dellma-forecast').count();
+    const flipsBefore = flipsOf(sensitivityBefore);
+    const flipsAfter = flipsOf(sensitivityAfter);
+    expect(flipsBefore.length).toBeGreaterThan(0);
+    const modelForecast = await probabilities(forecastCells - 3);
+    const analystForecast = await probabilities(forecastCells - 1);
+    for (const flip of flipsBefore) expect(modelForecast.get(flip.key)).toBeCloseTo(flip.from, 1);
+    for (const flip of flipsAfter) expect(analystForecast.get(flip.key)).toBeCloseTo(flip.from, 1);
+    for (const flip of flipsBefore) expect(flip.decision).not.toBe(decisionBefore);
+    for (const flip of flipsAfter) expect(flip.decision).not.toBe(decisionAfter);
+    expect(analystForecast.get('how grape turns out = better')).toBeCloseTo(0.75, 3);
+    // Pear: somewhat likely 4, very likely 6, very unlikely 1 → better 1/11.
+    expect(analystForecast.get('how pear turns out = better')).toBeCloseTo(1 / 11, 3);
+    expect(sensitivityAfter).not.toBe(sensitivityBefore);
+    expect(model().failures).toEqual([]);
+    expect(app.pageErrors).toEqual([]);
+  });
+
+  it('after the run, the analyst ranks a batch by hand with the keyboard and gets a re-fit that persists and can be removed [ext]', async () => {
+    const callsBefore = model().chatRequests().length;
+    const expectedCells = app.page.getByTestId('dellma-expected');
+    const runExpected = await expectedCells.last().innerText();
+    const batch = app.page.getByTestId('dellma-rank').last();
+    await batch.scrollIntoViewIfNeeded();
+    await batch.getByTestId('rank-batch-yourself').click();
+    const items = batch.getByTestId('rank-yourself-item');
+    const linesShown = async (): Promise<string[]> => (await items.allInnerTexts()).map((text) => text.replace(/^\s*\d+\.\s*/, '').replace(/\s*↑\s*↓\s*$/, '').trim());
+    const modelLines = await linesShown();
+    expect(modelLines.length).toBeGreaterThan(2);
+    // The model's last scenario carried to the top with Alt+↑ (the row keeps the focus), then the new second one moved down by its button.
+    await items.last().focus();
+    for (let moves = 0; moves < modelLines.length - 1; moves++) await app.page.keyboard.press('Alt+ArrowUp');
+    const carried = modelLines.at(-1) ?? '';
+    expect((await linesShown())[0]).toBe(carried);
+    const second = modelLines[0] ?? '';
+    await batch.getByRole('button', { name: `Move scenario ${second.split(' | ')[0] ?? ''} down` }).click();
+    const mine = [carried, modelLines[1] ?? '', second, ...modelLines.slice(2, -1)];
+    expect(await linesShown()).toEqual(mine);
+    await screenshot(app.page, 'dellma-07-rank-yourself');
+    await batch.getByTestId('refit-submit').click();
+
+    // The re-fit: three new cells labelled as the analyst's, computed without a model call; the run's own stay.
+    const refitNotes = app.page.getByTestId('dellma-refit-note');
+    await expect.poll(() => refitNotes.count(), { timeout: 20_000 }).toBe(3);
+    expect(model().chatRequests().length).toBe(callsBefore);
+    const refitRank = app.page.getByTestId('dellma-rank').filter({ has: app.page.getByTestId('dellma-refit-note') });
+    expect(await refitRank.locator('.dellma-title').innerText()).toContain("ranked by the analyst · the analyst's re-fit [ext]");
+    const refitExpected = expectedCells.last();
+    expect(await refitExpected.innerText()).toContain("The analyst's re-fit: batch");
+    expect(await expectedCells.nth((await expectedCells.count()) - 2).innerText()).toBe(runExpected);
+    const refitValues = await refitExpected.getByTestId('expected-values').innerText();
+    expect(refitValues).toMatch(/^Expected utility: apple [\d.e-]+ · grape [\d.e-]+ · pear [\d.e-]+$/);
+    const shown = [...refitValues.matchAll(/(\w+) ([\d.e-]+)/g)].map((match) => ({ option: match[1] ?? '', value: Number(match[2]) }));
+    expect(await refitExpected.getByTestId('dellma-decision').innerText()).toBe(shown.reduce((best, row) => (row.value > best.value ? row : best)).option);
+    await refitExpected.scrollIntoViewIfNeeded();
+    await screenshot(app.page, 'dellma-08-refit');
+
+    // It is kept: after a reload the re-fit is still there.
+    await app.page.reload();
+    await expect.poll(() => app.page.getByTestId('dellma-refit-note').count(), { timeout: 20_000 }).toBe(3);
+    expect(await app.page.getByTestId('dellma-expected').last().getByTestId('expected-values').innerText()).toBe(refitValues);
+
+    // Undo: removing the re-fit leaves the run's cells as they were.
+    await app.page.getByTestId('withdraw-refit').click();
+    await expect.poll(() => app.page.getByTestId('dellma-refit-note').count()).toBe(0);
+    expect(await app.page.getByTestId('dellma-expected').last().innerText()).toBe(runExpected);
     expect(app.pageErrors).toEqual([]);
   });
 });

@@ -1,3 +1,5 @@
+import { dqaQuestionText } from '../../../src-main/benchmark/dqa-question-text';
+import { simulate, type DqaQuestion } from '../../support/dqa-technique-model';
 import { messageText, type ReceivedChatRequest, type ScriptedTurn } from '../../support/scripted-openai';
 
 /**
@@ -65,4 +67,27 @@ export function rankingReadingFutures(request: ReceivedChatRequest, preferred: s
   const outlook = (scenario: { future: string; option: string }): number => (['worse', 'same', 'better'] as const).findIndex((value) => scenario.future.includes(`how ${scenario.option} turns out = ${value}`));
   const score = (scenario: { future: string; option: string }): number => (scenario.option === preferred ? 10 : 0) + outlook(scenario);
   return [...scenarios].sort((a, b) => score(b) - score(a) || a.number - b.number).map((scenario) => scenario.number);
+}
+
+/**
+ * DeLLMa on DQA questions (`dwb dqa solve --engine dellma`, the app's Benchmarks): for whichever
+ * of `questions` the prompt names, shortlists with the simulator's best first, lists the
+ * candidates and the context by query, forecasts, and ranks the best's scenarios first.
+ */
+export function dqaPrefersBest(questions: readonly DqaQuestion[]): (request: ReceivedChatRequest) => ScriptedTurn {
+  return (request) => {
+    const text = messageText(request.chat.messages.find((message) => message.role === 'user') ?? { role: 'user', content: '' });
+    const question = questions.find((candidate) => text.includes(dqaQuestionText(candidate)));
+    if (!question) return { label: 'unknown question', content: 'I cannot tell which question this is.' };
+    const best = simulate('locating', question).best;
+    if (/Keep at most \d+ candidates/.test(text)) {
+      const candidates = (/The candidates:\n(.*)\n/.exec(text)?.[1] ?? '').split(', ');
+      return { label: 'shortlist', content: JSON.stringify({ keep: [best, ...candidates.filter((name) => name !== best)].slice(0, 7) }) };
+    }
+    if (text.includes('first column lists every candidate')) return { label: 'candidates', content: '```sql\nSELECT trade_node FROM trade_node ORDER BY trade_node\n```' };
+    if (text.includes('Write one query that retrieves')) return { label: 'query', content: '```sql\nSELECT count(*) AS nodes FROM trade_node\n```' };
+    if (isForecast(request)) return { label: 'forecast', content: forecastAnswer(request) };
+    const rank = rankingPreferring(request, best);
+    return { label: 'rank', content: JSON.stringify({ decision: rank[0], rank, explanation: `${best} first.` }) };
+  };
 }

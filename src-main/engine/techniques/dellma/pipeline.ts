@@ -237,8 +237,6 @@ export async function solveWithDellma(
   const sample = variant === 'naive' ? naiveSample(random, beliefs, actionCount, params.naiveSamples) : pairedSample(random, beliefs, actionCount, params.perAction);
   const itemCount = sample.items.length;
   const plan = variant === 'naive' ? [{ index: 0, start: 0, size: itemCount }] : windows(itemCount, params.batch, params.overlap);
-  const pairs: Pair[] = [];
-  const choices: Choice[] = [];
   const batches: BatchRecord[] = [];
   /** One ranking call (and its repairs) for a window; the notebook is told as soon as it is in. */
   const askBatch = async (window: Window): Promise<BatchRecord> => {
@@ -273,14 +271,9 @@ export async function solveWithDellma(
     const done = completed[window.index];
     if (done) {
       // Finished before the run was interrupted: its comparisons enter the fit as they were.
-      const record: BatchRecord = structuredClone(done);
-      const compared = comparisonsOf(variant, record.order);
-      pairs.push(...compared.pairs);
-      if (compared.choice) choices.push(compared.choice);
-      batches.push(record);
+      batches.push(structuredClone(done));
       continue;
     }
-    // A batch the model had answered (and the notebook shown) when the run stopped at its review is not asked again.
     // A batch the model had answered (and the notebook shown) when the run stopped at its review is reviewed, not asked again.
     const record = answered?.window.index === window.index ? structuredClone(answered) : await askBatch(window);
     batches.push(record);
@@ -292,13 +285,37 @@ export async function solveWithDellma(
       record.comparisons = comparisonsOf(variant, analystOrder).count;
       onBatch?.(record, sample);
     }
-    const compared = comparisonsOf(variant, record.order);
-    pairs.push(...compared.pairs);
-    if (compared.choice) choices.push(compared.choice);
     onBatchDone?.(record);
   }
 
-  const kind = variant === 'top1' ? 'top1' : 'pairs';
+  return { problem, variant, ...decideFromRankings(problem, frame.actions.map((action) => action.name), beliefs, sample, batches, params, seed) };
+}
+
+/**
+ * Everything after the rankings, in code: the Bradley–Terry fit of the batches' orders, the
+ * utilities over all items together, expected utilities, the decision, the bootstrap interval
+ * and the sensitivity. A run and an analyst's later re-fit of its recorded batches both use it,
+ * so a re-fit is exactly a fresh fit on the same comparisons.
+ */
+export function decideFromRankings(
+  problem: number,
+  names: readonly string[],
+  beliefs: readonly BeliefFactor[],
+  sample: { states: State[]; items: Item[] },
+  batches: BatchRecord[],
+  params: Pick<DellmaParameters, 'variant' | 'alpha' | 'softmaxTemperature' | 'bootstrapResamples'>,
+  seed: number,
+): Pick<ProblemResult, 'actions' | 'chosen' | 'note' | 'dellma'> {
+  const kind = params.variant === 'top1' ? 'top1' : 'pairs';
+  const itemCount = sample.items.length;
+  const actionCount = names.length;
+  const pairs: Pair[] = [];
+  const choices: Choice[] = [];
+  for (const batch of batches) {
+    const compared = comparisonsOf(params.variant, batch.order);
+    pairs.push(...compared.pairs);
+    if (compared.choice) choices.push(compared.choice);
+  }
   let fitted: BradleyTerryFit;
   try {
     fitted = kind === 'top1' ? fitTop1(itemCount, choices, { alpha: params.alpha }) : fitPairs(itemCount, pairs, { alpha: params.alpha });
@@ -318,19 +335,16 @@ export async function solveWithDellma(
       from: flip.from,
       to: flip.to,
       shift: flip.shift,
-      newDecision: frame.actions[flip.newDecision]?.name ?? '?',
+      newDecision: names[flip.newDecision] ?? '?',
     }),
   );
-  const names = frame.actions.map((action) => action.name);
   // [ext] An exact tie at the top is no decision: the reference code's argmax would silently
   // take the first-listed action, the very effect behind the per-action pitfall.
   const tiedWith = decision?.tied ? names.filter((_name, index) => expected[index] === expected[decision.action]) : [];
   const chosen = decision && !decision.tied ? (names[decision.action] ?? null) : null;
   const note = !decision ? 'no action has an estimate' : decision.tied ? `tie between ${tiedWith.join(', ')} (no decision)` : batches.every((batch) => batch.order === null) ? 'no usable ranking' : null;
   return {
-    problem,
-    variant,
-    actions: names,
+    actions: [...names],
     chosen,
     note,
     dellma: { seed, factors: beliefs.map((factor) => factor.name), states: sample.states, items: sample.items, batches, fit, utilities: utility, expected, decision, interval, sensitivity: flips },

@@ -440,6 +440,12 @@ function emitSampling(run: RunContext, params: DellmaParameters, beliefs: readon
 
 /** One ranking cell, written as soon as the batch's answer is in. */
 function emitBatch(run: RunContext, batch: BatchRecord, sample: { states: State[]; items: Item[] }, actions: readonly string[], beliefs: readonly BeliefFactor[]): void {
+  const { record, text } = rankStep(batch, sample, actions, beliefs);
+  emitStep(run, 'rank', record, text, `batch-${record.batch}`);
+}
+
+/** A batch as its ranking cell's record and text (a run's, or an analyst's re-fit). */
+export function rankStep(batch: BatchRecord, sample: { states: State[]; items: Item[] }, actions: readonly string[], beliefs: readonly BeliefFactor[]): { record: DellmaRank; text: string } {
   const describe = (position: number): { action: string; state: string } => {
     const item = sample.items[position];
     return { action: actions[item?.action ?? -1] ?? '?', state: stateText(beliefs, sample.states[item?.stateId ?? -1] ?? []) };
@@ -459,11 +465,10 @@ function emitBatch(run: RunContext, batch: BatchRecord, sample: { states: State[
     modelOrder: batch.modelOrder ? batch.modelOrder.map(local) : null,
   };
   if (byAnalyst) {
-    emitStep(run, 'rank', record, `Batch ${record.batch} ranked by the analyst (${record.items.length} scenarios): best first ${record.order?.join(', ') ?? ''}; the analyst's ${record.comparisons} comparisons replace the model's (model: ${record.modelOrder?.join(', ') ?? 'no usable ranking'}).`, `batch-${record.batch}`);
-    return;
+    return { record, text: `Batch ${record.batch} ranked by the analyst (${record.items.length} scenarios): best first ${record.order?.join(', ') ?? ''}; the analyst's ${record.comparisons} comparisons replace the model's (model: ${record.modelOrder?.join(', ') ?? 'no usable ranking'}).` };
   }
   const repairs = record.repairs ? [...record.repairs.missing.map((n) => `${n} appended`), ...record.repairs.duplicates.map((n) => `${n} repeated`), ...record.repairs.outOfRange.map((n) => `${n} out of range`)] : [];
-  emitStep(run, 'rank', record, `Batch ${record.batch} (${record.items.length} scenarios): ${record.order ? `best first ${record.order.join(', ')}` : 'no usable ranking'}${repairs.length ? `; repaired: ${repairs.join(', ')}` : ''}. ${record.explanation}`, `batch-${record.batch}`);
+  return { record, text: `Batch ${record.batch} (${record.items.length} scenarios): ${record.order ? `best first ${record.order.join(', ')}` : 'no usable ranking'}${repairs.length ? `; repaired: ${repairs.join(', ')}` : ''}. ${record.explanation}` };
 }
 
 /**
@@ -509,8 +514,16 @@ export function readRankingLines(lines: readonly string[], size: number): { ok: 
 }
 
 function emitResult(run: RunContext, result: ProblemResult, beliefs: readonly BeliefFactor[], params: DellmaParameters): void {
+  const steps = resultSteps(result, beliefs, params.softmaxTemperature);
+  if (!steps) return;
+  emitStep(run, 'fit', steps.fit.record, steps.fit.text, 'fit');
+  emitStep(run, 'expected', steps.expected.record, steps.expected.text, 'expected');
+}
+
+/** The fit and expected-utility cells of a result, as records and texts (a run's, or an analyst's re-fit). */
+export function resultSteps(result: ProblemResult, beliefs: readonly BeliefFactor[], softmaxTemperature: number): { fit: { record: DellmaFit; text: string }; expected: { record: DellmaExpected; text: string } } | null {
   const detail = result.dellma;
-  if (!detail) return;
+  if (!detail) return null;
   const actions = result.actions;
   const describe = (position: number): { action: string; state: string } => {
     const item = detail.items[position];
@@ -529,14 +542,14 @@ function emitResult(run: RunContext, result: ProblemResult, beliefs: readonly Be
     comparisons: detail.fit.comparisons,
     components: detail.fit.components,
     alpha: detail.fit.alpha,
-    temperature: params.softmaxTemperature,
+    temperature: softmaxTemperature,
     iterations: detail.fit.iterations,
     converged: detail.fit.converged,
     items: detail.items.map((_item, position) => ({ position, ...describe(position), theta: detail.fit.theta[position] ?? 0, utility: detail.utilities[position] ?? 0 })),
     rankAgreement: tauOf(pooled),
     batchAgreement,
   };
-  emitStep(run, 'fit', fit, `Bradley–Terry (ILSR, alpha ${fit.alpha}) over ${fit.comparisons} comparisons, ${fit.components} component(s) of the comparison graph, ${fit.iterations} iterations${fit.converged ? '' : ' (not converged)'}; utilities = softmax(θ/${fit.temperature}) over all ${fit.items.length} scenarios.${analystBatches.length ? ` Batch(es) ${analystBatches.join(', ')} ranked by the analyst.` : ''}${fit.rankAgreement === null ? '' : ` [ext] Kendall τ of the rankings with the fitted utilities: ${fit.rankAgreement.toFixed(3)}.`}`, 'fit');
+  const fitText = `Bradley–Terry (ILSR, alpha ${fit.alpha}) over ${fit.comparisons} comparisons, ${fit.components} component(s) of the comparison graph, ${fit.iterations} iterations${fit.converged ? '' : ' (not converged)'}; utilities = softmax(θ/${fit.temperature}) over all ${fit.items.length} scenarios.${analystBatches.length ? ` Batch(es) ${analystBatches.join(', ')} ranked by the analyst.` : ''}${fit.rankAgreement === null ? '' : ` [ext] Kendall τ of the rankings with the fitted utilities: ${fit.rankAgreement.toFixed(3)}.`}`;
 
   const decision = detail.decision;
   const expected: DellmaExpected = {
@@ -548,7 +561,8 @@ function emitResult(run: RunContext, result: ProblemResult, beliefs: readonly Be
     stability: detail.interval.stability,
     sensitivity: detail.sensitivity,
   };
-  emitStep(run, 'expected', expected, `Expected utility: ${expected.rows.map((row) => `${row.action} ${row.expected === null ? 'n/a' : row.expected.toPrecision(3)}`).join(', ')}. Decision: ${expected.chosen ?? `none (${expected.note ?? ''})`}${expected.margin === null ? '' : `, margin ${expected.margin.toPrecision(3)} over ${expected.runnerUp ?? '?'}`}.`, 'expected');
+  const expectedText = `Expected utility: ${expected.rows.map((row) => `${row.action} ${row.expected === null ? 'n/a' : row.expected.toPrecision(3)}`).join(', ')}. Decision: ${expected.chosen ?? `none (${expected.note ?? ''})`}${expected.margin === null ? '' : `, margin ${expected.margin.toPrecision(3)} over ${expected.runnerUp ?? '?'}`}.`;
+  return { fit: { record: fit, text: fitText }, expected: { record: expected, text: expectedText } };
 }
 
 /** [ext] τ counts between a batch's order (best first) and the fitted utilities of its items. */
