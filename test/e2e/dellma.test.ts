@@ -9,11 +9,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadAgriculture } from '../../src-main/dellma-data/agriculture';
 import { repoRoot } from '../support/fixtures';
-import { screenshot, useAppInBrowser } from '../support/browser';
-import { messageText, startScriptedOpenAiServer, type ReceivedChatRequest, type ScriptedOpenAiServer, type ScriptedTurn } from '../support/scripted-openai';
+import { configureScriptedModel, screenshot, useAppWithScriptedModel } from '../support/browser';
+import { messageText, type ReceivedChatRequest, type ScriptedTurn } from '../support/scripted-openai';
 import type { ScriptStep } from '../support/scripted-openai/script';
 import { useSuiteTempDir } from '../support/temp';
 import { forecastAnswer, isForecast, rankingReadingFutures } from '../integration/dellma/scripted-dellma-model';
@@ -64,21 +64,7 @@ const script: ScriptStep[] = [
 
 const question = 'Which fruit should I plant on my 10 acres in California next season to earn the most revenue per acre?\nOptions: apple; grape; pear\nUnknowns: climate condition';
 
-let scriptedModel: ScriptedOpenAiServer | undefined;
-const app = useAppInBrowser({
-  viewport: { width: 1400, height: 950 },
-  prepare: async () => {
-    databasePath = agricultureDatabase(dataDir());
-    scriptedModel = await startScriptedOpenAiServer(script, { models: ['scripted-model'] });
-  },
-});
-afterAll(async () => {
-  await scriptedModel?.close();
-});
-const model = (): ScriptedOpenAiServer => {
-  if (!scriptedModel) throw new Error('the scripted model is not started');
-  return scriptedModel;
-};
+const { app, model } = useAppWithScriptedModel(script, { viewport: { width: 1400, height: 950 } });
 
 /** The text of every DeLLMa cell of one step, in notebook order. */
 const stepTexts = (step: string): Promise<string[]> => app.page.getByTestId(`dellma-${step}`).allInnerTexts();
@@ -95,14 +81,9 @@ async function startRun(mode: 'auto' | 'step'): Promise<void> {
 
 describe('DeLLMa on the agriculture example', () => {
   it('sets up the model and the agriculture database', async () => {
+    databasePath = agricultureDatabase(dataDir());
     await app.page.goto(app.server.url);
-    await app.page.getByTestId('open-model-settings').click();
-    const dialog = app.page.getByTestId('model-settings');
-    await dialog.getByLabel('Base URL').fill(model().baseUrl);
-    await dialog.getByLabel('Model').fill('scripted-model');
-    await dialog.getByRole('button', { name: 'Test connection' }).click();
-    await expect.poll(() => dialog.getByTestId('model-test-report').innerText()).toContain('Connected');
-    await dialog.getByTestId('save-model').click();
+    await configureScriptedModel(app.page, model());
     await app.page.getByTestId('add-connection').click();
     const connection = app.page.getByTestId('connection-dialog');
     await connection.getByTestId('kind-sqlite').click();
