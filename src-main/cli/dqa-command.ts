@@ -120,6 +120,7 @@ export async function runDqaCommand(args: string[], io: CommandIo): Promise<numb
       }
     }
     if (cache !== null) {
+      cache.close();
       const { hits, writes, rejected } = cache.counts;
       io.stderr(`dump cache ${cache.dir}: ${hits} read, ${writes} written${rejected > 0 ? `, ${rejected} unusable entries parsed again` : ''}`);
     }
@@ -129,6 +130,7 @@ export async function runDqaCommand(args: string[], io: CommandIo): Promise<numb
     return 0;
   } finally {
     out?.close();
+    cache?.close();
   }
 }
 

@@ -26,6 +26,12 @@ export const DUMP_CACHE_FORMAT_VERSION = 1;
 const MAGIC = Buffer.from('DWBDUMPC', 'latin1');
 const HEADER_BYTES = 96;
 const OFFSET = { version: 8, scenario: 12, kind: 13, source: 16, payloadLength: 48, payloadHash: 56 } as const;
+/** Header bytes written as zero (room for later fields): any other value is not this format. */
+const RESERVED: readonly (readonly [number, number])[] = [
+  [14, 16],
+  [52, 56],
+  [88, 96],
+];
 
 type FieldType = 'text' | 'number' | 'boolean';
 type Schema = readonly (readonly [array: string, fields: readonly (readonly [name: string, type: FieldType])[]])[];
@@ -94,7 +100,7 @@ export function encodeParsedDump(key: DumpCacheKey, data: LocatingData | Buildin
     size += 8;
     for (const [, type] of (schema[a] as Schema[number])[1]) size += align8(rows.length * (type === 'number' ? 8 : type === 'text' ? 4 : 1));
   });
-  const out = Buffer.alloc(HEADER_BYTES + size);
+  const out = Buffer.from(new ArrayBuffer(HEADER_BYTES + size));
   let at = HEADER_BYTES;
   out.writeUInt32LE(strings.length, at);
   out.writeUInt32LE(blobLength, at + 4);
@@ -114,11 +120,16 @@ export function encodeParsedDump(key: DumpCacheKey, data: LocatingData | Buildin
     out.writeUInt32LE(rows.length, at);
     at += 8;
     for (const [field, type] of (schema[a] as Schema[number])[1]) {
-      rows.forEach((row, r) => {
-        if (type === 'number') out.writeDoubleLE(row[field] as number, at + 8 * r);
-        else if (type === 'text') out.writeUInt32LE(indexOf.get(row[field] as string) as number, at + 4 * r);
-        else out.writeUInt8(row[field] === true ? 1 : 0, at + r);
-      });
+      // `out` starts its own ArrayBuffer, and `at` is 8-aligned.
+      if (type === 'number') {
+        const column = new Float64Array(out.buffer, out.byteOffset + at, rows.length);
+        for (let r = 0; r < rows.length; r += 1) column[r] = (rows[r] as Row)[field] as number;
+      } else if (type === 'text') {
+        const column = new Uint32Array(out.buffer, out.byteOffset + at, rows.length);
+        for (let r = 0; r < rows.length; r += 1) column[r] = indexOf.get((rows[r] as Row)[field] as string) as number;
+      } else {
+        for (let r = 0; r < rows.length; r += 1) out[at + r] = (rows[r] as Row)[field] === true ? 1 : 0;
+      }
       at += align8(rows.length * (type === 'number' ? 8 : type === 'text' ? 4 : 1));
     }
   });
@@ -139,6 +150,7 @@ function headerMatches(bytes: Buffer, key: DumpCacheKey): boolean {
   if (bytes.readUInt8(OFFSET.scenario) !== SCENARIO_CODE[key.scenario] || bytes.readUInt8(OFFSET.kind) !== KIND_CODE[key.kind]) return false;
   if (!bytes.subarray(OFFSET.source, OFFSET.source + 32).equals(key.sourceHash)) return false;
   if (bytes.readUInt32LE(OFFSET.payloadLength) !== bytes.length - HEADER_BYTES) return false;
+  for (const [from, to] of RESERVED) for (let i = from; i < to; i += 1) if (bytes[i] !== 0) return false;
   return bytes.subarray(OFFSET.payloadHash, OFFSET.payloadHash + 32).equals(sha256(bytes.subarray(HEADER_BYTES)));
 }
 

@@ -8,7 +8,7 @@
  *   `dwb dqa solve --no-dump-cache` neither reads nor writes it.
  * - Writes are atomic (a temporary file in the same folder, then rename), so a reader sees a
  *   whole entry or none; concurrent runs may both write one, the last rename wins, both whole.
- * - Size-bounded: after a write, the least recently used entries (by modification time, which
+ * - Size-bounded: at close, after a run that wrote, the least recently used entries (by modification time, which
  *   a hit refreshes) are removed until the folder's entries fit `maxBytes`.
  * - Anything wrong with an entry (unreadable, truncated, damaged, another version, another
  *   dump's) is a miss: the dump is parsed again and the entry rewritten. Anything wrong with
@@ -47,6 +47,8 @@ export interface DumpCache {
   readonly dir: string;
   get(key: DumpCacheKey): LocatingData | BuildingData | null;
   put(key: DumpCacheKey, data: LocatingData | BuildingData): void;
+  /** Keeps the size bound (once per run, after its writes, rather than after each). */
+  close(): void;
   readonly counts: DumpCacheCounts;
 }
 
@@ -64,6 +66,7 @@ export function openDumpCache(options: { dir?: string; maxBytes?: number; warn?:
   const counts: DumpCacheCounts = { hits: 0, writes: 0, rejected: 0 };
   let writable = true;
   let temporaries = 0;
+  let written = false;
 
   const evict = (): void => {
     const entries: { path: string; size: number; used: number }[] = [];
@@ -120,6 +123,7 @@ export function openDumpCache(options: { dir?: string; maxBytes?: number; warn?:
         writeFileSync(temporary, encodeParsedDump(key, data));
         renameSync(temporary, path);
         counts.writes += 1;
+        written = true;
       } catch (error) {
         writable = false;
         try {
@@ -128,12 +132,15 @@ export function openDumpCache(options: { dir?: string; maxBytes?: number; warn?:
           // Nothing more to do in a folder we cannot write.
         }
         options.warn?.(`dump cache: cannot write ${dir} (${codeOf(error)}); going on without caching`);
-        return;
       }
+    },
+    close() {
+      if (!written) return;
+      written = false;
       try {
         evict();
       } catch {
-        // The entry is written; the bound is kept by the next write that can list the folder.
+        // The entries are written; the bound is kept by the next run that can list the folder.
       }
     },
   };
