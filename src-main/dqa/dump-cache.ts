@@ -28,6 +28,8 @@ export const DUMP_CACHE_DIR_ENV = 'DWB_DUMP_CACHE_DIR';
 /** Room for a few hundred dumps of the DQA sizes (an entry is a fifth to a half of its dump). */
 export const DEFAULT_DUMP_CACHE_MAX_BYTES = 256 * 1024 * 1024;
 const ENTRY_SUFFIX = '.dwbdump';
+const TEMPORARY_SUFFIX = '.tmp';
+const STALE_TEMPORARY_MS = 60 * 60 * 1000;
 
 export function defaultDumpCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   const explicit = env[DUMP_CACHE_DIR_ENV];
@@ -70,11 +72,15 @@ export function openDumpCache(options: { dir?: string; maxBytes?: number; warn?:
 
   const evict = (): void => {
     const entries: { path: string; size: number; used: number }[] = [];
+    const now = Date.now();
     for (const name of readdirSync(dir)) {
-      if (!name.endsWith(ENTRY_SUFFIX)) continue;
+      const entry = name.endsWith(ENTRY_SUFFIX);
+      if (!entry && !name.endsWith(TEMPORARY_SUFFIX)) continue;
       try {
         const stat = statSync(join(dir, name));
-        if (stat.isFile()) entries.push({ path: join(dir, name), size: stat.size, used: stat.mtimeMs });
+        // A temporary file an hour old was left by a run that died while writing it.
+        if (!entry && now - stat.mtimeMs > STALE_TEMPORARY_MS) rmSync(join(dir, name), { force: true });
+        else if (entry && stat.isFile()) entries.push({ path: join(dir, name), size: stat.size, used: stat.mtimeMs });
       } catch {
         // Removed meanwhile by another run.
       }
@@ -117,7 +123,7 @@ export function openDumpCache(options: { dir?: string; maxBytes?: number; warn?:
       if (!writable) return;
       const path = join(dir, entryName(key));
       temporaries += 1;
-      const temporary = join(dir, `.${process.pid}-${temporaries}-${Math.random().toString(36).slice(2)}.tmp`);
+      const temporary = join(dir, `.${process.pid}-${temporaries}-${Math.random().toString(36).slice(2)}${TEMPORARY_SUFFIX}`);
       try {
         mkdirSync(dir, { recursive: true });
         writeFileSync(temporary, encodeParsedDump(key, data));

@@ -257,6 +257,23 @@ describe('keys, the folder and its bound', () => {
     expect(left.some((name) => name.endsWith('.tmp'))).toBe(false);
   });
 
+  it('removes temporary files a run that died left an hour ago, and only those', () => {
+    const dir = tempDir();
+    const [dump] = sample as [DevDump];
+    filledCache(dump, dir);
+    const stale = join(dir, '.4242-1-dead.tmp');
+    const fresh = join(dir, '.4243-1-busy.tmp');
+    writeFileSync(stale, 'half an entry');
+    writeFileSync(fresh, 'being written by another run');
+    const hourAndMore = new Date(Date.now() - 61 * 60_000);
+    utimesSync(stale, hourAndMore, hourAndMore);
+    const cache = openDumpCache({ dir });
+    const other = sample[1] as DevDump;
+    parsedDumpData(other.path, other.name, optionsOf(other), cache, quiet);
+    cache.close();
+    expect(readdirSync(dir).sort()).toEqual(['.4243-1-busy.tmp', entryName(keyOf(dump)), entryName(keyOf(other))].sort());
+  });
+
   it('lives in DWB_DUMP_CACHE_DIR, else $XDG_CACHE_HOME/dwb/dumps, else ~/.cache/dwb/dumps', () => {
     expect(defaultDumpCacheDir({ DWB_DUMP_CACHE_DIR: '/x/cache', XDG_CACHE_HOME: '/xdg' })).toBe('/x/cache');
     expect(defaultDumpCacheDir({ XDG_CACHE_HOME: '/xdg' })).toBe(join('/xdg', 'dwb', 'dumps'));
