@@ -69,6 +69,7 @@ export function openDumpCache(options: { dir?: string; maxBytes?: number; warn?:
   let writable = true;
   let temporaries = 0;
   let written = false;
+  let made = false;
 
   const evict = (): void => {
     const entries: { path: string; size: number; used: number }[] = [];
@@ -125,7 +126,8 @@ export function openDumpCache(options: { dir?: string; maxBytes?: number; warn?:
       temporaries += 1;
       const temporary = join(dir, `.${process.pid}-${temporaries}-${Math.random().toString(36).slice(2)}${TEMPORARY_SUFFIX}`);
       try {
-        mkdirSync(dir, { recursive: true });
+        if (!made) mkdirSync(dir, { recursive: true });
+        made = true;
         writeFileSync(temporary, encodeParsedDump(key, data));
         renameSync(temporary, path);
         counts.writes += 1;

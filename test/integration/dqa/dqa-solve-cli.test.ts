@@ -130,7 +130,7 @@ describe('dwb dqa solve over several question files and both database kinds in o
 });
 
 describe('dwb dqa solve with the dump cache [ext]', () => {
-  it('prints the same bytes without the cache, cold, warm and over damaged entries, and says what it read', async () => {
+  it('prints the same bytes without the cache, cold, warm, over damaged entries and in two runs filling it at once, and says what it read', async () => {
     const cacheDir = join(suiteDir(), 'cache-identical');
     const run = async (label: string, ...extra: string[]): Promise<CliResult & { out: Buffer }> => {
       const out = join(suiteDir(), `identical-${label}.jsonl`);
@@ -164,6 +164,20 @@ describe('dwb dqa solve with the dump cache [ext]', () => {
     expect(warm.stderr).toContain('db/USA1836.cql from the dump cache');
     expect(warm.stderr).not.toMatch(/^parsing /m);
     expect(damaged.stderr).toContain(`dump cache ${cacheDir}: 0 read, 34 written, 34 unusable entries parsed again\n`);
+
+    // Two runs filling one empty folder at the same time: both whole, both the same answers, and the entries whole after.
+    const sharedDir = join(suiteDir(), 'cache-concurrent');
+    const args = ['dqa', 'solve', '--questions', questions('locating'), '--questions', questions('building'), '--engine', 'simulator', '--db', 'rdb,gdb'];
+    const options = { timeoutMs: 240_000, maxBuffer: 32 * 1024 * 1024, env: { DWB_DUMP_CACHE_DIR: sharedDir } };
+    const together = await Promise.all([runDwb(args, options), runDwb(args, options)]);
+    for (const result of together) {
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toBe(without.stdout);
+    }
+    const after = await runDwb(args, options);
+    expect(after.stdout).toBe(without.stdout);
+    expect(after.stderr).toContain(`dump cache ${sharedDir}: 34 read, 0 written\n`);
+    expect(readdirSync(sharedDir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 });
 
