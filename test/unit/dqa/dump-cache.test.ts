@@ -5,7 +5,7 @@
  * any bytes at all decode without a throw, an unwritable folder only costs the caching, and
  * the folder stays within its size bound.
  */
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
@@ -215,6 +215,25 @@ describe('keys, the folder and its bound', () => {
     writeFileSync(changed.path, `${readFileSync(dump.path, 'utf8')}\n`);
     const cache = loadThrough(changed, dir);
     expect(cache.counts).toEqual({ hits: 0, writes: 1, rejected: 0 });
+  });
+
+  it('a dump that cannot be parsed fails with the same error each time and leaves no entry', () => {
+    const dir = tempDir();
+    const [dump] = sample as [DevDump];
+    const broken = { ...dump, path: join(tempDir(), 'broken.sql'), name: 'db/broken.sql' };
+    writeFileSync(broken.path, readFileSync(dump.path, 'utf8').replace(/CREATE TABLE\s+[`"]?goods[`"]?/i, 'CREATE TABLE goodies'));
+    const attempt = (): string => {
+      try {
+        parsedDumpData(broken.path, broken.name, optionsOf(broken), openDumpCache({ dir }), quiet);
+        return 'no error';
+      } catch (error) {
+        return error instanceof Error ? error.message : String(error);
+      }
+    };
+    const first = attempt();
+    expect(first).toMatch(/^db\/broken\.sql:\d+:\d+: INSERT INTO unknown table goods/);
+    expect(attempt()).toBe(first);
+    expect(existsSync(dir) ? readdirSync(dir) : []).toEqual([]);
   });
 
   it('an unwritable folder is said once and the answers are still right', () => {
