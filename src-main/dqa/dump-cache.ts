@@ -8,8 +8,9 @@
  *   `dwb dqa solve --no-dump-cache` neither reads nor writes it.
  * - Writes are atomic (a temporary file in the same folder, then rename), so a reader sees a
  *   whole entry or none; concurrent runs may both write one, the last rename wins, both whole.
- * - Size-bounded: at close, after a run that wrote, the least recently used entries (by modification time, which
- *   a hit refreshes) are removed until the folder's entries fit `maxBytes`.
+ * - Size-bounded: at close, after a run that wrote, the least recently used entries (by
+ *   modification time, which a hit refreshes) are removed until the entries fit `maxBytes`;
+ *   temporary files an hour old (a run died while writing) go too.
  * - Anything wrong with an entry (unreadable, truncated, damaged, another version, another
  *   dump's) is a miss: the dump is parsed again and the entry rewritten. Anything wrong with
  *   the folder (unwritable, full) is said once and the run goes on without caching. The cache
@@ -25,7 +26,7 @@ import { decodeParsedDump, DUMP_CACHE_FORMAT_VERSION, encodeParsedDump, type Dum
 import type { LocatingData } from './locating-data';
 
 export const DUMP_CACHE_DIR_ENV = 'DWB_DUMP_CACHE_DIR';
-/** Room for a few hundred dumps of the DQA sizes (an entry is a fifth to a half of its dump). */
+/** Room for a few hundred dumps of the DQA sizes (an entry is 15–42 % of its dump on the dev subset). */
 export const DEFAULT_DUMP_CACHE_MAX_BYTES = 256 * 1024 * 1024;
 const ENTRY_SUFFIX = '.dwbdump';
 const TEMPORARY_SUFFIX = '.tmp';
