@@ -1,4 +1,10 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+// The CLIs the tests start keep parsed dumps in a scratch folder, never in the user's
+// ~/.cache/dwb/dumps (tests that look at the cache give their own folder).
+process.env['DWB_DUMP_CACHE_DIR'] = join(tmpdir(), 'dwb-test-dump-cache');
 
 /**
  * Three projects: `node` (unit and integration tests against real database files and servers),

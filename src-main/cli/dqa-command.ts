@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { parseOptions } from './parse-options';
 import { WorkbenchError } from '../contract/errors';
 import { tuneJitForBatch } from './batch-jit';
+import { openDumpCache } from '../dqa/dump-cache';
 import { parsedDumpDatabases, requireDumpFiles } from '../dqa/dump-databases';
 import { readQuestionSet, type QuestionSet } from '../dqa/question-file';
 import type { DbKind, ScenarioDatabases } from '../dqa/scenario-databases';
@@ -82,6 +83,7 @@ export async function runDqaCommand(args: string[], io: CommandIo): Promise<numb
       db: { type: 'string', default: 'rdb' },
       target: { type: 'string' },
       out: { type: 'string' },
+      'no-dump-cache': { type: 'boolean', default: false },
       ...passwordFileOption,
     },
   });
@@ -103,17 +105,24 @@ export async function runDqaCommand(args: string[], io: CommandIo): Promise<numb
   // The connectors (and their drivers) load only to read through them.
   const targets = target === undefined ? null : await import('../dqa/scenario-databases');
   const out = openOut(values.out);
+  // [ext] Parsed dumps are kept between runs, keyed by their bytes (dqa/dump-cache.ts).
+  const cache = target === undefined && !values['no-dump-cache'] ? openDumpCache({ warn: (line) => io.stderr(line) }) : null;
   const several = sets.length * dbs.length > 1;
   try {
     let solved = 0;
     for (const set of sets) {
       for (const db of dbs) {
         const options = { scenario: set.scenario, db, baseDir: set.baseDir, progress: (line: string) => io.stderr(line) };
-        const databases = targets !== null && target !== undefined ? targets.targetDatabases(target, options) : parsedDumpDatabases(options);
+        const databases = targets !== null && target !== undefined ? targets.targetDatabases(target, options) : parsedDumpDatabases(options, cache);
         if (several) io.stdout(`# ${set.path} --db ${db} --rules ${rules}`);
         await solveOne(set, rules, db, databases, io, out);
         solved += set.questions.length;
       }
+    }
+    if (cache !== null) {
+      cache.close();
+      const { hits, writes, rejected } = cache.counts;
+      io.stderr(`dump cache ${cache.dir}: ${hits} read, ${writes} written${rejected > 0 ? `, ${rejected} unusable entries parsed again` : ''}`);
     }
     // Since the process started, so start-up counts (npm run bench:simulators reads this line).
     const cpu = process.cpuUsage();
@@ -121,6 +130,7 @@ export async function runDqaCommand(args: string[], io: CommandIo): Promise<numb
     return 0;
   } finally {
     out?.close();
+    cache?.close();
   }
 }
 

@@ -12,7 +12,7 @@ export const reportUsage =
 export const verifyUsage =
   'dwb verify [--head HASH] [--trusted-keys DIR|FILE]... [--require-signature] BUNDLE.json | dwb verify --replay BUNDLE.json --connection URI [--password-file F]';
 export const dqaSolveUsage =
-  'dwb dqa solve --questions PATH/questions.json [--questions …] --engine simulator [--rules compat|stated] [--db rdb|gdb|rdb,gdb] [--target URI [--password-file F]] [--out results.jsonl]';
+  'dwb dqa solve --questions PATH/questions.json [--questions …] --engine simulator [--rules compat|stated] [--db rdb|gdb|rdb,gdb] [--target URI [--password-file F]] [--out results.jsonl] [--no-dump-cache]';
 export const dqaImportUsage = 'dwb dqa import --questions PATH/questions.json [--questions …] --target TARGET [--password-file F]';
 export const dqaTechniqueUsage =
   'dwb dqa solve --questions F [--questions F2 …] --engine planrag|iterrag|singlerag|planrag-norp|… [--db rdb|gdb] (--base-url URL --model M [--api-key-file F | env DWB_API_KEY] [--tool-mode tools|text|auto] | --model-file PATH.gguf [--threads N]) [--context N] [--max-tokens N] [--concurrency N] [--max-steps N] [--timeout-ms N] [--playbook FILE|VERSION] [--variant pairs|top1|naive|zero-shot|cot|sc] [--samples N] [--batch B] [--overlap Q] [--sc-answers K] [--workspace DIR] [--out DIR]';

@@ -7,7 +7,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { WorkbenchError } from '../contract/errors';
+import type { BuildingData } from './building-data';
+import type { DumpCache } from './dump-cache';
+import { dumpSourceHash, type DumpCacheKey } from './dump-cache-format';
 import { loadBuildingDump, loadLocatingDump } from './load';
+import type { LocatingData } from './locating-data';
 import { prepareScenario, type LoadedScenario } from './prepared-scenario';
 import type { DatabaseOptions, DbKind, LoadedDatabase, ScenarioDatabases } from './scenario-databases';
 
@@ -38,23 +42,63 @@ export function requireDumpFiles(baseDir: string, dumps: readonly string[], db: 
   for (const dump of new Set(dumps)) dumpPathOf(baseDir, dump, db);
 }
 
-/** Parses one dump file into the scenario's prepared, indexed form. */
-export function parseDumpFile(path: string, dump: string, options: Pick<DatabaseOptions, 'scenario' | 'db'>): LoadedScenario {
-  const text = readFileSync(path, 'utf8');
+function parseDumpText(text: string, dump: string, options: Pick<DatabaseOptions, 'scenario' | 'db'>): LocatingData | BuildingData {
   const kind = options.db === 'rdb' ? 'relational' : 'graph';
-  const prepared = options.scenario === 'locating' ? prepareScenario('locating', loadLocatingDump(text, kind, dump)) : prepareScenario('building', loadBuildingDump(text, kind, dump));
+  return options.scenario === 'locating' ? loadLocatingDump(text, kind, dump) : loadBuildingDump(text, kind, dump);
+}
+
+function preparedFrom(data: LocatingData | BuildingData, scenario: DatabaseOptions['scenario']): LoadedScenario {
+  const prepared = scenario === 'locating' ? prepareScenario('locating', data as LocatingData) : prepareScenario('building', data as BuildingData);
   return { prepared, ordering: ['file order of the dump'], warnings: [] };
 }
 
-export function parsedDumpDatabases(options: DatabaseOptions): ScenarioDatabases {
+/** Parses one dump file into the scenario's prepared, indexed form. */
+export function parseDumpFile(path: string, dump: string, options: Pick<DatabaseOptions, 'scenario' | 'db'>): LoadedScenario {
+  return preparedFrom(parseDumpText(readFileSync(path, 'utf8'), dump, options), options.scenario);
+}
+
+/**
+ * The dump's parsed data from `cache` when it holds this file's bytes, else parsed (and then
+ * stored). Either way the same data: the cache keys on the bytes' sha-256 and checks its entries.
+ */
+export function parsedDumpData(
+  path: string,
+  dump: string,
+  options: Pick<DatabaseOptions, 'scenario' | 'db'>,
+  cache: DumpCache,
+  progress: (line: string) => void,
+): LocatingData | BuildingData {
+  const bytes = readFileSync(path);
+  const key: DumpCacheKey = { sourceHash: dumpSourceHash(bytes), scenario: options.scenario, kind: options.db === 'rdb' ? 'relational' : 'graph' };
+  const cached = cache.get(key);
+  if (cached !== null) {
+    progress(`${dump} from the dump cache`);
+    return cached;
+  }
+  progress(`parsing ${dump}`);
+  const data = parseDumpText(bytes.toString('utf8'), dump, options);
+  cache.put(key, data);
+  return data;
+}
+
+/**
+ * Dumps parsed in memory, through `cache` when one is given (`dwb dqa solve` without
+ * `--no-dump-cache`). `via` is the same either way, so results do not depend on the cache.
+ */
+export function parsedDumpDatabases(options: DatabaseOptions, cache: DumpCache | null = null): ScenarioDatabases {
   const { db, baseDir } = options;
   const progress = options.progress ?? ((): void => undefined);
   const kind = db === 'rdb' ? 'relational' : 'graph';
   const loadOne = async (dump: string): Promise<LoadedDatabase> => {
     const path = dumpPathOf(baseDir, dump, db);
     const started = performance.now();
-    progress(`parsing ${dump}`);
-    const loaded = parseDumpFile(path, dump, options);
+    let loaded: LoadedScenario;
+    if (cache === null) {
+      progress(`parsing ${dump}`);
+      loaded = parseDumpFile(path, dump, options);
+    } else {
+      loaded = preparedFrom(parsedDumpData(path, dump, options, cache, progress), options.scenario);
+    }
     return { ...loaded, via: `${kind} dump parsed in memory (${dump})`, loadMs: performance.now() - started };
   };
   return { load: cachedLoader(loadOne, (dump) => resolve(baseDir, dump)), close: async () => undefined };

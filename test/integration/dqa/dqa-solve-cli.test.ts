@@ -3,7 +3,7 @@
  * DQA dev subset, both scenarios, both database kinds, both rule sets; each combination is
  * solved once (in parallel) and shared by the assertions.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseCypherDump } from '../../../src-main/dqa/cypher-dump';
@@ -30,7 +30,13 @@ beforeAll(async () => {
     combos.map(async (combo) => {
       const [scenario, db, rules] = combo.split('/') as [string, string, string];
       const out = join(suiteDir(), `${scenario}-${db}-${rules}.jsonl`);
-      const result = await cli('dqa', 'solve', '--questions', questions(scenario), '--engine', 'simulator', '--rules', rules, '--db', db, '--out', out);
+      // A fresh dump cache per combination, so each parses its dumps (see the dump cache's own tests below).
+      const env = { DWB_DUMP_CACHE_DIR: join(suiteDir(), `cache-${scenario}-${db}-${rules}`) };
+      const result = await runDwb(['dqa', 'solve', '--questions', questions(scenario), '--engine', 'simulator', '--rules', rules, '--db', db, '--out', out], {
+        timeoutMs: 240_000,
+        maxBuffer: 32 * 1024 * 1024,
+        env,
+      });
       const records = result.code === 0 ? readFileSync(out, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>) : [];
       results.set(combo, { ...result, records });
     }),
@@ -120,6 +126,58 @@ describe('dwb dqa solve over several question files and both database kinds in o
     const records = readFileSync(out, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(records).toHaveLength(2 * (81 + 36));
     expect(records.filter((r) => r['db'] === 'gdb' && r['agrees'] === true)).toHaveLength(81 + 36);
+  });
+});
+
+describe('dwb dqa solve with the dump cache [ext]', () => {
+  it('prints the same bytes without the cache, cold, warm, over damaged entries and in two runs filling it at once, and says what it read', async () => {
+    const cacheDir = join(suiteDir(), 'cache-identical');
+    const run = async (label: string, ...extra: string[]): Promise<CliResult & { out: Buffer }> => {
+      const out = join(suiteDir(), `identical-${label}.jsonl`);
+      const args = ['dqa', 'solve', '--questions', questions('locating'), '--questions', questions('building'), '--engine', 'simulator', '--db', 'rdb,gdb', '--out', out, ...extra];
+      const result = await runDwb(args, { timeoutMs: 240_000, maxBuffer: 32 * 1024 * 1024, env: { DWB_DUMP_CACHE_DIR: cacheDir } });
+      expect(result.code, result.stderr).toBe(0);
+      return { ...result, out: readFileSync(out) };
+    };
+    const without = await run('without', '--no-dump-cache');
+    expect(existsSync(cacheDir)).toBe(false);
+    expect(without.stderr).not.toContain('dump cache');
+    const cold = await run('cold');
+    const warm = await run('warm');
+    // Damage every entry: flip one payload byte in half of them, cut the others short.
+    const entries = readdirSync(cacheDir).sort();
+    expect(entries).toHaveLength(34);
+    entries.forEach((name, index) => {
+      const bytes = readFileSync(join(cacheDir, name));
+      if (index % 2 === 0) bytes[bytes.length - 9] = (bytes[bytes.length - 9] as number) ^ 1;
+      writeFileSync(join(cacheDir, name), index % 2 === 0 ? bytes : bytes.subarray(0, bytes.length >> 1));
+    });
+    const damaged = await run('damaged');
+    for (const other of [cold, warm, damaged]) {
+      expect(other.stdout).toBe(without.stdout);
+      expect(other.out.equals(without.out)).toBe(true);
+    }
+    expect(lastTwo(without.stdout)).toEqual(['accuracy: 36/36', 'accuracy (ties counted): 36/36']);
+    expect(cold.stderr).toContain(`dump cache ${cacheDir}: 0 read, 34 written\n`);
+    expect(cold.stderr.split('\n').filter((line) => line.startsWith('parsing '))).toHaveLength(34);
+    expect(warm.stderr).toContain(`dump cache ${cacheDir}: 34 read, 0 written\n`);
+    expect(warm.stderr).toContain('db/USA1836.cql from the dump cache');
+    expect(warm.stderr).not.toMatch(/^parsing /m);
+    expect(damaged.stderr).toContain(`dump cache ${cacheDir}: 0 read, 34 written, 34 unusable entries parsed again\n`);
+
+    // Two runs filling one empty folder at the same time: both whole, both the same answers, and the entries whole after.
+    const sharedDir = join(suiteDir(), 'cache-concurrent');
+    const args = ['dqa', 'solve', '--questions', questions('locating'), '--questions', questions('building'), '--engine', 'simulator', '--db', 'rdb,gdb'];
+    const options = { timeoutMs: 240_000, maxBuffer: 32 * 1024 * 1024, env: { DWB_DUMP_CACHE_DIR: sharedDir } };
+    const together = await Promise.all([runDwb(args, options), runDwb(args, options)]);
+    for (const result of together) {
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toBe(without.stdout);
+    }
+    const after = await runDwb(args, options);
+    expect(after.stdout).toBe(without.stdout);
+    expect(after.stderr).toContain(`dump cache ${sharedDir}: 34 read, 0 written\n`);
+    expect(readdirSync(sharedDir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 });
 
