@@ -37,6 +37,10 @@ import { LocalModelManager } from './local-models';
 import type { ModelProcessLauncher } from '../llm/local/protocol';
 import { createRouter, type Handlers } from './router';
 import { appVersion } from '../native/version';
+import { DocumentStore } from '../workspace/document-store';
+import { documentHandlers } from './document-service';
+import { openAgricultureExample } from './example-service';
+import { appRoot } from '../native/app-root';
 
 /** What differs between the desktop app and browser mode: only the native pieces. */
 export interface Platform extends ReportPlatform {
@@ -99,8 +103,10 @@ export function openWorkbench(options: {
     history: { runs: runStore, signOffs: new SignOffLog(options.workspaceDir), connector: (id) => pool.get(id), connectionName: (id) => connections.get(id).name },
     emit: (event, payload) => bus.emit(event, payload),
   });
+  const documents = new DocumentStore(database, environment);
   const runs = new RunManager({
     notebooks,
+    documents: (notebookId) => documents.forRun(notebookId),
     actionLibrary: (id) => actionLibraries.library(id),
     recordActionUsage: (id, actionsCalled) => actionLibraries.recordUsage(id, actionsCalled),
     runs: runStore,
@@ -135,6 +141,12 @@ export function openWorkbench(options: {
     ...reports.handlers,
     ...benchmarks.handlers,
     ...playbooks.handlers,
+    ...documentHandlers(documents, (notebookId) => bus.emit('documents-change', { notebookId, documents: documents.list(notebookId) })),
+    'examples/dellma-agriculture': async () => {
+      const opened = await openAgricultureExample({ workspaceDir: options.workspaceDir, dataDir: join(appRoot(), 'fixtures', 'dellma', 'agriculture'), notebooks, connections, documents, release: (id) => pool.release(id) });
+      bus.emit('connections-change', {});
+      return changed(opened);
+    },
     'workspace/info': () => ({ directory: options.workspaceDir, transport: options.platform.transport, version: appVersion() }),
 
     'connections/list': () => connections.list(),
@@ -173,7 +185,11 @@ export function openWorkbench(options: {
     'notebooks/get': ({ id }) => notebooks.get(id),
     'notebooks/create': ({ title }) => changed(notebooks.create(title)),
     'notebooks/rename': ({ id, title }) => changed(notebooks.rename(id, title)),
-    'notebooks/duplicate': ({ id }) => changed(notebooks.duplicate(id)),
+    'notebooks/duplicate': ({ id }) => {
+      const copy = notebooks.duplicate(id);
+      documents.copy(id, copy.id);
+      return changed(copy);
+    },
     'notebooks/delete': ({ id }) => {
       notebooks.delete(id);
       return changed({ ok: true as const });
