@@ -13,6 +13,12 @@ export const documentLimits = {
   perNotebook: 20,
   /** Characters of a document's name. */
   maxName: 200,
+  /**
+   * Characters of attached documents a DeLLMa context takes, all documents together. The
+   * context goes into the forecast call and into every ranking call, so a long report would
+   * multiply its cost by the number of batches; the paper's agent read a summary of its report.
+   */
+  contextChars: 8000,
 } as const;
 
 export const documentSummarySchema = z.object({

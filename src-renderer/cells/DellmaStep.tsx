@@ -120,6 +120,12 @@ function ForecastView({ cell, forecast }: { cell: Cell; forecast: DellmaForecast
         {forecast.source === 'model' ? "The model's forecast" : "The analyst's forecast, used from here on"}
         {forecast.reused ? ` (reused without a model call: made by ${forecast.reused.runId ?? 'an earlier run'} at ${forecast.reused.savedAt} for the same context)` : ''} · likelihoods on the paper's six-level scale, normalised per factor; factors independent.
       </p>
+      {forecast.documents && forecast.documents.length > 0 && (
+        <p className="muted" data-testid="forecast-documents">
+          Context included the attached document(s):{' '}
+          {forecast.documents.map((document) => `${document.name} (${document.truncated ? `${document.usedChars.toLocaleString('en-US')} of ${document.chars.toLocaleString('en-US')} characters, truncated` : `${document.chars.toLocaleString('en-US')} characters`})`).join('; ')}
+        </p>
+      )}
       <table className="dellma-table" data-testid="forecast-table">
         <thead>
           <tr>

@@ -1,12 +1,8 @@
-import type { RunDocument } from '../../../contract/documents';
+import { documentLimits, type RunDocument } from '../../../contract/documents';
 import type { DellmaDocumentUse } from '../../../contract/dellma';
 
-/**
- * Characters of attached documents a DeLLMa context takes, all documents together. The
- * context goes into the forecast call and into every ranking call, so a long report would
- * multiply its cost by the number of batches; the paper's agent read a summary of its report.
- */
-export const documentContextBudget = 8000;
+/** Characters of attached documents a DeLLMa context takes, all together (why: contract/documents.ts). */
+export const documentContextBudget = documentLimits.contextChars;
 
 /**
  * The documents the analyst attached, as context text the model reads, within `budget`
