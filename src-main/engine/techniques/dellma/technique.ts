@@ -206,7 +206,7 @@ async function frameOptions(run: RunContext, caller: ModelCaller, question: stri
 /**
  * 2. The context: the business rules, the documents the analyst attached (bounded, a cut one
  * says so) and the rows of one query the model writes (a review point in step-through).
- * Emitted as the `dellma.context` cell, which names the documents and how much of each was used.
+ * With documents, a `dellma.context` cell names them and how much of each was used.
  */
 async function retrieveContext(run: RunContext, caller: ModelCaller, goal: string, actions: readonly string[], schemaSummary: string): Promise<{ context: string; documents: DellmaDocumentUse[] }> {
   const retrieved = await gatedQuery(run, caller, 'dellma.retrieve', `My goal: ${goal}\nThe options: ${actions.join(', ')}\n\nWrite one query that retrieves the data most useful for judging how each option could turn out.`, schemaSummary);
@@ -219,9 +219,11 @@ async function retrieveContext(run: RunContext, caller: ModelCaller, goal: strin
   ]
     .filter(Boolean)
     .join('\n\n');
-  const record: DellmaContext = { documents: attached.used, dataChars: data?.length ?? 0, chars: context.length };
-  const documentsText = attached.used.length ? `Documents used: ${describeDocumentUse(attached.used)}.` : 'No documents attached (attach them to the notebook to add them).';
-  emitStep(run, 'context', record, `Context for the forecast and the rankings (${context.length.toLocaleString('en-US')} characters). ${documentsText} ${data ? `Data: ${data.length.toLocaleString('en-US')} characters of query rows.` : 'No data could be retrieved.'}`, 'context');
+  // Written when documents were attached: the query and its rows already have their cells.
+  if (attached.used.length) {
+    const record: DellmaContext = { documents: attached.used, dataChars: data?.length ?? 0, chars: context.length };
+    emitStep(run, 'context', record, `Context for the forecast and the rankings (${context.length.toLocaleString('en-US')} characters). Documents used: ${describeDocumentUse(attached.used)}. ${data ? `Data: ${data.length.toLocaleString('en-US')} characters of query rows.` : 'No data could be retrieved.'}`, 'context');
+  }
   return { context, documents: attached.used };
 }
 
