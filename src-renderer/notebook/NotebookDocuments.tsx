@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { documentLimits } from '../../src-main/contract/documents';
+import { documentLimits, type DocumentSummary } from '../../src-main/contract/documents';
 import { useWorkbench } from '../app/store-context';
 
 /**
@@ -45,7 +45,7 @@ export function NotebookDocuments({ notebookId }: { notebookId: string }) {
       <ul className="document-list">
         {documents?.map((document) => (
           <li key={document.id} className="document-chip" data-testid="attached-document" title={`${document.chars.toLocaleString('en-US')} characters, added ${new Date(document.addedAt).toLocaleString()}`}>
-            <span className="document-name">📄 {document.name}</span>
+            <span className="document-name">{document.name}</span>
             <span className="muted small"> {document.chars.toLocaleString('en-US')} chars</span>
             <button
               className="icon small"
@@ -78,9 +78,12 @@ export function NotebookDocuments({ notebookId }: { notebookId: string }) {
   );
 }
 
+/** One empty list, so the store selector below returns the same value while nothing is attached. */
+const noDocuments: readonly DocumentSummary[] = [];
+
 /** The composer's line about the notebook's documents: which technique reads them, and how much of them. */
 export function RunDocumentsNote({ technique }: { technique: string }) {
-  const documents = useWorkbench((state) => (state.documents?.notebookId === state.currentNotebookId ? state.documents.list : []));
+  const documents = useWorkbench((state) => (state.documents?.notebookId === state.currentNotebookId ? state.documents.list : noDocuments));
   if (documents.length === 0) {
     return technique === 'dellma' ? <p className="muted small" data-testid="run-documents-note">No documents attached: attach reports or notes to the notebook (Attach document…) and DeLLMa reads them into its context.</p> : null;
   }

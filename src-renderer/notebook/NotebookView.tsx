@@ -75,7 +75,7 @@ export function NotebookView() {
           Run history
         </button>
       </div>
-      <NotebookDocuments key={notebookId} notebookId={notebookId} />
+      <NotebookDocuments key={`documents-${notebookId}`} notebookId={notebookId} />
       {historyOpen && <RunHistory notebookId={notebookId} onClose={() => setHistoryOpen(false)} />}
       {runDraft && <RunComposer draft={runDraft} />}
       {interrupted.map((run) => (
