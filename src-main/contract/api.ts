@@ -149,7 +149,7 @@ export const api = {
   },
   /** DeLLMa: the model calls and tokens a run would cost, from the question's options and the sizes, before it starts. */
   'dellma/estimate': {
-    params: z.object({ question: z.string(), rules: z.string().default(''), settings: dellmaRunSettingsSchema }),
+    params: z.object({ question: z.string(), rules: z.string().default(''), settings: dellmaRunSettingsSchema, /** Counts the notebook's attached documents into the context. */ notebookId: z.string().optional() }),
     result: dellmaCostEstimateSchema,
   },
   /**

@@ -39,6 +39,7 @@ import { createRouter, type Handlers } from './router';
 import { appVersion } from '../native/version';
 import { DocumentStore } from '../workspace/document-store';
 import { documentHandlers } from './document-service';
+import { documentContext } from '../engine/techniques/dellma/documents';
 import { openAgricultureExample } from './example-service';
 import { appRoot } from '../native/app-root';
 
@@ -303,7 +304,7 @@ export function openWorkbench(options: {
     'pearl/libraries/import': ({ path }) => actionLibraries.import(path),
     'runs/active': () => runs.active(),
     'runs/techniques': () => registeredTechniques().map(({ id, label, summary }) => ({ id, label, summary })),
-    'dellma/estimate': ({ question, rules, settings }) => estimateDellmaRun(question, rules, settings),
+    'dellma/estimate': ({ question, rules, settings, notebookId }) => estimateDellmaRun(question, rules, settings, notebookId ? documentContext(documents.forRun(notebookId)).text.length : 0),
 
     'simulations/detect': async ({ connectionId }) => ({ scenario: recogniseScenario(await (await pool.get(connectionId)).schema()) }),
     'simulations/run': async ({ connectionId, spec, cellId }) => {

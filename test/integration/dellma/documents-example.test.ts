@@ -79,14 +79,23 @@ describe('documents in DeLLMa runs, and the agriculture example', () => {
     expect(figures.rows).toHaveLength(7);
     expect(figures.rows.find((row) => row[0] === 'apple')).toEqual(['apple', 19000, 'LB', 0.244, 'LB', 4636]);
 
+    // The cost shown before the run counts the attached report in every prompt.
+    const settings = { variant: 'pairs' as const, perAction: 4, batch: 12, overlap: 0.25 };
+    const threeFruits = 'I farm 10 acres in California and must choose the one fruit to plant for next year.\nOptions: apple; avocado; pear\nUnknowns: climate condition';
+    const bare = await workbench.invoke('dellma/estimate', { question: threeFruits, settings });
+    const withReport = await workbench.invoke('dellma/estimate', { question: threeFruits, settings, notebookId: opened.notebookId });
+    expect(withReport.calls).toBe(bare.calls);
+    // The forecast and each ranking call read about 8,100 more characters (≈ 2,000 tokens).
+    expect(withReport.promptTokens - bare.promptTokens).toBeGreaterThanOrEqual((bare.forecastCalls + bare.rankingCalls) * 2000);
+
     // Three options keep the scripted run short; the report is attached as in the example.
     const { runId } = await workbench.invoke('runs/start', {
       notebookId: opened.notebookId,
       connectionId: opened.connectionId,
-      question: 'I farm 10 acres in California and must choose the one fruit to plant for next year.\nOptions: apple; avocado; pear\nUnknowns: climate condition',
+      question: threeFruits,
       technique: 'dellma',
       mode: 'auto',
-      dellma: { variant: 'pairs', perAction: 4, batch: 12, overlap: 0.25 },
+      dellma: settings,
     });
     const progress = await until(() => {
       const last = events.filter((entry) => entry.event === 'run-progress' && (entry.payload as EventPayload<'run-progress'>).runId === runId).at(-1)?.payload as EventPayload<'run-progress'> | undefined;
@@ -125,7 +134,7 @@ describe('documents in DeLLMa runs, and the agriculture example', () => {
     expect(markdown).toContain('**DeLLMa · context:** Context for the forecast and the rankings');
   });
 
-  it('gives the documents to DeLLMa only: a PlanRAG run’s record names none', async () => {
+  it('gives the documents to DeLLMa only (a PlanRAG run’s record names none); attaching refuses what cannot be a document', async () => {
     const workspaceDir = tempDir();
     const workbench: Workbench = openWorkbench({ workspaceDir, platform: { transport: 'websocket' }, installDemo: false });
     onCleanup(() => workbench.close());
@@ -141,6 +150,17 @@ describe('documents in DeLLMa runs, and the agriculture example', () => {
       return last && last.status !== 'running' ? last : undefined;
     });
     expect(runStartOf(workspaceDir, runId).documents).toBeUndefined();
+    // Attaching through the service: a file that cannot be a document is refused with the reason.
+    const base64 = (bytes: Uint8Array): string => Buffer.from(bytes).toString('base64');
+    await expect(workbench.invoke('documents/add', { notebookId: opened.notebookId, name: 'scan.pdf', base64: base64(new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x00])) })).rejects.toThrow(/"scan.pdf" looks binary/);
+    await expect(workbench.invoke('documents/add', { notebookId: opened.notebookId, name: 'x.txt', base64: 'not base64!' })).rejects.toThrow(/"x.txt" did not arrive as base64/);
+    await expect(workbench.invoke('documents/add', { notebookId: opened.notebookId, name: 'big.txt', base64: base64(new Uint8Array(documentLimits.maxBytes + 1).fill(0x61)) })).rejects.toThrow(/documents are limited to 1,000,000 bytes/);
+    const added = await workbench.invoke('documents/add', { notebookId: opened.notebookId, name: 'frost.md', base64: base64(new TextEncoder().encode('# Frost\nLate frost in March.')) });
+    expect((await workbench.invoke('documents/get', { id: added.id })).text).toBe('# Frost\nLate frost in March.');
+    expect((await workbench.invoke('documents/list', { notebookId: opened.notebookId })).map((document) => document.name)).toEqual(['fruit-sept-2021.txt', 'frost.md']);
+    // A duplicated notebook takes its documents along.
+    const copy = await workbench.invoke('notebooks/duplicate', { id: opened.notebookId });
+    expect((await workbench.invoke('documents/list', { notebookId: copy.id })).map((document) => document.name)).toEqual(['fruit-sept-2021.txt', 'frost.md']);
     expect(firstUser(server.chatRequests()[0] as ReceivedChatRequest)).not.toContain('Document "fruit-sept-2021.txt"');
   });
 });

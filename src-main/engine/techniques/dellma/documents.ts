@@ -10,7 +10,7 @@ export const documentContextBudget = documentLimits.contextChars;
  * (a short one leaves its unused share to the ones after it). A cut document says so in the
  * text, with how many of its characters were used, so the model knows it read a part.
  */
-export function documentContext(documents: readonly RunDocument[], budget = documentContextBudget): { text: string; used: DellmaDocumentUse[] } {
+export function documentContext(documents: readonly RunDocument[], budget: number = documentContextBudget): { text: string; used: DellmaDocumentUse[] } {
   let remaining = Math.max(0, budget);
   const used: DellmaDocumentUse[] = [];
   const sections: string[] = [];
