@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { documentLimits } from '../../src-main/contract/documents';
 import { repoRoot } from '../support/fixtures';
+import { seriousViolations } from '../support/axe';
 import { screenshot, useAppInBrowser } from '../support/browser';
 import { messageText, startScriptedOpenAiServer, type ReceivedChatRequest, type ScriptedOpenAiServer, type ScriptedTurn } from '../support/scripted-openai';
 import type { ScriptStep } from '../support/scripted-openai/script';
@@ -132,5 +133,23 @@ describe('the DeLLMa agriculture example in the app', () => {
     await app.page.getByLabel('Remove document frost.md').click();
     await expect.poll(() => app.page.getByTestId('attached-document').allInnerTexts()).toEqual([expect.stringContaining('fruit-sept-2021.txt')]);
     expect(app.pageErrors).toEqual([]);
+  });
+
+  it('passes the accessibility audit with the documents row and the composer’s note', async () => {
+    const audited = await app.browser.newPage({ bypassCSP: true, viewport: { width: 1400, height: 950 } });
+    try {
+      // A notebook of its own, so the audit sees the documents row rather than the run's cells.
+      await audited.goto(app.server.url);
+      await audited.getByTestId('new-notebook').click();
+      await expect.poll(() => audited.getByTestId('notebook-title').innerText()).toMatch(/^Untitled/);
+      await audited.getByTestId('document-file').setInputFiles({ name: 'notes.md', mimeType: 'text/markdown', buffer: Buffer.from('# Notes\nDemand for pears rises.') });
+      await expect.poll(() => audited.getByTestId('attached-document').count()).toBe(1);
+      await audited.getByTestId('new-run').click();
+      await audited.getByTestId('run-composer').getByLabel('Technique').selectOption('dellma');
+      await audited.getByTestId('run-documents-note').waitFor();
+      expect(await seriousViolations(audited)).toEqual([]);
+    } finally {
+      await audited.close();
+    }
   });
 });
