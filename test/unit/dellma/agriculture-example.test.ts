@@ -9,7 +9,13 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { agricultureExample, agricultureQuestion, agricultureReport, describeImport, writeAgricultureDatabase } from '../../../src-main/dellma-data/agriculture-example';
 import { listedAfter } from '../../../src-main/engine/techniques/dellma/frame';
-import { repoRoot } from '../../support/fixtures';
+import { memorySecretStore } from '../../../src-main/secrets/secret-store';
+import { openAgricultureExample } from '../../../src-main/services/example-service';
+import { openAppDatabase } from '../../../src-main/workspace/app-database';
+import { ConnectionStore } from '../../../src-main/workspace/connection-store';
+import { DocumentStore } from '../../../src-main/workspace/document-store';
+import { NotebookStore } from '../../../src-main/workspace/notebook-store';
+import { fixedEnvironment, repoRoot } from '../../support/fixtures';
 import { useTempDirs } from '../../support/temp';
 
 const tempDir = useTempDirs();
@@ -103,5 +109,32 @@ describe('the agriculture example database', () => {
     const report = agricultureReport(agriculture);
     expect(report.name).toBe('fruit-sept-2021.txt');
     expect(new TextDecoder().decode(report.bytes)).toBe(readFileSync(join(agriculture, 'reports', 'fruit-sept-2021.txt'), 'utf8'));
+  });
+
+  it('opens in the app with a damaged copy: the notebook’s note lists the malformed rows; a second opening reuses the connection', async () => {
+    const dir = tempDir();
+    cpSync(agriculture, dir, { recursive: true });
+    const csv = join(dir, 'stats', 'CA-2021.csv');
+    writeFileSync(csv, readFileSync(csv, 'utf8').replace('lemon,428 BOXES / ACRE,"23.3 $ / BOX, ON TREE EQUIV"', 'lemon,428 BOXES / ACRE'));
+    const workspaceDir = tempDir();
+    const database = openAppDatabase(workspaceDir);
+    const environment = fixedEnvironment();
+    const stores = { notebooks: new NotebookStore(database, environment), connections: new ConnectionStore(database, environment, memorySecretStore()), documents: new DocumentStore(database, environment) };
+    const released: string[] = [];
+    const open = () => openAgricultureExample({ workspaceDir, dataDir: dir, ...stores, release: (id) => Promise.resolve(void released.push(id)) });
+    const first = await open();
+    expect(first.imported.rows).toBe(39);
+    expect(first.imported.malformed).toEqual([{ line: 9, message: 'expected 3 fields, found 2', raw: 'lemon,428 BOXES / ACRE' }]);
+    const note = stores.notebooks.get(first.notebookId).cells[0];
+    expect(note?.source).toContain('ca_crop_stats_2021: 39 commodities with yield and price as numbers with their units; 1 malformed row(s) kept in import_problems, not imported: line 9 (expected 3 fields, found 2)');
+    expect(stores.documents.list(first.notebookId).map((document) => document.name)).toEqual(['fruit-sept-2021.txt']);
+    expect(rowsOf(join(workspaceDir, 'examples', 'dellma-agriculture-2021.sqlite')).problems).toMatchObject([{ line: 9, raw: 'lemon,428 BOXES / ACRE' }]);
+
+    const second = await open();
+    expect(second.connectionId).toBe(first.connectionId);
+    expect(released).toEqual([first.connectionId]);
+    expect(second.notebookId).not.toBe(first.notebookId);
+    expect(stores.connections.list()).toHaveLength(1);
+    database.close();
   });
 });
