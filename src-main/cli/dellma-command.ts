@@ -85,6 +85,7 @@ function resultLine(result: ScoredResult): string {
  */
 export async function runDellmaCommand(args: string[], io: CommandIo): Promise<number> {
   const [subcommand, ...rest] = args;
+  if (subcommand === 'import') return (await import('./dellma-import-command')).runDellmaImportCommand(rest, io);
   if (subcommand !== 'solve') throw new WorkbenchError('invalid-request', `${subcommand === undefined ? 'missing subcommand' : `unknown subcommand "${subcommand}"`}: ${dellmaUsage}`);
   const { values, positionals } = parseOptions({
     args: rest,

@@ -4,6 +4,7 @@ import { processLineWriters } from './direct-output';
 import {
   actionsUsage,
   dellmaUsage,
+  dellmaImportUsage,
   dqaImportUsage,
   dqaSolveUsage,
   dqaTechniqueUsage,
@@ -18,7 +19,7 @@ import {
   whatifUsage,
 } from './usage';
 
-const usage = ['Decision Workbench command line', '', `  ${serveUsage}`, `  ${queryUsage}`, `  ${runUsage}`, `  ${reportUsage}`, `  ${verifyUsage}`, `  ${keysUsage}`, `  ${dqaUsage}`, `  ${whatifUsage}`, `  ${dellmaUsage}`, `  ${actionsUsage}`, `  ${playbookUsage}`].join('\n');
+const usage = ['Decision Workbench command line', '', `  ${serveUsage}`, `  ${queryUsage}`, `  ${runUsage}`, `  ${reportUsage}`, `  ${verifyUsage}`, `  ${keysUsage}`, `  ${dqaUsage}`, `  ${whatifUsage}`, `  ${dellmaUsage}`, `  ${dellmaImportUsage}`, `  ${actionsUsage}`, `  ${playbookUsage}`].join('\n');
 
 type Command = (args: string[], io: CommandIo) => Promise<number>;
 
@@ -32,7 +33,7 @@ const commandUsage: Record<string, string | Record<string, string>> = {
   dqa: { '': dqaUsage, solve: `${dqaSolveUsage}\n  ${dqaTechniqueUsage}`, import: dqaImportUsage },
   whatif: whatifUsage,
   keys: keysUsage,
-  dellma: dellmaUsage,
+  dellma: { '': `${dellmaUsage}\n  ${dellmaImportUsage}`, solve: dellmaUsage, import: dellmaImportUsage },
   actions: actionsUsage,
   playbook: playbookUsage,
 };

@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
+import { documentLimits, type RunDocument } from '../contract/documents';
+import { documentName, readDocumentBytes } from '../workspace/document-store';
 import { parseOptions } from './parse-options';
 import { WorkbenchError } from '../contract/errors';
 import type { RunEvent } from '../contract/run';
@@ -9,7 +11,7 @@ import { runToDirectory, type DirectoryRunRequest } from '../engine/run-setup';
 import { readActionLibrary, useActionLibrary } from '../engine/techniques/pearl/library';
 import { readPlaybookFile } from '../engine/techniques/autoplan/playbook-file';
 import { readVersionFile } from '../engine/techniques/autoplan/playbook-store';
-import { techniqueIds } from '../engine/techniques/registry';
+import { techniqueIds, techniqueNamed } from '../engine/techniques/registry';
 import { readTranscript } from '../llm/transcript';
 import { positiveInteger, printConnectionWarnings, type CommandIo } from './command-io';
 import { modelCliOptions, providerFromCliOptions } from './model-options';
@@ -45,6 +47,7 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
       goods: { type: 'string' },
       actions: { type: 'string' },
       playbook: { type: 'string' },
+      document: { type: 'string', multiple: true },
       ...dellmaRunCliOptions,
     },
   });
@@ -59,6 +62,7 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
   }
   if (values.actions !== undefined && technique !== 'pearl') throw new WorkbenchError('invalid-request', `--actions is an action library for --technique pearl, not ${technique}`);
   const dellma = dellmaRunSettingsFrom(values, technique);
+  const documents = readDocuments(values.document ?? [], technique);
   const library = values.actions === undefined ? null : readActionLibrary(readText(values.actions, 'action library'), values.actions);
   const outDir = resolve(required('out'));
   const question = readText(required('question-file'), 'question');
@@ -108,6 +112,7 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
       ...(playbook !== undefined ? { playbook } : {}),
       ...(playbookVersion !== undefined ? { playbookVersion } : {}),
       ...(dellma ? { dellma } : {}),
+      ...(documents.length ? { documents } : {}),
       limits: { maxSteps, maxTokens: maxRunTokens, contextTokens: cliModel ? await cliModel.contextTokens() : null },
       signal: controller.signal,
       onEvent: (event) => {
@@ -129,6 +134,26 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
     await connector.close();
     await cliModel?.local?.unload();
   }
+}
+
+/** `--document FILE` (repeatable): plain-text or Markdown files checked as the app checks an attachment; for the techniques that read documents. */
+function readDocuments(paths: readonly string[], technique: string): RunDocument[] {
+  if (paths.length === 0) return [];
+  if (!techniqueNamed(technique).usesDocuments) throw new WorkbenchError('invalid-request', `--document is read by --technique dellma only, not ${technique}`);
+  if (paths.length > documentLimits.perNotebook) throw new WorkbenchError('invalid-request', `--document takes at most ${documentLimits.perNotebook} files, got ${paths.length}`);
+  const names = new Set<string>();
+  return paths.map((path) => {
+    let bytes: Uint8Array;
+    try {
+      bytes = readFileSync(path);
+    } catch (error) {
+      throw new WorkbenchError('not-found', `Cannot read the document ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    }
+    const name = documentName(basename(path));
+    if (names.has(name)) throw new WorkbenchError('invalid-request', `--document names two files called "${name}"`);
+    names.add(name);
+    return { name, text: readDocumentBytes(name, bytes) };
+  });
 }
 
 function replayedToolMode(option: string | undefined): 'tools' | 'text' {

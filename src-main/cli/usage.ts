@@ -6,7 +6,7 @@
 export const serveUsage = 'dwb serve [--port N] [--workspace DIR]';
 export const queryUsage = 'dwb query --connection URI [--password-file F] [--format table|csv|tsv|jsonl] [--json (= --format jsonl)] [--max-rows N] [--timeout-ms N] "QUERY"';
 export const runUsage =
-  'dwb run --connection URI --question-file F [--rules-file F] --technique planrag|iterrag|singlerag|planrag-norp|plan-dag|pearl|autoplan|dellma|… (--base-url URL --model M [--api-key-file F] [--tool-mode tools|text|auto] | --model-file PATH.gguf [--threads N]) [--context N] [--max-tokens N] [--max-run-tokens N] [--password-file F] [--max-steps N] [--simulator stated|compat|off] [--whatif on|off] [--country C --home N | --goods G] [--actions LIB.json (pearl)] [--playbook FILE (autoplan)] [--variant pairs|top1|naive|zero-shot|cot|sc] [--samples N] [--batch B] [--overlap Q] [--sc-answers K] (dellma) [--replay TRANSCRIPT] --out DIR';
+  'dwb run --connection URI --question-file F [--rules-file F] --technique planrag|iterrag|singlerag|planrag-norp|plan-dag|pearl|autoplan|dellma|… (--base-url URL --model M [--api-key-file F] [--tool-mode tools|text|auto] | --model-file PATH.gguf [--threads N]) [--context N] [--max-tokens N] [--max-run-tokens N] [--password-file F] [--max-steps N] [--simulator stated|compat|off] [--whatif on|off] [--country C --home N | --goods G] [--actions LIB.json (pearl)] [--playbook FILE (autoplan)] [--variant pairs|top1|naive|zero-shot|cot|sc] [--samples N] [--batch B] [--overlap Q] [--sc-answers K] [--document FILE …] (dellma) [--replay TRANSCRIPT] --out DIR';
 export const reportUsage =
   'dwb report (--run DIR | --bundle BUNDLE.json) --format html|pdf|md|json|ipynb --out FILE [--signed-by NAME [--comment TEXT]] [--max-rows N]';
 export const verifyUsage =
@@ -22,6 +22,7 @@ export const whatifUsage =
 export const keysUsage = 'dwb keys create --name NAME | dwb keys show | dwb keys export [--out FILE]';
 export const dellmaUsage =
   'dwb dellma solve --problems agriculture|stocks [--variant pairs|top1|naive|zero-shot|cot|sc] (--base-url URL --model M [--api-key-file F] | --replay TRANSCRIPT) [--samples N] [--batch B] [--overlap Q] [--alpha A] [--seed S] [--limit N] [--concurrency N] [--forecast FILE] [--data DIR] [--out DIR] [--dry-run]';
+export const dellmaImportUsage = 'dwb dellma import --problems agriculture --target sqlite:FILE [--data DIR]';
 export const actionsUsage =
   'dwb actions mine --questions F [--questions F …] --db rdb|gdb --base-url URL --model M [--api-key-file F] [--from LIB.json] [--shard-size 80] [--target 40] [--max-rounds 4] --out LIB.json\n  dwb actions refine --library LIB.json --questions F [--questions F …] (--db rdb|gdb | --connection URI [--password-file F]) (--base-url URL --model M [--api-key-file F] | --model-file PATH.gguf) --out LIB.json';
 export const playbookUsage =

@@ -6,6 +6,8 @@ import { trashRequests } from './trash';
 import { searchRequests } from './search';
 import { benchmarkRequests, benchmarkSummarySchema } from './benchmarks';
 import { playbookRequests, playbookTrainingSchema } from './playbooks';
+import { documentRequests, documentSummarySchema } from './documents';
+import { exampleRequests } from './examples';
 import { localModelsViewSchema } from './local-models';
 import { actionLibraryRequests, pearlRequests } from './pearl';
 import { connectionReportSchema, modelSettingsViewSchema, providerSettingsSchema } from './model';
@@ -49,6 +51,10 @@ export const api = {
   /** Text search across every notebook's cells (see ./search.ts). */
   ...searchRequests,
   ...playbookRequests,
+  /** Documents attached to a notebook (see ./documents.ts). */
+  ...documentRequests,
+  /** Bundled examples opened in one click (see ./examples.ts). */
+  ...exampleRequests,
 
   'notebooks/list': { params: empty, result: z.array(notebookSummarySchema) },
   'notebooks/get': { params: id, result: notebookSchema },
@@ -143,7 +149,7 @@ export const api = {
   },
   /** DeLLMa: the model calls and tokens a run would cost, from the question's options and the sizes, before it starts. */
   'dellma/estimate': {
-    params: z.object({ question: z.string(), rules: z.string().default(''), settings: dellmaRunSettingsSchema }),
+    params: z.object({ question: z.string(), rules: z.string().default(''), settings: dellmaRunSettingsSchema, /** Counts the notebook's attached documents into the context. */ notebookId: z.string().optional() }),
     result: dellmaCostEstimateSchema,
   },
   /**
@@ -248,6 +254,8 @@ export const events = {
     rowCount: z.number().int(),
   }),
   'notebooks-change': z.object({}),
+  /** A notebook's attached documents changed (in another window too). */
+  'documents-change': z.object({ notebookId: z.string(), documents: z.array(documentSummarySchema) }),
   /** A cell written by the engine (a run step) or changed outside this window. */
   'cell-change': z.object({ notebookId: z.string(), cell: cellSchema }),
   'run-progress': runProgressSchema,

@@ -22,11 +22,26 @@ export const dellmaFrameSchema = z.object({
   note: z.string().nullable(),
 });
 
+/** An attached document as a DeLLMa context used it: its length and how much of it the context took (src-main/engine/techniques/dellma/documents.ts). */
+export const dellmaDocumentUseSchema = z.object({ name: z.string(), chars: z.number(), usedChars: z.number(), truncated: z.boolean() });
+export type DellmaDocumentUse = z.infer<typeof dellmaDocumentUseSchema>;
+
+/** The context a DeLLMa run forecasts and ranks from: the `dellma.context` tool event's input (not a step of its own in the cell view: its text says it). */
+export const dellmaContextSchema = z.object({
+  documents: z.array(dellmaDocumentUseSchema),
+  /** Characters of the rows the context query retrieved (0: none). */
+  dataChars: z.number(),
+  chars: z.number(),
+});
+export type DellmaContext = z.infer<typeof dellmaContextSchema>;
+
 export const dellmaForecastSchema = z.object({
   /** The model's forecast, or the analyst's edit of it at the review point. */
   source: z.enum(['model', 'analyst']),
   /** The model's forecast reused from an earlier run with the same forecast call (absent: made by this run). */
   reused: z.object({ runId: z.string().nullable(), savedAt: z.string() }).optional(),
+  /** The attached documents the forecast's context included (absent: runs before documents, or none attached). */
+  documents: z.array(dellmaDocumentUseSchema).optional(),
   factors: z.array(
     z.object({
       name: z.string(),

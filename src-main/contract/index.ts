@@ -2,6 +2,7 @@ export * from './api';
 export * from './benchmarks';
 export * from './connections';
 export * from './data';
+export * from './documents';
 export * from './errors';
 export * from './local-models';
 export * from './error-schema';

@@ -83,6 +83,8 @@ export const runEventSchema = z.discriminatedUnion('type', [
     limits: z.object({ maxSteps: z.number(), maxTokens: z.number().nullable(), maxDurationMs: z.number() }),
     /** The playbook an AutoPlan run followed: its text, the text's sha256 and the workspace version's hash (null for a plain file). */
     playbook: z.object({ version: z.string().nullable(), sha256: z.string(), text: z.string() }).optional(),
+    /** Documents the analyst attached to the run (name, length, the text's sha256); DeLLMa reads them into its context. */
+    documents: z.array(z.object({ name: z.string(), chars: z.number(), sha256: z.string() })).optional(),
   }),
   /** `node` and `purpose` when a technique asks on behalf of a plan node (e.g. Q2.1, `answer`). */
   z.object({ type: z.literal('model-request'), step: z.number(), tools: z.array(z.string()), messageCount: z.number(), node: nodeField, purpose: z.string().optional() }),

@@ -13,6 +13,12 @@ function playbookRecord(uses: boolean, options: DecisionRunOptions): { playbook?
   return { playbook: { version: options.playbookVersion ?? null, sha256: createHash('sha256').update(text).digest('hex'), text } };
 }
 
+/** The attached documents a run was given, for the audit chain: name, length and the text's sha256 (the text itself reaches the model, so the transcript holds what was used). */
+function documentsRecord(options: DecisionRunOptions): { documents?: { name: string; chars: number; sha256: string }[] } {
+  if (!options.documents?.length) return {};
+  return { documents: options.documents.map((document) => ({ name: document.name, chars: document.text.length, sha256: createHash('sha256').update(document.text).digest('hex') })) };
+}
+
 /**
  * One decision run with the technique the options name (./techniques/registry.ts): the run
  * starts (or resumes), and the technique's strategy drives the shared turn executor
@@ -35,6 +41,7 @@ export async function runDecision(options: DecisionRunOptions): Promise<RunOutco
       model: { description: options.provider.description, toolMode: options.toolMode },
       limits: { maxSteps: limits.maxSteps, maxTokens: limits.maxTokens, maxDurationMs: limits.maxDurationMs },
       ...playbookRecord(technique.usesPlaybook === true, options),
+      ...(technique.usesDocuments ? documentsRecord(options) : {}),
     });
   }
   return technique.run(run);

@@ -4,6 +4,7 @@ import type { RunEvent, RunStatus } from '../contract/run';
 import type { SimulationResult } from '../contract/simulation';
 import type { DellmaRunSettings } from '../contract/dellma';
 import type { ForecastStore } from './techniques/dellma/forecast-store';
+import type { RunDocument } from '../contract/documents';
 import type { Connector } from '../connectors/connector';
 import type { ChatMessage, ModelProvider, ModelRequest, ModelResponse } from '../llm/types';
 import type { RunSimulator } from '../simulators/run-simulator';
@@ -93,6 +94,8 @@ export interface DecisionRunOptions {
   dellma?: DellmaRunSettings;
   /** DeLLMa: where the model's forecasts are kept across runs (app runs: the workspace); absent: none. */
   forecastStore?: ForecastStore;
+  /** Documents the analyst attached (the notebook's, or `dwb run --document`): DeLLMa reads them into its context; other techniques ignore them. */
+  documents?: RunDocument[];
   /** Continue a run that was interrupted: no run-start, and the technique starts from this state. */
   resume?: ResumeState;
   /** A new run's technique-specific start, read by the technique (a Plan*RAG node re-run, techniques/plan-dag/rerun.ts). */

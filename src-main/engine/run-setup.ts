@@ -4,6 +4,7 @@ import type { ConnectionTarget } from '../contract/connections';
 import type { ProviderSettings } from '../contract/model';
 import type { RunEvent } from '../contract/run';
 import type { ForecastStore } from './techniques/dellma/forecast-store';
+import type { RunDocument } from '../contract/documents';
 import type { DellmaRunSettings } from '../contract/dellma';
 import type { Connector } from '../connectors/connector';
 import { openConnector } from '../connectors/open-connector';
@@ -73,6 +74,8 @@ export interface RunSetup {
   dellma?: DellmaRunSettings;
   /** For `dellma`: the model's forecasts kept across runs (app runs: the workspace). */
   forecastStore?: ForecastStore;
+  /** Documents the analyst attached; DeLLMa reads them into its context. */
+  documents?: RunDocument[];
   limits?: Partial<RunLimits>;
   gate?: ReviewGate;
   signal?: AbortSignal;
@@ -134,6 +137,7 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
     ...(setup.keptOutputs ? { keptOutputs: setup.keptOutputs } : {}),
     ...(setup.dellma ? { dellma: setup.dellma } : {}),
     ...(setup.forecastStore ? { forecastStore: setup.forecastStore } : {}),
+    ...(setup.documents?.length ? { documents: setup.documents } : {}),
     ...(setup.onCheckpoint ? { onCheckpoint: setup.onCheckpoint } : {}),
   });
 }
@@ -163,6 +167,8 @@ export interface DirectoryRunRequest {
   playbookVersion?: string;
   /** For `dellma`: the variant and sizes. */
   dellma?: DellmaRunSettings;
+  /** Documents attached to the run (`--document`); DeLLMa reads them into its context. */
+  documents?: RunDocument[];
   limits?: Partial<RunLimits>;
   signal?: AbortSignal;
   runId?: string;
@@ -219,6 +225,7 @@ export async function runToDirectory(request: DirectoryRunRequest): Promise<Dire
       ...(request.playbook !== undefined ? { playbook: request.playbook } : {}),
       ...(request.playbookVersion !== undefined ? { playbookVersion: request.playbookVersion } : {}),
       ...(request.dellma ? { dellma: request.dellma } : {}),
+      ...(request.documents?.length ? { documents: request.documents } : {}),
       ...(request.limits ? { limits: request.limits } : {}),
       ...(request.signal ? { signal: request.signal } : {}),
       onEvent: ({ event }) => {

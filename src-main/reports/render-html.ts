@@ -89,6 +89,7 @@ function cover(report: DecisionReport): Html {
     ['Data source', report.connection.description],
     ['Technique', report.technique.label],
     ...(report.playbook ? [['Playbook', playbookLabel(report.playbook)] as [string, HtmlPart]] : []),
+    ...(report.documents.length ? [['Documents', report.documents.map((document) => `${document.name} (${formatCount(document.chars)} characters)`).join('; ')] as [string, HtmlPart]] : []),
     ['Model', report.model.name ?? report.model.description],
     ['Run started', formatTime(report.startedAt)],
     ['Duration', formatDuration(report.durationMs)],

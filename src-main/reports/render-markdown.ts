@@ -96,6 +96,7 @@ function methodSection(report: DecisionReport): string {
     [
       ['Mode', report.mode === 'step' ? 'step-through' : 'automatic'],
       ...(report.playbook ? [['Playbook', `version ${report.playbook.version ?? 'none (a file)'}, text sha256 ${report.playbook.sha256}`]] : []),
+      ...report.documents.map((document) => ['Document', `${document.name}: ${document.chars} characters, text sha256 ${document.sha256}`]),
       ['Model', model.name ?? model.description],
       ['Endpoint', model.endpoint ?? setting('baseUrl')],
       ['Temperature', String(model.temperature ?? setting('temperature'))],

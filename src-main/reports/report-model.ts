@@ -53,6 +53,8 @@ export interface DecisionReport {
   technique: { id: string; label: string; summary: string };
   /** The playbook an AutoPlan run followed (version hash, text sha256, text); null for none. */
   playbook: NonNullable<RunStart['playbook']> | null;
+  /** Documents the analyst attached to the run (name, length, sha256); empty when none (or the technique reads none). */
+  documents: NonNullable<RunStart['documents']>;
   mode: 'auto' | 'step';
   status: RunStatus;
   statusMessage: string | null;
@@ -109,6 +111,7 @@ export function buildReport(bundle: ReportBundle): DecisionReport {
     rules: start.event.rules,
     technique: { id: technique.id, label: technique.label, summary: technique.summary },
     playbook: start.event.playbook ?? null,
+    documents: start.event.documents ?? [],
     mode: start.event.mode,
     status: reader.ended?.status ?? 'running',
     statusMessage: reader.ended?.message ?? null,

@@ -5,6 +5,7 @@ import type { EventName, EventPayload } from '../contract/api';
 import type { Cell } from '../contract/notebook';
 import { techniqueIdSchema } from '../contract/run';
 import { dellmaRunSettingsSchema } from '../contract/dellma';
+import { runDocumentSchema, type RunDocument } from '../contract/documents';
 import { jsonForecastStore } from '../engine/techniques/dellma/forecast-store';
 import type { LoggedEvent } from '../audit/hash-chain';
 import { resumeStateFor } from '../engine/resume-state';
@@ -74,6 +75,8 @@ const runStartSchema = z.object({
   actionLibrary: z.string().optional(),
   /** DeLLMa: the variant and sizes the run was asked for (absent: Pairs with the defaults). */
   dellma: dellmaRunSettingsSchema.optional(),
+  /** The documents attached to the notebook when the run started (techniques that read them: DeLLMa). */
+  documents: z.array(runDocumentSchema).optional(),
   /** The playbook version (hash) an `autoplan` run follows: the one asked for, else the task type's pinned one. */
   playbook: z.string().optional(),
   /** Pearl, re-running one step of `program`: the earlier run's outputs kept for the steps outside the re-run. */
@@ -117,6 +120,8 @@ export class RunManager {
       localModel?: () => { provider: ModelProvider; settings: LocalModelSettings; contextTokens?: number | null } | null;
       /** The workspace's playbooks, for techniques that follow one (AutoPlan). */
       playbooks?: PlaybookStore;
+      /** The documents attached to a notebook, as a run receives them; absent: none. */
+      documents?: (notebookId: string) => RunDocument[];
       /** The JSON file where DeLLMa runs keep the model's forecasts for later runs with the same context; absent: none kept. */
       forecastStorePath?: string;
       emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
@@ -171,7 +176,9 @@ export class RunManager {
     const notebook = notebooks.get(input.notebookId);
     const connector = await this.dependencies.connector(input.connectionId);
     const playbook = await this.playbookFor(input, connector);
-    const request: RunStart = { ...input, ...(playbook !== undefined ? { playbook } : {}) };
+    // The notebook's attached documents go with the request (and so with a resume or a re-run) for the techniques that read them.
+    const documents = input.documents ?? (techniqueNamed(input.technique).usesDocuments ? (this.dependencies.documents?.(input.notebookId) ?? []) : []);
+    const request: RunStart = { ...input, ...(playbook !== undefined ? { playbook } : {}), ...(documents.length ? { documents } : {}) };
     const simulator = await simulatorFor(connector, { rules: request.simulatorRules, known: request.known });
     const runId = `run-${environment.newId()}`;
     const startedAt = environment.now();
@@ -443,6 +450,7 @@ export class RunManager {
       ...(request.program !== undefined ? { program: request.program } : {}),
       ...(request.actionLibrary !== undefined ? { actionLibrary: this.libraryOf(request.actionLibrary) } : {}),
       ...(request.dellma !== undefined ? { dellma: request.dellma } : {}),
+      ...(request.documents?.length ? { documents: request.documents } : {}),
       ...(this.dependencies.forecastStorePath ? { forecastStore: jsonForecastStore(this.dependencies.forecastStorePath, runId) } : {}),
       ...(context.seed !== undefined ? { seed: context.seed } : {}),
       ...(request.keptOutputs ? { keptOutputs: request.keptOutputs } : {}),

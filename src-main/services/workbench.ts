@@ -38,6 +38,11 @@ import { LocalModelManager } from './local-models';
 import type { ModelProcessLauncher } from '../llm/local/protocol';
 import { createRouter, type Handlers } from './router';
 import { appVersion } from '../native/version';
+import { DocumentStore } from '../workspace/document-store';
+import { documentHandlers } from './document-service';
+import { documentContext } from '../engine/techniques/dellma/documents';
+import { openAgricultureExample } from './example-service';
+import { appRoot } from '../native/app-root';
 
 /** What differs between the desktop app and browser mode: only the native pieces. */
 export interface Platform extends ReportPlatform {
@@ -100,8 +105,10 @@ export function openWorkbench(options: {
     history: { runs: runStore, signOffs: new SignOffLog(options.workspaceDir), connector: (id) => pool.get(id), connectionName: (id) => connections.get(id).name },
     emit: (event, payload) => bus.emit(event, payload),
   });
+  const documents = new DocumentStore(database, environment);
   const runs = new RunManager({
     notebooks,
+    documents: (notebookId) => documents.forRun(notebookId),
     actionLibrary: (id) => actionLibraries.library(id),
     recordActionUsage: (id, actionsCalled) => actionLibraries.recordUsage(id, actionsCalled),
     runs: runStore,
@@ -138,6 +145,12 @@ export function openWorkbench(options: {
     ...reports.handlers,
     ...benchmarks.handlers,
     ...playbooks.handlers,
+    ...documentHandlers(documents, (notebookId) => bus.emit('documents-change', { notebookId, documents: documents.list(notebookId) })),
+    'examples/dellma-agriculture': async () => {
+      const opened = await openAgricultureExample({ workspaceDir: options.workspaceDir, dataDir: join(appRoot(), 'fixtures', 'dellma', 'agriculture'), notebooks, connections, documents, release: (id) => pool.release(id) });
+      bus.emit('connections-change', {});
+      return changed(opened);
+    },
     'workspace/info': () => ({ directory: options.workspaceDir, transport: options.platform.transport, version: appVersion() }),
 
     'connections/list': () => connections.list(),
@@ -176,7 +189,11 @@ export function openWorkbench(options: {
     'notebooks/get': ({ id }) => notebooks.get(id),
     'notebooks/create': ({ title }) => changed(notebooks.create(title)),
     'notebooks/rename': ({ id, title }) => changed(notebooks.rename(id, title)),
-    'notebooks/duplicate': ({ id }) => changed(notebooks.duplicate(id)),
+    'notebooks/duplicate': ({ id }) => {
+      const copy = notebooks.duplicate(id);
+      documents.copy(id, copy.id);
+      return changed(copy);
+    },
     'notebooks/delete': ({ id }) => {
       notebooks.delete(id);
       return changed({ ok: true as const });
@@ -292,7 +309,7 @@ export function openWorkbench(options: {
     'pearl/libraries/import': ({ path }) => actionLibraries.import(path),
     'runs/active': () => runs.active(),
     'runs/techniques': () => registeredTechniques().map(({ id, label, summary }) => ({ id, label, summary })),
-    'dellma/estimate': ({ question, rules, settings }) => estimateDellmaRun(question, rules, settings),
+    'dellma/estimate': ({ question, rules, settings, notebookId }) => estimateDellmaRun(question, rules, settings, notebookId ? documentContext(documents.forRun(notebookId)).text.length : 0),
 
     'simulations/detect': async ({ connectionId }) => ({ scenario: recogniseScenario(await (await pool.get(connectionId)).schema()) }),
     'simulations/run': async ({ connectionId, spec, cellId }) => {

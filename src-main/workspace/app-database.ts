@@ -96,6 +96,17 @@ const migrations: string[] = [
      info TEXT NOT NULL,
      added_at TEXT NOT NULL
    );`,
+  // Plain-text documents the analyst attaches to a notebook (DeLLMa reads them into its context); they go with the notebook.
+  `CREATE TABLE notebook_documents (
+     id TEXT PRIMARY KEY,
+     notebook_id TEXT NOT NULL REFERENCES notebooks(id) ON DELETE CASCADE,
+     name TEXT NOT NULL,
+     text TEXT NOT NULL,
+     bytes INTEGER NOT NULL,
+     sha256 TEXT NOT NULL,
+     added_at TEXT NOT NULL
+   );
+   CREATE INDEX documents_by_notebook ON notebook_documents(notebook_id, added_at);`,
 ];
 
 /**

@@ -132,6 +132,12 @@ function ForecastView({ cell, forecast }: { cell: Cell; forecast: DellmaForecast
           [ext] The values of {forecast.factors.filter((factor) => factor.mapped).map((factor) => `“${factor.name}”`).join(', ')} are the analyst&apos;s, each mapped to a what-if change; the model gave only their likelihoods.
         </p>
       )}
+      {forecast.documents && forecast.documents.length > 0 && (
+        <p className="muted" data-testid="forecast-documents">
+          Context included the attached document(s):{' '}
+          {forecast.documents.map((document) => `${document.name} (${document.truncated ? `${document.usedChars.toLocaleString('en-US')} of ${document.chars.toLocaleString('en-US')} characters, truncated` : `${document.chars.toLocaleString('en-US')} characters`})`).join('; ')}
+        </p>
+      )}
       <table className="dellma-table" data-testid="forecast-table">
         <thead>
           <tr>

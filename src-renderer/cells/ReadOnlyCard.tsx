@@ -169,6 +169,8 @@ function RunQuestionButton({ cell }: { cell: Cell }) {
           question: cell.source,
           rules: cell.kind === 'question' ? (cell.data.businessRules ?? '') : '',
           known: cell.kind === 'question' ? knownParameters(cell.data.known) : {},
+          // A question that names its technique (the DeLLMa example's) opens the composer with it.
+          ...(cell.kind === 'question' && cell.data.technique ? { technique: cell.data.technique } : {}),
           ...(connectionId ? { connectionId } : {}),
         })
       }

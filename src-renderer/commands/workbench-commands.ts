@@ -231,6 +231,11 @@ export const workbenchCommands = registerCommands([
     }),
   ),
   {
+    id: 'example.dellma-agriculture',
+    label: 'Open the DeLLMa agriculture example',
+    perform: reported('Could not open the DeLLMa example', ({ state }) => state.openAgricultureExample()),
+  },
+  {
     id: 'run.history',
     label: 'Show the run history',
     predicate: (context) => hasNotebook(context) && !context.state.runHistoryOpen,

@@ -12,6 +12,7 @@ import { RunComposer } from '../runs/RunComposer';
 import { RunHistory } from '../runs/RunHistory';
 import { neighbourWithConnection } from '../state/notebook-slice';
 import { useSimulatorFit } from './use-simulator-fit';
+import { NotebookDocuments } from './NotebookDocuments';
 
 /** The open notebook: its title and cells in order, with add buttons between them. */
 export function NotebookView() {
@@ -74,6 +75,7 @@ export function NotebookView() {
           Run history
         </button>
       </div>
+      <NotebookDocuments key={`documents-${notebookId}`} notebookId={notebookId} />
       {historyOpen && <RunHistory notebookId={notebookId} onClose={() => setHistoryOpen(false)} />}
       {runDraft && <RunComposer draft={runDraft} />}
       {interrupted.map((run) => (

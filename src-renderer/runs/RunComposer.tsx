@@ -4,6 +4,7 @@ import { useWorkbench } from '../app/store-context';
 import type { RunDraft } from '../state/runs-slice';
 import { ActionLibraryPicker } from './ActionLibraryPicker';
 import { DellmaSettings } from './DellmaSettings';
+import { RunDocumentsNote } from '../notebook/NotebookDocuments';
 
 /** Where a decision run is set up: question, business rules, data, technique and mode. */
 export function RunComposer({ draft }: { draft: RunDraft }) {
@@ -150,6 +151,7 @@ export function RunComposer({ draft }: { draft: RunDraft }) {
           }}
         />
       )}
+      <RunDocumentsNote technique={form.technique} />
       {form.technique === 'dellma' && <DellmaSettings question={form.question} rules={form.rules} value={form.dellma ?? {}} onChange={(dellma) => update({ dellma })} />}
       <label className="inline-setting">
         Simulator check

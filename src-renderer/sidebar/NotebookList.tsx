@@ -12,6 +12,7 @@ export function NotebookList() {
   const duplicateNotebook = useWorkbench((state) => state.duplicateNotebook);
   const deleteNotebook = useWorkbench((state) => state.deleteNotebook);
   const reportError = useWorkbench((state) => state.reportError);
+  const openAgricultureExample = useWorkbench((state) => state.openAgricultureExample);
   const [renaming, setRenaming] = useState<{ id: string; title: string } | null>(null);
 
   const attempt = (work: Promise<unknown>, context: string): void => void work.catch((error: unknown) => reportError(error, context));
@@ -26,6 +27,14 @@ export function NotebookList() {
         <h2>Notebooks</h2>
         <button className="ghost small" data-testid="new-notebook" title="New notebook (Ctrl+Alt+N)" onClick={() => attempt(createNotebook(newTitle()), 'Could not create a notebook')}>
           + New
+        </button>
+        <button
+          className="ghost small"
+          data-testid="open-dellma-example"
+          title="Open the DeLLMa agriculture example: the USDA 2021 California figures as a database, the USDA report attached, and the question which fruit to plant for DeLLMa"
+          onClick={() => attempt(openAgricultureExample(), 'Could not open the DeLLMa example')}
+        >
+          + Example
         </button>
       </header>
       <ul className="list" data-testid="notebook-list">

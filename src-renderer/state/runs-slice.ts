@@ -187,7 +187,11 @@ export function createRunsSlice({ client, set, get }: SliceContext): RunsSlice {
       set({ runs: Object.fromEntries(active.map((progress) => [progress.runId, progress])) });
     },
     listPlaybooks: () => client.invoke('playbooks/list', {}),
-    estimateDellma: (question, rules, settings) => client.invoke('dellma/estimate', { question, rules, settings }),
+    estimateDellma: (question, rules, settings) => {
+      // The open notebook's attached documents enter every DeLLMa prompt, so they count too.
+      const notebookId = get().currentNotebookId;
+      return client.invoke('dellma/estimate', { question, rules, settings, ...(notebookId ? { notebookId } : {}) });
+    },
     loadTechniques: async () => {
       set({ techniques: await client.invoke('runs/techniques', {}) });
     },

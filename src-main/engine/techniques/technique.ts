@@ -16,6 +16,8 @@ export interface TechniqueDefinition {
   method: string;
   /** Places the run's playbook (if one is given) in the task message (AutoPlan). */
   usesPlaybook?: boolean;
+  /** Reads the documents attached to the run into its context (DeLLMa); the others are not given them. */
+  usesDocuments?: boolean;
   /** Sampling temperature of the technique's turns, overriding the provider's (AutoPlan decodes greedily). */
   temperature?: number;
   /** Runs the decision after `run-start`; ends with `run.finish(…)`'s outcome. */

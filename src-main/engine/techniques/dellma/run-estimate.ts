@@ -12,14 +12,15 @@ const maxActions = 7;
  * estimate (./cost.ts) for the options the question lists, plus the calls around it — the
  * context query, a candidates query when no options are listed, a shortlist when there are
  * more than seven, and the forecast. Without listed options the most, seven, is assumed.
+ * `documentChars`: the attached documents as the context will hold them (./documents.ts).
  */
-export function estimateDellmaRun(question: string, rules: string, settings: DellmaRunSettings): DellmaCostEstimate {
+export function estimateDellmaRun(question: string, rules: string, settings: DellmaRunSettings, documentChars = 0): DellmaCostEstimate {
   const listed = listedAfter('options', question);
   const assumedActions = Math.min(listed?.length ?? maxActions, maxActions);
   const names = listed?.slice(0, assumedActions) ?? Array.from({ length: assumedActions }, (_, index) => `option ${index + 1}`);
   const factorNames = [...(listedAfter('unknowns', question) ?? []), ...names.map(actionFactorName)];
   const baseline = settings.variant === 'zero-shot' || settings.variant === 'cot' || settings.variant === 'sc';
-  const contextChars = rules.length + assumedDataChars;
+  const contextChars = rules.length + assumedDataChars + documentChars;
   const cost = estimateCost({
     variant: settings.variant,
     actions: assumedActions,

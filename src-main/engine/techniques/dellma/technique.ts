@@ -1,4 +1,4 @@
-import { dellmaFrameSchema, dellmaRunSettingsSchema, forecastLines, type DellmaRunSettings, type DellmaAudit, type DellmaExpected, type DellmaFit, type DellmaForecast, type DellmaFrame, type DellmaRank, type DellmaSampling, type DellmaStep } from '../../../contract/dellma';
+import { dellmaDocumentUseSchema, dellmaFrameSchema, dellmaRunSettingsSchema, forecastLines, type DellmaContext, type DellmaDocumentUse, type DellmaRunSettings, type DellmaAudit, type DellmaExpected, type DellmaFit, type DellmaForecast, type DellmaFrame, type DellmaRank, type DellmaSampling, type DellmaStep } from '../../../contract/dellma';
 import { WorkbenchError } from '../../../contract/errors';
 import type { SimulationResult } from '../../../contract/simulation';
 import type { ChatMessage } from '../../../llm/types';
@@ -13,6 +13,7 @@ import { readQuery } from '../plan-dag/prompts';
 import type { TechniqueDefinition } from '../technique';
 import { normaliseFactor, stateProbability, type BeliefFactor, type State } from './belief';
 import { estimateCost } from './cost';
+import { describeDocumentUse, documentContext } from './documents';
 import { frameFactors, listedAfter, readForecastLines } from './frame';
 import { emitExactOutcomes } from './exact-step';
 import { isWhatIfLine, readWhatIfMapping } from './whatif-mapping';
@@ -29,7 +30,8 @@ import { naiveSample, pairedSample, type Item, type Sample } from './sampling';
  *
  * 1. Frame: the options (listed in the question, else the simulator's candidate names, never
  *    their outcomes), shortlisted by the model to at most `maxActions` [paper: |A| ≤ 7].
- * 2. Context: one read-only query the model writes (a review point in step-through).
+ * 2. Context: one read-only query the model writes (a review point in step-through), with the
+ *    documents the analyst attached to the notebook, bounded (./documents.ts).
  * 3. Forecast: one call; in step-through the analyst reviews it and may change likelihoods
  *    (recorded as an `analyst-review` of the forecast); everything after uses the edit.
  * 4. Paired sampling, one ranking call per minibatch, Bradley–Terry, expected utility: the
@@ -59,6 +61,7 @@ export const dellma: TechniqueDefinition = {
   summary:
     'Decides under uncertainty: the model forecasts the unknowns in words (editable in step-through), ranks sampled futures of each option in minibatches, and the decision follows from a Bradley–Terry fit and expected utility computed in code.',
   method: '# Method\nDeLLMa: forecast the unknowns, rank sampled state–option pairs, decide by expected utility.',
+  usesDocuments: true,
   run: (run) => runDellma(run),
 };
 
@@ -91,7 +94,7 @@ function runCaller(run: RunContext): ModelCaller {
   };
 }
 
-function emitStep(run: RunContext, step: DellmaStep, input: unknown, output: string, node?: string): void {
+function emitStep(run: RunContext, step: DellmaStep | 'context', input: unknown, output: string, node?: string): void {
   run.emit({ type: 'tool', step: run.state.steps, ...(node ? { node } : {}), tool: `dellma.${step}`, input, output });
 }
 
@@ -120,7 +123,7 @@ async function decide(run: RunContext): Promise<RunOutcome> {
     .trim();
   const caller = runCaller(run);
   // What an interrupted run had finished; kept in the run's state so every checkpoint holds it.
-  const progress: DellmaProgress = (run.options.resume ? savedProgress(run.state.technique) : null) ?? { frame: null, context: null, forecast: null, beliefs: null, answered: null, batches: [] };
+  const progress: DellmaProgress = (run.options.resume ? savedProgress(run.state.technique) : null) ?? { frame: null, context: null, documents: [], forecast: null, beliefs: null, answered: null, batches: [] };
   // Saved at once when a step ends at a review point, where no model call would save it.
   const save = (): void => run.options.onCheckpoint?.(run.checkpoint(null));
   run.state.technique = progress;
@@ -129,9 +132,14 @@ async function decide(run: RunContext): Promise<RunOutcome> {
   progress.frame = frame;
   const actions = frame.actions;
 
-  // 2. Context: one query the model writes.
-  const context = progress.context ?? (await retrieveContext(run, caller, goal, actions, schemaSummary));
-  progress.context = context;
+  // 2. Context: one query the model writes, and the attached documents.
+  if (progress.context === null) {
+    const retrieved = await retrieveContext(run, caller, goal, actions, schemaSummary);
+    progress.context = retrieved.context;
+    progress.documents = retrieved.documents;
+  }
+  const context = progress.context;
+  const documents = progress.documents;
 
   const params = dellmaParameters(run.options.dellma ?? dellmaRunSettingsSchema.parse({}));
   const problemFrame: ProblemFrame = { goal, context, actions: actions.map((name) => ({ name, label: name })) };
@@ -158,11 +166,11 @@ async function decide(run: RunContext): Promise<RunOutcome> {
         forecasted = (await forecast(caller, run.options.provider.description, { context, goal, factors }, new Map(), dellmaSettings.maxRepairs)).factors;
         store?.put(key, forecasted);
       }
-      emitForecast(run, 'model', forecasted, stored ? { runId: stored.runId, savedAt: stored.savedAt } : undefined);
+      emitForecast(run, 'model', forecasted, documents, stored ? { runId: stored.runId, savedAt: stored.savedAt } : undefined);
       progress.forecast = forecasted;
       save();
     }
-    const reviewed = await reviewForecast(run, forecasted);
+    const reviewed = await reviewForecast(run, forecasted, documents);
     if ('end' in reviewed) return reviewed.end;
     beliefs = reviewed.beliefs;
     // The plan and its cost are shown before any ranking call is made (the sampling is seeded, so it is known now).
@@ -212,11 +220,28 @@ async function frameOptions(run: RunContext, caller: ModelCaller, question: stri
   return frame;
 }
 
-/** 2. The context: one query the model writes (a review point in step-through), with the business rules. */
-async function retrieveContext(run: RunContext, caller: ModelCaller, goal: string, actions: readonly string[], schemaSummary: string): Promise<string> {
+/**
+ * 2. The context: the business rules, the documents the analyst attached (bounded, a cut one
+ * says so) and the rows of one query the model writes (a review point in step-through).
+ * With documents, a `dellma.context` cell names them and how much of each was used.
+ */
+async function retrieveContext(run: RunContext, caller: ModelCaller, goal: string, actions: readonly string[], schemaSummary: string): Promise<{ context: string; documents: DellmaDocumentUse[] }> {
   const retrieved = await gatedQuery(run, caller, 'dellma.retrieve', `My goal: ${goal}\nThe options: ${actions.join(', ')}\n\nWrite one query that retrieves the data most useful for judging how each option could turn out.`, schemaSummary);
   const data = retrieved?.text ?? null;
-  return [run.options.rules ? `Business rules:\n${run.options.rules}` : '', data ? `Data retrieved from the database:\n${data}` : 'No data could be retrieved.'].filter(Boolean).join('\n\n');
+  const attached = documentContext(run.options.documents ?? []);
+  const context = [
+    run.options.rules ? `Business rules:\n${run.options.rules}` : '',
+    attached.text ? `Documents attached by the analyst:\n\n${attached.text}` : '',
+    data ? `Data retrieved from the database:\n${data}` : 'No data could be retrieved.',
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+  // Written when documents were attached: the query and its rows already have their cells.
+  if (attached.used.length) {
+    const record: DellmaContext = { documents: attached.used, dataChars: data?.length ?? 0, chars: context.length };
+    emitStep(run, 'context', record, `Context for the forecast and the rankings (${context.length.toLocaleString('en-US')} characters). Documents used: ${describeDocumentUse(attached.used)}. ${data ? `Data: ${data.length.toLocaleString('en-US')} characters of query rows.` : 'No data could be retrieved.'}`, 'context');
+  }
+  return { context, documents: attached.used };
 }
 
 /** The pipeline's parameters from the run's settings; the regulariser as the reference code's agriculture runs [SPECS §3]. */
@@ -268,6 +293,8 @@ async function concludeBaseline(run: RunContext, result: ProblemResult): Promise
 interface DellmaProgress {
   frame: DellmaFrame | null;
   context: string | null;
+  /** The attached documents the context used. */
+  documents: DellmaDocumentUse[];
   /** The model's forecast, shown; its review may still be pending. */
   forecast: BeliefFactor[] | null;
   /** The forecast after its review: everything after is sampled from it. */
@@ -284,6 +311,7 @@ function savedProgress(saved: unknown): DellmaProgress | null {
   return {
     frame: frame.success ? frame.data : null,
     context: frame.success && typeof progress.context === 'string' ? progress.context : null,
+    documents: Array.isArray(progress.documents) ? progress.documents.filter((entry) => dellmaDocumentUseSchema.safeParse(entry).success) : [],
     forecast: frame.success && typeof progress.context === 'string' && Array.isArray(progress.forecast) ? progress.forecast : null,
     beliefs: frame.success && typeof progress.context === 'string' && Array.isArray(progress.beliefs) ? progress.beliefs : null,
     answered: Array.isArray(progress.beliefs) && progress.answered && typeof progress.answered === 'object' ? progress.answered : null,
@@ -384,15 +412,16 @@ function forecastRecord(source: DellmaForecast['source'], beliefs: readonly Beli
   };
 }
 
-function emitForecast(run: RunContext, source: DellmaForecast['source'], beliefs: readonly BeliefFactor[], reused?: NonNullable<DellmaForecast['reused']>): void {
-  const record: DellmaForecast = { ...forecastRecord(source, beliefs), ...(reused ? { reused } : {}) };
+function emitForecast(run: RunContext, source: DellmaForecast['source'], beliefs: readonly BeliefFactor[], documents: readonly DellmaDocumentUse[], reused?: NonNullable<DellmaForecast['reused']>): void {
+  const record: DellmaForecast = { ...forecastRecord(source, beliefs), ...(reused ? { reused } : {}), ...(documents.length ? { documents: [...documents] } : {}) };
   const who = source === 'model' ? "The model's forecast" : "The analyst's forecast";
   const origin = reused ? ` (reused, no model call: made by ${reused.runId ?? 'an earlier run'} at ${reused.savedAt} with the same model, options, factors and context)` : '';
-  emitStep(run, 'forecast', record, `${who}${origin}:\n${record.factors.map((factor) => `- ${factor.name}${factor.mapped ? ' [ext: values mapped to what-if changes by the analyst; likelihoods by the model]' : ''}: ${factor.values.map((entry) => `${entry.value} (${entry.likelihood}, p=${entry.probability.toFixed(3)})`).join('; ')}`).join('\n')}`, 'forecast');
+  const from = documents.length ? ` From the context with the documents ${describeDocumentUse(documents)}.` : '';
+  emitStep(run, 'forecast', record, `${who}${origin}:${from}\n${record.factors.map((factor) => `- ${factor.name}${factor.mapped ? ' [ext: values mapped to what-if changes by the analyst; likelihoods by the model]' : ''}: ${factor.values.map((entry) => `${entry.value} (${entry.likelihood}, p=${entry.probability.toFixed(3)})`).join('; ')}`).join('\n')}`, 'forecast');
 }
 
 /** Step-through: the forecast waits for the analyst, who may change likelihoods before anything is sampled. */
-async function reviewForecast(run: RunContext, beliefs: BeliefFactor[]): Promise<{ beliefs: BeliefFactor[] } | { end: RunOutcome }> {
+async function reviewForecast(run: RunContext, beliefs: BeliefFactor[], documents: readonly DellmaDocumentUse[]): Promise<{ beliefs: BeliefFactor[] } | { end: RunOutcome }> {
   const { gate } = run.options;
   if (!gate.interactive) return { beliefs };
   const original = forecastLines(forecastRecord('model', beliefs));
@@ -407,7 +436,7 @@ async function reviewForecast(run: RunContext, beliefs: BeliefFactor[]): Promise
   recordReview(run, { step, node: 'forecast' }, 'forecast', original.join('\n'), decision);
   if (decision.action === 'stop') return { end: run.finish('stopped', 'The analyst stopped the run to continue by hand') };
   if (!edited) return { beliefs };
-  emitForecast(run, 'analyst', edited);
+  emitForecast(run, 'analyst', edited, documents);
   return { beliefs: edited };
 }
 
