@@ -8,8 +8,9 @@ import { createReportsSlice, type ReportsSlice } from './reports-slice';
 import { createUiSlice, type UiSlice } from './ui-slice';
 import { createLocalModelsSlice, type LocalModelsSlice } from './local-models-slice';
 import { createCommandsSlice, type CommandsSlice } from './commands-slice';
+import { createResultExportsSlice, type ResultExportsSlice } from './result-exports-slice';
 
-export type WorkbenchState = NotebookSlice & ConnectionsSlice & UiSlice & RunsSlice & ExperimentsSlice & ReportsSlice & LocalModelsSlice & CommandsSlice;
+export type WorkbenchState = NotebookSlice & ConnectionsSlice & UiSlice & RunsSlice & ExperimentsSlice & ReportsSlice & LocalModelsSlice & CommandsSlice & ResultExportsSlice;
 export type WorkbenchStore = StoreApi<WorkbenchState>;
 
 /** Everything a slice needs besides the store itself. */
@@ -32,6 +33,7 @@ export function createWorkbenchStore(client: WorkbenchClient): WorkbenchStore {
       ...createReportsSlice(context),
       ...createLocalModelsSlice(context),
       ...createCommandsSlice(context),
+      ...createResultExportsSlice(context),
     };
   });
 }
