@@ -100,6 +100,7 @@ export function openWorkbench(options: {
     environment,
     modelSettings: () => modelSettings.resolved(),
     history: { runs: runStore, signOffs: new SignOffLog(options.workspaceDir), connector: (id) => pool.get(id), connectionName: (id) => connections.get(id).name },
+    connectionExists: (id) => connections.list().some((connection) => connection.id === id),
     emit: (event, payload) => bus.emit(event, payload),
   });
   const runs = new RunManager({
