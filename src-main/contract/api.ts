@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { cellValueSchema, queryResultSchema } from './data';
 import { connectionRequests } from './connections';
 import { reportRequests } from './reports';
+import { resultExportProgressSchema, resultExportRequests } from './result-export';
 import { trashRequests } from './trash';
 import { searchRequests } from './search';
 import { benchmarkRequests, benchmarkSummarySchema } from './benchmarks';
@@ -43,6 +44,8 @@ export const api = {
   /** Saved connections: add, edit, test, remove, schema (see ./connections.ts). */
   ...connectionRequests,
   ...reportRequests,
+  /** A query cell's whole result as CSV, streamed to a file or a download (see ./result-export.ts). */
+  ...resultExportRequests,
   ...benchmarkRequests,
   ...pearlRequests,
   ...actionLibraryRequests,
@@ -265,6 +268,8 @@ export const events = {
   /** Loading progress of a local model (0…1). */
   'local-model-progress': z.object({ id: z.string(), progress: z.number() }),
   /** Candidates done so far in a what-if run started with a `requestId` (a few updates a second at most). */
+  /** Rows written so far by a result export, and how it ended. */
+  'result-export-progress': resultExportProgressSchema,
   'whatif-progress': z.object({ requestId: z.string(), done: z.number().int(), total: z.number().int() }),
   /** A technique benchmark moved on (a question decided, a stop, the end). */
   'benchmark-progress': benchmarkSummarySchema,

@@ -11,6 +11,7 @@ export * from './notebook';
 export * from './pearl';
 export * from './playbooks';
 export * from './reports';
+export * from './result-export';
 export * from './run';
 export * from './simulation';
 export * from './transport';

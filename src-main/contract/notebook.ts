@@ -46,7 +46,14 @@ export const provenanceSchema = z.object({
 export type Provenance = z.infer<typeof provenanceSchema>;
 
 export const cellOutputSchema = z.discriminatedUnion('status', [
-  z.object({ status: z.literal('ok'), result: queryResultSchema, ranAt: z.string(), connectionId: z.string() }),
+  z.object({
+    status: z.literal('ok'),
+    result: queryResultSchema,
+    ranAt: z.string(),
+    connectionId: z.string(),
+    /** The text that ran, when it was the analyst's (which may be edited since): what Export CSV runs again. */
+    query: z.string().optional(),
+  }),
   z.object({ status: z.literal('error'), error: workbenchErrorSchema, ranAt: z.string(), connectionId: z.string() }),
   /** A simulation cell's last run. */
   z.object({ status: z.literal('simulated'), simulation: simulationResultSchema, ranAt: z.string(), connectionId: z.string() }),

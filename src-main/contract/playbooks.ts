@@ -109,6 +109,16 @@ export const playbookRequests = {
   'playbooks/train': { params: playbookTrainingSpecSchema, result: playbookTrainingSchema },
   'playbooks/trainings': { params: z.object({}), result: z.array(playbookTrainingSchema) },
   /**
+   * Deletes the playbooks of a connection that was removed (its task type `conn-<id>`); refused
+   * while the connection exists. Undoable: the folder is set aside, and `playbooks/restore`
+   * with the answer's `restoreId` brings it back.
+   */
+  'playbooks/delete-task': {
+    params: z.object({ scenario: playbookScenarioSchema, db: dbKindSchema }),
+    result: z.object({ restoreId: z.string() }),
+  },
+  'playbooks/restore': { params: z.object({ restoreId: z.string() }), result: playbookTaskSchema },
+  /**
    * Trains on the analyst's signed-off runs on a connection (the data of one task type) with
    * the configured model: each run's question is asked again, and a decision is a success when
    * it is the decision the analyst signed off. For users without a simulator.

@@ -156,6 +156,11 @@ export class RunContext {
   readonly newQueryId: () => string;
   /** The highest step number handed to a model call so far (calls may be in flight at once). */
   private issuedSteps = 0;
+  /**
+   * How the run ended, once `finish` was called. A holder object rather than a field, so a view
+   * of the run made with Object.create (Pearl's per-step query naming) ends the same run.
+   */
+  private readonly end: { outcome: RunOutcome | null } = { outcome: null };
 
   constructor(
     readonly options: DecisionRunOptions,
@@ -193,11 +198,24 @@ export class RunContext {
     this.options.emit(event);
   }
 
-  /** Ends the run: emits run-end and returns the outcome. */
+  /**
+   * Ends the run: emits run-end and returns the outcome. A run ends once: calls in flight at the
+   * same time (parallel steps, a plan graph's level) may each reach an end — two model calls
+   * failing at the same instant — and every later finish returns the first outcome unchanged,
+   * without logging another end.
+   */
   finish(status: RunOutcome['status'], message: string | null, answer?: { decision: string; rationale: string }): RunOutcome {
+    if (this.end.outcome) return this.end.outcome;
     const { steps, tokens } = this.state;
+    const outcome: RunOutcome = { status, decision: answer?.decision ?? null, rationale: answer?.rationale ?? null, message, steps, totalTokens: tokens };
+    this.end.outcome = outcome;
     this.emit({ type: 'run-end', status, message, steps, totalTokens: tokens });
-    return { status, decision: answer?.decision ?? null, rationale: answer?.rationale ?? null, message, steps, totalTokens: tokens };
+    return outcome;
+  }
+
+  /** The run's outcome once it has ended (see `finish`), null while it goes on. */
+  get ended(): RunOutcome | null {
+    return this.end.outcome;
   }
 
   /** The outcome when the run must stop before another model call (stopped, out of steps, tokens or time); null to go on. */

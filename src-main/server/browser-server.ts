@@ -1,5 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
@@ -48,6 +48,7 @@ export async function startBrowserServer(options: { workbench: Workbench; render
 
   server.on('request', (request, response) => {
     try {
+      if (serveDownload(options.workbench, request, response, log)) return;
       serveStatic(options.rendererDir, request, response, securityHeaders(connectSrc));
     } catch (error) {
       log(`dwb serve: ${request.method ?? '?'} request failed: ${describe(error)}`);
@@ -107,6 +108,31 @@ function upgradeRefusal(request: IncomingMessage, token: string, origins: Set<st
   if (!sameToken(url.searchParams.get('token') ?? '', token)) return '401 Unauthorized';
   if (!origins.has(request.headers.origin ?? '')) return '403 Forbidden';
   return null;
+}
+
+/**
+ * `GET /exports/<ticket>`: a result export streamed as a download. The ticket came from an
+ * authenticated `results/export-csv` request, is random, works once and expires in a minute,
+ * so the address itself is the permission (the browser's download cannot carry the token).
+ * True when the request was one of these.
+ */
+function serveDownload(workbench: Workbench, request: IncomingMessage, response: ServerResponse, log: ServerLog): boolean {
+  // Matched on the raw path: any other request line, however malformed, goes on to serveStatic's checks.
+  const match = /^\/exports\/([A-Za-z0-9_-]{16,64})(?:\?|$)/.exec(request.url ?? '');
+  if (!match || request.method !== 'GET') return false;
+  const download = workbench.takeDownload(match[1] ?? '');
+  if (!download) {
+    response.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('This export link was used already or has expired: export again');
+    return true;
+  }
+  response.writeHead(200, {
+    'Content-Type': 'text/csv; charset=utf-8',
+    'Content-Disposition': `attachment; filename="${download.fileName.replace(/[^\w.-]/g, '_')}"`,
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+  });
+  download.stream(response).catch((error: unknown) => log(`dwb serve: export download failed: ${describe(error)}`));
+  return true;
 }
 
 function serveClient(client: WebSocket, workbench: Workbench, log: ServerLog): void {

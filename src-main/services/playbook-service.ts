@@ -38,6 +38,8 @@ type PlaybookHandlers = Pick<
   | 'playbooks/train'
   | 'playbooks/trainings'
   | 'playbooks/train-from-runs'
+  | 'playbooks/delete-task'
+  | 'playbooks/restore'
 >;
 
 export interface PlaybookService {
@@ -64,6 +66,8 @@ export function createPlaybookService(deps: {
   emit: <E extends EventName>(event: E, payload: EventPayload<E>) => void;
   /** For training from signed-off runs: the workspace's runs, sign-offs and connections. */
   history?: { runs: RunStore; signOffs: SignOffLog; connector(connectionId: string): Promise<Connector>; connectionName(connectionId: string): string };
+  /** Whether a connection is in the workspace (not removed); a live connection's playbooks are not deleted. */
+  connectionExists?: (connectionId: string) => boolean;
 }): PlaybookService {
   const store = playbookStoreOf(deps.workspaceDir, deps.environment.now);
   const trainings = new Map<string, PlaybookTraining>();
@@ -202,6 +206,14 @@ export function createPlaybookService(deps: {
     'playbooks/train': (spec) => train(spec),
     'playbooks/trainings': () => [...trainings.values()].reverse(),
     'playbooks/train-from-runs': ({ connectionId, batchSize }) => trainFromRuns(connectionId, batchSize),
+    'playbooks/delete-task': ({ scenario, db }) => {
+      const connectionId = scenario.startsWith('conn-') ? scenario.slice('conn-'.length) : null;
+      if (connectionId !== null && deps.connectionExists?.(connectionId)) {
+        throw new WorkbenchError('conflict', `the connection of ${scenario} is still in the workspace: only a removed connection's playbooks are deleted`);
+      }
+      return changed({ restoreId: store.setAside(scenario, db) });
+    },
+    'playbooks/restore': ({ restoreId }) => changed(store.putBack(restoreId)),
   };
 
   return {

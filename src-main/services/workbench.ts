@@ -34,6 +34,7 @@ import { queryRowsForwarder } from './query-rows-events';
 import { resultPreviewRows } from '../contract/data';
 import { createBenchmarkService } from './benchmark-service';
 import { createPlaybookService } from './playbook-service';
+import { createResultExportService, type ExportDownload } from './result-export-service';
 import { LocalModelManager } from './local-models';
 import type { ModelProcessLauncher } from '../llm/local/protocol';
 import { createRouter, type Handlers } from './router';
@@ -62,6 +63,8 @@ export interface Workbench {
   /** Typed convenience for in-process callers (CLI, tests). */
   invoke<M extends Method>(method: M, params: Params<M>): Promise<Result<M>>;
   subscribe(listener: <E extends EventName>(event: E, payload: EventPayload<E>) => void): () => void;
+  /** Browser mode's result downloads: the export a `results/export-csv` address names, once. */
+  takeDownload(ticket: string): ExportDownload | null;
   close(): Promise<void>;
 }
 
@@ -103,6 +106,7 @@ export function openWorkbench(options: {
     environment,
     modelSettings: () => modelSettings.resolved(),
     history: { runs: runStore, signOffs: new SignOffLog(options.workspaceDir), connector: (id) => pool.get(id), connectionName: (id) => connections.get(id).name },
+    connectionExists: (id) => connections.list().some((connection) => connection.id === id),
     emit: (event, payload) => bus.emit(event, payload),
   });
   const documents = new DocumentStore(database, environment);
@@ -141,8 +145,16 @@ export function openWorkbench(options: {
     emit: (event, payload) => bus.emit(event, payload),
   });
 
+  const resultExports = createResultExportService({
+    notebooks,
+    connector: (id) => pool.get(id),
+    platform: options.platform,
+    emit: (event, payload) => bus.emit(event, payload),
+  });
+
   const handlers: Handlers = {
     ...reports.handlers,
+    ...resultExports.handlers,
     ...benchmarks.handlers,
     ...playbooks.handlers,
     ...documentHandlers(documents, (notebookId) => bus.emit('documents-change', { notebookId, documents: documents.list(notebookId) })),
@@ -238,7 +250,7 @@ export function openWorkbench(options: {
         // saved output hold a bounded preview (README › Results), never the whole of a large result.
         const onRows = queryRowsForwarder(bus, { requestId, ...(cellId ? { cellId } : {}) });
         const result = await connector.query(text, { ...settings, signal: controller.signal, keepRows: resultPreviewRows, onRows });
-        if (cellId) notebooks.saveOutput(cellId, { status: 'ok', result, ranAt, connectionId });
+        if (cellId) notebooks.saveOutput(cellId, { status: 'ok', result, ranAt, connectionId, query: text });
         bus.emit('query-end', { requestId, status: 'ok', rowCount: result.rowCount, elapsedMs: result.elapsedMs, ...(cellId ? { cellId } : {}) });
         return result;
       } catch (caught) {
@@ -378,6 +390,7 @@ export function openWorkbench(options: {
     call,
     invoke: (method, params) => call(method, params) as never,
     subscribe: (listener) => bus.subscribe(listener),
+    takeDownload: (ticket) => resultExports.takeDownload(ticket),
     close: async () => {
       // Closing twice (a test's own close, then its clean-up) is a no-op, not a closed-database error.
       if (closed) return;
@@ -387,6 +400,7 @@ export function openWorkbench(options: {
       await playbooks.settle();
       await localModels.close();
       for (const controller of running.values()) controller.abort();
+      resultExports.stopAll();
       await pool.closeAll();
       database.close();
     },

@@ -107,7 +107,7 @@ export function QueryCell({ cell }: { cell: Cell }) {
           <span>{cell.output.error.message}</span>
         </div>
       )}
-      {!busy && cell.output?.status === 'ok' && <ResultGrid result={cell.output.result} fileName={`query-${cell.id.slice(0, 8)}`} />}
+      {!busy && cell.output?.status === 'ok' && <ResultGrid result={cell.output.result} fileName={`query-${cell.id.slice(0, 8)}`} exportCellId={cell.id} />}
     </CellFrame>
   );
 }

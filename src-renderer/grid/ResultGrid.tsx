@@ -11,6 +11,7 @@ import {
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { CellValue, QueryResult } from '../../src-main/contract';
 import { downloadCsv, toTsv } from './export';
+import { ExportAllRows } from './ExportAllRows';
 import { formatCellNumber } from './format-cell';
 import { ResultChart } from './ResultChart';
 import { useScrollable } from './use-scrollable';
@@ -30,8 +31,12 @@ const compareCells: SortingFn<Row> = (left, right, columnId) => {
   return String(a).localeCompare(String(b), undefined, { numeric: true });
 };
 
-/** A sortable, virtualized grid: only the visible rows are in the DOM, however many there are. */
-export function ResultGrid({ result, fileName }: { result: QueryResult; fileName: string }) {
+/**
+ * A sortable, virtualized grid: only the visible rows are in the DOM, however many there are.
+ * A query cell's grid (`exportCellId`) also exports the whole result, which the grid may hold
+ * only a preview of; every grid exports the rows it shows.
+ */
+export function ResultGrid({ result, fileName, exportCellId }: { result: QueryResult; fileName: string; exportCellId?: string }) {
   const [sorting, setSorting] = useState<SortingState>([]);
   const [view, setView] = useState<'table' | 'chart'>('table');
   const scroller = useRef<HTMLDivElement>(null);
@@ -100,9 +105,10 @@ export function ResultGrid({ result, fileName }: { result: QueryResult; fileName
         <button className="ghost small" onClick={() => void navigator.clipboard.writeText(toTsv(visible()))} title="Copy as tab-separated text">
           Copy
         </button>
-        <button className="ghost small" onClick={() => downloadCsv(visible(), fileName)} title="Export as CSV">
-          CSV
+        <button className="ghost small" onClick={() => downloadCsv(visible(), fileName)} title="Export the rows the grid shows, in its order, as CSV">
+          {exportCellId ? 'Export shown rows' : 'CSV'}
         </button>
+        {exportCellId && <ExportAllRows cellId={exportCellId} />}
       </div>
       {view === 'chart' && <ResultChart result={result} rows={rows.map((row) => row.original)} />}
       <div

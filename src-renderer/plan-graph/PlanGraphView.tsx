@@ -251,7 +251,7 @@ function NodeDetail({ node, run }: { node: PlanGraphNode; run: PlanRunCells }) {
         <div key={query.id} className="plan-node-query">
           {query.author === 'analyst' && <p className="muted small">The analyst's version of the model's query:</p>}
           <pre className="observation">{query.source}</pre>
-          {query.output?.status === 'ok' && <ResultGrid result={query.output.result} fileName={`${node.id}-${query.id.slice(0, 8)}`} />}
+          {query.output?.status === 'ok' && <ResultGrid result={query.output.result} fileName={`${node.id}-${query.id.slice(0, 8)}`} exportCellId={query.id} />}
           {query.output?.status === 'error' && <p className="error">{query.output.error.message}</p>}
         </div>
       ))}

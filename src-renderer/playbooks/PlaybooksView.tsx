@@ -57,9 +57,17 @@ export function PlaybooksView({ client }: { client: WorkbenchClient }) {
   const [importDir, setImportDir] = useState('');
   const connections = useWorkbench((state) => state.connections);
   const [historyConnection, setHistoryConnection] = useState('');
-  // A DQA scenario by name; the analyst's own data (conn-<id>) by its connection's name.
-  const taskName = (scenario: string): string =>
-    scenario === 'locating' ? 'Locating' : scenario === 'building' ? 'Building' : (connections.find((connection) => `conn-${connection.id}` === scenario)?.name ?? scenario);
+  // A DQA scenario by name; the analyst's own data (conn-<id>) by its connection's name, or as removed.
+  const removedConnection = (scenario: string): string | null =>
+    scenario.startsWith('conn-') && !connections.some((connection) => `conn-${connection.id}` === scenario) ? scenario.slice('conn-'.length) : null;
+  const taskName = (scenario: string): string => {
+    if (scenario === 'locating') return 'Locating';
+    if (scenario === 'building') return 'Building';
+    const removed = removedConnection(scenario);
+    return removed === null ? (connections.find((connection) => `conn-${connection.id}` === scenario)?.name ?? scenario) : `removed connection (${removed})`;
+  };
+  // The last deletion of a removed connection's playbooks, undoable until the next.
+  const [deleted, setDeleted] = useState<{ restoreId: string; name: string } | null>(null);
   const [busy, setBusy] = useState(false);
 
   const load = useCallback(() => {
@@ -112,6 +120,17 @@ export function PlaybooksView({ client }: { client: WorkbenchClient }) {
       setEditing(null);
       setSelected(edited.hash);
     }, 'Could not save the edit');
+
+  const deleteTask = (task: PlaybookTask): void =>
+    act(async () => {
+      const { restoreId } = await client.invoke('playbooks/delete-task', { scenario: task.scenario, db: task.db });
+      setDeleted({ restoreId, name: `${taskName(task.scenario)} × ${task.db === 'rdb' ? 'relational' : 'graph'}` });
+    }, 'Could not delete the playbooks');
+  const undoDelete = (restoreId: string): void =>
+    act(async () => {
+      await client.invoke('playbooks/restore', { restoreId });
+      setDeleted(null);
+    }, 'Could not bring the playbooks back');
 
   const withVersions = tasks.filter((task) => task.versions.length > 0);
 
@@ -184,6 +203,14 @@ export function PlaybooksView({ client }: { client: WorkbenchClient }) {
         </ul>
       )}
 
+      {deleted && (
+        <div className="test-report ok" role="status" data-testid="playbooks-deleted">
+          <span>Deleted the playbooks of {deleted.name} (kept under playbooks/.deleted in the workspace).</span>
+          <button className="small" data-testid="undo-delete-playbooks" disabled={busy} onClick={() => undoDelete(deleted.restoreId)}>
+            Undo
+          </button>
+        </div>
+      )}
       {withVersions.length === 0 && <p className="muted" data-testid="no-playbooks">No playbooks yet: train one, or import the versions of dwb playbook train.</p>}
       {withVersions.map((task) => (
         <section key={`${task.scenario}-${task.db}`} aria-label={`Playbooks ${task.scenario} ${task.db}`} data-testid="playbook-task">
@@ -191,6 +218,14 @@ export function PlaybooksView({ client }: { client: WorkbenchClient }) {
             {taskName(task.scenario)} × {task.db === 'rdb' ? 'relational' : 'graph'}{' '}
             <span className="muted">{task.pinned === null ? '· nothing pinned: AutoPlan runs without a playbook' : `· pinned ${short(task.pinned)}`}</span>
           </h2>
+          {removedConnection(task.scenario) !== null && (
+            <p className="muted">
+              Its connection was removed, so no run uses these playbooks.{' '}
+              <button className="small" data-testid="delete-task-playbooks" disabled={busy} onClick={() => deleteTask(task)}>
+                Delete these playbooks
+              </button>
+            </p>
+          )}
           <table className="benchmark-table" data-testid="playbook-versions">
             <thead>
               <tr>

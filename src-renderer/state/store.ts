@@ -9,8 +9,9 @@ import { createUiSlice, type UiSlice } from './ui-slice';
 import { createLocalModelsSlice, type LocalModelsSlice } from './local-models-slice';
 import { createCommandsSlice, type CommandsSlice } from './commands-slice';
 import { createDocumentsSlice, type DocumentsSlice } from './documents-slice';
+import { createResultExportsSlice, type ResultExportsSlice } from './result-exports-slice';
 
-export type WorkbenchState = NotebookSlice & ConnectionsSlice & UiSlice & RunsSlice & ExperimentsSlice & ReportsSlice & LocalModelsSlice & CommandsSlice & DocumentsSlice;
+export type WorkbenchState = NotebookSlice & ConnectionsSlice & UiSlice & RunsSlice & ExperimentsSlice & ReportsSlice & LocalModelsSlice & CommandsSlice & DocumentsSlice & ResultExportsSlice;
 export type WorkbenchStore = StoreApi<WorkbenchState>;
 
 /** Everything a slice needs besides the store itself. */
@@ -34,6 +35,7 @@ export function createWorkbenchStore(client: WorkbenchClient): WorkbenchStore {
       ...createLocalModelsSlice(context),
       ...createCommandsSlice(context),
       ...createDocumentsSlice(context),
+      ...createResultExportsSlice(context),
     };
   });
 }

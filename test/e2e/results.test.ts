@@ -34,7 +34,7 @@ describe('reading a result', () => {
     await header.click();
     await expect.poll(() => header.getAttribute('aria-sort')).toBe('descending');
     const download = page().waitForEvent('download');
-    await cell.getByRole('button', { name: 'CSV' }).click();
+    await cell.getByRole('button', { name: 'Export shown rows' }).click();
     const file = await (await download).path();
     const lines = readFileSync(file, 'utf8').trim().split(/\r?\n/);
     expect(lines).toEqual(['node,value', 'b,1234567.891', 'a,616.1300000000001', 'd,42', 'c,0.000012345678']);

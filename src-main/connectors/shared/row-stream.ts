@@ -45,7 +45,7 @@ export class StreamedResult {
 }
 
 export function previewNote(kept: number, total: number): string {
-  return `First ${kept.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} rows kept; for all of them run it again, or export with dwb query --format csv`;
+  return `First ${kept.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} rows kept; for all of them use Export CSV, or dwb query --format csv`;
 }
 
 /**

@@ -9,6 +9,7 @@ import { useCleanups } from '../../support/lifecycle';
 import { startScriptedOpenAiServer } from '../../support/scripted-openai';
 import { messageText } from '../../support/scripted-openai/script';
 import { useTempDirs } from '../../support/temp';
+import { tinySqlite } from '../../support/fixtures';
 
 const tempDir = useTempDirs();
 const onCleanup = useCleanups();
@@ -138,5 +139,42 @@ describe('playbooks in the workspace', () => {
     expect(start.playbook).toEqual({ version: v2.hash, sha256: expect.stringMatching(/^[0-9a-f]{64}$/), text: SECOND });
     const markdown = await workbench.invoke('reports/export', { ...reference, format: 'md', signOff: null });
     expect(readFileSync(markdown?.path ?? '', 'utf8')).toContain(`version ${v2.hash}`);
+  });
+});
+
+describe('the playbooks of a removed connection', () => {
+  it('are deleted only once the connection is removed, set aside whole, and come back on undo', async () => {
+    const workspace = tempDir();
+    const workbench = openWorkbench({ workspaceDir: workspace, platform: { transport: 'websocket' }, installDemo: false });
+    onCleanup(() => workbench.close());
+    const connection = await workbench.invoke('connections/add', { name: 'shops', target: { engine: 'sqlite', path: tinySqlite(tempDir()) } });
+    const scenario = `conn-${connection.id}` as const;
+    const dir = tempDir();
+    const { hash: _locatingHash, ...unsealed } = version(1, FIRST, '', null, ['run-1']);
+    const own = sealVersion({ ...unsealed, taskType: { scenario, db: 'rdb' } });
+    writeVersion(dir, own);
+    await workbench.invoke('playbooks/import', { directory: dir });
+    await workbench.invoke('playbooks/review', { hash: own.hash, action: 'accept' });
+    await workbench.invoke('playbooks/pin', { hash: own.hash });
+    const before = (await workbench.invoke('playbooks/list', {})).find((task) => task.scenario === scenario);
+    expect(before).toMatchObject({ db: 'rdb', pinned: own.hash, versions: [{ hash: own.hash, status: 'accepted' }] });
+
+    // While the connection is there, its playbooks stay.
+    await expect(workbench.invoke('playbooks/delete-task', { scenario, db: 'rdb' })).rejects.toThrow(/still in the workspace/);
+    // DQA task types are never deleted this way.
+    await workbench.invoke('connections/remove', { id: connection.id });
+    await expect(workbench.invoke('playbooks/delete-task', { scenario: 'locating', db: 'rdb' })).rejects.toThrow(/only the playbooks of a connection/);
+
+    const { restoreId } = await workbench.invoke('playbooks/delete-task', { scenario, db: 'rdb' });
+    expect((await workbench.invoke('playbooks/list', {})).some((task) => task.scenario === scenario)).toBe(false);
+    // Nothing is lost: the folder waits, whole, under playbooks/.deleted.
+    expect(readFileSync(join(workspace, 'playbooks', '.deleted', restoreId, `${own.hash}.json`), 'utf8')).toContain(own.hash);
+    await expect(workbench.invoke('playbooks/delete-task', { scenario, db: 'rdb' })).rejects.toThrow(/no playbooks for/);
+
+    // Undo brings it back as it was, pin and review included.
+    expect(await workbench.invoke('playbooks/restore', { restoreId })).toEqual(before);
+    expect((await workbench.invoke('playbooks/list', {})).find((task) => task.scenario === scenario)).toEqual(before);
+    await expect(workbench.invoke('playbooks/restore', { restoreId })).rejects.toThrow(/no longer there/);
+    await expect(workbench.invoke('playbooks/restore', { restoreId: '../../etc' })).rejects.toThrow(/does not name deleted playbooks/);
   });
 });

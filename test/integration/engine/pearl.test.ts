@@ -555,6 +555,31 @@ describe('Pearl: steps at once, and the analyst program', () => {
     expect(toolEvents(events, 'pearl-step')).toHaveLength(0);
   });
 
+  it('ends once when the model calls of two independent steps fail at the same instant', async () => {
+    // Both failures are answered only once both requests have arrived, so both steps are in flight.
+    let arrived = 0;
+    let bothAsked: () => void = () => undefined;
+    const together = new Promise<void>((resolve) => (bothAsked = resolve));
+    const failingFor = (id: string): ScriptStep => ({
+      when: (request) => {
+        const asks = request.messages.some((message) => typeof message.content === 'string' && message.content.includes(`(its result becomes ${id})`));
+        if (asks && ++arrived === 2) bothAsked();
+        return asks;
+      },
+      holdUntil: together,
+      fail: { status: 500, message: `the model server failed on ${id}` },
+    });
+    const { outcome, events } = await direct([program(independent), failingFor('out1'), failingFor('out2')]);
+    expect(outcome.status).toBe('failed');
+    expect(outcome.message).toMatch(/^The model call failed: .*the model server failed on out[12]/);
+    const ends = events.filter((event) => event.type === 'run-end');
+    expect(ends).toHaveLength(1);
+    expect(ends[0]).toMatchObject({ status: 'failed', message: outcome.message });
+    // Both calls were made and answered: the second failure is what a second end would have come from.
+    expect(events.filter((event) => event.type === 'model-request')).toHaveLength(3);
+    expect(events.at(-1)?.type).toBe('run-end');
+  });
+
   it("runs the analyst's program without planning, and the simulator checks its decision", async () => {
     const edited = 'New actions:\n- None\n\n1. out1 = NEIGHBORS(DB, "baltic_sea", "source", "in") : the nodes that feed the home node';
     const { outcome, events, server } = await direct(

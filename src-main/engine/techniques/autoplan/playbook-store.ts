@@ -77,6 +77,8 @@ export function lineDiff(before: string, after: string): DiffPart[] {
 }
 
 const CONNECTION_TASK = /^conn-[A-Za-z0-9_-]+$/;
+/** Where deleted connection playbooks wait, under the playbooks folder (never listed, never reused). */
+const DELETED_FOLDER = '.deleted';
 
 /**
  * The task type of data that is no DQA scenario: its connection. Without a simulator the
@@ -238,6 +240,37 @@ export class PlaybookStore {
 
   unpin(scenario: Scenario, db: DbKind): PlaybookTask {
     this.saveRegistry(scenario, db, { ...this.registry(scenario, db), pinned: null });
+    return this.task(scenario, db);
+  }
+
+  /**
+   * Deletes the playbooks of an analyst's connection task type, undoably: the folder moves,
+   * whole, to <root>/.deleted/<folder>.<stamp> (which the listing ignores). Returns that name,
+   * which `putBack` takes. DQA task types are not deleted this way.
+   */
+  setAside(scenario: Scenario, db: DbKind): string {
+    if (!CONNECTION_TASK.test(scenario)) throw new WorkbenchError('invalid-request', `only the playbooks of a connection (conn-<id>) can be deleted, not ${scenario}`);
+    const folder = this.folder(scenario, db);
+    if (!existsSync(folder)) throw new WorkbenchError('not-found', `no playbooks for ${scenario} × ${db}`);
+    const asideRoot = join(this.root, DELETED_FOLDER);
+    mkdirSync(asideRoot, { recursive: true });
+    const stamp = this.now().replace(/\D/g, '');
+    let aside = `${scenario}-${db}.${stamp}`;
+    for (let count = 2; existsSync(join(asideRoot, aside)); count++) aside = `${scenario}-${db}.${stamp}${count}`;
+    renameSync(folder, join(asideRoot, aside));
+    return aside;
+  }
+
+  /** Undoes `setAside`: the folder comes back as it was; refused when playbooks of that task type exist again. */
+  putBack(aside: string): PlaybookTask {
+    const match = /^(conn-[A-Za-z0-9_-]+)-(rdb|gdb)\.\d+$/.exec(aside);
+    if (!match) throw new WorkbenchError('invalid-request', `"${aside}" does not name deleted playbooks`);
+    const scenario = match[1] as Scenario;
+    const db = match[2] as DbKind;
+    const from = join(this.root, DELETED_FOLDER, aside);
+    if (!existsSync(from)) throw new WorkbenchError('not-found', `the deleted playbooks ${aside} are no longer there`);
+    if (existsSync(this.folder(scenario, db))) throw new WorkbenchError('conflict', `${scenario} × ${db} has playbooks again: they are kept in ${from}`);
+    renameSync(from, this.folder(scenario, db));
     return this.task(scenario, db);
   }
 

@@ -108,10 +108,7 @@ export async function runPearlWith(run: RunContext, failedPrograms: readonly str
   keep();
   const ended = await executeSteps(program, outputs, run.options.gate.interactive ? 1 : maxParallelSteps, async (step) => {
     const done = await execute(run, { step, program, library, schemaSummary, outputs });
-    if (typeof done !== 'string') {
-      endings.set(run, done);
-      return done;
-    }
+    if (typeof done !== 'string') return done;
     outputs.set(step.id, done);
     keep();
     return null;
@@ -286,16 +283,11 @@ async function reviewProgram(run: RunContext, proposed: Program, signatures: Ret
   }
 }
 
-/**
- * Runs whose end a step has already reached while other steps were in flight: those steps stop
- * at their next model call with the same outcome instead of ending the run a second time.
- */
-const endings = new WeakMap<RunContext, RunOutcome>();
-
 /** One reply that makes one of the offered calls (unusable replies are repaired by the executor). */
 async function ask(run: RunContext, messages: ChatMessage[], offered: ToolDefinition[]): Promise<{ call: AcceptedCall; step: number; turn: Extract<Turn, { calls: AcceptedCall[] }> } | { end: RunOutcome }> {
   for (;;) {
-    const ended = endings.get(run);
+    // A step in flight ended the run (its answer, a failure, a limit): stop at this step's next model call.
+    const ended = run.ended;
     if (ended) return { end: ended };
     const limit = run.limitReached();
     if (limit) return { end: limit };
