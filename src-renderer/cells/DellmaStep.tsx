@@ -359,7 +359,7 @@ function FitView({ fit }: { fit: DellmaFit }) {
           {fit.batchAgreement ? ` (per batch: ${fit.batchAgreement.map((tau) => (tau === null ? 'n/a' : tau.toFixed(3))).join(', ')})` : ''}
         </p>
       )}
-      <div aria-label="Utility per scenario, by option" data-testid="fit-chart">
+      <div role="figure" aria-label="Utility per scenario, by option" data-testid="fit-chart">
         <ResponsiveContainer width="100%" height={180}>
           <BarChart data={byAction} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
             <CartesianGrid strokeDasharray="3 3" vertical={false} />
@@ -395,7 +395,7 @@ function ExpectedView({ expected }: { expected: DellmaExpected }) {
       <p data-testid="expected-values">
         Expected utility: {expected.rows.map((row) => `${row.action} ${row.expected === null ? 'n/a' : formatNumber(row.expected)}`).join(' · ')}
       </p>
-      <div aria-label="Expected utility per option with bootstrap intervals" data-testid="expected-chart">
+      <div role="figure" aria-label="Expected utility per option with bootstrap intervals" data-testid="expected-chart">
         <ResponsiveContainer width="100%" height={200}>
           <BarChart data={data} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
             <CartesianGrid strokeDasharray="3 3" vertical={false} />

@@ -117,6 +117,30 @@ describe('the DeLLMa agriculture example in the app', () => {
     await screenshot(app.page, 'dellma-example-01-forecast-names-the-report');
   });
 
+  it('passes the full-page accessibility audit of the notebook after the run and a re-fit by hand, in light and dark', async () => {
+    // A re-fit by hand [ext]: the last batch with its first scenario moved down one place.
+    const batch = app.page.getByTestId('dellma-rank').last();
+    await batch.scrollIntoViewIfNeeded();
+    await batch.getByTestId('rank-batch-yourself').click();
+    await batch.getByTestId('rank-yourself-item').first().getByRole('button', { name: /down$/ }).click();
+    await batch.getByTestId('refit-submit').click();
+    await expect.poll(() => app.page.getByTestId('dellma-refit-note').count(), { timeout: 20_000 }).toBe(3);
+
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const audited = await app.browser.newPage({ bypassCSP: true, colorScheme, viewport: { width: 1400, height: 950 } });
+      try {
+        await audited.goto(app.server.url);
+        await expect.poll(() => audited.getByTestId('notebook-title').innerText()).toBe('DeLLMa example: which fruit to plant (agriculture)');
+        await expect.poll(() => audited.getByTestId('dellma-refit-note').count(), { timeout: 20_000 }).toBe(3);
+        await audited.getByTestId('expected-chart').last().scrollIntoViewIfNeeded();
+        await screenshot(audited, `dellma-example-01b-audited-${colorScheme}`);
+        expect(await seriousViolations(audited), colorScheme).toEqual([]);
+      } finally {
+        await audited.close();
+      }
+    }
+  });
+
   it('attaches a Markdown note, refuses a binary file with the reason, and keeps the documents across a reload', async () => {
     const input = app.page.getByTestId('document-file');
     await input.setInputFiles({ name: 'scan.pdf', mimeType: 'application/pdf', buffer: Buffer.from([0x25, 0x50, 0x44, 0x46, 0x00, 0x01]) });
