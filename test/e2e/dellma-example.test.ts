@@ -156,6 +156,23 @@ describe('the DeLLMa agriculture example in the app', () => {
     await expect.poll(() => app.page.getByTestId('attached-document').allInnerTexts()).toEqual([expect.stringContaining('fruit-sept-2021.txt'), expect.stringContaining('frost.md')]);
     await app.page.getByLabel('Remove document frost.md').click();
     await expect.poll(() => app.page.getByTestId('attached-document').allInnerTexts()).toEqual([expect.stringContaining('fruit-sept-2021.txt')]);
+
+    // Nothing lost: the notice's Undo puts it back…
+    const notice = app.page.getByTestId('toast').filter({ hasText: 'frost.md removed — in the trash; Ctrl+Z restores it' });
+    await screenshot(app.page, 'dellma-example-02b-document-removed');
+    await notice.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => app.page.getByTestId('attached-document').allInnerTexts()).toEqual([expect.stringContaining('fruit-sept-2021.txt'), expect.stringContaining('frost.md')]);
+    // …and so does the trash, where a removed document waits with its notebook's name.
+    await app.page.getByLabel('Remove document frost.md').click();
+    await expect.poll(() => app.page.getByTestId('attached-document').count()).toBe(1);
+    await app.page.getByTestId('open-trash').click();
+    const trashed = app.page.getByTestId('trash-item').and(app.page.locator('[data-kind="document"]'));
+    await expect.poll(() => trashed.allInnerTexts()).toEqual([expect.stringMatching(/^frost\.md\s+attached to “DeLLMa example: which fruit to plant \(agriculture\)” · 58 characters · removed /)]);
+    await screenshot(app.page, 'dellma-example-02c-document-in-trash');
+    await trashed.getByRole('button', { name: 'Restore document frost.md' }).click();
+    await expect.poll(() => trashed.count()).toBe(0);
+    await app.page.getByTestId('open-trash').click();
+    await expect.poll(() => app.page.getByTestId('attached-document').allInnerTexts()).toEqual([expect.stringContaining('fruit-sept-2021.txt'), expect.stringContaining('frost.md')]);
     expect(app.pageErrors).toEqual([]);
   });
 
