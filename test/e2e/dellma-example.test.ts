@@ -109,8 +109,16 @@ describe('the DeLLMa agriculture example in the app', () => {
     expect(forecastPrompt).toContain(`Document "fruit-sept-2021.txt" (attached by the analyst):\n${report.slice(0, used)}\n[Document truncated: the first ${used.toLocaleString('en-US')} of ${report.length.toLocaleString('en-US')} characters are used.]`);
 
     const named = `fruit-sept-2021.txt (${used.toLocaleString('en-US')} of ${report.length.toLocaleString('en-US')} characters, truncated)`;
-    const contextCell = app.page.locator('pre.observation', { hasText: 'Context for the forecast and the rankings' });
-    expect(await contextCell.innerText()).toContain(`Documents used: ${named}.`);
+    // The context step, drawn from its typed record: the documents used, how much of each, the cut.
+    const contextStep = app.page.getByTestId('dellma-context');
+    expect(await contextStep.locator('.dellma-title').innerText()).toBe('DeLLMa · context for the forecast and the rankings');
+    expect(await contextStep.getByTestId('context-summary').innerText()).toMatch(
+      new RegExp(`^[\\d,]+ characters in all: 1 attached document \\(${used.toLocaleString('en-US')} of at most ${used.toLocaleString('en-US')} characters; 1 cut to fit, the model told so\\) and [\\d,]+ characters of query rows\\.$`),
+    );
+    const contextRows = (await contextStep.getByTestId('result-grid').locator('[role="row"]').allInnerTexts()).map((row) => row.split(/\s+/).join(' '));
+    expect(contextRows).toEqual(['# document characters used of truncated', `1 fruit-sept-2021.txt ${used} ${report.length} yes`]);
+    await contextStep.scrollIntoViewIfNeeded();
+    await screenshot(app.page, 'dellma-example-01a-context-step');
     const forecastDocuments = app.page.getByTestId('forecast-documents').first();
     expect(await forecastDocuments.innerText()).toContain(named);
     await forecastDocuments.scrollIntoViewIfNeeded();
