@@ -197,6 +197,18 @@ describe('the DeLLMa agriculture example in the app', () => {
       await audited.getByTestId('run-composer').getByLabel('Technique').selectOption('dellma');
       await audited.getByTestId('run-documents-note').waitFor();
       expect(await seriousViolations(audited)).toEqual([]);
+
+      // The cost estimate follows the documents while the composer stays open: a long one attached raises it, removed brings it back.
+      const estimate = audited.getByTestId('dellma-estimate');
+      const promptTokens = async (): Promise<number> => Number(/about (\d+) prompt/.exec(await estimate.innerText())?.[1] ?? Number.NaN);
+      await expect.poll(promptTokens).toBeGreaterThan(0);
+      const before = await promptTokens();
+      await audited.getByTestId('document-file').setInputFiles({ name: 'outlook.txt', mimeType: 'text/plain', buffer: Buffer.from('Pear demand rises. '.repeat(300)) });
+      await expect.poll(() => audited.getByTestId('attached-document').count()).toBe(2);
+      await expect.poll(promptTokens).toBeGreaterThan(before);
+      await audited.getByLabel('Remove document outlook.txt').click();
+      await expect.poll(() => audited.getByTestId('attached-document').count()).toBe(1);
+      await expect.poll(promptTokens).toBe(before);
     } finally {
       await audited.close();
     }
