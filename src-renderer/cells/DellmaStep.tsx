@@ -101,7 +101,7 @@ function ContextView({ context }: { context: DellmaContext }) {
     <>
       <p data-testid="context-summary">
         {context.chars.toLocaleString('en-US')} characters in all: {context.documents.length} attached document{context.documents.length === 1 ? '' : 's'} ({used.toLocaleString('en-US')} of at most {documentLimits.contextChars.toLocaleString('en-US')} characters
-        {cut > 0 ? `; ${cut} cut to fit, the model told so` : '; each whole'}) and {context.dataChars > 0 ? `${context.dataChars.toLocaleString('en-US')} characters of query rows` : 'no query rows (none could be retrieved)'}.
+        {cut > 0 ? `; ${cut} cut to fit, marked so in the prompt` : '; each whole'}) and {context.dataChars > 0 ? `${context.dataChars.toLocaleString('en-US')} characters of query rows` : 'no query rows (none could be retrieved)'}.
       </p>
       <ResultGrid
         result={table(

@@ -113,7 +113,7 @@ describe('the DeLLMa agriculture example in the app', () => {
     const contextStep = app.page.getByTestId('dellma-context');
     expect(await contextStep.locator('.dellma-title').innerText()).toBe('DeLLMa · context for the forecast and the rankings');
     expect(await contextStep.getByTestId('context-summary').innerText()).toMatch(
-      new RegExp(`^[\\d,]+ characters in all: 1 attached document \\(${used.toLocaleString('en-US')} of at most ${used.toLocaleString('en-US')} characters; 1 cut to fit, the model told so\\) and [\\d,]+ characters of query rows\\.$`),
+      new RegExp(`^[\\d,]+ characters in all: 1 attached document \\(${used.toLocaleString('en-US')} of at most ${used.toLocaleString('en-US')} characters; 1 cut to fit, marked so in the prompt\\) and [\\d,]+ characters of query rows\\.$`),
     );
     const contextRows = (await contextStep.getByTestId('result-grid').locator('[role="row"]').allInnerTexts()).map((row) => row.split(/\s+/).join(' '));
     expect(contextRows).toEqual(['# document characters used of truncated', `1 fruit-sept-2021.txt ${used} ${report.length} yes`]);
