@@ -6,7 +6,7 @@ import { z } from 'zod';
  * so the renderer draws the step from typed data and a report shows the event's text.
  * Fields marked [ext] go beyond the paper and are labelled so in the UI.
  */
-export const dellmaSteps = ['frame', 'forecast', 'sampling', 'rank', 'fit', 'expected', 'exact', 'audit'] as const;
+export const dellmaSteps = ['frame', 'context', 'forecast', 'sampling', 'rank', 'fit', 'expected', 'exact', 'audit'] as const;
 export type DellmaStep = (typeof dellmaSteps)[number];
 
 export const dellmaLikelihoods = ['very likely', 'likely', 'somewhat likely', 'somewhat unlikely', 'unlikely', 'very unlikely'] as const;
@@ -26,7 +26,7 @@ export const dellmaFrameSchema = z.object({
 export const dellmaDocumentUseSchema = z.object({ name: z.string(), chars: z.number(), usedChars: z.number(), truncated: z.boolean() });
 export type DellmaDocumentUse = z.infer<typeof dellmaDocumentUseSchema>;
 
-/** The context a DeLLMa run forecasts and ranks from: the `dellma.context` tool event's input (not a step of its own in the cell view: its text says it). */
+/** The context a DeLLMa run forecasts and ranks from: the `dellma.context` step, written when documents are attached (which were used, how much of each). */
 export const dellmaContextSchema = z.object({
   documents: z.array(dellmaDocumentUseSchema),
   /** Characters of the rows the context query retrieved (0: none). */
@@ -184,6 +184,7 @@ export type DellmaExact = z.infer<typeof dellmaExactSchema>;
 
 export const dellmaStepSchemas = {
   frame: dellmaFrameSchema,
+  context: dellmaContextSchema,
   forecast: dellmaForecastSchema,
   sampling: dellmaSamplingSchema,
   rank: dellmaRankSchema,

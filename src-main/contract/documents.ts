@@ -49,5 +49,8 @@ export const documentRequests = {
     params: z.object({ notebookId: z.string(), name: z.string().trim().min(1), base64: z.string() }),
     result: documentSummarySchema,
   },
+  /** Moves the document to the trash (listed there with the notebook's title); `documents/restore` undoes it. */
   'documents/remove': { params: z.object({ id: z.string() }), result: z.object({ ok: z.literal(true) }) },
+  /** Puts a removed document back; refused when its name was attached again meanwhile. */
+  'documents/restore': { params: z.object({ id: z.string() }), result: documentSummarySchema },
 } as const;

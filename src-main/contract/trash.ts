@@ -1,15 +1,16 @@
 import { z } from 'zod';
 import { cellKindSchema } from './notebook';
 
-/** What the trash holds: deleted notebooks, cells (of notebooks still open) and connections. */
+/** What the trash holds: deleted notebooks, cells and attached documents (of notebooks still open) and connections. */
 export const trashListingSchema = z.object({
   notebooks: z.array(z.object({ id: z.string(), title: z.string(), cellCount: z.number().int(), deletedAt: z.string() })),
   cells: z.array(z.object({ id: z.string(), notebookId: z.string(), notebookTitle: z.string(), kind: cellKindSchema, excerpt: z.string(), deletedAt: z.string() })),
   connections: z.array(z.object({ id: z.string(), name: z.string(), engine: z.string(), deletedAt: z.string() })),
+  documents: z.array(z.object({ id: z.string(), notebookId: z.string(), notebookTitle: z.string(), name: z.string(), chars: z.number().int(), deletedAt: z.string() })),
 });
 export type TrashListing = z.infer<typeof trashListingSchema>;
 
-export const trashKindSchema = z.enum(['notebook', 'cell', 'connection']);
+export const trashKindSchema = z.enum(['notebook', 'cell', 'connection', 'document']);
 export type TrashKind = z.infer<typeof trashKindSchema>;
 
 export const trashRequests = {
@@ -22,6 +23,6 @@ export const trashRequests = {
    */
   'trash/empty': {
     params: z.object({}),
-    result: z.object({ notebooks: z.number().int(), cells: z.number().int(), connections: z.number().int(), kept: z.number().int() }),
+    result: z.object({ notebooks: z.number().int(), cells: z.number().int(), connections: z.number().int(), documents: z.number().int(), kept: z.number().int() }),
   },
 } as const;

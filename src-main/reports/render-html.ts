@@ -2,6 +2,7 @@ import type { QueryResult } from '../contract/data';
 import { copiedTablesNote } from '../contract/whatif';
 import { html, trusted, type Html, type HtmlPart } from './html-escape';
 import { markdownToHtml } from './markdown-html';
+import { contextDocumentsHtml, contextRecordOf } from './dellma-context-report';
 import { exactOutcomesOf, exactSectionHtml, exactSectionTitle } from './dellma-exact-report';
 import { planGraphHtml } from './plan-graph-report';
 import { reportCss } from './report-css';
@@ -240,7 +241,8 @@ function traceItem(item: TraceItem, report: DecisionReport, options: HtmlReportO
       // A DeLLMa step reads as its summary, with its full record (tables of items, θ, utilities) folded below.
       const tool = typeof item.fields['tool'] === 'string' ? item.fields['tool'] : '';
       if (tool.startsWith('dellma.') && typeof item.fields['output'] === 'string') {
-        return html`<div class="item"><div class="item-label">DeLLMa · ${tool.slice('dellma.'.length)}</div><pre class="observation">${item.fields['output']}</pre><details><summary>Record</summary><pre class="observation">${JSON.stringify(item.fields['input'], null, 2)}</pre></details></div>`;
+        const context = contextRecordOf(item.fields);
+        return html`<div class="item"><div class="item-label">DeLLMa · ${tool.slice('dellma.'.length)}</div><pre class="observation">${item.fields['output']}</pre>${context ? contextDocumentsHtml(context) : ''}<details><summary>Record</summary><pre class="observation">${JSON.stringify(item.fields['input'], null, 2)}</pre></details></div>`;
       }
       return html`<div class="item"><div class="item-label">${item.type}</div><pre class="observation">${JSON.stringify(item.fields, null, 2)}</pre></div>`;
     }

@@ -1,5 +1,6 @@
 import type { QueryResult } from '../contract/data';
 import { copiedTablesNote } from '../contract/whatif';
+import { contextDocumentsMarkdown, contextRecordOf } from './dellma-context-report';
 import { exactOutcomesOf, exactSectionMarkdown, exactSectionTitle } from './dellma-exact-report';
 import { planGraphMarkdown, planGraphTable } from './plan-graph-report';
 import { markdownCell, markdownCode, markdownFence, markdownLiteral, markdownSanitized } from './markdown-text';
@@ -155,7 +156,8 @@ function traceItem(item: TraceItem, options: MarkdownReportOptions): string {
     case 'other': {
       const tool = typeof item.fields['tool'] === 'string' ? item.fields['tool'] : '';
       if (tool.startsWith('dellma.') && typeof item.fields['output'] === 'string') {
-        return `**DeLLMa · ${markdownLiteral(tool.slice('dellma.'.length))}:** ${markdownLiteral(item.fields['output'])}\n\n${markdownFence(JSON.stringify(item.fields['input'], null, 2), 'json')}`;
+        const context = contextRecordOf(item.fields);
+        return `**DeLLMa · ${markdownLiteral(tool.slice('dellma.'.length))}:** ${markdownLiteral(item.fields['output'])}\n\n${context ? `${contextDocumentsMarkdown(context)}\n\n` : ''}${markdownFence(JSON.stringify(item.fields['input'], null, 2), 'json')}`;
       }
       return `**${markdownLiteral(item.type)}:**\n\n${markdownFence(JSON.stringify(item.fields, null, 2), 'json')}`;
     }

@@ -24,10 +24,12 @@ export function documentHandlers(store: DocumentStore, changed: (notebookId: str
       return added;
     },
     'documents/remove': ({ id }) => {
-      const { notebookId } = store.get(id);
-      store.remove(id);
-      changed(notebookId);
+      changed(store.remove(id));
       return { ok: true as const };
+    },
+    'documents/restore': ({ id }) => {
+      changed(store.restore(id));
+      return store.get(id);
     },
   };
 }

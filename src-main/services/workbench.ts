@@ -227,6 +227,11 @@ export function openWorkbench(options: {
     'search/cells': ({ text, limit }) => searchCells(database, text, limit),
     'trash/list': () => trash.list(),
     'trash/restore': ({ kind, id }) => {
+      if (kind === 'document') {
+        const notebookId = documents.restore(id);
+        bus.emit('documents-change', { notebookId, documents: documents.list(notebookId) });
+        return { ok: true as const };
+      }
       trash.restore(kind, id);
       if (kind === 'connection') bus.emit('connections-change', {});
       return changed({ ok: true as const });

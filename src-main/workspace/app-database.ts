@@ -107,6 +107,8 @@ const migrations: string[] = [
      added_at TEXT NOT NULL
    );
    CREATE INDEX documents_by_notebook ON notebook_documents(notebook_id, added_at);`,
+  // A removed document goes to the trash (restorable) like a cell, instead of being deleted at once.
+  `ALTER TABLE notebook_documents ADD COLUMN deleted_at TEXT;`,
 ];
 
 /**

@@ -12,6 +12,7 @@ interface DocumentRow {
   bytes: number;
   sha256: string;
   added_at: string;
+  deleted_at: string | null;
 }
 
 /**
@@ -44,7 +45,11 @@ export function documentName(name: string): string {
   return base.slice(0, documentLimits.maxName);
 }
 
-/** The documents attached to notebooks, in the workspace database; removing a notebook for good removes them. */
+/**
+ * The documents attached to notebooks, in the workspace database. Removing one moves it to the
+ * trash (`deleted_at`), from where it can be restored; emptying the trash, or removing its
+ * notebook for good, deletes it.
+ */
 export class DocumentStore {
   constructor(
     private readonly database: AppDatabase,
@@ -52,18 +57,18 @@ export class DocumentStore {
   ) {}
 
   list(notebookId: string): DocumentSummary[] {
-    return (this.database.prepare('SELECT * FROM notebook_documents WHERE notebook_id = ? ORDER BY added_at, rowid').all(notebookId) as DocumentRow[]).map(toSummary);
+    return (this.database.prepare('SELECT * FROM notebook_documents WHERE notebook_id = ? AND deleted_at IS NULL ORDER BY added_at, rowid').all(notebookId) as DocumentRow[]).map(toSummary);
   }
 
   get(id: string): DocumentSummary & { text: string } {
-    const row = this.database.prepare('SELECT * FROM notebook_documents WHERE id = ?').get(id) as DocumentRow | undefined;
+    const row = this.database.prepare('SELECT * FROM notebook_documents WHERE id = ? AND deleted_at IS NULL').get(id) as DocumentRow | undefined;
     if (!row) throw new WorkbenchError('not-found', `No document ${id}`);
     return { ...toSummary(row), text: row.text };
   }
 
   /** The notebook's documents as a run receives them, in the order they were attached. */
   forRun(notebookId: string): RunDocument[] {
-    return (this.database.prepare('SELECT name, text FROM notebook_documents WHERE notebook_id = ? ORDER BY added_at, rowid').all(notebookId) as { name: string; text: string }[]).map((row) => ({ name: row.name, text: row.text }));
+    return (this.database.prepare('SELECT name, text FROM notebook_documents WHERE notebook_id = ? AND deleted_at IS NULL ORDER BY added_at, rowid').all(notebookId) as { name: string; text: string }[]).map((row) => ({ name: row.name, text: row.text }));
   }
 
   /** Attaches a file's bytes to a notebook (checked by `readDocumentBytes`); a second file of the same name is refused. */
@@ -72,9 +77,7 @@ export class DocumentStore {
     if (!notebook) throw new WorkbenchError('not-found', `No notebook ${notebookId}`);
     const name = documentName(rawName);
     const text = readDocumentBytes(name, bytes);
-    const existing = this.list(notebookId);
-    if (existing.length >= documentLimits.perNotebook) throw new WorkbenchError('invalid-request', `A notebook holds at most ${documentLimits.perNotebook} documents: remove one first`);
-    if (existing.some((document) => document.name === name)) throw new WorkbenchError('conflict', `"${name}" is already attached to this notebook: remove it first to replace it`);
+    this.checkRoomFor(notebookId, name);
     const id = this.environment.newId();
     const sha256 = createHash('sha256').update(text).digest('hex');
     this.database
@@ -85,16 +88,36 @@ export class DocumentStore {
 
   /** A duplicated notebook takes its source's documents with it. */
   copy(fromNotebookId: string, toNotebookId: string): void {
-    for (const row of this.database.prepare('SELECT * FROM notebook_documents WHERE notebook_id = ? ORDER BY added_at, rowid').all(fromNotebookId) as DocumentRow[]) {
+    for (const row of this.database.prepare('SELECT * FROM notebook_documents WHERE notebook_id = ? AND deleted_at IS NULL ORDER BY added_at, rowid').all(fromNotebookId) as DocumentRow[]) {
       this.database
         .prepare('INSERT INTO notebook_documents (id, notebook_id, name, text, bytes, sha256, added_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
         .run(this.environment.newId(), toNotebookId, row.name, row.text, row.bytes, row.sha256, row.added_at);
     }
   }
 
-  remove(id: string): void {
-    const result = this.database.prepare('DELETE FROM notebook_documents WHERE id = ?').run(id);
-    if (result.changes === 0) throw new WorkbenchError('not-found', `No document ${id}`);
+  /** Moves a document to the trash; `restore` (or the trash's restore) brings it back. Returns its notebook. */
+  remove(id: string): string {
+    const { notebookId } = this.get(id);
+    this.database.prepare('UPDATE notebook_documents SET deleted_at = ? WHERE id = ?').run(this.environment.now(), id);
+    return notebookId;
+  }
+
+  /**
+   * Puts a removed document back in its notebook, in its place by attachment time. Refused,
+   * with the reason, when its name has been attached again meanwhile or the notebook is full.
+   */
+  restore(id: string): string {
+    const row = this.database.prepare('SELECT * FROM notebook_documents WHERE id = ? AND deleted_at IS NOT NULL').get(id) as DocumentRow | undefined;
+    if (!row) throw new WorkbenchError('not-found', `No document ${id} in the trash`);
+    this.checkRoomFor(row.notebook_id, row.name);
+    this.database.prepare('UPDATE notebook_documents SET deleted_at = NULL WHERE id = ?').run(id);
+    return row.notebook_id;
+  }
+
+  private checkRoomFor(notebookId: string, name: string): void {
+    const existing = this.list(notebookId);
+    if (existing.length >= documentLimits.perNotebook) throw new WorkbenchError('invalid-request', `A notebook holds at most ${documentLimits.perNotebook} documents: remove one first`);
+    if (existing.some((document) => document.name === name)) throw new WorkbenchError('conflict', `"${name}" is already attached to this notebook: remove it first to replace it`);
   }
 }
 

@@ -33,17 +33,26 @@ export class TrashStore {
     const connections = this.database
       .prepare('SELECT id, name, engine, deleted_at AS deletedAt FROM connections WHERE deleted_at IS NOT NULL ORDER BY deleted_at DESC')
       .all() as TrashListing['connections'];
-    return { notebooks, cells, connections };
+    // Like cells, a document of a deleted notebook goes and comes back with its notebook.
+    const documents = this.database
+      .prepare(
+        `SELECT d.id, d.notebook_id AS notebookId, n.title AS notebookTitle, d.name, length(d.text) AS chars, d.deleted_at AS deletedAt
+           FROM notebook_documents d JOIN notebooks n ON n.id = d.notebook_id
+          WHERE d.deleted_at IS NOT NULL AND n.deleted_at IS NULL ORDER BY d.deleted_at DESC`,
+      )
+      .all() as TrashListing['documents'];
+    return { notebooks, cells, connections, documents };
   }
 
-  restore(kind: TrashKind, id: string): void {
+  /** Puts a notebook, cell or connection back (a document goes back through `DocumentStore.restore`, which checks its name is free). */
+  restore(kind: Exclude<TrashKind, 'document'>, id: string): void {
     const table = { notebook: 'notebooks', cell: 'cells', connection: 'connections' }[kind];
     const result = this.database.prepare(`UPDATE ${table} SET deleted_at = NULL WHERE id = ? AND deleted_at IS NOT NULL`).run(id);
     if (result.changes === 0) throw new WorkbenchError('not-found', `No ${kind} ${id} in the trash`);
   }
 
   /** Removes everything in the trash except notebooks whose ids are in `busy` (a run is writing to them). */
-  empty(busy: ReadonlySet<string>): { notebooks: number; cells: number; connections: number; kept: number } {
+  empty(busy: ReadonlySet<string>): { notebooks: number; cells: number; connections: number; documents: number; kept: number } {
     return this.database.transaction(() => {
       const deleted = (this.database.prepare('SELECT id FROM notebooks WHERE deleted_at IS NOT NULL').all() as { id: string }[]).map((row) => row.id);
       const doomed = deleted.filter((id) => !busy.has(id));
@@ -57,8 +66,11 @@ export class TrashStore {
         notebooks += this.database.prepare('DELETE FROM notebooks WHERE id = ?').run(id).changes;
       }
       cells += this.database.prepare('DELETE FROM cells WHERE deleted_at IS NOT NULL AND notebook_id IN (SELECT id FROM notebooks WHERE deleted_at IS NULL)').run().changes;
+      const documents = this.database
+        .prepare('DELETE FROM notebook_documents WHERE deleted_at IS NOT NULL AND notebook_id IN (SELECT id FROM notebooks WHERE deleted_at IS NULL)')
+        .run().changes;
       const connections = this.database.prepare('DELETE FROM connections WHERE deleted_at IS NOT NULL').run().changes;
-      return { notebooks, cells, connections, kept: deleted.length - doomed.length };
+      return { notebooks, cells, connections, documents, kept: deleted.length - doomed.length };
     })();
   }
 }

@@ -6,6 +6,7 @@ import {
   dellmaStepSchemas,
   forecastLines,
   type DellmaAudit,
+  type DellmaContext,
   type DellmaExact,
   type DellmaExpected,
   type DellmaFit,
@@ -15,6 +16,7 @@ import {
   type DellmaSampling,
   type DellmaStep,
 } from '../../src-main/contract/dellma';
+import { documentLimits } from '../../src-main/contract/documents';
 import { useWorkbench } from '../app/store-context';
 import { ResultGrid } from '../grid/ResultGrid';
 import { formatNumber } from './format-number';
@@ -24,6 +26,7 @@ const weights: Record<(typeof dellmaLikelihoods)[number], number> = { 'very like
 
 const titles: Record<DellmaStep, string> = {
   frame: 'DeLLMa · decision frame',
+  context: 'DeLLMa · context for the forecast and the rankings',
   forecast: 'DeLLMa · factors and forecast',
   sampling: 'DeLLMa · sampled futures',
   rank: 'DeLLMa · ranking',
@@ -54,6 +57,7 @@ export function DellmaStepView({ cell, step, input }: { cell: Cell; step: Dellma
       </p>
       {refitOf(input) !== null && <RefitNote cell={cell} step={step} batch={refitOf(input) ?? 0} />}
       {step === 'frame' && <FrameView frame={input as DellmaFrame} />}
+      {step === 'context' && <ContextView context={input as DellmaContext} />}
       {step === 'forecast' && <ForecastView cell={cell} forecast={input as DellmaForecast} />}
       {step === 'sampling' && <SamplingView sampling={input as DellmaSampling} />}
       {step === 'rank' && <RankView cell={cell} rank={input as DellmaRank} />}
@@ -85,6 +89,27 @@ function FrameView({ frame }: { frame: DellmaFrame }) {
       <p className="muted">
         [ext] DeLLMa on a database: each option gets a factor of its own, “how &lt;option&gt; turns out”, beside any unknowns the question lists, and one query the model writes gives the context.
       </p>
+    </>
+  );
+}
+
+/** What the forecast and every ranking read: the attached documents (each whole or cut to its share of the budget) and the query's rows. */
+function ContextView({ context }: { context: DellmaContext }) {
+  const used = context.documents.reduce((sum, document) => sum + document.usedChars, 0);
+  const cut = context.documents.filter((document) => document.truncated).length;
+  return (
+    <>
+      <p data-testid="context-summary">
+        {context.chars.toLocaleString('en-US')} characters in all: {context.documents.length} attached document{context.documents.length === 1 ? '' : 's'} ({used.toLocaleString('en-US')} of at most {documentLimits.contextChars.toLocaleString('en-US')} characters
+        {cut > 0 ? `; ${cut} cut to fit, marked so in the prompt` : '; each whole'}) and {context.dataChars > 0 ? `${context.dataChars.toLocaleString('en-US')} characters of query rows` : 'no query rows (none could be retrieved)'}.
+      </p>
+      <ResultGrid
+        result={table(
+          ['document', 'characters used', 'of', 'truncated'],
+          context.documents.map((document) => [document.name, document.usedChars, document.chars, document.truncated ? 'yes' : 'no']),
+        )}
+        fileName="dellma-context-documents"
+      />
     </>
   );
 }
@@ -359,7 +384,7 @@ function FitView({ fit }: { fit: DellmaFit }) {
           {fit.batchAgreement ? ` (per batch: ${fit.batchAgreement.map((tau) => (tau === null ? 'n/a' : tau.toFixed(3))).join(', ')})` : ''}
         </p>
       )}
-      <div aria-label="Utility per scenario, by option" data-testid="fit-chart">
+      <div role="figure" aria-label="Utility per scenario, by option" data-testid="fit-chart">
         <ResponsiveContainer width="100%" height={180}>
           <BarChart data={byAction} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
             <CartesianGrid strokeDasharray="3 3" vertical={false} />
@@ -395,7 +420,7 @@ function ExpectedView({ expected }: { expected: DellmaExpected }) {
       <p data-testid="expected-values">
         Expected utility: {expected.rows.map((row) => `${row.action} ${row.expected === null ? 'n/a' : formatNumber(row.expected)}`).join(' · ')}
       </p>
-      <div aria-label="Expected utility per option with bootstrap intervals" data-testid="expected-chart">
+      <div role="figure" aria-label="Expected utility per option with bootstrap intervals" data-testid="expected-chart">
         <ResponsiveContainer width="100%" height={200}>
           <BarChart data={data} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
             <CartesianGrid strokeDasharray="3 3" vertical={false} />

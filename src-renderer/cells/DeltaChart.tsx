@@ -12,7 +12,7 @@ export interface DeltaBar {
 export function DeltaChart({ bars, label }: { bars: DeltaBar[]; label: string }) {
   const shown = bars.slice(0, 20);
   return (
-    <div className="simulation-chart" data-testid="delta-chart" aria-label={label}>
+    <div className="simulation-chart" data-testid="delta-chart" role="figure" aria-label={label}>
       <ResponsiveContainer width="100%" height={220}>
         <BarChart data={shown} margin={{ top: 8, right: 16, bottom: 48, left: 8 }}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />

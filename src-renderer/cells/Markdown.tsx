@@ -1,5 +1,6 @@
 import ReactMarkdown from 'react-markdown';
 import remarkGfm from 'remark-gfm';
+import { ScrollablePre } from '../ui/ScrollablePre';
 
 /**
  * Markdown without raw HTML: react-markdown never renders HTML found in the text, so nothing a
@@ -18,6 +19,7 @@ export function Markdown({ text }: { text: string }) {
               {children}
             </a>
           ),
+          pre: ({ children }) => <ScrollablePre label="Code block">{children}</ScrollablePre>,
           img: ({ alt }) => <span className="image-placeholder">[image: {alt}]</span>,
         }}
       >

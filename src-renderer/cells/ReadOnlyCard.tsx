@@ -7,6 +7,7 @@ import { dellmaStepOf, DellmaStepView } from './DellmaStep';
 import { queryLabelOf } from './cell-label';
 import { Markdown } from './Markdown';
 import { RerunStepButton } from './RerunStepButton';
+import { ScrollablePre } from '../ui/ScrollablePre';
 
 /** Question, plan, thought, observation, re-plan and decision cells: written by a run, read here. */
 export function ReadOnlyCard({ cell }: { cell: Cell }) {
@@ -59,7 +60,11 @@ function CardContent({ cell }: { cell: Cell }) {
     }
     case 'observation': {
       const dellma = dellmaStepOf(cell);
-      return dellma ? <DellmaStepView cell={cell} step={dellma.step} input={dellma.input} /> : <pre className="observation">{cell.source}</pre>;
+      return dellma ? <DellmaStepView cell={cell} step={dellma.step} input={dellma.input} /> : (
+        <ScrollablePre className="observation" label="Observation">
+          {cell.source}
+        </ScrollablePre>
+      );
     }
     case 'decision':
       return <DecisionContent cell={cell} data={cell.data} />;

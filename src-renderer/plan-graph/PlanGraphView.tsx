@@ -6,6 +6,7 @@ import { layoutPlanGraph, type PlanGraphLayout, type PlanGraphNode } from '../..
 import { useWorkbench } from '../app/store-context';
 import { ResultGrid } from '../grid/ResultGrid';
 import { nodeReviewText, planNodesOfCell, planRunCells, skippedQuery, type PlanRunCells } from './plan-graph-data';
+import { ScrollablePre } from '../ui/ScrollablePre';
 import './plan-graph.css';
 
 type PlanFlowNode = Node<{ node: PlanGraphNode }, 'plan'>;
@@ -250,7 +251,9 @@ function NodeDetail({ node, run }: { node: PlanGraphNode; run: PlanRunCells }) {
       {queries.map((query) => (
         <div key={query.id} className="plan-node-query">
           {query.author === 'analyst' && <p className="muted small">The analyst's version of the model's query:</p>}
-          <pre className="observation">{query.source}</pre>
+          <ScrollablePre className="observation" label="Query">
+            {query.source}
+          </ScrollablePre>
           {query.output?.status === 'ok' && <ResultGrid result={query.output.result} fileName={`${node.id}-${query.id.slice(0, 8)}`} exportCellId={query.id} />}
           {query.output?.status === 'error' && <p className="error">{query.output.error.message}</p>}
         </div>

@@ -17,7 +17,7 @@ const shownDefaults = { perAction: 16, batch: 32, overlap: 0.25, naiveSamples: 5
 /**
  * DeLLMa's variant and sizes in the run composer, with the cost the main process estimates for
  * them (the sampling cell's estimate: calls and tokens from |A|, s, b, q), recomputed as the
- * question or a size changes. A size the main process refuses shows its message instead.
+ * question, a size or the notebook's attached documents change. A size the main process refuses shows its message instead.
  */
 export function DellmaSettings({ question, rules, value, onChange }: { question: string; rules: string; value: DellmaRunSettingsInput; onChange(value: DellmaRunSettingsInput): void }) {
   const estimateDellma = useWorkbench((state) => state.estimateDellma);
@@ -25,6 +25,8 @@ export function DellmaSettings({ question, rules, value, onChange }: { question:
   const [problem, setProblem] = useState<string | null>(null);
   // The settings by content: the composer may hand over an equal object on every render.
   const settingsKey = JSON.stringify(value);
+  // The open notebook's documents enter every prompt: attaching or removing one while the composer is open asks again.
+  const documentsKey = useWorkbench((state) => (state.documents && state.documents.notebookId === state.currentNotebookId ? state.documents.list.map((document) => `${document.id}:${document.chars}`).join(',') : ''));
   useEffect(() => {
     let current = true;
     const settings = JSON.parse(settingsKey) as DellmaRunSettingsInput;
@@ -38,7 +40,7 @@ export function DellmaSettings({ question, rules, value, onChange }: { question:
       current = false;
       clearTimeout(timer);
     };
-  }, [question, rules, settingsKey, estimateDellma]);
+  }, [question, rules, settingsKey, documentsKey, estimateDellma]);
 
   const variant = value.variant ?? 'pairs';
   const baseline = variant === 'zero-shot' || variant === 'cot' || variant === 'sc';

@@ -1,5 +1,6 @@
 import type { DocumentSummary, Result } from '../../src-main/contract';
 import type { SliceContext } from './store';
+import { capturePolicy } from './undo';
 
 export interface DocumentsSlice {
   /** The open notebook's attached documents (for that notebook only). */
@@ -7,6 +8,7 @@ export interface DocumentsSlice {
   loadDocuments(notebookId: string): Promise<void>;
   /** Sends a file's bytes; the main process checks it (size, binary, UTF-8) and says why it refuses one. */
   attachDocument(notebookId: string, file: File): Promise<DocumentSummary>;
+  /** Moves a document to the trash; the notice's Undo, Ctrl+Z or the trash puts it back. */
   removeDocument(id: string): Promise<void>;
   /** Builds the DeLLMa agriculture example, opens its notebook and the run composer with DeLLMa and the question. */
   openAgricultureExample(): Promise<Result<'examples/dellma-agriculture'>>;
@@ -36,9 +38,21 @@ export function createDocumentsSlice({ client, set, get }: SliceContext): Docume
       return added;
     },
     removeDocument: async (id) => {
-      await client.invoke('documents/remove', { id });
       const current = get().documents;
+      const name = current?.list.find((document) => document.id === id)?.name ?? 'The document';
+      await client.invoke('documents/remove', { id });
       if (current) await get().loadDocuments(current.notebookId);
+      const restore = async (): Promise<void> => {
+        get().dropUndo(id);
+        const restored = await client.invoke('documents/restore', { id });
+        await get().loadDocuments(restored.notebookId);
+      };
+      if (capturePolicy({ kind: 'remove-document' }) === 'capture') get().pushUndo({ label: `Restore the document ${name}`, targetId: id, undo: restore });
+      get().notify({
+        tone: 'info',
+        message: `${name} removed — in the trash; Ctrl+Z restores it`,
+        action: { label: 'Undo', run: () => void restore().catch((error: unknown) => get().reportError(error, 'Could not restore the document')) },
+      });
     },
     openAgricultureExample: async () => {
       const opened = await client.invoke('examples/dellma-agriculture', {});

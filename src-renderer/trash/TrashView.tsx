@@ -7,7 +7,7 @@ import { useDialogKeys } from '../app/use-dialog-keys';
 const when = (iso: string): string => new Date(iso).toLocaleString();
 
 /**
- * What was deleted — notebooks, cells, connections — until the analyst restores it or empties
+ * What was deleted — notebooks, cells, attached documents, connections — until the analyst restores it or empties
  * the trash (after a confirmation). Nothing leaves the workspace any other way.
  */
 export function TrashView({ client }: { client: WorkbenchClient }) {
@@ -17,6 +17,7 @@ export function TrashView({ client }: { client: WorkbenchClient }) {
   const openNotebook = useWorkbench((state) => state.openNotebook);
   const currentNotebookId = useWorkbench((state) => state.currentNotebookId);
   const dropUndo = useWorkbench((state) => state.dropUndo);
+  const loadDocuments = useWorkbench((state) => state.loadDocuments);
   const [listing, setListing] = useState<TrashListing | null>(null);
   const [confirming, setConfirming] = useState(false);
 
@@ -40,6 +41,8 @@ export function TrashView({ client }: { client: WorkbenchClient }) {
       // A restored cell shows in its notebook when that notebook is open.
       if (kind === 'cell' && notebookId !== null && notebookId === currentNotebookId) await openNotebook(notebookId);
       if (kind === 'cell') await loadNotebooks();
+      // A restored document shows in its notebook's documents row when that notebook is open.
+      if (kind === 'document' && notebookId !== null && notebookId === currentNotebookId) await loadDocuments(notebookId);
       await reload();
     } catch (error) {
       reportError(error, 'Could not restore');
@@ -52,7 +55,7 @@ export function TrashView({ client }: { client: WorkbenchClient }) {
       const removed = await client.invoke('trash/empty', {});
       notify({
         tone: 'info',
-        message: `Deleted for good: ${removed.notebooks} notebooks, ${removed.cells} cells, ${removed.connections} connections${removed.kept ? ` (${removed.kept} notebooks kept while a run writes to them)` : ''}.`,
+        message: `Deleted for good: ${removed.notebooks} notebooks, ${removed.cells} cells, ${removed.documents} documents, ${removed.connections} connections${removed.kept ? ` (${removed.kept} notebooks kept while a run writes to them)` : ''}.`,
       });
       await reload();
     } catch (error) {
@@ -60,7 +63,7 @@ export function TrashView({ client }: { client: WorkbenchClient }) {
     }
   };
 
-  const count = listing ? listing.notebooks.length + listing.cells.length + listing.connections.length : 0;
+  const count = listing ? listing.notebooks.length + listing.cells.length + listing.documents.length + listing.connections.length : 0;
   return (
     <main className="notebook trash-view" data-testid="trash-view" aria-label="Trash">
       <h1 className="notebook-title">Trash</h1>
@@ -87,6 +90,19 @@ export function TrashView({ client }: { client: WorkbenchClient }) {
               title={cell.excerpt || `(empty ${cell.kind})`}
               meta={`${cell.kind} in “${cell.notebookTitle}” · deleted ${when(cell.deletedAt)}`}
               onRestore={() => void restore('cell', cell.id, cell.notebookId)}
+            />
+          ))}
+        </TrashSection>
+      )}
+      {listing && listing.documents.length > 0 && (
+        <TrashSection title="Documents">
+          {listing.documents.map((document) => (
+            <TrashRow
+              key={document.id}
+              kind="document"
+              title={document.name}
+              meta={`attached to “${document.notebookTitle}” · ${document.chars.toLocaleString()} characters · removed ${when(document.deletedAt)}`}
+              onRestore={() => void restore('document', document.id, document.notebookId)}
             />
           ))}
         </TrashSection>

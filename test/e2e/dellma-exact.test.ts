@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { seriousViolations } from '../support/axe';
 import { screenshot, useAppInBrowser } from '../support/browser';
 import { messageText, startScriptedOpenAiServer, type ReceivedChatRequest, type ScriptedOpenAiServer, type ScriptedTurn } from '../support/scripted-openai';
 import type { ScriptStep } from '../support/scripted-openai/script';
@@ -147,5 +148,20 @@ describe('DeLLMa exact outcomes in the app', () => {
 
     expect(readFileSync(databasePath).equals(originalBytes)).toBe(true);
     expect(app.pageErrors).toEqual([]);
+  });
+
+  it('passes the full-page accessibility audit with the exact-outcomes cell open, in light and dark', async () => {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const audited = await app.browser.newPage({ bypassCSP: true, colorScheme, viewport: { width: 1400, height: 950 } });
+      try {
+        await audited.goto(app.server.url);
+        const exact = audited.getByTestId('dellma-exact');
+        await expect.poll(() => exact.count(), { timeout: 20_000 }).toBe(1);
+        await exact.getByText('The mapping and the sandbox').click();
+        expect(await seriousViolations(audited), colorScheme).toEqual([]);
+      } finally {
+        await audited.close();
+      }
+    }
   });
 });

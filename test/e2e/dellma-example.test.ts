@@ -109,12 +109,44 @@ describe('the DeLLMa agriculture example in the app', () => {
     expect(forecastPrompt).toContain(`Document "fruit-sept-2021.txt" (attached by the analyst):\n${report.slice(0, used)}\n[Document truncated: the first ${used.toLocaleString('en-US')} of ${report.length.toLocaleString('en-US')} characters are used.]`);
 
     const named = `fruit-sept-2021.txt (${used.toLocaleString('en-US')} of ${report.length.toLocaleString('en-US')} characters, truncated)`;
-    const contextCell = app.page.locator('pre.observation', { hasText: 'Context for the forecast and the rankings' });
-    expect(await contextCell.innerText()).toContain(`Documents used: ${named}.`);
+    // The context step, drawn from its typed record: the documents used, how much of each, the cut.
+    const contextStep = app.page.getByTestId('dellma-context');
+    expect(await contextStep.locator('.dellma-title').innerText()).toBe('DeLLMa · context for the forecast and the rankings');
+    expect(await contextStep.getByTestId('context-summary').innerText()).toMatch(
+      new RegExp(`^[\\d,]+ characters in all: 1 attached document \\(${used.toLocaleString('en-US')} of at most ${used.toLocaleString('en-US')} characters; 1 cut to fit, marked so in the prompt\\) and [\\d,]+ characters of query rows\\.$`),
+    );
+    const contextRows = (await contextStep.getByTestId('result-grid').locator('[role="row"]').allInnerTexts()).map((row) => row.split(/\s+/).join(' '));
+    expect(contextRows).toEqual(['# document characters used of truncated', `1 fruit-sept-2021.txt ${used} ${report.length} yes`]);
+    await contextStep.scrollIntoViewIfNeeded();
+    await screenshot(app.page, 'dellma-example-01a-context-step');
     const forecastDocuments = app.page.getByTestId('forecast-documents').first();
     expect(await forecastDocuments.innerText()).toContain(named);
     await forecastDocuments.scrollIntoViewIfNeeded();
     await screenshot(app.page, 'dellma-example-01-forecast-names-the-report');
+  });
+
+  it('passes the full-page accessibility audit of the notebook after the run and a re-fit by hand, in light and dark', async () => {
+    // A re-fit by hand [ext]: the last batch with its first scenario moved down one place.
+    const batch = app.page.getByTestId('dellma-rank').last();
+    await batch.scrollIntoViewIfNeeded();
+    await batch.getByTestId('rank-batch-yourself').click();
+    await batch.getByTestId('rank-yourself-item').first().getByRole('button', { name: /down$/ }).click();
+    await batch.getByTestId('refit-submit').click();
+    await expect.poll(() => app.page.getByTestId('dellma-refit-note').count(), { timeout: 20_000 }).toBe(3);
+
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const audited = await app.browser.newPage({ bypassCSP: true, colorScheme, viewport: { width: 1400, height: 950 } });
+      try {
+        await audited.goto(app.server.url);
+        await expect.poll(() => audited.getByTestId('notebook-title').innerText()).toBe('DeLLMa example: which fruit to plant (agriculture)');
+        await expect.poll(() => audited.getByTestId('dellma-refit-note').count(), { timeout: 20_000 }).toBe(3);
+        await audited.getByTestId('expected-chart').last().scrollIntoViewIfNeeded();
+        await screenshot(audited, `dellma-example-01b-audited-${colorScheme}`);
+        expect(await seriousViolations(audited), colorScheme).toEqual([]);
+      } finally {
+        await audited.close();
+      }
+    }
   });
 
   it('attaches a Markdown note, refuses a binary file with the reason, and keeps the documents across a reload', async () => {
@@ -132,6 +164,23 @@ describe('the DeLLMa agriculture example in the app', () => {
     await expect.poll(() => app.page.getByTestId('attached-document').allInnerTexts()).toEqual([expect.stringContaining('fruit-sept-2021.txt'), expect.stringContaining('frost.md')]);
     await app.page.getByLabel('Remove document frost.md').click();
     await expect.poll(() => app.page.getByTestId('attached-document').allInnerTexts()).toEqual([expect.stringContaining('fruit-sept-2021.txt')]);
+
+    // Nothing lost: the notice's Undo puts it back…
+    const notice = app.page.getByTestId('toast').filter({ hasText: 'frost.md removed — in the trash; Ctrl+Z restores it' });
+    await screenshot(app.page, 'dellma-example-02b-document-removed');
+    await notice.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => app.page.getByTestId('attached-document').allInnerTexts()).toEqual([expect.stringContaining('fruit-sept-2021.txt'), expect.stringContaining('frost.md')]);
+    // …and so does the trash, where a removed document waits with its notebook's name.
+    await app.page.getByLabel('Remove document frost.md').click();
+    await expect.poll(() => app.page.getByTestId('attached-document').count()).toBe(1);
+    await app.page.getByTestId('open-trash').click();
+    const trashed = app.page.getByTestId('trash-item').and(app.page.locator('[data-kind="document"]'));
+    await expect.poll(() => trashed.allInnerTexts()).toEqual([expect.stringMatching(/^frost\.md\s+attached to “DeLLMa example: which fruit to plant \(agriculture\)” · 58 characters · removed /)]);
+    await screenshot(app.page, 'dellma-example-02c-document-in-trash');
+    await trashed.getByRole('button', { name: 'Restore document frost.md' }).click();
+    await expect.poll(() => trashed.count()).toBe(0);
+    await app.page.getByTestId('open-trash').click();
+    await expect.poll(() => app.page.getByTestId('attached-document').allInnerTexts()).toEqual([expect.stringContaining('fruit-sept-2021.txt'), expect.stringContaining('frost.md')]);
     expect(app.pageErrors).toEqual([]);
   });
 
@@ -148,6 +197,18 @@ describe('the DeLLMa agriculture example in the app', () => {
       await audited.getByTestId('run-composer').getByLabel('Technique').selectOption('dellma');
       await audited.getByTestId('run-documents-note').waitFor();
       expect(await seriousViolations(audited)).toEqual([]);
+
+      // The cost estimate follows the documents while the composer stays open: a long one attached raises it, removed brings it back.
+      const estimate = audited.getByTestId('dellma-estimate');
+      const promptTokens = async (): Promise<number> => Number(/about (\d+) prompt/.exec(await estimate.innerText())?.[1] ?? Number.NaN);
+      await expect.poll(promptTokens).toBeGreaterThan(0);
+      const before = await promptTokens();
+      await audited.getByTestId('document-file').setInputFiles({ name: 'outlook.txt', mimeType: 'text/plain', buffer: Buffer.from('Pear demand rises. '.repeat(300)) });
+      await expect.poll(() => audited.getByTestId('attached-document').count()).toBe(2);
+      await expect.poll(promptTokens).toBeGreaterThan(before);
+      await audited.getByLabel('Remove document outlook.txt').click();
+      await expect.poll(() => audited.getByTestId('attached-document').count()).toBe(1);
+      await expect.poll(promptTokens).toBe(before);
     } finally {
       await audited.close();
     }

@@ -128,10 +128,15 @@ describe('documents in DeLLMa runs, and the agriculture example', () => {
     const preview = await workbench.invoke('reports/preview', { runId, notebookId: opened.notebookId });
     expect(preview.html).toMatch(/<dt>Documents<\/dt><dd>fruit-sept-2021\.txt \([\d,]+ characters\)<\/dd>/);
     expect(preview.html).toContain('DeLLMa · context');
+    // The context step's documents as a table: characters used of the whole, and the cut.
+    expect(preview.html).toContain(
+      `<table class="dellma-context-documents"><thead><tr><th>Document</th><th>Characters used</th><th>Of</th><th>Truncated</th></tr></thead><tbody><tr><td>fruit-sept-2021.txt</td><td>${used}</td><td>${report.length}</td><td>yes</td></tr></tbody></table>`,
+    );
     const exported = await workbench.invoke('reports/export', { runId, notebookId: opened.notebookId, format: 'md' });
     const markdown = readFileSync(exported?.path ?? '', 'utf8');
     expect(markdown).toContain(`| Document | fruit-sept-2021.txt: ${report.length} characters, text sha256 ${documents[0]?.sha256 ?? ''} |`);
     expect(markdown).toContain('**DeLLMa · context:** Context for the forecast and the rankings');
+    expect(markdown).toContain(`| Document | Characters used | Of | Truncated |\n| --- | --- | --- | --- |\n| fruit-sept-2021.txt | ${used} | ${report.length} | yes |`);
   });
 
   it('gives the documents to DeLLMa only (a PlanRAG run’s record names none); attaching refuses what cannot be a document', async () => {

@@ -53,6 +53,7 @@ describe('the command registry', () => {
 describe('undo policy', () => {
   it('captures the analyst’s deletions, never what a run writes or text typed in an editor', () => {
     expect(capturePolicy({ kind: 'delete-cell', by: 'analyst' })).toBe('capture');
+    expect(capturePolicy({ kind: 'remove-document' })).toBe('capture');
     expect(capturePolicy({ kind: 'delete-cell', by: 'run' })).toBe('never');
     expect(capturePolicy({ kind: 'run-writes-cell' })).toBe('never');
     expect(capturePolicy({ kind: 'edit-text' })).toBe('never');

@@ -94,7 +94,7 @@ function runCaller(run: RunContext): ModelCaller {
   };
 }
 
-function emitStep(run: RunContext, step: DellmaStep | 'context', input: unknown, output: string, node?: string): void {
+function emitStep(run: RunContext, step: DellmaStep, input: unknown, output: string, node?: string): void {
   run.emit({ type: 'tool', step: run.state.steps, ...(node ? { node } : {}), tool: `dellma.${step}`, input, output });
 }
 
