@@ -21,9 +21,9 @@ import { renderHtmlReport } from '../../../src-main/reports/render-html';
 import { renderMarkdownReport } from '../../../src-main/reports/render-markdown';
 import { runScenariosFor } from '../../../src-main/whatif/run-scenarios';
 import { sampleMaterials } from '../../unit/reports/bundle-fixture';
-import { messageText, startScriptedOpenAiServer, type ReceivedChatRequest, type ScriptedOpenAiServer, type ScriptedTurn } from '../../support/scripted-openai';
+import { startScriptedOpenAiServer, type ScriptedOpenAiServer } from '../../support/scripted-openai';
 import { useTempDirs } from '../../support/temp';
-import { rankingPreferring } from './scripted-dellma-model';
+import { salesWhatIfModel as model } from './scripted-dellma-model';
 
 const tempDir = useTempDirs();
 const servers: ScriptedOpenAiServer[] = [];
@@ -49,28 +49,6 @@ const frame = ['Which region should get the new store?', 'Options: north; south'
 const objective = 'What-if objective: SELECT coalesce(sum(s.qty * s.price), 0) FROM sales s JOIN store t ON t.region = s.region WHERE t.open = 1';
 const openStore = 'What-if option: UPDATE store SET open = 1 WHERE region = :candidate';
 const mapping = ['What-if demand = low: UPDATE sales SET qty = qty * 0.5', 'What-if demand = high: UPDATE sales SET qty = qty * 2', openStore, objective];
-
-/** Forecast: the mapped values of "demand" (low likely, high somewhat likely) and three for each option's own factor; ranks: north first. */
-const model = (request: ReceivedChatRequest): ScriptedTurn => {
-  const text = messageText(request.chat.messages.find((message) => message.role === 'user') ?? { role: 'user', content: '' });
-  if (text.includes('Write one query that retrieves')) return { label: 'query', content: '```sql\nSELECT region, qty, price FROM sales\n```' };
-  if (text.includes('give exactly 3 distinct outcomes')) {
-    const fixed = /- demand: (.*)\n/.exec(text)?.[1]?.split('; ') ?? ['worse', 'same', 'better'];
-    const likelihoods = ['likely', 'somewhat likely', 'unlikely'];
-    return {
-      label: 'forecast',
-      content: JSON.stringify({
-        factors: [
-          { name: 'demand', values: fixed.map((value, index) => ({ value, likelihood: likelihoods[index] })) },
-          ...['north', 'south'].map((option) => ({ name: `how ${option} turns out`, values: ['worse', 'same', 'better'].map((value) => ({ value, likelihood: 'likely' })) })),
-        ],
-      }),
-    };
-  }
-  if (text.includes('Which one option should I take?')) return { label: 'zero-shot answer', content: JSON.stringify({ decision: 'north', explanation: 'North.' }) };
-  const rank = rankingPreferring(request, 'north');
-  return { label: 'rank', content: JSON.stringify({ decision: rank[0], rank, explanation: 'North first.' }) };
-};
 
 async function decide(path: string, lines: string[], settings: DellmaRunSettingsInput = {}): Promise<{ events: RunEvent[]; decision: string | null; status: string; requests: string[] }> {
   const server = await startScriptedOpenAiServer(Array.from({ length: 20 }, () => model));
