@@ -47,18 +47,26 @@ async function databaseFromFile(copyPath: string, format: 'csv' | 'parquet'): Pr
   return databasePath;
 }
 
+/** SQLite's `:candidate` or `@candidate` where DuckDB reads only `$candidate`: said with the parser's message. */
+const FOREIGN_PARAMETER = /[:@]candidate\b/;
+
+function compileError(error: unknown, text: string, role: string): WorkbenchError {
+  const hint = FOREIGN_PARAMETER.test(text) ? "; write the candidate as $candidate (DuckDB's parameters are $name)" : '';
+  return new WorkbenchError('syntax', `${role}: DuckDB: ${messageOf(error)}${hint}`);
+}
+
 async function prepareOne(connection: DuckDBConnection, text: string, role: string): Promise<DuckDBPreparedStatement> {
   let extracted;
   try {
     extracted = await connection.extractStatements(text);
   } catch (error) {
-    throw new WorkbenchError('syntax', `${role}: DuckDB: ${messageOf(error)}`);
+    throw compileError(error, text, role);
   }
   if (extracted.count !== 1) throw new WorkbenchError('invalid-request', `the ${role} must be a single SQL statement`);
   try {
     return await extracted.prepare(0);
   } catch (error) {
-    throw new WorkbenchError('syntax', `${role}: DuckDB: ${messageOf(error)}`);
+    throw compileError(error, text, role);
   }
 }
 

@@ -16,7 +16,7 @@ import { openScenarioEvaluator } from './candidate-evaluator';
 import { whatIfSupport } from './connection-whatif';
 import type { CandidateMeasure, LabelledChange } from './sandbox-session';
 import { fileSource, type SandboxSource } from './sandbox-source';
-import { serverTablesSource } from './server-snapshot';
+import { serverTablesSource, withCopiedTables } from './server-snapshot';
 
 export interface ScenarioTrial {
   changes: LabelledChange[];
@@ -58,7 +58,9 @@ export async function runScenariosOnSource(source: SandboxSource, trial: Scenari
   const scratch = mkdtempSync(join(options.scratchRoot ?? tmpdir(), 'dwb-scenarios-'));
   try {
     const snapshot = await source.snapshot(scratch, options.signal);
-    const evaluator = await openScenarioEvaluator({ kind: snapshot.kind, copyPath: snapshot.copyPath, changes: trial.changes, objective: trial.objective, timeoutMs: trial.timeoutMs ?? WHATIF_DEFAULT_TIMEOUT_MS });
+    const evaluator = await openScenarioEvaluator({ kind: snapshot.kind, copyPath: snapshot.copyPath, changes: trial.changes, objective: trial.objective, timeoutMs: trial.timeoutMs ?? WHATIF_DEFAULT_TIMEOUT_MS }).catch((error: unknown) => {
+      throw withCopiedTables(error, snapshot.copiedTables);
+    });
     const measures: ScenarioOutcome[] = [];
     try {
       for (const scenario of trial.scenarios) {

@@ -158,6 +158,16 @@ async function buildDatabase(read: readonly ReadTable[], directory: string): Pro
 }
 
 /**
+ * A statement the sandbox could not compile because it names a table the copy does not hold
+ * (another database, a system table, a view): the message says which tables were copied, so
+ * the analyst sees that the sandbox, not the server, is what the statement runs against.
+ */
+export function withCopiedTables(error: unknown, copiedTables: readonly CopiedTable[] | undefined): unknown {
+  if (!copiedTables || !(error instanceof WorkbenchError) || !/(Catalog|Binder) Error: .*(does not exist|Table with name)/s.test(error.message)) return error;
+  return new WorkbenchError(error.code, `${error.message} (the sandbox holds copies of the tables ${copiedTables.map((table) => table.name).join(', ')} only)`);
+}
+
+/**
  * The tables of a server connection that `texts` (the change and the objective) name, as a
  * what-if source. The connector must be the read-only one: this only ever runs `SELECT *`.
  */

@@ -32,15 +32,15 @@ afterEach(async () => {
 });
 
 /** Sales per region (qty × price) and which store is open: north 100 × 2, south 80 × 3, none open. */
-function salesDatabase(directory: string): string {
+function salesDatabase(directory: string, { southName = 'south', qtyCheck = '' } = {}): string {
   const path = join(directory, 'sales.sqlite');
   const database = new Database(path);
   database.exec(`
-    CREATE TABLE sales (region TEXT PRIMARY KEY, qty REAL NOT NULL, price REAL NOT NULL);
+    CREATE TABLE sales (region TEXT PRIMARY KEY, qty REAL NOT NULL ${qtyCheck}, price REAL NOT NULL);
     CREATE TABLE store (region TEXT PRIMARY KEY, open INTEGER NOT NULL);
-    INSERT INTO sales VALUES ('north', 100, 2), ('south', 80, 3);
-    INSERT INTO store VALUES ('north', 0), ('south', 0);
   `);
+  database.prepare('INSERT INTO sales VALUES (?, ?, ?), (?, ?, ?)').run('north', 100, 2, southName, 80, 3);
+  database.prepare('INSERT INTO store VALUES (?, 0), (?, 0)').run('north', southName);
   database.close();
   return path;
 }
@@ -50,14 +50,14 @@ const objective = 'What-if objective: SELECT coalesce(sum(s.qty * s.price), 0) F
 const openStore = 'What-if option: UPDATE store SET open = 1 WHERE region = :candidate';
 const mapping = ['What-if demand = low: UPDATE sales SET qty = qty * 0.5', 'What-if demand = high: UPDATE sales SET qty = qty * 2', openStore, objective];
 
-async function decide(path: string, lines: string[], settings: DellmaRunSettingsInput = {}): Promise<{ events: RunEvent[]; decision: string | null; status: string; requests: string[] }> {
-  const server = await startScriptedOpenAiServer(Array.from({ length: 20 }, () => model));
+async function decide(path: string, lines: string[], settings: DellmaRunSettingsInput = {}, questionFrame: string[] = frame): Promise<{ events: RunEvent[]; decision: string | null; status: string; requests: string[] }> {
+  const server = await startScriptedOpenAiServer(Array.from({ length: 40 }, () => model));
   servers.push(server);
   const connector = openSqliteConnector({ path });
   try {
     const events: RunEvent[] = [];
     const outcome = await runDecision({
-      question: [...frame, ...lines].join('\n'),
+      question: [...questionFrame, ...lines].join('\n'),
       rules: '',
       technique: 'dellma',
       connector,
@@ -176,5 +176,113 @@ describe('DeLLMa exact outcomes in the what-if sandbox', () => {
     expect(unreadable.status).toBe('failed');
     expect(unreadable.requests).toEqual([]);
     expect(unreadable.events.find((event) => event.type === 'run-end')).toMatchObject({ message: expect.stringContaining('The what-if lines cannot be used: line 4: "What-if demand = medium UPDATE sales SET qty = 1" has no ":"') });
+  });
+});
+
+describe('DeLLMa exact outcomes on bad input: a specific message in the cell, and the decision stands', () => {
+  const cellText = (events: RunEvent[]): string => {
+    const event = events.find((candidate) => candidate.type === 'tool' && candidate.tool === 'dellma.exact');
+    return event?.type === 'tool' ? event.output : '';
+  };
+
+  it('a change that fails on some futures only: those are marked failed with SQLite’s message, the others still count', async () => {
+    // High demand doubles north's 100 past the CHECK; low demand halves it, which the CHECK allows.
+    const path = salesDatabase(tempDir(), { qtyCheck: 'CHECK (qty <= 150)' });
+    const bytes = readFileSync(path);
+    const run = await decide(path, mapping);
+    expect([run.status, run.decision]).toEqual(['answered', 'north']);
+    const exact = exactOf(run.events);
+    expect(exact.error).toBeNull();
+    expect(exact.scenarios.map((scenario) => [scenario.future, scenario.action, scenario.objective, scenario.status, scenario.reason])).toEqual([
+      ['demand = low', 'north', 100, 'computed', null],
+      ['demand = low', 'south', 120, 'computed', null],
+      ['demand = high', 'north', null, 'failed', '"demand" = "high" for candidate north: SQLite: CHECK constraint failed: qty <= 150'],
+      ['demand = high', 'south', null, 'failed', '"demand" = "high" for candidate south: SQLite: CHECK constraint failed: qty <= 150'],
+    ]);
+    // Only the low-demand future (p = 5/9) is computed for either option.
+    expect(exact.rows.map((row) => [row.expected, row.coverage, row.computed])).toEqual([
+      [100, expect.closeTo(5 / 9, 12), 1],
+      [120, expect.closeTo(5 / 9, 12), 1],
+    ]);
+    expect(exact.agrees).toBeNull();
+    expect(cellText(run.events)).toContain("2 failed (see each one's reason)");
+    expect(cellText(run.events)).toContain("not compared with DeLLMa's decision (2 future × option failed in the sandbox, so the options are not weighed over the same futures)");
+    expect(readFileSync(path).equals(bytes)).toBe(true);
+  });
+
+  it('an objective that is NULL on some futures: those fail with "returned NULL", the others still count', async () => {
+    const path = salesDatabase(tempDir());
+    // Revenue of the regions selling more than 90: north alone as is (200), none at low demand, both at high (400 + 480).
+    const run = await decide(path, [...mapping.filter((line) => line !== objective), 'What-if objective: SELECT sum(qty * price) FROM sales WHERE qty > 90']);
+    expect([run.status, run.decision]).toEqual(['answered', 'north']);
+    const exact = exactOf(run.events);
+    expect(exact.error).toBeNull();
+    expect(exact.baseline).toBe(200);
+    expect(exact.scenarios.map((scenario) => [scenario.future, scenario.action, scenario.objective, scenario.status, scenario.reason])).toEqual([
+      ['demand = low', 'north', null, 'failed', 'the objective must return a finite number; after candidate north it returned NULL'],
+      ['demand = low', 'south', null, 'failed', 'the objective must return a finite number; after candidate south it returned NULL'],
+      ['demand = high', 'north', 880, 'computed', null],
+      ['demand = high', 'south', 880, 'computed', null],
+    ]);
+    expect(exact.tiedBest).toEqual(['north', 'south']);
+  });
+
+  it('an objective that gives text, or two rows: every evaluation fails, and the cell says why', async () => {
+    const path = salesDatabase(tempDir());
+    const withObjective = (query: string): string[] => [...mapping.filter((line) => line !== objective), `What-if objective: ${query}`];
+    const text = await decide(path, withObjective("SELECT 'a lot'"));
+    expect([text.status, text.decision]).toEqual(['answered', 'north']);
+    expect(exactOf(text.events).error).toBe('every sandbox evaluation failed: the objective must return a finite number; before candidate north it returned "a lot"; the objective must return a finite number; before candidate south it returned "a lot"');
+    expect(exactOf(text.events).scenarios.every((scenario) => scenario.status === 'failed')).toBe(true);
+    expect(cellText(text.events)).toMatch(/^\[ext\] Exact outcomes in the what-if sandbox \(beside the elicited utilities, not part of them\): not computed: every sandbox evaluation failed: the objective must return a finite number/);
+
+    const rows = await decide(path, withObjective('SELECT qty FROM sales'));
+    expect([rows.status, rows.decision]).toEqual(['answered', 'north']);
+    expect(exactOf(rows.events).error).toContain('the objective must return exactly one number (one row, one column); before candidate north it returned 2 row(s) of 1 column(s)');
+  });
+
+  it('binds an option name with quotes, an apostrophe and non-Latin letters as :candidate', async () => {
+    const odd = 'Zoë\'s "Süd" 北区';
+    const path = salesDatabase(tempDir(), { southName: odd });
+    const run = await decide(path, mapping, {}, ['Which region should get the new store?', `Options: north; ${odd}`, 'Unknowns: demand']);
+    expect([run.status, run.decision]).toEqual(['answered', 'north']);
+    const exact = exactOf(run.events);
+    expect(exact.error).toBeNull();
+    // The same numbers as with "south": the odd name reached the WHERE clause intact.
+    expect(exact.scenarios.map((scenario) => [scenario.action, scenario.objective])).toEqual([
+      ['north', 100],
+      [odd, 120],
+      ['north', 400],
+      [odd, 480],
+    ]);
+    expect(exact.rows.map((row) => row.expected)).toEqual([expect.closeTo(2100 / 9, 9), expect.closeTo(2520 / 9, 9)]);
+  });
+
+  it('caps a huge number of futures at the most probable ones and says so', async () => {
+    const path = salesDatabase(tempDir());
+    const unknowns = Array.from({ length: 7 }, (_, index) => `u${index + 1}`);
+    const lines = unknowns.flatMap((unknown, index) => [
+      `What-if ${unknown} = up: UPDATE sales SET qty = qty + ${index + 1}`,
+      `What-if ${unknown} = flat: none`,
+      `What-if ${unknown} = down: UPDATE sales SET qty = qty - ${index + 1}`,
+    ]);
+    const run = await decide(path, [...lines, openStore, objective], { perAction: 256, batch: 100 }, ['Which region should get the new store?', 'Options: north; south', `Unknowns: ${unknowns.join('; ')}`]);
+    expect([run.status, run.decision]).toEqual(['answered', 'north']);
+    const exact = exactOf(run.events);
+    expect(exact.error).toBeNull();
+    const futures = exact.scenarios.length / 2;
+    expect(futures).toBeGreaterThan(100);
+    expect(exact.evaluations).toBe(200);
+    const overCap = exact.scenarios.filter((scenario) => scenario.status === 'over the cap');
+    expect(overCap.length).toBe(exact.scenarios.length - 200);
+    expect(overCap.every((scenario) => scenario.reason === 'over the cap of 200 sandbox evaluations')).toBe(true);
+    expect(exact.capped).toBe(
+      `Capped: 200 sandbox evaluations made, ${overCap.length} more left out (the cap is 200 distinct future × option runs); the least probable futures are marked "over the cap" and the expected objectives cover less of the forecast.`,
+    );
+    // The computed futures are the most probable ones.
+    const computed = exact.scenarios.filter((scenario) => scenario.status === 'computed');
+    expect(Math.min(...computed.map((scenario) => scenario.probability))).toBeGreaterThanOrEqual(Math.max(...overCap.map((scenario) => scenario.probability)));
+    expect(exact.rows.every((row) => row.coverage < 1 && row.computed === 100)).toBe(true);
+    expect(cellText(run.events)).toContain(exact.capped);
   });
 });
