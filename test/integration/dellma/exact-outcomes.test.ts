@@ -5,13 +5,14 @@
  * probability-weighted expected objective equals the hand-computed one; the source file is
  * byte-identical afterwards; and the exact outcomes never enter the utilities or the decision.
  */
+import { DuckDBInstance } from '@duckdb/node-api';
 import Database from 'better-sqlite3';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dellmaExactSchema, dellmaExpectedSchema, dellmaFitSchema, dellmaForecastSchema, dellmaRunSettingsSchema, type DellmaExact, type DellmaRunSettingsInput } from '../../../src-main/contract/dellma';
 import type { RunEvent } from '../../../src-main/contract/run';
-import { openSqliteConnector } from '../../../src-main/connectors/sqlite/sqlite-connector';
+import { openConnectionUri, parseConnectionUri } from '../../../src-main/connectors/connection-uri';
 import { automaticGate } from '../../../src-main/engine/review-gate';
 import { defaultRunLimits, runDecision } from '../../../src-main/engine/decision-run';
 import { createOpenAiProvider } from '../../../src-main/llm/openai-provider';
@@ -50,10 +51,11 @@ const objective = 'What-if objective: SELECT coalesce(sum(s.qty * s.price), 0) F
 const openStore = 'What-if option: UPDATE store SET open = 1 WHERE region = :candidate';
 const mapping = ['What-if demand = low: UPDATE sales SET qty = qty * 0.5', 'What-if demand = high: UPDATE sales SET qty = qty * 2', openStore, objective];
 
-async function decide(path: string, lines: string[], settings: DellmaRunSettingsInput = {}, questionFrame: string[] = frame): Promise<{ events: RunEvent[]; decision: string | null; status: string; requests: string[] }> {
+/** A DeLLMa run on the data at `path` (SQLite unless `uri` says otherwise, e.g. `csv:…`). */
+async function decide(path: string, lines: string[], settings: DellmaRunSettingsInput = {}, questionFrame: string[] = frame, uri = `sqlite:${path}`): Promise<{ events: RunEvent[]; decision: string | null; status: string; requests: string[] }> {
   const server = await startScriptedOpenAiServer(Array.from({ length: 40 }, () => model));
   servers.push(server);
-  const connector = openSqliteConnector({ path });
+  const connector = await openConnectionUri(uri);
   try {
     const events: RunEvent[] = [];
     const outcome = await runDecision({
@@ -67,7 +69,7 @@ async function decide(path: string, lines: string[], settings: DellmaRunSettings
       limits: defaultRunLimits,
       gate: automaticGate,
       emit: (event) => events.push(event),
-      scenarios: runScenariosFor({ engine: 'sqlite', path }, connector),
+      scenarios: runScenariosFor(parseConnectionUri(uri), connector),
       dellma: dellmaRunSettingsSchema.parse(settings),
     });
     expect(server.failures).toEqual([]);
@@ -284,5 +286,38 @@ describe('DeLLMa exact outcomes on bad input: a specific message in the cell, an
     expect(Math.min(...computed.map((scenario) => scenario.probability))).toBeGreaterThanOrEqual(Math.max(...overCap.map((scenario) => scenario.probability)));
     expect(exact.rows.every((row) => row.coverage < 1 && row.computed === 100)).toBe(true);
     expect(cellText(run.events)).toContain(exact.capped);
+  });
+});
+
+describe.each(['csv', 'parquet'] as const)('DeLLMa exact outcomes on a %s file (through DuckDB)', (format) => {
+  it('computes each future × option exactly and leaves the file byte-identical', async () => {
+    const directory = tempDir();
+    const csv = join(directory, 'sales.csv');
+    writeFileSync(csv, 'region,qty,price,open\nnorth,100,2,0\nsouth,80,3,0\n');
+    let path = csv;
+    if (format === 'parquet') {
+      path = join(directory, 'sales.parquet');
+      const instance = await DuckDBInstance.create(':memory:');
+      const connection = await instance.connect();
+      await connection.run(`COPY (SELECT * FROM read_csv('${csv}')) TO '${path}' (FORMAT parquet)`);
+      connection.closeSync();
+      instance.closeSync();
+    }
+    const bytes = readFileSync(path);
+    // One table named after the file; the option opens its region's store, DuckDB binds $candidate.
+    const lines = ['What-if demand = low: UPDATE sales SET qty = qty * 0.5', 'What-if demand = high: UPDATE sales SET qty = qty * 2', 'What-if option: UPDATE sales SET open = 1 WHERE region = $candidate', 'What-if objective: SELECT coalesce(sum(qty * price), 0) FROM sales WHERE open = 1'];
+    const run = await decide(path, lines, {}, frame, `${format}:${path}`);
+    expect([run.status, run.decision]).toEqual(['answered', 'north']);
+    const exact = exactOf(run.events);
+    expect(exact.error).toBeNull();
+    expect(exact.scenarios.map((scenario) => [scenario.future, scenario.action, scenario.objective, scenario.status])).toEqual([
+      ['demand = low', 'north', 100, 'computed'],
+      ['demand = low', 'south', 120, 'computed'],
+      ['demand = high', 'north', 400, 'computed'],
+      ['demand = high', 'south', 480, 'computed'],
+    ]);
+    expect(exact.rows.map((row) => row.expected)).toEqual([expect.closeTo(2100 / 9, 9), expect.closeTo(2520 / 9, 9)]);
+    expect(exact.sourceDigestAfter).toBe(exact.sourceDigestBefore);
+    expect(readFileSync(path).equals(bytes)).toBe(true);
   });
 });
