@@ -68,6 +68,36 @@ describe.each(cases)('scenarios on $engine data', ({ make, kind, parameter }) =>
     expect(fileHash(path)).toBe(before);
   });
 
+  it('records a scenario that fails on its own data, runs the rest, and stops at a runaway scenario', async () => {
+    const path = await make(tempDir());
+    const before = fileHash(path);
+    // Half of the scenarios leave no qty above 15, where the objective's average is NULL.
+    const changes = [
+      { label: 'halve', text: 'UPDATE sales SET qty = qty / 2' },
+      { label: 'double', text: 'UPDATE sales SET qty = qty * 2' },
+    ];
+    const run = await runScenariosOnSource(fileSource(path, kind), {
+      changes,
+      objective: 'SELECT avg(qty) FROM sales WHERE qty > 15 OR region = ' + parameter,
+      scenarios: [
+        { steps: [0], candidate: 'east' },
+        { steps: [1], candidate: 'east' },
+        { steps: [0], candidate: 'north' },
+      ],
+    });
+    expect(run.measures).toEqual([
+      { failed: 'the objective must return a finite number; after candidate east it returned NULL' },
+      { before: 20, after: 30, changedRows: 2 },
+      { before: 15, after: 5, changedRows: 2 },
+    ]);
+    // A scenario past its time limit ends the run (its process is killed), naming the scenario.
+    const runaway = 'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100000000000) SELECT count(*) FROM n';
+    await expect(runScenariosOnSource(fileSource(path, kind), { changes, objective: runaway, timeoutMs: 300, scenarios: [{ steps: [0], candidate: 'north' }] })).rejects.toThrow(
+      /^scenario for north: the changes and objective took longer than 300 ms$/,
+    );
+    expect(fileHash(path)).toBe(before);
+  });
+
   it('refuses a change that does not write, naming it by its label', async () => {
     const path = await make(tempDir());
     await expect(
