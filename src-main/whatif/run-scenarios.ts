@@ -66,9 +66,10 @@ export async function runScenariosOnSource(source: SandboxSource, trial: Scenari
       for (const scenario of trial.scenarios) {
         if (options.signal?.aborted) throw new WorkbenchError('cancelled', `stopped after ${measures.length} of ${trial.scenarios.length} scenarios`);
         try {
-          measures.push(await evaluator.evaluate(scenario.steps, scenario.candidate));
+          measures.push(await evaluator.evaluate(scenario.steps, scenario.candidate, options.signal));
         } catch (error) {
           const failure = WorkbenchError.from(error);
+          if (failure.code === 'cancelled') throw new WorkbenchError('cancelled', `stopped after ${measures.length} of ${trial.scenarios.length} scenarios`);
           if (!PER_SCENARIO_CODES.has(failure.code)) throw failure;
           measures.push({ failed: failure.message });
         }

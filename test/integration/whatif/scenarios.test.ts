@@ -95,6 +95,11 @@ describe.each(cases)('scenarios on $engine data', ({ make, kind, parameter }) =>
     await expect(runScenariosOnSource(fileSource(path, kind), { changes, objective: runaway, timeoutMs: 300, scenarios: [{ steps: [0], candidate: 'north' }] })).rejects.toThrow(
       /^scenario for north: the changes and objective took longer than 300 ms$/,
     );
+    // Stopping the run stops the scenario that is running, not only the ones after it.
+    const stop = new AbortController();
+    const stopped = runScenariosOnSource(fileSource(path, kind), { changes, objective: runaway, timeoutMs: 120_000, scenarios: [{ steps: [0], candidate: 'north' }] }, { signal: stop.signal });
+    setTimeout(() => stop.abort(), 300);
+    await expect(stopped).rejects.toThrow(/^stopped after 0 of 1 scenarios$/);
     expect(fileHash(path)).toBe(before);
   });
 
