@@ -57,11 +57,11 @@ export async function emitExactOutcomes(run: RunContext, mapping: WhatIfMapping,
   run.emit({ type: 'tool', step: run.state.steps, node: 'exact', tool: 'dellma.exact', input: record, output: exactText(record) });
 }
 
-/** When not one evaluation succeeded (an objective that is never one number, say), the cell's error: the messages, each once. */
+/** When not one evaluation succeeded (an objective that is never one number, say), the cell's error: the first message stands for all. */
 function everyFailure(measures: readonly ScenarioOutcome[]): string | null {
-  if (measures.length === 0 || !measures.every(scenarioFailed)) return null;
-  const messages = [...new Set(measures.map((measure) => (measure as { failed: string }).failed))];
-  return `every sandbox evaluation failed: ${messages.slice(0, 3).join('; ')}${messages.length > 3 ? ` (and ${messages.length - 3} other messages)` : ''}`;
+  const first = measures[0];
+  if (!scenarioFailed(first) || !measures.every(scenarioFailed)) return null;
+  return `all ${measures.length} sandbox evaluations failed; the first: ${first.failed}`;
 }
 
 function exactText(record: DellmaExact): string {
