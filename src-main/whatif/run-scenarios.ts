@@ -100,7 +100,7 @@ export function runScenariosFor(target: ConnectionTarget, connector: Connector):
   if (!support.supported) return { unsupported: support.reason };
   return {
     run: async (trial, signal) => {
-      const source = support.copies === 'file' ? fileSource(support.path, support.kind) : await serverTablesSource(support.engine, connector, [...trial.changes.map((change) => change.text), trial.objective]);
+      const source = support.copies === 'file' ? fileSource(support.path, support.kind) : await serverTablesSource(support.engine, connector, [...trial.changes.map((change) => change.text), trial.objective], { catalog: support.catalog });
       return runScenariosOnSource(source, trial, signal ? { signal } : {});
     },
   };

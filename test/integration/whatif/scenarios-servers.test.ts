@@ -39,6 +39,8 @@ interface Server {
   elsewhere: string;
   /** A system table of the server, as a statement would name it. */
   systemTable: string;
+  /** The sales table qualified as a statement written for the server may name it. */
+  qualifiedSales: string;
 }
 
 const tables = ['sales', 'store', 'secret'] as const;
@@ -53,6 +55,7 @@ const servers: Server[] = [
     checksums: (uri) => postgresAdmin(uri, [`SELECT ${tables.map((table) => `(SELECT md5(string_agg(t::text, '|' ORDER BY t::text)) FROM ${table} t)`).join(', ')}`]),
     elsewhere: 'whatif_other.public.vault',
     systemTable: 'pg_catalog.pg_class',
+    qualifiedSales: 'public.sales',
   },
   {
     name: 'MariaDB',
@@ -63,6 +66,7 @@ const servers: Server[] = [
     checksums: (uri) => mariadbAdmin(uri, [`CHECKSUM TABLE ${tables.join(', ')} EXTENDED`]),
     elsewhere: 'whatif_other.vault',
     systemTable: 'mysql.user',
+    qualifiedSales: 'whatif_sales.sales',
   },
 ];
 
@@ -143,6 +147,16 @@ for (const server of servers) {
       expect(run.isolation).toBe('process');
       expect(run.sourceDigestAfter).toBe(run.sourceDigestBefore);
       expect(await server.checksums(uri)).toEqual(before);
+    });
+
+    it('reaches a copied table by the qualified name the server gives it', async () => {
+      const run = await scenarios({
+        changes: [{ label: 'demand = high', text: `UPDATE ${server.qualifiedSales} SET qty = qty * 2` }],
+        objective: `SELECT sum(qty * price) FROM ${server.qualifiedSales} WHERE region <> $candidate`,
+        scenarios: [{ steps: [0], candidate: odd }],
+      });
+      // north 100 × 2 + south 80 × 3 = 440 as is, 880 doubled.
+      expect(run.measures).toEqual([{ before: 440, after: 880, changedRows: 3 }]);
     });
 
     it('refuses, by the change’s label and before any scenario, a change that reaches beyond the copy, changes the schema or holds a second statement', async () => {
