@@ -184,7 +184,7 @@ async function buildDatabase(read: readonly ReadTable[], directory: string, cata
  */
 export function withCopiedTables(error: unknown, copiedTables: readonly CopiedTable[] | undefined): unknown {
   if (!copiedTables || !(error instanceof WorkbenchError) || !/(Catalog|Binder) Error: .*(does not exist|Table with name)/s.test(error.message)) return error;
-  return new WorkbenchError(error.code, `${error.message} (the sandbox holds copies of the tables ${copiedTables.map((table) => table.name).join(', ')} only)`);
+  return new WorkbenchError(error.code, `${error.message} (the sandbox holds copies of the server tables ${copiedTables.map((table) => table.name).join(', ')} only; views, system tables and other databases are not copied)`);
 }
 
 /**
