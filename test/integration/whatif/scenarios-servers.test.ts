@@ -17,7 +17,7 @@ import type { Connector } from '../../../src-main/connectors/connector';
 import { defaultRunLimits, runDecision } from '../../../src-main/engine/decision-run';
 import { automaticGate } from '../../../src-main/engine/review-gate';
 import { createOpenAiProvider } from '../../../src-main/llm/openai-provider';
-import { runScenariosFor, type ScenarioTrial } from '../../../src-main/whatif/run-scenarios';
+import { runScenariosFor, type ScenarioRun, type ScenarioTrial } from '../../../src-main/whatif/run-scenarios';
 import { whatIfModel } from '../dellma/scripted-dellma-model';
 import { startScriptedOpenAiServer } from '../../support/scripted-openai';
 import { startMariadb, startPostgres, whyMariadbUnavailable, whyPostgresUnavailable, type TestServer } from '../../servers';
@@ -109,7 +109,7 @@ for (const server of servers) {
       await running?.stop();
     }, 60_000);
 
-    const scenarios = async (trial: ScenarioTrial): ReturnType<Extract<ReturnType<typeof runScenariosFor>, { run: unknown }>['run']> => {
+    const scenarios = async (trial: ScenarioTrial): Promise<ScenarioRun> => {
       const sandbox = runScenariosFor(parseConnectionUri(uri), await open());
       if ('unsupported' in sandbox) throw new Error(sandbox.unsupported);
       return sandbox.run(trial);
