@@ -7,7 +7,8 @@
  * file), change the schema or smuggle in a second statement is refused by name before any
  * scenario runs.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { dellmaExactSchema, dellmaRunSettingsSchema, type DellmaExact } from '../../../src-main/contract/dellma';
 import { WorkbenchError } from '../../../src-main/contract/errors';
@@ -23,6 +24,10 @@ import { startScriptedOpenAiServer } from '../../support/scripted-openai';
 import { startMariadb, startPostgres, whyMariadbUnavailable, whyPostgresUnavailable, type TestServer } from '../../servers';
 import { mariadbAdmin, postgresAdmin, withDatabase } from '../../servers/admin-sql';
 import { describeOrNotRun } from '../../servers/not-run';
+import { runDwb } from '../../support/cli';
+import { useTempDirs } from '../../support/temp';
+
+const tempDir = useTempDirs();
 
 /** An option name with quotes, an apostrophe and non-Latin letters, bound as $candidate and stored as a key. */
 const odd = 'Zoë\'s "Süd" 北区';
@@ -249,6 +254,43 @@ for (const server of servers) {
         const text = failing.events.find((event) => event.type === 'tool' && event.tool === 'dellma.exact');
         expect(text?.type === 'tool' && text.output).toContain("2 failed (see each one's reason)");
         expect(text?.type === 'tool' && text.output).toContain("not compared with DeLLMa's decision (2 future × option failed in the sandbox, so the options are not weighed over the same futures)");
+      } finally {
+        await model.close();
+      }
+      expect(await server.checksums(uri)).toEqual(before);
+    });
+
+    it('runs from the command line: `dwb run --technique dellma --connection <server URL>` records the exact outcomes', async () => {
+      const before = await server.checksums(uri);
+      const model = await startScriptedOpenAiServer(Array.from({ length: 10 }, () => whatIfModel('north')));
+      try {
+        const dir = tempDir();
+        const questionFile = join(dir, 'question.txt');
+        writeFileSync(
+          questionFile,
+          [
+            'Which region should get the new store?',
+            'Options: north; south',
+            'Unknowns: demand',
+            'What-if demand = low: UPDATE sales SET qty = qty * 0.5',
+            'What-if demand = high: UPDATE sales SET qty = qty * 2',
+            'What-if option: UPDATE store SET open = 1 WHERE region = $candidate',
+            `What-if objective: ${openStores}`,
+          ].join('\n'),
+        );
+        const out = tempDir();
+        const result = await runDwb(['run', '--technique', 'dellma', '--samples', '8', '--connection', uri, '--question-file', questionFile, '--base-url', model.baseUrl, '--model', 'scripted', '--out', out]);
+        expect(model.failures).toEqual([]);
+        expect(result.code, result.stderr).toBe(0);
+        expect(result.stdout.trim().split('\n').at(-1)).toBe('decision: north');
+        const events = readFileSync(join(out, 'run-log.jsonl'), 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { event: RunEvent }).event);
+        const exact = exactOf(events);
+        // Both futures are drawn (seeded), each × each option computed on the server's rows.
+        const value = { 'demand = low': { north: 100, south: 120 }, 'demand = high': { north: 400, south: 480 } } as Record<string, Record<string, number>>;
+        expect(exact.error).toBeNull();
+        expect(exact.scenarios.map((scenario) => scenario.status)).toEqual(['computed', 'computed', 'computed', 'computed']);
+        for (const scenario of exact.scenarios) expect(scenario.objective, `${scenario.future} × ${scenario.action}`).toBe(value[scenario.future]?.[scenario.action]);
+        expect(exact.isolation).toBe('process');
       } finally {
         await model.close();
       }
