@@ -95,6 +95,17 @@ describe('reading the what-if lines', () => {
     expect(problems(['What-if objective: none', 'What-if option north: none'])).toEqual(['line 4: the objective must be a query returning one number, not "none"', 'no "What-if objective: <query>" line: the exact outcomes need a query that returns one number']);
   });
 
+  it('matches an option named with quotes, an apostrophe and non-Latin letters on its own line; a colon in a name reads as the end of the head', () => {
+    const odd = 'Zoë\'s "Süd" 北区';
+    const read = readWhatIfMapping(`Options: north; ${odd}\nWhat-if option zoë's "süd" 北区: UPDATE store SET open = 1 WHERE region = 'south'\nWhat-if objective: SELECT 1`, { unknowns: null, options: ['north', odd] });
+    expect(read.ok && read.mapping?.perOption).toEqual([{ option: odd, change: "UPDATE store SET open = 1 WHERE region = 'south'" }]);
+    // "Plan B: grow" cannot be named on an option line (its colon ends the head): said, not guessed.
+    expect(readWhatIfMapping('What-if option Plan B: grow: none\nWhat-if objective: SELECT 1', { unknowns: null, options: ['Plan B: grow'] })).toEqual({
+      ok: false,
+      problems: ['line 1: the option "Plan B: grow" holds a ":", which ends a what-if line\'s head, so it cannot have a line of its own; map it with "What-if option: <change naming :candidate>"', 'no unknown or option is mapped to a change'],
+    });
+  });
+
   it('asks to list the unknowns first when the question has no Unknowns line', () => {
     expect(readWhatIfMapping('Options: a; b\nWhat-if demand = low: none\nWhat-if demand = high: none\nWhat-if objective: SELECT 1', { unknowns: null, options: ['a', 'b'] })).toEqual({
       ok: false,
