@@ -147,7 +147,7 @@ export class DuckdbSession {
     const value = rows[0][0];
     const number = value instanceof DuckDBDecimalValue ? value.toDouble() : typeof value === 'bigint' ? Number(value) : value;
     if (typeof number !== 'number' || !Number.isFinite(number)) {
-      throw new WorkbenchError('invalid-request', `the objective must return a finite number; ${when} candidate ${String(candidate)} it returned ${value === null ? 'NULL' : String(value)}`);
+      throw new WorkbenchError('invalid-request', `the objective must return a finite number; ${when} candidate ${String(candidate)} it returned ${value === null ? 'NULL' : typeof value === 'string' ? JSON.stringify(value) : String(value)}`);
     }
     return number;
   }

@@ -164,6 +164,24 @@ for (const server of servers) {
       expect(run.measures).toEqual([{ before: 440, after: 880, changedRows: 3 }]);
     });
 
+    it('records a scenario whose objective is NULL, text or two rows on its data as failed, with DuckDB’s reading of it', async () => {
+      const changes = [
+        { label: 'demand = low', text: 'UPDATE sales SET qty = qty * 0.5' },
+        { label: 'demand = high', text: 'UPDATE sales SET qty = qty * 2' },
+      ];
+      const trial = (objective: string): ScenarioTrial => ({ changes, objective, scenarios: [{ steps: [0], candidate: 'north' }, { steps: [1], candidate: 'north' }] });
+      // Revenue of the regions selling more than 90: north alone as is (200), none at low demand, north and south at high (400 + 480).
+      expect((await scenarios(trial('SELECT sum(qty * price) FROM sales WHERE qty > 90'))).measures).toEqual([
+        { failed: 'the objective must return a finite number; after candidate north it returned NULL' },
+        { before: 200, after: 880, changedRows: 3 },
+      ]);
+      expect((await scenarios(trial("SELECT 'a lot'"))).measures).toEqual([
+        { failed: 'the objective must return a finite number; before candidate north it returned "a lot"' },
+        { failed: 'the objective must return a finite number; before candidate north it returned "a lot"' },
+      ]);
+      expect((await scenarios(trial('SELECT qty FROM sales'))).measures[0]).toEqual({ failed: 'the objective must return exactly one number (one row, one column); before candidate north it returned 3 row(s) of 1 column(s)' });
+    });
+
     it('refuses, by the change’s label and before any scenario, a change that reaches beyond the copy, changes the schema or holds a second statement', async () => {
       const before = await server.checksums(uri);
       const attempt = async (text: string, objective = openStores): Promise<WorkbenchError> => {
