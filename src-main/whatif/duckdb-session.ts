@@ -50,9 +50,15 @@ async function databaseFromFile(copyPath: string, format: 'csv' | 'parquet'): Pr
 /** SQLite's `:candidate` or `@candidate` where DuckDB reads only `$candidate`: said with the parser's message. */
 const FOREIGN_PARAMETER = /[:@]candidate\b/;
 
+/** MySQL's backtick-quoted identifiers, which DuckDB does not read. */
+const BACKTICK = /`/;
+
 function compileError(error: unknown, text: string, role: string): WorkbenchError {
-  const hint = FOREIGN_PARAMETER.test(text) ? "; write the candidate as $candidate (DuckDB's parameters are $name)" : '';
-  return new WorkbenchError('syntax', `${role}: DuckDB: ${messageOf(error)}${hint}`);
+  const hints = [
+    FOREIGN_PARAMETER.test(text) ? "write the candidate as $candidate (DuckDB's parameters are $name)" : null,
+    BACKTICK.test(text) ? 'quote names with double quotes, not backticks (the statements are DuckDB SQL)' : null,
+  ].filter((hint): hint is string => hint !== null);
+  return new WorkbenchError('syntax', `${role}: DuckDB: ${messageOf(error)}${hints.map((hint) => `; ${hint}`).join('')}`);
 }
 
 async function prepareOne(connection: DuckDBConnection, text: string, role: string): Promise<DuckDBPreparedStatement> {

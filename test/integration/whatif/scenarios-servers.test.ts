@@ -209,6 +209,8 @@ for (const server of servers) {
       expect((await attempt('UPDATE sales SET qty = 0', 'DELETE FROM sales')).message).toBe('the objective must be a read-only query (SELECT) that returns one number');
       // SQLite's :candidate on server data: DuckDB names parameters $candidate, and the message says so.
       expect((await attempt('UPDATE store SET open = 1 WHERE region = :candidate')).message).toMatch(/^"demand" = "high": DuckDB: (Failed to extract statements: )?Parser Error: syntax error at or near ":".*; write the candidate as \$candidate/s);
+      // MySQL's backticks: DuckDB reads double quotes, and the message says so.
+      expect((await attempt('UPDATE `sales` SET qty = 0')).message).toMatch(/^"demand" = "high": DuckDB: .*Parser Error: .*; quote names with double quotes, not backticks \(the statements are DuckDB SQL\)$/s);
       expect(await server.checksums(uri)).toEqual(before);
     });
 
