@@ -6,6 +6,7 @@
  */
 import { DuckDBInstance } from '@duckdb/node-api';
 import Database from 'better-sqlite3';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runScenariosOnSource } from '../../../src-main/whatif/run-scenarios';
@@ -108,5 +109,21 @@ describe.each(cases)('scenarios on $engine data', ({ make, kind, parameter }) =>
     await expect(
       runScenariosOnSource(fileSource(path, kind), { changes: [{ label: '"demand" = "low"', text: 'SELECT 1' }], objective: 'SELECT count(*) FROM sales', scenarios: [{ steps: [0], candidate: 'a' }] }),
     ).rejects.toThrow(/^"demand" = "low" must be (a statement that modifies data|one INSERT, UPDATE or DELETE)/);
+  });
+});
+
+describe('scenarios on SQLite data cannot reach another file', () => {
+  it('refuses ATTACH before any scenario, and VACUUM INTO fails inside the rolled-back transaction without writing the file', async () => {
+    const directory = tempDir();
+    const path = sqliteFile(directory);
+    const before = fileHash(path);
+    const escape = join(directory, 'escape.sqlite');
+    await expect(
+      runScenariosOnSource(fileSource(path, { engine: 'sqlite' }), { changes: [{ label: 'attach', text: `ATTACH '${escape}' AS other` }], objective: 'SELECT count(*) FROM sales', scenarios: [{ steps: [0], candidate: 'a' }] }),
+    ).rejects.toThrow(/^attach must be a statement that modifies data \(UPDATE, INSERT, DELETE, …\); queries, ATTACH and transaction control are refused$/);
+    const run = await runScenariosOnSource(fileSource(path, { engine: 'sqlite' }), { changes: [{ label: 'vacuum', text: `VACUUM INTO '${escape}'` }], objective: 'SELECT count(*) FROM sales', scenarios: [{ steps: [0], candidate: 'a' }] });
+    expect(run.measures).toEqual([{ failed: 'vacuum for candidate a: SQLite: cannot VACUUM from within a transaction' }]);
+    expect(existsSync(escape)).toBe(false);
+    expect(fileHash(path)).toBe(before);
   });
 });
