@@ -149,7 +149,8 @@ export const dellmaExactSchema = z.object({
       draws: z.number(),
       action: z.string(),
       objective: z.number().nullable(),
-      status: z.enum(['computed', 'not computable', 'not run', 'over the cap']),
+      /** `failed`: the change or the objective failed on this future's data (reason: the database's message). */
+      status: z.enum(['computed', 'failed', 'not computable', 'not run', 'over the cap']),
       reason: z.string().nullable(),
     }),
   ),
@@ -181,6 +182,12 @@ export type DellmaFit = z.infer<typeof dellmaFitSchema>;
 export type DellmaExpected = z.infer<typeof dellmaExpectedSchema>;
 export type DellmaAudit = z.infer<typeof dellmaAuditSchema>;
 export type DellmaExact = z.infer<typeof dellmaExactSchema>;
+
+/** Why an exact-outcomes record is not compared with DeLLMa's decision (when `agrees` is null), for the cell, the event text and the reports. */
+export function exactNotComparedReason(exact: Pick<DellmaExact, 'scenarios'>): string {
+  const failed = exact.scenarios.filter((scenario) => scenario.status === 'failed').length;
+  return failed > 0 ? `${failed} future × option failed in the sandbox, so the options are not weighed over the same futures` : 'not every option has an exact expected objective';
+}
 
 export const dellmaStepSchemas = {
   frame: dellmaFrameSchema,

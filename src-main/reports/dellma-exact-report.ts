@@ -3,7 +3,7 @@
  * after the decision's sections and apart from them: the elicited utilities decide, these
  * numbers are shown beside them.
  */
-import { dellmaExactSchema, type DellmaExact } from '../contract/dellma';
+import { dellmaExactSchema, exactNotComparedReason, type DellmaExact } from '../contract/dellma';
 import { html, type Html } from './html-escape';
 import { markdownCell, markdownLiteral } from './markdown-text';
 import type { DecisionReport } from './report-model';
@@ -27,7 +27,7 @@ const number = (value: number | null): string => (value === null ? 'n/a' : Strin
 function summary(exact: DellmaExact): string {
   const lead = 'Computed by applying the question’s what-if changes to a copy of the data (each future × option in a transaction rolled back); these outcomes did not enter the fit, the expected utilities or the decision.';
   if (exact.error) return `${lead} Not computed: ${exact.error}.`;
-  const verdict = exact.agrees === null ? '; not compared with DeLLMa’s decision (not every option has an exact expected objective)' : `, which ${exact.agrees ? 'agrees' : 'disagrees'} with DeLLMa’s decision (${exact.decision ?? 'none'})`;
+  const verdict = exact.agrees === null ? `; not compared with DeLLMa’s decision (${exactNotComparedReason(exact)})` : `, which ${exact.agrees ? 'agrees' : 'disagrees'} with DeLLMa’s decision (${exact.decision ?? 'none'})`;
   return `${lead} Exactly-computed best: ${exact.exactBest ?? 'none'}${verdict}. Objective (${exact.direction}): ${exact.objective}.${exact.capped ? ` ${exact.capped}` : ''}`;
 }
 

@@ -86,7 +86,8 @@ export async function openEvaluator(options: EvaluatorOptions): Promise<Candidat
 /** Like a candidate evaluator, for scenario sessions (./run-scenarios.ts): each evaluation applies the changes numbered `steps`. */
 export interface ScenarioEvaluator {
   readonly isolation: 'process' | 'in-process';
-  evaluate(steps: readonly number[], candidate: Candidate): Promise<CandidateMeasure>;
+  /** `signal` stops a running scenario at once where it runs in a worker process (the process is killed). */
+  evaluate(steps: readonly number[], candidate: Candidate, signal?: AbortSignal): Promise<CandidateMeasure>;
   close(): Promise<void>;
 }
 
@@ -122,9 +123,9 @@ export async function openScenarioEvaluator(options: ScenarioEvaluatorOptions): 
   }
   return {
     isolation: 'process',
-    evaluate: async (steps, candidate) => {
+    evaluate: async (steps, candidate, signal) => {
       try {
-        return await channel.request<CandidateMeasure>({ type: 'evaluate-steps', steps: [...steps], candidate } satisfies WhatIfRequest, { timeoutMs: options.timeoutMs });
+        return await channel.request<CandidateMeasure>({ type: 'evaluate-steps', steps: [...steps], candidate } satisfies WhatIfRequest, { timeoutMs: options.timeoutMs, ...(signal ? { signal } : {}) });
       } catch (error) {
         if (error instanceof WorkbenchError && error.code === 'timeout') throw overran(candidate);
         throw error;

@@ -11,7 +11,7 @@ import type { Connector } from '../connectors/connector';
 import { runWhatIfOnSource, type WhatIfOptions } from './run-whatif';
 import type { SandboxKind } from './sandbox-kind';
 import { fileSource } from './sandbox-source';
-import { serverTablesSource } from './server-snapshot';
+import { sandboxCatalogFor, serverTablesSource } from './server-snapshot';
 
 /** A what-if sandbox on a run's data: offered to the model as `whatif`. */
 export interface RunWhatIf {
@@ -22,7 +22,8 @@ export interface RunWhatIf {
 
 export type WhatIfSupport =
   | { supported: true; copies: 'file'; path: string; kind: SandboxKind; note: null }
-  | { supported: true; copies: 'server-tables'; engine: 'postgres' | 'mysql'; note: string }
+  /** `catalog`: what the copy is called, so server-style qualified names reach it (./server-snapshot.ts). */
+  | { supported: true; copies: 'server-tables'; engine: 'postgres' | 'mysql'; catalog: string; note: string }
   | { supported: false; reason: string };
 
 const serverNames = { postgres: 'PostgreSQL', mysql: 'MySQL/MariaDB' } as const;
@@ -43,6 +44,7 @@ export function whatIfSupport(target: ConnectionTarget): WhatIfSupport {
         supported: true,
         copies: 'server-tables',
         engine: target.engine,
+        catalog: sandboxCatalogFor(target),
         note: `The experiment runs in DuckDB on a local copy of the tables the change and objective name (the ${serverNames[target.engine]} server is only read): write both in DuckDB SQL, which is close to PostgreSQL, naming the candidate $candidate. A candidates query runs on the server.`,
       };
     default:
@@ -80,7 +82,7 @@ export async function runWhatIfOnConnection(
   const support = whatIfSupport(target);
   if (!support.supported) throw new WorkbenchError('unsupported', support.reason);
   const candidates = spec.candidates ?? (await candidatesFromQuery(connector, spec.candidatesQuery ?? '', options.signal ? { signal: options.signal } : {}));
-  const source = support.copies === 'file' ? fileSource(support.path, support.kind) : await serverTablesSource(support.engine, connector, [spec.change, spec.objective]);
+  const source = support.copies === 'file' ? fileSource(support.path, support.kind) : await serverTablesSource(support.engine, connector, [spec.change, spec.objective], { catalog: support.catalog });
   const trial = { candidates, change: spec.change, objective: spec.objective, direction: spec.direction, tolerance: spec.tolerance, timeoutMs: spec.timeoutMs };
   return runWhatIfOnSource(source, trial, options);
 }

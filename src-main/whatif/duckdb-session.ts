@@ -47,18 +47,32 @@ async function databaseFromFile(copyPath: string, format: 'csv' | 'parquet'): Pr
   return databasePath;
 }
 
+/** SQLite's `:candidate` or `@candidate` where DuckDB reads only `$candidate`: said with the parser's message. */
+const FOREIGN_PARAMETER = /[:@]candidate\b/;
+
+/** MySQL's backtick-quoted identifiers, which DuckDB does not read. */
+const BACKTICK = /`/;
+
+function compileError(error: unknown, text: string, role: string): WorkbenchError {
+  const hints = [
+    FOREIGN_PARAMETER.test(text) ? "write the candidate as $candidate (DuckDB's parameters are $name)" : null,
+    BACKTICK.test(text) ? 'quote names with double quotes, not backticks (the statements are DuckDB SQL)' : null,
+  ].filter((hint): hint is string => hint !== null);
+  return new WorkbenchError('syntax', `${role}: DuckDB: ${messageOf(error)}${hints.map((hint) => `; ${hint}`).join('')}`);
+}
+
 async function prepareOne(connection: DuckDBConnection, text: string, role: string): Promise<DuckDBPreparedStatement> {
   let extracted;
   try {
     extracted = await connection.extractStatements(text);
   } catch (error) {
-    throw new WorkbenchError('syntax', `${role}: DuckDB: ${messageOf(error)}`);
+    throw compileError(error, text, role);
   }
   if (extracted.count !== 1) throw new WorkbenchError('invalid-request', `the ${role} must be a single SQL statement`);
   try {
     return await extracted.prepare(0);
   } catch (error) {
-    throw new WorkbenchError('syntax', `${role}: DuckDB: ${messageOf(error)}`);
+    throw compileError(error, text, role);
   }
 }
 
@@ -139,7 +153,7 @@ export class DuckdbSession {
     const value = rows[0][0];
     const number = value instanceof DuckDBDecimalValue ? value.toDouble() : typeof value === 'bigint' ? Number(value) : value;
     if (typeof number !== 'number' || !Number.isFinite(number)) {
-      throw new WorkbenchError('invalid-request', `the objective must return a finite number; ${when} candidate ${String(candidate)} it returned ${value === null ? 'NULL' : String(value)}`);
+      throw new WorkbenchError('invalid-request', `the objective must return a finite number; ${when} candidate ${String(candidate)} it returned ${value === null ? 'NULL' : typeof value === 'string' ? JSON.stringify(value) : String(value)}`);
     }
     return number;
   }

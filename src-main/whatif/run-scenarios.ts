@@ -16,7 +16,7 @@ import { openScenarioEvaluator } from './candidate-evaluator';
 import { whatIfSupport } from './connection-whatif';
 import type { CandidateMeasure, LabelledChange } from './sandbox-session';
 import { fileSource, type SandboxSource } from './sandbox-source';
-import { serverTablesSource } from './server-snapshot';
+import { serverTablesSource, withCopiedTables } from './server-snapshot';
 
 export interface ScenarioTrial {
   changes: LabelledChange[];
@@ -26,9 +26,26 @@ export interface ScenarioTrial {
   timeoutMs?: number;
 }
 
+/**
+ * A scenario whose change or objective failed on the data of that scenario (a constraint, an
+ * overflow, an objective giving NULL or text there): its message, while the other scenarios
+ * still count. Only such data-dependent failures are kept per scenario; a statement that
+ * cannot be compiled fails the whole run before any scenario, and a timeout or a stop ends it.
+ */
+export interface ScenarioFailure {
+  failed: string;
+}
+
+export type ScenarioOutcome = CandidateMeasure | ScenarioFailure;
+
+export const scenarioFailed = <T extends object>(outcome: T | ScenarioFailure | undefined): outcome is ScenarioFailure => outcome !== undefined && 'failed' in outcome;
+
+/** Failures that belong to one scenario's data, not to the session. */
+const PER_SCENARIO_CODES = new Set(['query-failed', 'invalid-request']);
+
 export interface ScenarioRun {
   /** One per scenario, in order. */
-  measures: CandidateMeasure[];
+  measures: ScenarioOutcome[];
   sourceDigestBefore: string;
   sourceDigestAfter: string;
   copiedTables?: CopiedTable[];
@@ -41,12 +58,21 @@ export async function runScenariosOnSource(source: SandboxSource, trial: Scenari
   const scratch = mkdtempSync(join(options.scratchRoot ?? tmpdir(), 'dwb-scenarios-'));
   try {
     const snapshot = await source.snapshot(scratch, options.signal);
-    const evaluator = await openScenarioEvaluator({ kind: snapshot.kind, copyPath: snapshot.copyPath, changes: trial.changes, objective: trial.objective, timeoutMs: trial.timeoutMs ?? WHATIF_DEFAULT_TIMEOUT_MS });
-    const measures: CandidateMeasure[] = [];
+    const evaluator = await openScenarioEvaluator({ kind: snapshot.kind, copyPath: snapshot.copyPath, changes: trial.changes, objective: trial.objective, timeoutMs: trial.timeoutMs ?? WHATIF_DEFAULT_TIMEOUT_MS }).catch((error: unknown) => {
+      throw withCopiedTables(error, snapshot.copiedTables);
+    });
+    const measures: ScenarioOutcome[] = [];
     try {
       for (const scenario of trial.scenarios) {
         if (options.signal?.aborted) throw new WorkbenchError('cancelled', `stopped after ${measures.length} of ${trial.scenarios.length} scenarios`);
-        measures.push(await evaluator.evaluate(scenario.steps, scenario.candidate));
+        try {
+          measures.push(await evaluator.evaluate(scenario.steps, scenario.candidate, options.signal));
+        } catch (error) {
+          const failure = WorkbenchError.from(error);
+          if (failure.code === 'cancelled') throw new WorkbenchError('cancelled', `stopped after ${measures.length} of ${trial.scenarios.length} scenarios`);
+          if (!PER_SCENARIO_CODES.has(failure.code)) throw failure;
+          measures.push({ failed: failure.message });
+        }
       }
     } finally {
       await evaluator.close();
@@ -74,7 +100,7 @@ export function runScenariosFor(target: ConnectionTarget, connector: Connector):
   if (!support.supported) return { unsupported: support.reason };
   return {
     run: async (trial, signal) => {
-      const source = support.copies === 'file' ? fileSource(support.path, support.kind) : await serverTablesSource(support.engine, connector, [...trial.changes.map((change) => change.text), trial.objective]);
+      const source = support.copies === 'file' ? fileSource(support.path, support.kind) : await serverTablesSource(support.engine, connector, [...trial.changes.map((change) => change.text), trial.objective], { catalog: support.catalog });
       return runScenariosOnSource(source, trial, signal ? { signal } : {});
     },
   };

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { WorkbenchError } from '../contract/errors';
 import { openEvaluator } from './candidate-evaluator';
+import { withCopiedTables } from './server-snapshot';
 import { rankCandidates, type Measured } from './rank-candidates';
 import { fileSource, type SandboxSource } from './sandbox-source';
 import type { WhatIfResult } from '../contract/whatif';
@@ -53,7 +54,9 @@ export async function runWhatIfOnSource(source: SandboxSource, trial: z.input<ty
   const scratch = mkdtempSync(join(options.scratchRoot ?? tmpdir(), 'dwb-whatif-'));
   try {
     const snapshot = await source.snapshot(scratch, options.signal);
-    const evaluator = await openEvaluator({ kind: snapshot.kind, copyPath: snapshot.copyPath, change: params.change, objective: params.objective, timeoutMs: params.timeoutMs });
+    const evaluator = await openEvaluator({ kind: snapshot.kind, copyPath: snapshot.copyPath, change: params.change, objective: params.objective, timeoutMs: params.timeoutMs }).catch((error: unknown) => {
+      throw withCopiedTables(error, snapshot.copiedTables);
+    });
     const measured: Measured[] = [];
     const stopped = (): WorkbenchError => new WorkbenchError('cancelled', `the what-if was stopped after ${measured.length} of ${params.candidates.length} candidates`);
     // A worker process can be stopped in the middle of a candidate: closing it ends the wait at once.

@@ -121,9 +121,29 @@ async function readTables(engine: ServerEngine, connector: Connector, tables: re
   return read;
 }
 
+/** Catalog names DuckDB keeps for itself, which a copy's file must not take. */
+const RESERVED_CATALOGS = new Set(['main', 'temp', 'system', 'memory']);
+
+/**
+ * The name the copy's DuckDB catalog takes (its file's name): the schema or database a statement
+ * written for the server would put before a table name, `public` on PostgreSQL and the
+ * database on MySQL, so `public.sales` or `shop.sales` reaches the copied `sales` as it would
+ * on the server. Anything else keeps the neutral `sandbox`.
+ */
+export function sandboxCatalogFor(target: { engine: 'postgres' | 'mysql'; url: string }): string {
+  if (target.engine === 'postgres') return 'public';
+  let database = '';
+  try {
+    database = decodeURIComponent(new URL(target.url).pathname.replace(/^\//, ''));
+  } catch {
+    return 'sandbox';
+  }
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(database) && !RESERVED_CATALOGS.has(database.toLowerCase()) ? database : 'sandbox';
+}
+
 /** Writes the rows into a new DuckDB database, each column typed after the server's declared type. */
-async function buildDatabase(read: readonly ReadTable[], directory: string): Promise<string> {
-  const databasePath = join(directory, 'sandbox.duckdb');
+async function buildDatabase(read: readonly ReadTable[], directory: string, catalog: string): Promise<string> {
+  const databasePath = join(directory, `${catalog}.duckdb`);
   const builder = await DuckDBInstance.create(databasePath, { autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' });
   try {
     const connection = await builder.connect();
@@ -158,6 +178,16 @@ async function buildDatabase(read: readonly ReadTable[], directory: string): Pro
 }
 
 /**
+ * A statement the sandbox could not compile because it names a table the copy does not hold
+ * (another database, a system table, a view): the message says which tables were copied, so
+ * the analyst sees that the sandbox, not the server, is what the statement runs against.
+ */
+export function withCopiedTables(error: unknown, copiedTables: readonly CopiedTable[] | undefined): unknown {
+  if (!copiedTables || !(error instanceof WorkbenchError) || !/(Catalog|Binder) Error: .*(does not exist|Table with name)/s.test(error.message)) return error;
+  return new WorkbenchError(error.code, `${error.message} (the sandbox holds copies of the server tables ${copiedTables.map((table) => table.name).join(', ')} only; views, system tables and other databases are not copied)`);
+}
+
+/**
  * The tables of a server connection that `texts` (the change and the objective) name, as a
  * what-if source. The connector must be the read-only one: this only ever runs `SELECT *`.
  */
@@ -165,7 +195,7 @@ export async function serverTablesSource(
   engine: ServerEngine,
   connector: Connector,
   texts: readonly string[],
-  { maxRows = WHATIF_MAX_COPIED_ROWS }: { maxRows?: number } = {},
+  { maxRows = WHATIF_MAX_COPIED_ROWS, catalog = 'sandbox' }: { maxRows?: number; catalog?: string } = {},
 ): Promise<SandboxSource> {
   const schema = await connector.schema();
   const tables = schema.kind === 'relational' ? tablesNamedIn(texts, schema.tables.filter((table) => table.kind === 'table')) : [];
@@ -177,7 +207,7 @@ export async function serverTablesSource(
     snapshot: async (scratch, signal): Promise<Snapshot> => {
       const read = await readTables(engine, connector, tables, maxRows, signal);
       const copiedTables: CopiedTable[] = read.map(({ table, rows }) => ({ name: table.name, rows: rows.length }));
-      return { copyPath: await buildDatabase(read, scratch), kind: { engine: 'duckdb', format: 'duckdb' }, digest: digestOf(read), copiedTables };
+      return { copyPath: await buildDatabase(read, scratch, catalog), kind: { engine: 'duckdb', format: 'duckdb' }, digest: digestOf(read), copiedTables };
     },
     digest: async (signal) => digestOf(await readTables(engine, connector, tables, maxRows, signal)),
   };

@@ -4,6 +4,7 @@ import type { Cell, QueryResult } from '../../src-main/contract';
 import {
   dellmaLikelihoods,
   dellmaStepSchemas,
+  exactNotComparedReason,
   forecastLines,
   type DellmaAudit,
   type DellmaContext,
@@ -475,7 +476,7 @@ function AuditView({ audit }: { audit: DellmaAudit }) {
  * inside) the elicited utilities: its own cell, its own numbers, and whether it agrees.
  */
 function ExactView({ exact }: { exact: DellmaExact }) {
-  const verdict = exact.agrees === null ? "; not compared with DeLLMa's decision (not every option has an exact expected objective)" : `, which ${exact.agrees ? 'agrees' : 'disagrees'} with DeLLMa's decision (${exact.decision ?? 'none'})`;
+  const verdict = exact.agrees === null ? `; not compared with DeLLMa's decision (${exactNotComparedReason(exact)})` : `, which ${exact.agrees ? 'agrees' : 'disagrees'} with DeLLMa's decision (${exact.decision ?? 'none'})`;
   const tie = exact.tiedBest.length > 1 ? ` (tied: ${exact.tiedBest.join(', ')})` : '';
   return (
     <>

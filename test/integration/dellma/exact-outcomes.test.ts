@@ -5,13 +5,14 @@
  * probability-weighted expected objective equals the hand-computed one; the source file is
  * byte-identical afterwards; and the exact outcomes never enter the utilities or the decision.
  */
+import { DuckDBInstance } from '@duckdb/node-api';
 import Database from 'better-sqlite3';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dellmaExactSchema, dellmaExpectedSchema, dellmaFitSchema, dellmaForecastSchema, dellmaRunSettingsSchema, type DellmaExact, type DellmaRunSettingsInput } from '../../../src-main/contract/dellma';
 import type { RunEvent } from '../../../src-main/contract/run';
-import { openSqliteConnector } from '../../../src-main/connectors/sqlite/sqlite-connector';
+import { openConnectionUri, parseConnectionUri } from '../../../src-main/connectors/connection-uri';
 import { automaticGate } from '../../../src-main/engine/review-gate';
 import { defaultRunLimits, runDecision } from '../../../src-main/engine/decision-run';
 import { createOpenAiProvider } from '../../../src-main/llm/openai-provider';
@@ -21,9 +22,9 @@ import { renderHtmlReport } from '../../../src-main/reports/render-html';
 import { renderMarkdownReport } from '../../../src-main/reports/render-markdown';
 import { runScenariosFor } from '../../../src-main/whatif/run-scenarios';
 import { sampleMaterials } from '../../unit/reports/bundle-fixture';
-import { messageText, startScriptedOpenAiServer, type ReceivedChatRequest, type ScriptedOpenAiServer, type ScriptedTurn } from '../../support/scripted-openai';
+import { startScriptedOpenAiServer, type ScriptedOpenAiServer } from '../../support/scripted-openai';
 import { useTempDirs } from '../../support/temp';
-import { rankingPreferring } from './scripted-dellma-model';
+import { salesWhatIfModel as model } from './scripted-dellma-model';
 
 const tempDir = useTempDirs();
 const servers: ScriptedOpenAiServer[] = [];
@@ -32,15 +33,15 @@ afterEach(async () => {
 });
 
 /** Sales per region (qty × price) and which store is open: north 100 × 2, south 80 × 3, none open. */
-function salesDatabase(directory: string): string {
+function salesDatabase(directory: string, { southName = 'south', qtyCheck = '' } = {}): string {
   const path = join(directory, 'sales.sqlite');
   const database = new Database(path);
   database.exec(`
-    CREATE TABLE sales (region TEXT PRIMARY KEY, qty REAL NOT NULL, price REAL NOT NULL);
+    CREATE TABLE sales (region TEXT PRIMARY KEY, qty REAL NOT NULL ${qtyCheck}, price REAL NOT NULL);
     CREATE TABLE store (region TEXT PRIMARY KEY, open INTEGER NOT NULL);
-    INSERT INTO sales VALUES ('north', 100, 2), ('south', 80, 3);
-    INSERT INTO store VALUES ('north', 0), ('south', 0);
   `);
+  database.prepare('INSERT INTO sales VALUES (?, ?, ?), (?, ?, ?)').run('north', 100, 2, southName, 80, 3);
+  database.prepare('INSERT INTO store VALUES (?, 0), (?, 0)').run('north', southName);
   database.close();
   return path;
 }
@@ -50,36 +51,15 @@ const objective = 'What-if objective: SELECT coalesce(sum(s.qty * s.price), 0) F
 const openStore = 'What-if option: UPDATE store SET open = 1 WHERE region = :candidate';
 const mapping = ['What-if demand = low: UPDATE sales SET qty = qty * 0.5', 'What-if demand = high: UPDATE sales SET qty = qty * 2', openStore, objective];
 
-/** Forecast: the mapped values of "demand" (low likely, high somewhat likely) and three for each option's own factor; ranks: north first. */
-const model = (request: ReceivedChatRequest): ScriptedTurn => {
-  const text = messageText(request.chat.messages.find((message) => message.role === 'user') ?? { role: 'user', content: '' });
-  if (text.includes('Write one query that retrieves')) return { label: 'query', content: '```sql\nSELECT region, qty, price FROM sales\n```' };
-  if (text.includes('give exactly 3 distinct outcomes')) {
-    const fixed = /- demand: (.*)\n/.exec(text)?.[1]?.split('; ') ?? ['worse', 'same', 'better'];
-    const likelihoods = ['likely', 'somewhat likely', 'unlikely'];
-    return {
-      label: 'forecast',
-      content: JSON.stringify({
-        factors: [
-          { name: 'demand', values: fixed.map((value, index) => ({ value, likelihood: likelihoods[index] })) },
-          ...['north', 'south'].map((option) => ({ name: `how ${option} turns out`, values: ['worse', 'same', 'better'].map((value) => ({ value, likelihood: 'likely' })) })),
-        ],
-      }),
-    };
-  }
-  if (text.includes('Which one option should I take?')) return { label: 'zero-shot answer', content: JSON.stringify({ decision: 'north', explanation: 'North.' }) };
-  const rank = rankingPreferring(request, 'north');
-  return { label: 'rank', content: JSON.stringify({ decision: rank[0], rank, explanation: 'North first.' }) };
-};
-
-async function decide(path: string, lines: string[], settings: DellmaRunSettingsInput = {}): Promise<{ events: RunEvent[]; decision: string | null; status: string; requests: string[] }> {
-  const server = await startScriptedOpenAiServer(Array.from({ length: 20 }, () => model));
+/** A DeLLMa run on the data at `path` (SQLite unless `uri` says otherwise, e.g. `csv:…`). */
+async function decide(path: string, lines: string[], settings: DellmaRunSettingsInput = {}, questionFrame: string[] = frame, uri = `sqlite:${path}`): Promise<{ events: RunEvent[]; decision: string | null; status: string; requests: string[] }> {
+  const server = await startScriptedOpenAiServer(Array.from({ length: 40 }, () => model));
   servers.push(server);
-  const connector = openSqliteConnector({ path });
+  const connector = await openConnectionUri(uri);
   try {
     const events: RunEvent[] = [];
     const outcome = await runDecision({
-      question: [...frame, ...lines].join('\n'),
+      question: [...questionFrame, ...lines].join('\n'),
       rules: '',
       technique: 'dellma',
       connector,
@@ -89,7 +69,7 @@ async function decide(path: string, lines: string[], settings: DellmaRunSettings
       limits: defaultRunLimits,
       gate: automaticGate,
       emit: (event) => events.push(event),
-      scenarios: runScenariosFor({ engine: 'sqlite', path }, connector),
+      scenarios: runScenariosFor(parseConnectionUri(uri), connector),
       dellma: dellmaRunSettingsSchema.parse(settings),
     });
     expect(server.failures).toEqual([]);
@@ -198,5 +178,146 @@ describe('DeLLMa exact outcomes in the what-if sandbox', () => {
     expect(unreadable.status).toBe('failed');
     expect(unreadable.requests).toEqual([]);
     expect(unreadable.events.find((event) => event.type === 'run-end')).toMatchObject({ message: expect.stringContaining('The what-if lines cannot be used: line 4: "What-if demand = medium UPDATE sales SET qty = 1" has no ":"') });
+  });
+});
+
+describe('DeLLMa exact outcomes on bad input: a specific message in the cell, and the decision stands', () => {
+  const cellText = (events: RunEvent[]): string => {
+    const event = events.find((candidate) => candidate.type === 'tool' && candidate.tool === 'dellma.exact');
+    return event?.type === 'tool' ? event.output : '';
+  };
+
+  it('a change that fails on some futures only: those are marked failed with SQLite’s message, the others still count', async () => {
+    // High demand doubles north's 100 past the CHECK; low demand halves it, which the CHECK allows.
+    const path = salesDatabase(tempDir(), { qtyCheck: 'CHECK (qty <= 150)' });
+    const bytes = readFileSync(path);
+    const run = await decide(path, mapping);
+    expect([run.status, run.decision]).toEqual(['answered', 'north']);
+    const exact = exactOf(run.events);
+    expect(exact.error).toBeNull();
+    expect(exact.scenarios.map((scenario) => [scenario.future, scenario.action, scenario.objective, scenario.status, scenario.reason])).toEqual([
+      ['demand = low', 'north', 100, 'computed', null],
+      ['demand = low', 'south', 120, 'computed', null],
+      ['demand = high', 'north', null, 'failed', '"demand" = "high" for candidate north: SQLite: CHECK constraint failed: qty <= 150'],
+      ['demand = high', 'south', null, 'failed', '"demand" = "high" for candidate south: SQLite: CHECK constraint failed: qty <= 150'],
+    ]);
+    // Only the low-demand future (p = 5/9) is computed for either option.
+    expect(exact.rows.map((row) => [row.expected, row.coverage, row.computed])).toEqual([
+      [100, expect.closeTo(5 / 9, 12), 1],
+      [120, expect.closeTo(5 / 9, 12), 1],
+    ]);
+    expect(exact.agrees).toBeNull();
+    expect(cellText(run.events)).toContain("2 failed (see each one's reason)");
+    expect(cellText(run.events)).toContain("not compared with DeLLMa's decision (2 future × option failed in the sandbox, so the options are not weighed over the same futures)");
+    expect(readFileSync(path).equals(bytes)).toBe(true);
+  });
+
+  it('an objective that is NULL on some futures: those fail with "returned NULL", the others still count', async () => {
+    const path = salesDatabase(tempDir());
+    // Revenue of the regions selling more than 90: north alone as is (200), none at low demand, both at high (400 + 480).
+    const run = await decide(path, [...mapping.filter((line) => line !== objective), 'What-if objective: SELECT sum(qty * price) FROM sales WHERE qty > 90']);
+    expect([run.status, run.decision]).toEqual(['answered', 'north']);
+    const exact = exactOf(run.events);
+    expect(exact.error).toBeNull();
+    expect(exact.baseline).toBe(200);
+    expect(exact.scenarios.map((scenario) => [scenario.future, scenario.action, scenario.objective, scenario.status, scenario.reason])).toEqual([
+      ['demand = low', 'north', null, 'failed', 'the objective must return a finite number; after candidate north it returned NULL'],
+      ['demand = low', 'south', null, 'failed', 'the objective must return a finite number; after candidate south it returned NULL'],
+      ['demand = high', 'north', 880, 'computed', null],
+      ['demand = high', 'south', 880, 'computed', null],
+    ]);
+    expect(exact.tiedBest).toEqual(['north', 'south']);
+  });
+
+  it('an objective that gives text, or two rows: every evaluation fails, and the cell says why', async () => {
+    const path = salesDatabase(tempDir());
+    const withObjective = (query: string): string[] => [...mapping.filter((line) => line !== objective), `What-if objective: ${query}`];
+    const text = await decide(path, withObjective("SELECT 'a lot'"));
+    expect([text.status, text.decision]).toEqual(['answered', 'north']);
+    expect(exactOf(text.events).error).toBe('all 4 sandbox evaluations failed; the first: the objective must return a finite number; before candidate north it returned "a lot"');
+    expect(exactOf(text.events).scenarios.every((scenario) => scenario.status === 'failed')).toBe(true);
+    expect(cellText(text.events)).toMatch(/^\[ext\] Exact outcomes in the what-if sandbox \(beside the elicited utilities, not part of them\): not computed: all 4 sandbox evaluations failed; the first: the objective must return a finite number/);
+
+    const rows = await decide(path, withObjective('SELECT qty FROM sales'));
+    expect([rows.status, rows.decision]).toEqual(['answered', 'north']);
+    expect(exactOf(rows.events).error).toBe('all 4 sandbox evaluations failed; the first: the objective must return exactly one number (one row, one column); before candidate north it returned 2 row(s) of 1 column(s)');
+  });
+
+  it('binds an option name with quotes, an apostrophe and non-Latin letters as :candidate', async () => {
+    const odd = 'Zoë\'s "Süd" 北区';
+    const path = salesDatabase(tempDir(), { southName: odd });
+    const run = await decide(path, mapping, {}, ['Which region should get the new store?', `Options: north; ${odd}`, 'Unknowns: demand']);
+    expect([run.status, run.decision]).toEqual(['answered', 'north']);
+    const exact = exactOf(run.events);
+    expect(exact.error).toBeNull();
+    // The same numbers as with "south": the odd name reached the WHERE clause intact.
+    expect(exact.scenarios.map((scenario) => [scenario.action, scenario.objective])).toEqual([
+      ['north', 100],
+      [odd, 120],
+      ['north', 400],
+      [odd, 480],
+    ]);
+    expect(exact.rows.map((row) => row.expected)).toEqual([expect.closeTo(2100 / 9, 9), expect.closeTo(2520 / 9, 9)]);
+  });
+
+  it('caps a huge number of futures at the most probable ones and says so', async () => {
+    const path = salesDatabase(tempDir());
+    const unknowns = Array.from({ length: 7 }, (_, index) => `u${index + 1}`);
+    const lines = unknowns.flatMap((unknown, index) => [
+      `What-if ${unknown} = up: UPDATE sales SET qty = qty + ${index + 1}`,
+      `What-if ${unknown} = flat: none`,
+      `What-if ${unknown} = down: UPDATE sales SET qty = qty - ${index + 1}`,
+    ]);
+    const run = await decide(path, [...lines, openStore, objective], { perAction: 256, batch: 100 }, ['Which region should get the new store?', 'Options: north; south', `Unknowns: ${unknowns.join('; ')}`]);
+    expect([run.status, run.decision]).toEqual(['answered', 'north']);
+    const exact = exactOf(run.events);
+    expect(exact.error).toBeNull();
+    const futures = exact.scenarios.length / 2;
+    expect(futures).toBeGreaterThan(100);
+    expect(exact.evaluations).toBe(200);
+    const overCap = exact.scenarios.filter((scenario) => scenario.status === 'over the cap');
+    expect(overCap.length).toBe(exact.scenarios.length - 200);
+    expect(overCap.every((scenario) => scenario.reason === 'over the cap of 200 sandbox evaluations')).toBe(true);
+    expect(exact.capped).toBe(
+      `Capped: 200 sandbox evaluations made, ${overCap.length} more left out (the cap is 200 distinct future × option runs); the least probable futures are marked "over the cap" and the expected objectives cover less of the forecast.`,
+    );
+    // The computed futures are the most probable ones.
+    const computed = exact.scenarios.filter((scenario) => scenario.status === 'computed');
+    expect(Math.min(...computed.map((scenario) => scenario.probability))).toBeGreaterThanOrEqual(Math.max(...overCap.map((scenario) => scenario.probability)));
+    expect(exact.rows.every((row) => row.coverage < 1 && row.computed === 100)).toBe(true);
+    expect(cellText(run.events)).toContain(exact.capped);
+  });
+});
+
+describe.each(['csv', 'parquet'] as const)('DeLLMa exact outcomes on a %s file (through DuckDB)', (format) => {
+  it('computes each future × option exactly and leaves the file byte-identical', async () => {
+    const directory = tempDir();
+    const csv = join(directory, 'sales.csv');
+    writeFileSync(csv, 'region,qty,price,open\nnorth,100,2,0\nsouth,80,3,0\n');
+    let path = csv;
+    if (format === 'parquet') {
+      path = join(directory, 'sales.parquet');
+      const instance = await DuckDBInstance.create(':memory:');
+      const connection = await instance.connect();
+      await connection.run(`COPY (SELECT * FROM read_csv('${csv}')) TO '${path}' (FORMAT parquet)`);
+      connection.closeSync();
+      instance.closeSync();
+    }
+    const bytes = readFileSync(path);
+    // One table named after the file; the option opens its region's store, DuckDB binds $candidate.
+    const lines = ['What-if demand = low: UPDATE sales SET qty = qty * 0.5', 'What-if demand = high: UPDATE sales SET qty = qty * 2', 'What-if option: UPDATE sales SET open = 1 WHERE region = $candidate', 'What-if objective: SELECT coalesce(sum(qty * price), 0) FROM sales WHERE open = 1'];
+    const run = await decide(path, lines, {}, frame, `${format}:${path}`);
+    expect([run.status, run.decision]).toEqual(['answered', 'north']);
+    const exact = exactOf(run.events);
+    expect(exact.error).toBeNull();
+    expect(exact.scenarios.map((scenario) => [scenario.future, scenario.action, scenario.objective, scenario.status])).toEqual([
+      ['demand = low', 'north', 100, 'computed'],
+      ['demand = low', 'south', 120, 'computed'],
+      ['demand = high', 'north', 400, 'computed'],
+      ['demand = high', 'south', 480, 'computed'],
+    ]);
+    expect(exact.rows.map((row) => row.expected)).toEqual([expect.closeTo(2100 / 9, 9), expect.closeTo(2520 / 9, 9)]);
+    expect(exact.sourceDigestAfter).toBe(exact.sourceDigestBefore);
+    expect(readFileSync(path).equals(bytes)).toBe(true);
   });
 });

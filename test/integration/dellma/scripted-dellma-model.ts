@@ -91,3 +91,34 @@ export function dqaPrefersBest(questions: readonly DqaQuestion[]): (request: Rec
     return { label: 'rank', content: JSON.stringify({ decision: rank[0], rank, explanation: `${best} first.` }) };
   };
 }
+
+/**
+ * For DeLLMa questions with what-if lines (./exact-outcomes.test.ts and the server suite). The
+ * query step reads the sales table; the forecast lists every unknown the prompt names, an
+ * analyst-fixed one with exactly its values (likely, somewhat likely, unlikely in that order),
+ * any other with worse/same/better all likely; every ranking puts `preferred`'s scenarios
+ * first. Options are matched by their whole name, so names with spaces, quotes or any script work.
+ */
+export function whatIfModel(preferred: string): (request: ReceivedChatRequest) => ScriptedTurn {
+  return (request) => {
+    const text = messageText(request.chat.messages.find((message) => message.role === 'user') ?? { role: 'user', content: '' });
+    if (text.includes('Write one query that retrieves')) return { label: 'query', content: '```sql\nSELECT region, qty, price FROM sales\n```' };
+    if (text.includes('give exactly 3 distinct outcomes')) {
+      const names = (text.split('The unknowns:\n')[1] ?? '').split('\n\n')[0]!.split('\n').map((line) => line.replace(/^\d+\.\s*/, ''));
+      const fixedLines = text.split('\n').filter((line) => line.startsWith('- '));
+      const likelihoods = ['likely', 'somewhat likely', 'unlikely'];
+      const factors = names.map((name) => {
+        const fixed = fixedLines.find((line) => line.startsWith(`- ${name}: `))?.slice(`- ${name}: `.length).split('; ');
+        return { name, values: (fixed ?? ['worse', 'same', 'better']).map((value, index) => ({ value, likelihood: fixed ? likelihoods[index] : 'likely' })) };
+      });
+      return { label: 'forecast', content: JSON.stringify({ factors }) };
+    }
+    if (text.includes('Which one option should I take?')) return { label: 'zero-shot answer', content: JSON.stringify({ decision: preferred, explanation: `${preferred}.` }) };
+    const scenarios = [...lastUserText(request).matchAll(/^Scenario (\d+)\. Future: .*$/gm)].map((match) => ({ number: Number(match[1]), preferred: match[0].includes(`. Option: ${preferred} (`) }));
+    const rank = [...scenarios.filter((s) => s.preferred), ...scenarios.filter((s) => !s.preferred)].map((s) => s.number);
+    return { label: 'rank', content: JSON.stringify({ decision: rank[0], rank, explanation: `${preferred} first.` }) };
+  };
+}
+
+/** The sales questions' model: options north and south, north preferred. */
+export const salesWhatIfModel = whatIfModel('north');

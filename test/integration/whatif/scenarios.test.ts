@@ -6,6 +6,7 @@
  */
 import { DuckDBInstance } from '@duckdb/node-api';
 import Database from 'better-sqlite3';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runScenariosOnSource } from '../../../src-main/whatif/run-scenarios';
@@ -68,10 +69,61 @@ describe.each(cases)('scenarios on $engine data', ({ make, kind, parameter }) =>
     expect(fileHash(path)).toBe(before);
   });
 
+  it('records a scenario that fails on its own data, runs the rest, and stops at a runaway scenario', async () => {
+    const path = await make(tempDir());
+    const before = fileHash(path);
+    // Half of the scenarios leave no qty above 15, where the objective's average is NULL.
+    const changes = [
+      { label: 'halve', text: 'UPDATE sales SET qty = qty / 2' },
+      { label: 'double', text: 'UPDATE sales SET qty = qty * 2' },
+    ];
+    const run = await runScenariosOnSource(fileSource(path, kind), {
+      changes,
+      objective: 'SELECT avg(qty) FROM sales WHERE qty > 15 OR region = ' + parameter,
+      scenarios: [
+        { steps: [0], candidate: 'east' },
+        { steps: [1], candidate: 'east' },
+        { steps: [0], candidate: 'north' },
+      ],
+    });
+    expect(run.measures).toEqual([
+      { failed: 'the objective must return a finite number; after candidate east it returned NULL' },
+      { before: 20, after: 30, changedRows: 2 },
+      { before: 15, after: 5, changedRows: 2 },
+    ]);
+    // A scenario past its time limit ends the run (its process is killed), naming the scenario.
+    const runaway = 'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100000000000) SELECT count(*) FROM n';
+    await expect(runScenariosOnSource(fileSource(path, kind), { changes, objective: runaway, timeoutMs: 300, scenarios: [{ steps: [0], candidate: 'north' }] })).rejects.toThrow(
+      /^scenario for north: the changes and objective took longer than 300 ms$/,
+    );
+    // Stopping the run stops the scenario that is running, not only the ones after it.
+    const stop = new AbortController();
+    const stopped = runScenariosOnSource(fileSource(path, kind), { changes, objective: runaway, timeoutMs: 120_000, scenarios: [{ steps: [0], candidate: 'north' }] }, { signal: stop.signal });
+    setTimeout(() => stop.abort(), 300);
+    await expect(stopped).rejects.toThrow(/^stopped after 0 of 1 scenarios$/);
+    expect(fileHash(path)).toBe(before);
+  });
+
   it('refuses a change that does not write, naming it by its label', async () => {
     const path = await make(tempDir());
     await expect(
       runScenariosOnSource(fileSource(path, kind), { changes: [{ label: '"demand" = "low"', text: 'SELECT 1' }], objective: 'SELECT count(*) FROM sales', scenarios: [{ steps: [0], candidate: 'a' }] }),
     ).rejects.toThrow(/^"demand" = "low" must be (a statement that modifies data|one INSERT, UPDATE or DELETE)/);
+  });
+});
+
+describe('scenarios on SQLite data cannot reach another file', () => {
+  it('refuses ATTACH before any scenario, and VACUUM INTO fails inside the rolled-back transaction without writing the file', async () => {
+    const directory = tempDir();
+    const path = sqliteFile(directory);
+    const before = fileHash(path);
+    const escape = join(directory, 'escape.sqlite');
+    await expect(
+      runScenariosOnSource(fileSource(path, { engine: 'sqlite' }), { changes: [{ label: 'attach', text: `ATTACH '${escape}' AS other` }], objective: 'SELECT count(*) FROM sales', scenarios: [{ steps: [0], candidate: 'a' }] }),
+    ).rejects.toThrow(/^attach must be a statement that modifies data \(UPDATE, INSERT, DELETE, …\); queries, ATTACH and transaction control are refused$/);
+    const run = await runScenariosOnSource(fileSource(path, { engine: 'sqlite' }), { changes: [{ label: 'vacuum', text: `VACUUM INTO '${escape}'` }], objective: 'SELECT count(*) FROM sales', scenarios: [{ steps: [0], candidate: 'a' }] });
+    expect(run.measures).toEqual([{ failed: 'vacuum for candidate a: SQLite: cannot VACUUM from within a transaction' }]);
+    expect(existsSync(escape)).toBe(false);
+    expect(fileHash(path)).toBe(before);
   });
 });

@@ -15,6 +15,7 @@ import { fileHash, repoRoot, sqliteFromDqaDump } from '../../support/fixtures';
 import { runDwb } from '../../support/cli';
 import { useSuiteTempDir } from '../../support/temp';
 import { startMariadb, startPostgres, whyMariadbUnavailable, whyPostgresUnavailable, type TestServer } from '../../servers';
+import { mariadbAdmin, postgresAdmin, withDatabase } from '../../servers/admin-sql';
 import { importRelationalDump } from '../../servers/import-dump';
 import { describeOrNotRun } from '../../servers/not-run';
 
@@ -52,31 +53,6 @@ interface Server {
   admin: (uri: string, statements: string[]) => Promise<unknown[][]>;
 }
 
-async function postgresAdmin(uri: string, statements: string[]): Promise<unknown[][]> {
-  const pg = await import('pg');
-  const client = new pg.default.Client({ connectionString: uri });
-  await client.connect();
-  try {
-    let rows: unknown[][] = [];
-    for (const text of statements) rows = (await client.query({ text, rowMode: 'array' })).rows as unknown[][];
-    return rows;
-  } finally {
-    await client.end();
-  }
-}
-
-async function mariadbAdmin(uri: string, statements: string[]): Promise<unknown[][]> {
-  const mysql = await import('mysql2/promise');
-  const connection = await mysql.createConnection({ uri, supportBigNumbers: true, bigNumberStrings: true, dateStrings: true });
-  try {
-    let rows: unknown[][] = [];
-    for (const text of statements) [rows] = (await connection.query({ sql: text, rowsAsArray: true })) as unknown as [unknown[][]];
-    return rows;
-  } finally {
-    await connection.end();
-  }
-}
-
 const servers: Server[] = [
   {
     name: 'PostgreSQL',
@@ -93,12 +69,6 @@ const servers: Server[] = [
     admin: mariadbAdmin,
   },
 ];
-
-const withDatabase = (uri: string, database: string): string => {
-  const url = new URL(uri);
-  url.pathname = `/${database}`;
-  return url.toString();
-};
 
 const literal = (value: string | number | boolean): string => (typeof value === 'string' ? `'${value}'` : String(value));
 

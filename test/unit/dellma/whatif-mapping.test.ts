@@ -3,6 +3,7 @@
  * when they cannot be read; and how the mapped values fix the forecast's values.
  */
 import { describe, expect, it } from 'vitest';
+import { exactNotComparedReason } from '../../../src-main/contract/dellma';
 import { normaliseFactor } from '../../../src-main/engine/techniques/dellma/belief';
 import { planExactOutcomes, summariseExactOutcomes } from '../../../src-main/engine/techniques/dellma/exact-outcomes';
 import { frameFactors, readForecastLines } from '../../../src-main/engine/techniques/dellma/frame';
@@ -94,6 +95,17 @@ describe('reading the what-if lines', () => {
     expect(problems(['What-if objective: none', 'What-if option north: none'])).toEqual(['line 4: the objective must be a query returning one number, not "none"', 'no "What-if objective: <query>" line: the exact outcomes need a query that returns one number']);
   });
 
+  it('matches an option named with quotes, an apostrophe and non-Latin letters on its own line; a colon in a name reads as the end of the head', () => {
+    const odd = 'Zoë\'s "Süd" 北区';
+    const read = readWhatIfMapping(`Options: north; ${odd}\nWhat-if option zoë's "süd" 北区: UPDATE store SET open = 1 WHERE region = 'south'\nWhat-if objective: SELECT 1`, { unknowns: null, options: ['north', odd] });
+    expect(read.ok && read.mapping?.perOption).toEqual([{ option: odd, change: "UPDATE store SET open = 1 WHERE region = 'south'" }]);
+    // "Plan B: grow" cannot be named on an option line (its colon ends the head): said, not guessed.
+    expect(readWhatIfMapping('What-if option Plan B: grow: none\nWhat-if objective: SELECT 1', { unknowns: null, options: ['Plan B: grow'] })).toEqual({
+      ok: false,
+      problems: ['line 1: the option "Plan B: grow" holds a ":", which ends a what-if line\'s head, so it cannot have a line of its own; map it with "What-if option: <change naming :candidate>"', 'no unknown or option is mapped to a change'],
+    });
+  });
+
   it('asks to list the unknowns first when the question has no Unknowns line', () => {
     expect(readWhatIfMapping('Options: a; b\nWhat-if demand = low: none\nWhat-if demand = high: none\nWhat-if objective: SELECT 1', { unknowns: null, options: ['a', 'b'] })).toEqual({
       ok: false,
@@ -175,5 +187,23 @@ describe('planning the exact outcomes', () => {
     // South has no exact expected objective, so the decision is not compared.
     expect(summary.agrees).toBeNull();
     expect(summary.baseline).toBe(3);
+  });
+
+  it('keeps a future that failed on its data apart: failed with its message, the rest computed, not compared', () => {
+    const both: WhatIfMapping = { ...mapping, everyOption: { change: 'UPDATE s SET open = 1 WHERE r = :candidate' }, perOption: [] };
+    const plan = planExactOutcomes(both, beliefs.slice(0, 1), [[0], [1]], ['north', 'south']);
+    const failure = { failed: '"demand" = "low" for candidate south: SQLite: CHECK constraint failed: q < 2' };
+    const summary = summariseExactOutcomes(plan, [failure, { before: 3, after: 7 }, { before: 3, after: 4 }, { before: 3, after: 6 }], { mapping: both, actions: ['north', 'south'], decision: 'north', maxEvaluations: 200 });
+    expect(summary.scenarios.map((scenario) => [scenario.future, scenario.action, scenario.status, scenario.objective, scenario.reason])).toEqual([
+      ['demand = low', 'north', 'failed', null, failure.failed],
+      ['demand = low', 'south', 'computed', 7, null],
+      ['demand = high', 'north', 'computed', 4, null],
+      ['demand = high', 'south', 'computed', 6, null],
+    ]);
+    // North is scored on "high" alone, south on both: not the same futures, so no verdict; the baseline is the first measured.
+    expect(summary.rows.map((row) => row.computed)).toEqual([1, 2]);
+    expect(summary.agrees).toBeNull();
+    expect(summary.baseline).toBe(3);
+    expect(exactNotComparedReason(summary)).toBe('1 future × option failed in the sandbox, so the options are not weighed over the same futures');
   });
 });

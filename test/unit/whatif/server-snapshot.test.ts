@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TableInfo } from '../../../src-main/contract/data';
-import { duckdbTypeFor, tablesNamedIn } from '../../../src-main/whatif/server-snapshot';
+import { duckdbTypeFor, sandboxCatalogFor, tablesNamedIn } from '../../../src-main/whatif/server-snapshot';
 
 const table = (name: string): TableInfo => ({ name, kind: 'table', columns: [], rowCount: null });
 
@@ -40,5 +40,12 @@ describe('copying server tables into the what-if sandbox', () => {
       ['', 'VARCHAR'],
     ];
     expect(cases.map(([declared]) => [declared, duckdbTypeFor(declared)])).toEqual(cases);
+  });
+
+  it('names the copy so server-qualified table names reach it: public on PostgreSQL, the database on MySQL', () => {
+    expect(sandboxCatalogFor({ engine: 'postgres', url: 'postgres://u@h/shop' })).toBe('public');
+    expect(sandboxCatalogFor({ engine: 'mysql', url: 'mysql://u@h:3306/shop_2024' })).toBe('shop_2024');
+    // No database, one DuckDB keeps for itself, or one that is no plain identifier: the neutral name.
+    for (const url of ['mysql://u@h:3306', 'mysql://u@h/main', 'mysql://u@h/TEMP', 'mysql://u@h/my-shop', 'mysql://u@h/x%2F..%2Fy']) expect(sandboxCatalogFor({ engine: 'mysql', url }), url).toBe('sandbox');
   });
 });

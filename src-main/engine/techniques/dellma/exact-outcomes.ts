@@ -1,5 +1,6 @@
 import type { DellmaExact } from '../../../contract/dellma';
 import type { Candidate } from '../../../contract/whatif';
+import { scenarioFailed, type ScenarioFailure } from '../../../whatif/run-scenarios';
 import type { LabelledChange } from '../../../whatif/sandbox-session';
 import type { BeliefFactor, State } from './belief';
 import { optionChange, type WhatIfMapping } from './whatif-mapping';
@@ -96,17 +97,19 @@ export function planExactOutcomes(mapping: WhatIfMapping, beliefs: readonly Beli
 /** The exact outcomes from the sandbox's measures (one per evaluation, in order), beside DeLLMa's decision. */
 export function summariseExactOutcomes(
   plan: ExactPlan,
-  measured: readonly { before: number; after: number }[],
+  measured: readonly ({ before: number; after: number } | ScenarioFailure)[],
   context: { mapping: WhatIfMapping; actions: readonly string[]; decision: string | null; maxEvaluations: number },
 ): Pick<DellmaExact, 'scenarios' | 'rows' | 'baseline' | 'exactBest' | 'tiedBest' | 'agrees' | 'evaluations' | 'capped'> {
   const { actions, mapping } = context;
-  const outcome = new Map(plan.evaluations.map((evaluation, index) => [`${evaluation.future}:${evaluation.action}`, measured[index]?.after ?? null]));
+  const outcome = new Map(plan.evaluations.map((evaluation, index) => [`${evaluation.future}:${evaluation.action}`, measured[index]]));
   const scenarios: DellmaExact['scenarios'] = plan.futures.flatMap((future, f) =>
     actions.map((action, a) => {
-      const value = outcome.get(`${f}:${a}`) ?? null;
+      const measure = outcome.get(`${f}:${a}`);
+      const failure = scenarioFailed(measure) ? measure.failed : null;
+      const value = measure && !scenarioFailed(measure) ? measure.after : null;
       const problem = future.problem ?? plan.optionProblems[a] ?? null;
-      const status = value !== null ? ('computed' as const) : problem ? ('not computable' as const) : future.evaluated ? ('not run' as const) : ('over the cap' as const);
-      const reason = { computed: null, 'not computable': problem, 'not run': 'the sandbox did not run', 'over the cap': `over the cap of ${context.maxEvaluations} sandbox evaluations` }[status];
+      const status = value !== null ? ('computed' as const) : failure !== null ? ('failed' as const) : problem ? ('not computable' as const) : future.evaluated ? ('not run' as const) : ('over the cap' as const);
+      const reason = { computed: null, failed: failure, 'not computable': problem, 'not run': 'the sandbox did not run', 'over the cap': `over the cap of ${context.maxEvaluations} sandbox evaluations` }[status];
       return { future: future.text, probability: future.probability, draws: future.draws, action, objective: value, status, reason };
     }),
   );
@@ -121,8 +124,11 @@ export function summariseExactOutcomes(
   const best = scored.reduce<number | null>((top, row) => (top === null || sign * row.expected > sign * top ? row.expected : top), null);
   const tiedBest = best === null ? [] : scored.filter((row) => Math.abs(row.expected - best) <= TIE * Math.max(1, Math.abs(best))).map((row) => row.action);
   const exactBest = tiedBest[0] ?? null;
-  // Compared only when every option has an exact expected objective over the same futures.
-  const agrees = scored.length === actions.length && context.decision !== null ? tiedBest.includes(context.decision) : null;
+  // Compared only when every option has an exact expected objective over the same futures: a
+  // future that failed for one option but not another would weigh the options unequally.
+  const failed = scenarios.some((scenario) => scenario.status === 'failed');
+  const agrees = scored.length === actions.length && !failed && context.decision !== null ? tiedBest.includes(context.decision) : null;
   const capped = plan.overCap > 0 ? `Capped: ${plan.evaluations.length} sandbox evaluations made, ${plan.overCap} more left out (the cap is ${context.maxEvaluations} distinct future × option runs); the least probable futures are marked "over the cap" and the expected objectives cover less of the forecast.` : null;
-  return { scenarios, rows, baseline: measured[0]?.before ?? null, exactBest, tiedBest, agrees, evaluations: plan.evaluations.length, capped };
+  const baseline = measured.find((measure) => !scenarioFailed(measure));
+  return { scenarios, rows, baseline: baseline && !scenarioFailed(baseline) ? baseline.before : null, exactBest, tiedBest, agrees, evaluations: plan.evaluations.length, capped };
 }

@@ -1,10 +1,11 @@
-import type { DellmaExact } from '../../../contract/dellma';
+import { exactNotComparedReason, type DellmaExact } from '../../../contract/dellma';
 import { WorkbenchError } from '../../../contract/errors';
 import type { RunContext } from '../../run-context';
 import type { BeliefFactor } from './belief';
 import { EXACT_MAX_EVALUATIONS, planExactOutcomes, summariseExactOutcomes, type ExactPlan } from './exact-outcomes';
 import type { ProblemResult } from './pipeline';
 import { optionChange, type WhatIfMapping } from './whatif-mapping';
+import { scenarioFailed, type ScenarioOutcome } from '../../../whatif/run-scenarios';
 
 /**
  * [ext] The "exact outcomes" cell of a DeLLMa run with a what-if mapping: the sampled futures ×
@@ -47,6 +48,7 @@ export async function emitExactOutcomes(run: RunContext, mapping: WhatIfMapping,
         sourceDigestBefore: ran.sourceDigestBefore,
         sourceDigestAfter: ran.sourceDigestAfter,
         isolation: ran.isolation,
+        error: everyFailure(ran.measures),
       };
     } catch (error) {
       record = { ...base, error: WorkbenchError.from(error).message };
@@ -55,12 +57,20 @@ export async function emitExactOutcomes(run: RunContext, mapping: WhatIfMapping,
   run.emit({ type: 'tool', step: run.state.steps, node: 'exact', tool: 'dellma.exact', input: record, output: exactText(record) });
 }
 
+/** When not one evaluation succeeded (an objective that is never one number, say), the cell's error: the first message stands for all. */
+function everyFailure(measures: readonly ScenarioOutcome[]): string | null {
+  const first = measures[0];
+  if (!scenarioFailed(first) || !measures.every(scenarioFailed)) return null;
+  return `all ${measures.length} sandbox evaluations failed; the first: ${first.failed}`;
+}
+
 function exactText(record: DellmaExact): string {
   const head = '[ext] Exact outcomes in the what-if sandbox (beside the elicited utilities, not part of them)';
   if (record.error) return `${head}: not computed: ${record.error}.`;
   const computed = record.scenarios.filter((scenario) => scenario.status === 'computed').length;
   const notComputable = record.scenarios.filter((scenario) => scenario.status === 'not computable').length;
   const rows = record.rows.map((row) => `${row.action} ${row.expected === null ? 'not computable' : `${row.expected.toPrecision(6)} (covers p=${row.coverage.toFixed(3)})`}`).join(', ');
-  const verdict = record.agrees === null ? "; not compared with DeLLMa's decision (not every option has an exact expected objective)" : `, which ${record.agrees ? 'agrees' : 'disagrees'} with DeLLMa's decision (${record.decision ?? 'none'})`;
-  return `${head}: ${record.evaluations} sandbox evaluation(s), ${computed} future × option computed, ${notComputable} not computable. Probability-weighted expected ${record.objective} (${record.direction}): ${rows}. Exactly-computed best: ${record.exactBest ?? 'none'}${verdict}.${record.capped ? ` ${record.capped}` : ''}`;
+  const failed = record.scenarios.filter((scenario) => scenario.status === 'failed').length;
+  const verdict = record.agrees === null ? `; not compared with DeLLMa's decision (${exactNotComparedReason(record)})` : `, which ${record.agrees ? 'agrees' : 'disagrees'} with DeLLMa's decision (${record.decision ?? 'none'})`;
+  return `${head}: ${record.evaluations} sandbox evaluation(s), ${computed} future × option computed,${failed > 0 ? ` ${failed} failed (see each one's reason),` : ''} ${notComputable} not computable. Probability-weighted expected ${record.objective} (${record.direction}): ${rows}. Exactly-computed best: ${record.exactBest ?? 'none'}${verdict}.${record.capped ? ` ${record.capped}` : ''}`;
 }

@@ -96,7 +96,9 @@ export function readWhatIfMapping(question: string, listed: { unknowns: readonly
     } else if (keyword.startsWith('option ')) {
       const name = head.slice('option '.length).trim();
       const option = listed.options ? listed.options.find((listedOption) => sameName(listedOption, name)) : name;
-      if (!option) problems.push(`${at}: "${name}" is not one of the options (${listed.options?.join('; ')})`);
+      const withColon = listed.options?.find((listedOption) => listedOption.toLowerCase().startsWith(`${name.toLowerCase()}:`));
+      if (!option && withColon) problems.push(`${at}: the option "${withColon}" holds a ":", which ends a what-if line's head, so it cannot have a line of its own; map it with "What-if option: <change naming :candidate>"`);
+      else if (!option) problems.push(`${at}: "${name}" is not one of the options (${listed.options?.join('; ')})`);
       else if (perOption.some((entry) => sameName(entry.option, option))) problems.push(`${at}: a second change for option "${option}"`);
       else perOption.push({ option, change });
     } else if (head.includes('=')) {
