@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { WorkbenchError } from '../contract/errors';
 import type { BuildingData } from './building-data';
-import type { DumpCache } from './dump-cache';
+import { fileIdentity, type DumpCache } from './dump-cache';
 import { dumpSourceHash, type DumpCacheKey } from './dump-cache-format';
 import { loadBuildingDump, loadLocatingDump } from './load';
 import type { LocatingData } from './locating-data';
@@ -60,6 +60,8 @@ export function parseDumpFile(path: string, dump: string, options: Pick<Database
 /**
  * The dump's parsed data from `cache` when it holds this file's bytes, else parsed (and then
  * stored). Either way the same data: the cache keys on the bytes' sha-256 and checks its entries.
+ * The sha-256 is the one a run remembered for this exact file identity (device, inode, size,
+ * modification and change times) when there is one, else the file is read and hashed.
  */
 export function parsedDumpData(
   path: string,
@@ -68,14 +70,29 @@ export function parsedDumpData(
   cache: DumpCache,
   progress: (line: string) => void,
 ): LocatingData | BuildingData {
-  const bytes = readFileSync(path);
-  const key: DumpCacheKey = { sourceHash: dumpSourceHash(bytes), scenario: options.scenario, kind: options.db === 'rdb' ? 'relational' : 'graph' };
-  const cached = cache.get(key);
+  const kind = options.db === 'rdb' ? 'relational' : 'graph';
+  const identity = fileIdentity(path);
+  let bytes: Buffer | null = null;
+  let sourceHash = identity === null ? null : cache.knownSourceHash(identity);
+  if (sourceHash === null) {
+    bytes = readFileSync(path);
+    sourceHash = dumpSourceHash(bytes);
+    if (identity !== null) cache.rememberSourceHash(path, identity, sourceHash);
+  }
+  const cached = cache.get({ sourceHash, scenario: options.scenario, kind });
   if (cached !== null) {
     progress(`${dump} from the dump cache`);
     return cached;
   }
   progress(`parsing ${dump}`);
+  // Parsed from the bytes there now, and stored under their own hash.
+  if (bytes === null) {
+    bytes = readFileSync(path);
+    const fresh = dumpSourceHash(bytes);
+    if (identity !== null && !fresh.equals(sourceHash)) cache.rememberSourceHash(path, identity, fresh);
+    sourceHash = fresh;
+  }
+  const key: DumpCacheKey = { sourceHash, scenario: options.scenario, kind };
   const data = parseDumpText(bytes.toString('utf8'), dump, options);
   cache.put(key, data);
   return data;

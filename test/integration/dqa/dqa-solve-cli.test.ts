@@ -145,7 +145,9 @@ describe('dwb dqa solve with the dump cache [ext]', () => {
     const cold = await run('cold');
     const warm = await run('warm');
     // Damage every entry: flip one payload byte in half of them, cut the others short.
-    const entries = readdirSync(cacheDir).sort();
+    const entries = readdirSync(cacheDir)
+      .filter((name) => name.endsWith('.dwbdump'))
+      .sort();
     expect(entries).toHaveLength(34);
     entries.forEach((name, index) => {
       const bytes = readFileSync(join(cacheDir, name));
@@ -158,12 +160,12 @@ describe('dwb dqa solve with the dump cache [ext]', () => {
       expect(other.out.equals(without.out)).toBe(true);
     }
     expect(lastTwo(without.stdout)).toEqual(['accuracy: 36/36', 'accuracy (ties counted): 36/36']);
-    expect(cold.stderr).toContain(`dump cache ${cacheDir}: 0 read, 34 written\n`);
+    expect(cold.stderr).toContain(`dump cache ${cacheDir}: 0 read, 34 written; 0 dumps recognised without reading them\n`);
     expect(cold.stderr.split('\n').filter((line) => line.startsWith('parsing '))).toHaveLength(34);
-    expect(warm.stderr).toContain(`dump cache ${cacheDir}: 34 read, 0 written\n`);
+    expect(warm.stderr).toContain(`dump cache ${cacheDir}: 34 read, 0 written; 34 dumps recognised without reading them\n`);
     expect(warm.stderr).toContain('db/USA1836.cql from the dump cache');
     expect(warm.stderr).not.toMatch(/^parsing /m);
-    expect(damaged.stderr).toContain(`dump cache ${cacheDir}: 0 read, 34 written, 34 unusable entries parsed again\n`);
+    expect(damaged.stderr).toContain(`dump cache ${cacheDir}: 0 read, 34 written, 34 unusable entries parsed again; 34 dumps recognised without reading them\n`);
 
     // Two runs filling one empty folder at the same time: both whole, both the same answers, and the entries whole after.
     const sharedDir = join(suiteDir(), 'cache-concurrent');
@@ -176,7 +178,7 @@ describe('dwb dqa solve with the dump cache [ext]', () => {
     }
     const after = await runDwb(args, options);
     expect(after.stdout).toBe(without.stdout);
-    expect(after.stderr).toContain(`dump cache ${sharedDir}: 34 read, 0 written\n`);
+    expect(after.stderr).toContain(`dump cache ${sharedDir}: 34 read, 0 written; 34 dumps recognised without reading them\n`);
     expect(readdirSync(sharedDir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 });

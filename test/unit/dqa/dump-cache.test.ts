@@ -78,7 +78,8 @@ describe('a cached load equals a parsed load', () => {
           const reading = openDumpCache({ dir: cacheDir });
           const cached = await solveQuestionSet(set, { rules, db, databases: parsedDumpDatabases(options, reading) });
           const distinctDumps = new Set(cached.verdicts.map((v) => v.database)).size;
-          expect(reading.counts).toEqual({ hits: distinctDumps, writes: 0, rejected: 0 });
+          // The dev dumps are old files: recognised by their identity, neither read nor hashed.
+          expect(reading.counts).toEqual({ hits: distinctDumps, writes: 0, rejected: 0, recognised: distinctDumps });
           const strip = (run: typeof parsed): unknown[] => run.verdicts.map(({ solveMs: _ms, ...verdict }) => verdict);
           expect(strip(cached)).toStrictEqual(strip(parsed));
           compared += cached.verdicts.length;
@@ -130,9 +131,9 @@ describe('damaged, stale and foreign entries are parsed again, never used', () =
       const { path } = filledCache(dump, dir);
       writeFileSync(path, damage(readFileSync(path)));
       const cache = loadThrough(dump, dir);
-      expect(cache.counts).toEqual({ hits: 0, writes: 1, rejected: 1 });
+      expect(cache.counts).toEqual({ hits: 0, writes: 1, rejected: 1, recognised: 1 });
       // Rewritten whole: the next load reads it.
-      expect(loadThrough(dump, dir).counts).toEqual({ hits: 1, writes: 0, rejected: 0 });
+      expect(loadThrough(dump, dir).counts).toEqual({ hits: 1, writes: 0, rejected: 0, recognised: 1 });
     }
   });
 
@@ -214,7 +215,62 @@ describe('keys, the folder and its bound', () => {
     const changed = { ...dump, path: join(copies, 'changed.sql'), name: 'changed.sql' };
     writeFileSync(changed.path, `${readFileSync(dump.path, 'utf8')}\n`);
     const cache = loadThrough(changed, dir);
-    expect(cache.counts).toEqual({ hits: 0, writes: 1, rejected: 0 });
+    // Just written, so too recent to be recognised by its identity: read and hashed.
+    expect(cache.counts).toEqual({ hits: 0, writes: 1, rejected: 0, recognised: 0 });
+  });
+
+  it('[ext] recognises an unchanged dump by its identity file, and reads again one rewritten in place with its size and mtime kept', () => {
+    const dir = tempDir();
+    const [dump] = sample as [DevDump];
+    const copy = { ...dump, path: join(tempDir(), 'copy.sql'), name: 'copy.sql' };
+    copyFileSync(dump.path, copy.path);
+    const anHourAgo = new Date(Math.floor(Date.now() / 1000) * 1000 - 3_600_000);
+    utimesSync(copy.path, anHourAgo, anHourAgo);
+    // racyMs 0: the copy was just written; the default window would rightly not remember it yet.
+    const load = (): DumpCache => {
+      const cache = openDumpCache({ dir, racyMs: 0 });
+      expect(parsedDumpData(copy.path, copy.name, optionsOf(copy), cache, quiet)).toStrictEqual(parse(copy));
+      return cache;
+    };
+    expect(load().counts).toEqual({ hits: 0, writes: 1, rejected: 0, recognised: 0 });
+    expect(readdirSync(dir).filter((name) => name.endsWith('.dwbid'))).toHaveLength(1);
+    expect(load().counts).toEqual({ hits: 1, writes: 0, rejected: 0, recognised: 1 });
+
+    // Same size, one digit of a price changed, the old modification time put back (touch -r):
+    // the change time still moves, so the identity differs and the new bytes are hashed.
+    const text = readFileSync(copy.path, 'utf8');
+    const at = text.indexOf('.', text.search(/INSERT INTO/i));
+    const digit = text.slice(at).search(/\.\d/) + at + 1;
+    const changedText = `${text.slice(0, digit)}${text[digit] === '7' ? '8' : '7'}${text.slice(digit + 1)}`;
+    const before = statSync(copy.path);
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50); // past one tick of the file system's clock
+    writeFileSync(copy.path, changedText);
+    utimesSync(copy.path, anHourAgo, anHourAgo);
+    expect(statSync(copy.path).size).toBe(before.size);
+    expect(statSync(copy.path).mtimeMs).toBe(before.mtimeMs);
+    expect(parse(copy)).not.toStrictEqual(parse(dump));
+    expect(load().counts).toEqual({ hits: 0, writes: 1, rejected: 0, recognised: 0 });
+    expect(load().counts).toEqual({ hits: 1, writes: 0, rejected: 0, recognised: 1 });
+  });
+
+  it('[ext] a damaged identity file is ignored and a too recent file is not remembered', () => {
+    const dir = tempDir();
+    const [dump] = sample as [DevDump];
+    filledCache(dump, dir);
+    const [identity] = readdirSync(dir).filter((name) => name.endsWith('.dwbid'));
+    expect(identity).toBeDefined();
+    for (const damaged of [Buffer.alloc(0), Buffer.from('DWBID1\nshort'), Buffer.alloc(39, 1)]) {
+      writeFileSync(join(dir, identity as string), damaged);
+      expect(loadThrough(dump, dir).counts).toEqual({ hits: 1, writes: 0, rejected: 0, recognised: 0 });
+    }
+    // Rewritten by that load: recognised again.
+    expect(loadThrough(dump, dir).counts).toEqual({ hits: 1, writes: 0, rejected: 0, recognised: 1 });
+    const fresh = { ...dump, path: join(tempDir(), 'fresh.sql'), name: 'fresh.sql' };
+    copyFileSync(dump.path, fresh.path);
+    const other = tempDir();
+    loadThrough(fresh, other);
+    expect(loadThrough(fresh, other).counts).toEqual({ hits: 1, writes: 0, rejected: 0, recognised: 0 });
+    expect(readdirSync(other).filter((name) => name.endsWith('.dwbid'))).toEqual([]);
   });
 
   it('a dump that cannot be parsed fails with the same error each time and leaves no entry', () => {
@@ -268,7 +324,7 @@ describe('keys, the folder and its bound', () => {
     const cache = openDumpCache({ dir, maxBytes: bound });
     parsedDumpData(extra.path, extra.name, optionsOf(extra), cache, quiet);
     cache.close();
-    const left = readdirSync(dir);
+    const left = readdirSync(dir).filter((name) => !name.endsWith('.dwbid'));
     const total = left.reduce((sum, name) => sum + statSync(join(dir, name)).size, 0);
     expect(total).toBeLessThanOrEqual(bound);
     // The two least recently used went; the one just read, the newest of the rest and the one just written stay.
@@ -290,7 +346,11 @@ describe('keys, the folder and its bound', () => {
     const other = sample[1] as DevDump;
     parsedDumpData(other.path, other.name, optionsOf(other), cache, quiet);
     cache.close();
-    expect(readdirSync(dir).sort()).toEqual(['.4243-1-busy.tmp', entryName(keyOf(dump)), entryName(keyOf(other))].sort());
+    expect(
+      readdirSync(dir)
+        .filter((name) => !name.endsWith('.dwbid'))
+        .sort(),
+    ).toEqual(['.4243-1-busy.tmp', entryName(keyOf(dump)), entryName(keyOf(other))].sort());
   });
 
   it('lives in DWB_DUMP_CACHE_DIR, else $XDG_CACHE_HOME/dwb/dumps, else ~/.cache/dwb/dumps', () => {
