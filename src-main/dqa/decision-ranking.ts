@@ -87,7 +87,14 @@ export function decide(input: RankingInput): DecisionResult {
     if (better((values[i] as CandidateValue).after, (values[bestIndex] as CandidateValue).after)) bestIndex = i;
   }
   if (input.tieBreak === 'first-within-tolerance') {
-    const optimum = (values[bestIndex] as CandidateValue).after;
+    // A NaN first value is never beaten by the scan above; the stated rules look past it (compat keeps the
+    // annotation procedure's table-order scan, NaN included).
+    let optimum = (values[bestIndex] as CandidateValue).after;
+    if (Number.isNaN(optimum)) {
+      const numbers = values.filter((v) => !Number.isNaN(v.after));
+      if (numbers.length === 0) throw new Error(`every candidate's ${input.objective} is not a number: the data gives no value to rank`);
+      optimum = numbers.reduce((found, v) => (better(v.after, found) ? v.after : found), (numbers[0] as CandidateValue).after);
+    }
     bestIndex = values.findIndex((v) => withinTolerance(v.after, optimum));
   }
   const best = values[bestIndex] as CandidateValue;

@@ -26,6 +26,13 @@ describe('withinTolerance', () => {
 });
 
 describe('decide', () => {
+  it('under the stated tie-break, looks past a first value that is not a number, and words an all-NaN objective', () => {
+    const result = decide(input([['a', Number.NaN], ['b', 5], ['c', 7]], { tieBreak: 'first-within-tolerance' }));
+    expect(result.best).toBe('c');
+    expect(decide(input([['a', Number.NaN], ['b', 5], ['c', 7]], { tieBreak: 'first-within-tolerance', direction: 'minimize' })).best).toBe('b');
+    expect(() => decide(input([['a', Number.NaN], ['b', Number.NaN]], { tieBreak: 'first-within-tolerance' }))).toThrow("every candidate's test objective is not a number");
+  });
+
   it('ranks best first, keeps table order among equals and reports the margin', () => {
     const result = decide(input([['a', 2], ['b', 5], ['c', 3], ['d', 5]]));
     expect(result.best).toBe('b');
