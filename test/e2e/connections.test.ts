@@ -182,11 +182,18 @@ describe('a Kùzu database made by dwb dqa import', () => {
     expect(await editor.getAttribute('data-mode-id')).toBe('cypher');
     // What the analyst sees: the label after the colon in the colour of a type and MATCH in the
     // colour of a keyword, neither in the plain colour of the variable t (SQL would colour them alike).
-    const tokens = await editor
-      .locator('.view-line span span')
-      .evaluateAll((spans) => spans.map((span) => ({ text: (span as { textContent: string | null }).textContent ?? '', colour: (globalThis as unknown as { getComputedStyle(target: unknown): { color: string } }).getComputedStyle(span).color })));
-    const colourOf = (word: string): string | undefined => tokens.find((token) => new RegExp(`\\b${word}\\b`).test(token.text))?.colour;
-    const [match, label, variable] = [colourOf('MATCH'), colourOf('Trade_node'), colourOf('t')];
+    // Monaco colours the text in a background pass after it is set: read the colours once it has.
+    const colours = async (): Promise<{ match?: string; label?: string; variable?: string }> => {
+      const tokens = await editor
+        .locator('.view-line span span')
+        .evaluateAll((spans) => spans.map((span) => ({ text: (span as { textContent: string | null }).textContent ?? '', colour: (globalThis as unknown as { getComputedStyle(target: unknown): { color: string } }).getComputedStyle(span).color })));
+      const colourOf = (word: string): string | undefined => tokens.find((token) => new RegExp(`\\b${word}\\b`).test(token.text))?.colour;
+      return { match: colourOf('MATCH'), label: colourOf('Trade_node'), variable: colourOf('t') };
+    };
+    const distinct = ({ match, label, variable }: { match?: string; label?: string; variable?: string }): boolean =>
+      match !== undefined && label !== undefined && variable !== undefined && label !== variable && match !== variable && match !== label;
+    await expect.poll(async () => distinct(await colours()), { timeout: 10_000 }).toBe(true);
+    const { match, label, variable } = await colours();
     expect([match, label, variable].every((colour) => colour !== undefined)).toBe(true);
     expect(label).not.toBe(variable);
     expect(match).not.toBe(variable);
