@@ -109,6 +109,14 @@ describe('themes', () => {
       await expect.poll(() => whatIf.getByTestId('whatif-winner').count(), { timeout: 30_000 }).toBe(1);
       await whatIf.scrollIntoViewIfNeeded();
       await auditBothThemes('the what-if cell', async () => {
+        // The chart's tooltip, shown on hover, is readable in the theme (recharts draws it white by default).
+        await whatIf.locator('[data-testid="delta-chart"] .recharts-bar-rectangle').nth(2).hover();
+        const label = whatIf.locator('.recharts-default-tooltip .recharts-tooltip-label');
+        await label.waitFor();
+        for (const text of [label, whatIf.locator('.recharts-default-tooltip .recharts-tooltip-item').first()]) {
+          const colours = await shownColours(text);
+          expect(colours.ratio, `tooltip in ${await theme(page)}: ${colours.color} on ${colours.background}`).toBeGreaterThanOrEqual(4.5);
+        }
         await screenshot(page, `theme-05-whatif-${await theme(page)}`);
       });
 
