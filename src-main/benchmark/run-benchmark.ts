@@ -166,6 +166,7 @@ export async function runBenchmark(options: BenchmarkOptions): Promise<Benchmark
         outDir: dir,
         connectionUri: database.connectionUri,
         question: question.text,
+        questionId: question.id,
         rules: question.rules,
         technique,
         model: options.model,

@@ -32,6 +32,8 @@ export interface QuestionRunInput {
   playbookVersion?: string;
   /** For `dellma`: the variant and sizes. */
   dellma?: DellmaRunSettings;
+  /** The DQA question's id: DeLLMa's sampling seed follows it, so each question gets its own draw. */
+  questionId?: string;
   signal?: AbortSignal;
   /** Every event of the run as it happens (progress). */
   onEvent?: (event: RunEvent) => void;
@@ -64,6 +66,7 @@ export async function runQuestion(input: QuestionRunInput): Promise<QuestionRunO
     ...(input.playbook !== undefined ? { playbook: input.playbook } : {}),
     ...(input.playbookVersion !== undefined ? { playbookVersion: input.playbookVersion } : {}),
     ...(input.dellma ? { dellma: input.dellma } : {}),
+    ...(input.questionId !== undefined ? { questionId: input.questionId } : {}),
     limits: { maxSteps: input.maxSteps, ...(input.contextTokens ? { contextTokens: input.contextTokens } : {}) },
     ...(input.signal ? { signal: input.signal } : {}),
     ...(input.onEvent ? { onEvent: input.onEvent } : {}),

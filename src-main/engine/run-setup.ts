@@ -72,6 +72,8 @@ export interface RunSetup {
   keptOutputs?: KeptOutputs;
   /** For `dellma`: the variant and sizes. */
   dellma?: DellmaRunSettings;
+  /** A stable id of the question (a DQA question's id); DeLLMa's seed follows it (DecisionRunOptions.questionId). */
+  questionId?: string;
   /** For `dellma`: the model's forecasts kept across runs (app runs: the workspace). */
   forecastStore?: ForecastStore;
   /** Documents the analyst attached; DeLLMa reads them into its context. */
@@ -136,6 +138,7 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
     ...(setup.playbookVersion !== undefined ? { playbookVersion: setup.playbookVersion } : {}),
     ...(setup.keptOutputs ? { keptOutputs: setup.keptOutputs } : {}),
     ...(setup.dellma ? { dellma: setup.dellma } : {}),
+    ...(setup.questionId !== undefined ? { questionId: setup.questionId } : {}),
     ...(setup.forecastStore ? { forecastStore: setup.forecastStore } : {}),
     ...(setup.documents?.length ? { documents: setup.documents } : {}),
     ...(setup.onCheckpoint ? { onCheckpoint: setup.onCheckpoint } : {}),
@@ -167,6 +170,8 @@ export interface DirectoryRunRequest {
   playbookVersion?: string;
   /** For `dellma`: the variant and sizes. */
   dellma?: DellmaRunSettings;
+  /** A stable id of the question (a DQA question's id); DeLLMa's seed follows it. */
+  questionId?: string;
   /** Documents attached to the run (`--document`); DeLLMa reads them into its context. */
   documents?: RunDocument[];
   limits?: Partial<RunLimits>;
@@ -225,6 +230,7 @@ export async function runToDirectory(request: DirectoryRunRequest): Promise<Dire
       ...(request.playbook !== undefined ? { playbook: request.playbook } : {}),
       ...(request.playbookVersion !== undefined ? { playbookVersion: request.playbookVersion } : {}),
       ...(request.dellma ? { dellma: request.dellma } : {}),
+      ...(request.questionId !== undefined ? { questionId: request.questionId } : {}),
       ...(request.documents?.length ? { documents: request.documents } : {}),
       ...(request.limits ? { limits: request.limits } : {}),
       ...(request.signal ? { signal: request.signal } : {}),

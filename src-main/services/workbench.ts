@@ -225,11 +225,19 @@ export function openWorkbench(options: {
     'cells/restore': ({ id }) => notebooks.restoreCell(id),
 
     'search/cells': ({ text, limit }) => searchCells(database, text, limit),
-    'trash/list': () => trash.list(),
+    'trash/list': () => ({
+      ...trash.list(),
+      playbooks: playbooks.store.setAsideList().map((aside) => ({ ...aside, connectionName: trash.connectionName(aside.scenario.slice('conn-'.length)) })),
+    }),
     'trash/restore': ({ kind, id }) => {
       if (kind === 'document') {
         const notebookId = documents.restore(id);
         bus.emit('documents-change', { notebookId, documents: documents.list(notebookId) });
+        return { ok: true as const };
+      }
+      if (kind === 'playbooks') {
+        playbooks.store.putBack(id);
+        bus.emit('playbooks-change', {});
         return { ok: true as const };
       }
       trash.restore(kind, id);
@@ -239,7 +247,7 @@ export function openWorkbench(options: {
     'trash/empty': () => {
       const removed = trash.empty(new Set(runs.active().map((run) => run.notebookId)));
       bus.emit('connections-change', {});
-      return removed;
+      return { ...removed, playbooks: playbooks.store.emptySetAside() };
     },
 
     'query/run': async ({ requestId, connectionId, text, settings, cellId }) => {

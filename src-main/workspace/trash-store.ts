@@ -12,7 +12,8 @@ const excerptLength = 160;
 export class TrashStore {
   constructor(private readonly database: AppDatabase) {}
 
-  list(): TrashListing {
+  /** The database's part of the listing; the workbench adds the deleted playbooks (files, not rows). */
+  list(): Omit<TrashListing, 'playbooks'> {
     const notebooks = this.database
       .prepare(
         `SELECT n.id, n.title, n.deleted_at AS deletedAt,
@@ -44,8 +45,14 @@ export class TrashStore {
     return { notebooks, cells, connections, documents };
   }
 
+  /** A connection's name while it is in the workspace or its trash; null once it is gone for good. */
+  connectionName(id: string): string | null {
+    const row = this.database.prepare('SELECT name FROM connections WHERE id = ?').get(id) as { name: string } | undefined;
+    return row?.name ?? null;
+  }
+
   /** Puts a notebook, cell or connection back (a document goes back through `DocumentStore.restore`, which checks its name is free). */
-  restore(kind: Exclude<TrashKind, 'document'>, id: string): void {
+  restore(kind: Exclude<TrashKind, 'document' | 'playbooks'>, id: string): void {
     const table = { notebook: 'notebooks', cell: 'cells', connection: 'connections' }[kind];
     const result = this.database.prepare(`UPDATE ${table} SET deleted_at = NULL WHERE id = ? AND deleted_at IS NOT NULL`).run(id);
     if (result.changes === 0) throw new WorkbenchError('not-found', `No ${kind} ${id} in the trash`);

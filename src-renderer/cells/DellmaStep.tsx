@@ -421,7 +421,7 @@ function ExpectedView({ expected }: { expected: DellmaExpected }) {
       <p data-testid="expected-values">
         Expected utility: {expected.rows.map((row) => `${row.action} ${row.expected === null ? 'n/a' : formatNumber(row.expected)}`).join(' · ')}
       </p>
-      <div role="figure" aria-label="Expected utility per option with bootstrap intervals" data-testid="expected-chart">
+      <div role="figure" aria-label="Expected utility per option with bootstrap intervals" data-testid="expected-chart" className="expected-chart">
         <ResponsiveContainer width="100%" height={200}>
           <BarChart data={data} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
             <CartesianGrid strokeDasharray="3 3" vertical={false} />
@@ -429,7 +429,8 @@ function ExpectedView({ expected }: { expected: DellmaExpected }) {
             <YAxis tick={{ fontSize: 11 }} tickFormatter={formatNumber} width={72} />
             <Tooltip formatter={(value) => formatNumber(Number(value))} />
             <Bar dataKey="expected" name="expected utility" fill="#2f8a55" isAnimationActive={false}>
-              <ErrorBar dataKey="error" width={6} stroke="#333" isAnimationActive={false} />
+              {/* Stroked in the theme's text colour by styles.css (.expected-chart), so it shows in light and dark. */}
+              <ErrorBar dataKey="error" width={6} isAnimationActive={false} />
             </Bar>
           </BarChart>
         </ResponsiveContainer>

@@ -9,6 +9,7 @@ import { DeltaChart } from './DeltaChart';
 import { DataSelect, ExperimentError, Notes, rankingTable, useExclusiveRun } from './experiment-parts';
 import { formatNumber } from './format-number';
 import { parseJsonObject } from './json-source';
+import { ScrollablePre } from '../ui/ScrollablePre';
 
 /**
  * A what-if cell: on a throwaway copy of the data (a SQLite or DuckDB database, a CSV or
@@ -237,14 +238,14 @@ function ReadOnlySpec({ draft }: { draft: Record<string, unknown> }) {
     <dl className="whatif-readonly">
       <dt>Change</dt>
       <dd>
-        <pre>{stringField(draft, 'change')}</pre>
+        <ScrollablePre label="Change">{stringField(draft, 'change')}</ScrollablePre>
       </dd>
       <dt>Objective ({draft['direction'] === 'minimize' ? 'lower is better' : 'higher is better'})</dt>
       <dd>
-        <pre>{stringField(draft, 'objective')}</pre>
+        <ScrollablePre label="Objective">{stringField(draft, 'objective')}</ScrollablePre>
       </dd>
       <dt>Candidates</dt>
-      <dd>{candidates !== null ? candidates : <pre>{stringField(draft, 'candidatesQuery')}</pre>}</dd>
+      <dd>{candidates !== null ? candidates : <ScrollablePre label="Candidates query">{stringField(draft, 'candidatesQuery')}</ScrollablePre>}</dd>
     </dl>
   );
 }

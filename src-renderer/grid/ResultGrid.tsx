@@ -88,16 +88,6 @@ export function ResultGrid({ result, fileName, exportCellId }: { result: QueryRe
         <span className="result-summary" data-testid="result-summary">
           {result.rowCount.toLocaleString()} row{result.rowCount === 1 ? '' : 's'} · {formatElapsed(result.elapsedMs)}
         </span>
-        {result.preview && (
-          <span className="result-truncated" data-testid="result-preview" title={result.preview.note}>
-            {result.preview.note}
-          </span>
-        )}
-        {result.truncated && (
-          <span className="result-truncated" data-testid="result-truncated">
-            Truncated at {result.rowCount} rows — raise the row cap to see more
-          </span>
-        )}
         <span className="spacer" />
         <button className="ghost small" data-testid="toggle-chart" aria-pressed={view === 'chart'} onClick={() => setView(view === 'table' ? 'chart' : 'table')}>
           {view === 'table' ? 'Chart' : 'Table'}
@@ -110,6 +100,21 @@ export function ResultGrid({ result, fileName, exportCellId }: { result: QueryRe
         </button>
         {exportCellId && <ExportAllRows cellId={exportCellId} />}
       </div>
+      {/* A row of their own under the buttons: a long note wraps there, in full, instead of pushing the buttons onto a second line. */}
+      {(result.preview || result.truncated) && (
+        <div className="result-notes">
+          {result.preview && (
+            <span className="result-truncated" data-testid="result-preview">
+              {result.preview.note}
+            </span>
+          )}
+          {result.truncated && (
+            <span className="result-truncated" data-testid="result-truncated">
+              Truncated at {result.rowCount} rows — raise the row cap to see more
+            </span>
+          )}
+        </div>
+      )}
       {view === 'chart' && <ResultChart result={result} rows={rows.map((row) => row.original)} />}
       <div
         className="grid-scroller"

@@ -205,7 +205,7 @@ export function PlaybooksView({ client }: { client: WorkbenchClient }) {
 
       {deleted && (
         <div className="test-report ok" role="status" data-testid="playbooks-deleted">
-          <span>Deleted the playbooks of {deleted.name} (kept under playbooks/.deleted in the workspace).</span>
+          <span>Deleted the playbooks of {deleted.name} (in the trash until it is emptied).</span>
           <button className="small" data-testid="undo-delete-playbooks" disabled={busy} onClick={() => undoDelete(deleted.restoreId)}>
             Undo
           </button>

@@ -7,7 +7,7 @@ import { useDialogKeys } from '../app/use-dialog-keys';
 const when = (iso: string): string => new Date(iso).toLocaleString();
 
 /**
- * What was deleted — notebooks, cells, attached documents, connections — until the analyst restores it or empties
+ * What was deleted — notebooks, cells, attached documents, connections, a removed connection's playbooks — until the analyst restores it or empties
  * the trash (after a confirmation). Nothing leaves the workspace any other way.
  */
 export function TrashView({ client }: { client: WorkbenchClient }) {
@@ -55,7 +55,7 @@ export function TrashView({ client }: { client: WorkbenchClient }) {
       const removed = await client.invoke('trash/empty', {});
       notify({
         tone: 'info',
-        message: `Deleted for good: ${removed.notebooks} notebooks, ${removed.cells} cells, ${removed.documents} documents, ${removed.connections} connections${removed.kept ? ` (${removed.kept} notebooks kept while a run writes to them)` : ''}.`,
+        message: `Deleted for good: ${removed.notebooks} notebooks, ${removed.cells} cells, ${removed.documents} documents, ${removed.connections} connections, ${removed.playbooks} sets of playbooks${removed.kept ? ` (${removed.kept} notebooks kept while a run writes to them)` : ''}.`,
       });
       await reload();
     } catch (error) {
@@ -63,7 +63,7 @@ export function TrashView({ client }: { client: WorkbenchClient }) {
     }
   };
 
-  const count = listing ? listing.notebooks.length + listing.cells.length + listing.documents.length + listing.connections.length : 0;
+  const count = listing ? listing.notebooks.length + listing.cells.length + listing.documents.length + listing.connections.length + listing.playbooks.length : 0;
   return (
     <main className="notebook trash-view" data-testid="trash-view" aria-label="Trash">
       <h1 className="notebook-title">Trash</h1>
@@ -116,6 +116,19 @@ export function TrashView({ client }: { client: WorkbenchClient }) {
               title={connection.name}
               meta={`${connection.engine} · deleted ${when(connection.deletedAt)} · a password must be entered again`}
               onRestore={() => void restore('connection', connection.id, null)}
+            />
+          ))}
+        </TrashSection>
+      )}
+      {listing && listing.playbooks.length > 0 && (
+        <TrashSection title="Playbooks">
+          {listing.playbooks.map((aside) => (
+            <TrashRow
+              key={aside.id}
+              kind="playbooks"
+              title={`${aside.connectionName ?? `Removed connection ${aside.scenario.slice('conn-'.length)}`} × ${aside.db === 'rdb' ? 'relational' : 'graph'}`}
+              meta={`${aside.versions} playbook version${aside.versions === 1 ? '' : 's'} · deleted ${when(aside.deletedAt)}`}
+              onRestore={() => void restore('playbooks', aside.id, null)}
             />
           ))}
         </TrashSection>

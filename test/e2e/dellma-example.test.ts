@@ -13,6 +13,7 @@ import { documentLimits } from '../../src-main/contract/documents';
 import { repoRoot } from '../support/fixtures';
 import { seriousViolations } from '../support/axe';
 import { screenshot, useAppInBrowser } from '../support/browser';
+import { contrastRatio, shownColours } from '../support/contrast';
 import { messageText, startScriptedOpenAiServer, type ReceivedChatRequest, type ScriptedOpenAiServer, type ScriptedTurn } from '../support/scripted-openai';
 import type { ScriptStep } from '../support/scripted-openai/script';
 import { forecastAnswer, isForecast, rankingReadingFutures } from '../integration/dellma/scripted-dellma-model';
@@ -143,6 +144,10 @@ describe('the DeLLMa agriculture example in the app', () => {
         await audited.getByTestId('expected-chart').last().scrollIntoViewIfNeeded();
         await screenshot(audited, `dellma-example-01b-audited-${colorScheme}`);
         expect(await seriousViolations(audited), colorScheme).toEqual([]);
+        // The intervals' bars are drawn in the theme's text colour: visible (3:1, WCAG 1.4.11) on light and dark.
+        const chart = audited.getByTestId('expected-chart').last();
+        const stroke = await chart.locator('.recharts-errorBar line').first().evaluate((line) => (globalThis as unknown as { getComputedStyle(node: unknown): { stroke: string } }).getComputedStyle(line).stroke);
+        expect(contrastRatio(stroke, (await shownColours(chart)).background), `${colorScheme}: error bars ${stroke}`).toBeGreaterThanOrEqual(3);
       } finally {
         await audited.close();
       }

@@ -11,7 +11,8 @@ import { useSuiteTempDir } from '../support/temp';
 /**
  * The playbooks of a connection the analyst removed (Chromium, `dwb serve`): listed as
  * "removed connection (<id>)" rather than by their task type's `conn-<id>`, deletable, and
- * back with Undo.
+ * back with Undo; deleted, they wait in the Trash view, which restores them or, emptied,
+ * removes them from the disk.
  */
 const app = useAppInBrowser({ viewport: { width: 1400, height: 950 } });
 const suiteDir = useSuiteTempDir();
@@ -70,6 +71,29 @@ describe('playbooks of a removed connection', () => {
     expect(await own.getByTestId('playbook-version').count()).toBe(1);
     expect(await view.getByTestId('playbooks-deleted').count()).toBe(0);
     expect(existsSync(join(app.workspaceDir, 'playbooks', `conn-${connection.id}-rdb`))).toBe(true);
+
+    // Deleted again, they are in the trash (named by the connection, which is there too): restored from it…
+    await own.getByTestId('delete-task-playbooks').click();
+    await expect.poll(() => own.count()).toBe(0);
+    await page.getByTestId('open-trash').click();
+    const trash = page.getByTestId('trash-view');
+    const item = trash.locator('[data-testid="trash-item"][data-kind="playbooks"]');
+    await expect.poll(() => item.innerText()).toMatch(/^Shops × relational\s+1 playbook version · deleted /);
+    await screenshot(page, 'playbooks-06-in-the-trash');
+    await item.getByRole('button', { name: 'Restore playbooks Shops × relational' }).click();
+    await expect.poll(() => item.count()).toBe(0);
+    expect(existsSync(join(app.workspaceDir, 'playbooks', `conn-${connection.id}-rdb`))).toBe(true);
+    // …or removed for good when the trash is emptied.
+    await page.getByTestId('open-playbooks').click();
+    await own.getByTestId('delete-task-playbooks').click();
+    await expect.poll(() => own.count()).toBe(0);
+    await page.getByTestId('open-trash').click();
+    await expect.poll(() => item.count()).toBe(1);
+    await trash.getByTestId('empty-trash').click();
+    await page.getByTestId('confirm-empty-trash').getByTestId('confirm-empty').click();
+    await expect.poll(() => trash.getByTestId('trash-item').count()).toBe(0);
+    expect(existsSync(join(app.workspaceDir, 'playbooks', '.deleted'))).toBe(false);
+    expect(existsSync(join(app.workspaceDir, 'playbooks', `conn-${connection.id}-rdb`))).toBe(false);
     api.close();
     expect(app.pageErrors).toEqual([]);
   }, 60_000);

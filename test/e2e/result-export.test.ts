@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
+import type { Locator } from 'playwright-core';
 import { screenshot, typeInEditor, useAppInBrowser } from '../support/browser';
 
 /**
@@ -55,6 +56,17 @@ describe('exporting a whole result from the grid', () => {
     await cell.getByTestId('run-query').click();
     await expect.poll(() => cell.getByTestId('result-summary').textContent(), { timeout: 30_000 }).toMatch(/^7,500 rows · /);
     expect(await cell.getByTestId('result-preview').innerText()).toContain('First 5,000 of 7,500 rows kept');
+    // The long note has a row of its own under the toolbar, shown in full; the buttons stay on the summary's line, at any width.
+    const top = async (locator: Locator): Promise<number> => (await locator.boundingBox())?.y ?? Number.NaN;
+    for (const width of [1440, 1000]) {
+      await page().setViewportSize({ width, height: 900 });
+      const line = await top(cell.getByTestId('result-summary'));
+      for (const button of [cell.getByTestId('toggle-chart'), cell.getByTestId('export-all-rows')]) expect(Math.abs((await top(button)) - line), `at ${width}px`).toBeLessThan(8);
+      expect(await top(cell.getByTestId('result-preview')), `at ${width}px`).toBeGreaterThan(line + 8);
+      await cell.scrollIntoViewIfNeeded();
+      await screenshot(page(), `result-export-00-toolbar-${width}`);
+    }
+    await page().setViewportSize({ width: 1440, height: 900 });
 
     await cell.getByTestId('export-all-rows').click();
     const download = page().waitForEvent('download', { timeout: 30_000 });

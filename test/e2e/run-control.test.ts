@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
+import { seriousViolations } from '../support/axe';
 import { openRunComposer, screenshot, setModelInApp, useAppInBrowser } from '../support/browser';
 import { startScriptedOpenAiServer, type ScriptedOpenAiServer } from '../support/scripted-openai';
 import type { ScriptStep } from '../support/scripted-openai/script';
@@ -93,6 +94,19 @@ describe('pausing a run and the model’s what-if experiment', () => {
     expect(await experiment.innerText()).toContain(candidatesQuery);
     await experiment.scrollIntoViewIfNeeded();
     await screenshot(page, 'control-02-model-whatif');
+    // The model's experiment as a record (its SQL in read-only blocks) passes the full-page audit in light and dark.
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const audited = await app.browser.newPage({ bypassCSP: true, colorScheme, viewport: { width: 1400, height: 1000 } });
+      try {
+        await audited.goto(app.server.url);
+        const record = audited.locator('[data-cell-kind="whatif"] .whatif-readonly').last();
+        await record.waitFor({ timeout: 15_000 });
+        await record.scrollIntoViewIfNeeded();
+        expect(await seriousViolations(audited), colorScheme).toEqual([]);
+      } finally {
+        await audited.close();
+      }
+    }
 
     // The analyst re-runs it with a change of their own: an editable copy right below.
     await experiment.getByTestId('copy-to-edit').click();

@@ -1,7 +1,8 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe';
-import { screenshot, useAppInBrowser } from '../support/browser';
+import { screenshot, typeInEditor, useAppInBrowser } from '../support/browser';
+import { shownColours } from '../support/contrast';
 
 /** Light and dark themes: the OS setting by default, a choice in the sidebar and the palette, the editors too, contrast checked by axe. */
 const app = useAppInBrowser({ viewport: { width: 1440, height: 900 } });
@@ -84,6 +85,56 @@ describe('themes', () => {
       expect(await page.getByTestId('theme-choice').inputValue()).toBe('dark');
       await page.emulateMedia({ colorScheme: 'light' });
       expect(await theme(page)).toBe('dark');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("audits a what-if cell's result and a NULL in the grid in light and dark, the NULL at 4.5:1 or better", async () => {
+    const page = await app.browser.newPage({ bypassCSP: true, colorScheme: 'light', viewport: { width: 1440, height: 900 } });
+    /** Axe on the whole page in each theme, chosen in the sidebar; `check` runs in each too. */
+    const auditBothThemes = async (what: string, check: () => Promise<void>): Promise<void> => {
+      for (const chosen of ['light', 'dark'] as const) {
+        await page.getByTestId('theme-choice').selectOption(chosen);
+        await expect.poll(() => theme(page)).toBe(chosen);
+        expect(await seriousViolations(page), `${what} in ${chosen}`).toEqual([]);
+        await check();
+      }
+    };
+    try {
+      await page.goto(app.server.url);
+      await page.getByTestId('notebook-list').getByText('Welcome to Decision Workbench').click();
+      const whatIf = page.locator('[data-cell-kind="whatif"]').first();
+      await whatIf.getByTestId('run-whatif').click();
+      await expect.poll(() => whatIf.getByTestId('whatif-winner').count(), { timeout: 30_000 }).toBe(1);
+      await whatIf.scrollIntoViewIfNeeded();
+      await auditBothThemes('the what-if cell', async () => {
+        // The chart's tooltip, shown on hover, is readable in the theme (recharts draws it white by default).
+        await whatIf.locator('[data-testid="delta-chart"] .recharts-bar-rectangle').nth(2).hover();
+        const label = whatIf.locator('.recharts-default-tooltip .recharts-tooltip-label');
+        await label.waitFor();
+        for (const text of [label, whatIf.locator('.recharts-default-tooltip .recharts-tooltip-item').first()]) {
+          const colours = await shownColours(text);
+          expect(colours.ratio, `tooltip in ${await theme(page)}: ${colours.color} on ${colours.background}`).toBeGreaterThanOrEqual(4.5);
+        }
+        await screenshot(page, `theme-05-whatif-${await theme(page)}`);
+      });
+
+      await page.getByTestId('new-notebook').click();
+      await expect.poll(() => page.getByTestId('notebook-title').textContent()).toMatch(/^Untitled/);
+      await expect.poll(() => page.getByTestId('cell').count()).toBe(0);
+      await page.getByTestId('add-query').first().click();
+      await expect.poll(() => page.getByTestId('cell').count()).toBe(1);
+      const cell = page.getByTestId('cell').first();
+      await typeInEditor(page, cell.getByTestId('query-editor'), "SELECT 'a' AS name, NULL AS missing");
+      await cell.getByTestId('run-query').click();
+      const nullCell = cell.locator('.grid .null').first();
+      await expect.poll(() => nullCell.count(), { timeout: 20_000 }).toBe(1);
+      expect(await nullCell.innerText()).toBe('NULL');
+      await auditBothThemes('a NULL in the grid', async () => {
+        const colours = await shownColours(nullCell);
+        expect(colours.ratio, `NULL in ${await theme(page)}: ${colours.color} on ${colours.background}`).toBeGreaterThanOrEqual(4.5);
+      });
     } finally {
       await page.close();
     }

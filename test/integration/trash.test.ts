@@ -1,5 +1,9 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventPayload } from '../../src-main/contract';
+import { writeVersion } from '../../src-main/benchmark/playbook-training';
+import { sealVersion } from '../../src-main/engine/techniques/autoplan/playbook';
 import { openWorkbench, type Workbench } from '../../src-main/services/workbench';
 import { fixedEnvironment, tinySqlite } from '../support/fixtures';
 import { useTempDirs } from '../support/temp';
@@ -47,8 +51,8 @@ describe('the trash', () => {
 
     // Emptied: the deleted notebook (with its cell) and a newly deleted cell go for good; the rest stays.
     await workbench.invoke('cells/delete', { id: first.id });
-    expect(await workbench.invoke('trash/empty', {})).toEqual({ notebooks: 1, cells: 2, connections: 0, documents: 0, kept: 0 });
-    expect(await workbench.invoke('trash/list', {})).toEqual({ notebooks: [], cells: [], connections: [], documents: [] });
+    expect(await workbench.invoke('trash/empty', {})).toEqual({ notebooks: 1, cells: 2, connections: 0, documents: 0, playbooks: 0, kept: 0 });
+    expect(await workbench.invoke('trash/list', {})).toEqual({ notebooks: [], cells: [], connections: [], documents: [], playbooks: [] });
     await expect(workbench.invoke('notebooks/get', { id: dropped.id })).rejects.toMatchObject({ code: 'not-found' });
     await expect(workbench.invoke('cells/restore', { id: droppedCell.id })).rejects.toMatchObject({ code: 'not-found' });
     await expect(workbench.invoke('trash/restore', { kind: 'cell', id: first.id })).rejects.toMatchObject({ code: 'not-found' });
@@ -59,7 +63,7 @@ describe('the trash', () => {
     opened.splice(opened.indexOf(workbench), 1);
     const again = open(directory);
     expect((await again.invoke('notebooks/list', {})).map((notebook) => notebook.title)).toEqual(['Kept']);
-    expect(await again.invoke('trash/list', {})).toEqual({ notebooks: [], cells: [], connections: [], documents: [] });
+    expect(await again.invoke('trash/list', {})).toEqual({ notebooks: [], cells: [], connections: [], documents: [], playbooks: [] });
   });
 
   it('keeps a removed document: listed with its notebook, restored in its place (by Undo or the trash), refused when its name was attached again, gone only when emptied', async () => {
@@ -96,7 +100,7 @@ describe('the trash', () => {
     expect(changes).toEqual([['notes.md'], ['report.txt', 'notes.md'], ['notes.md'], ['notes.md', 'report.txt'], ['notes.md'], ['report.txt', 'notes.md']]);
 
     // Emptying the trash deletes the replacement for good; the trash survives reopening the workspace.
-    expect(await workbench.invoke('trash/empty', {})).toEqual({ notebooks: 0, cells: 0, connections: 0, documents: 1, kept: 0 });
+    expect(await workbench.invoke('trash/empty', {})).toEqual({ notebooks: 0, cells: 0, connections: 0, documents: 1, playbooks: 0, kept: 0 });
     await expect(workbench.invoke('trash/restore', { kind: 'document', id: replacement.id })).rejects.toMatchObject({ code: 'not-found' });
     await workbench.invoke('documents/remove', { id: report.id });
     await workbench.close();
@@ -105,5 +109,52 @@ describe('the trash', () => {
     expect((await again.invoke('trash/list', {})).documents.map((document) => document.name)).toEqual(['report.txt']);
     await again.invoke('trash/restore', { kind: 'document', id: report.id });
     expect((await again.invoke('documents/list', { notebookId: notebook.id })).map((document) => document.name)).toEqual(['report.txt', 'notes.md']);
+  });
+
+  it("lists a removed connection's deleted playbooks, restores them, and removes them for good when emptied", async () => {
+    const directory = tempDir();
+    const workbench = open(directory);
+    const connection = await workbench.invoke('connections/add', { name: 'shops', target: { engine: 'sqlite', path: tinySqlite(tempDir()) } });
+    const scenario = `conn-${connection.id}` as const;
+    const folder = tempDir();
+    mkdirSync(folder, { recursive: true });
+    const own = sealVersion({
+      format: 'decision-workbench/playbook-version',
+      version: 1,
+      taskType: { scenario, db: 'rdb' },
+      index: 1,
+      parent: null,
+      playbook: '1. Query the shops.\n2. Finish with the best.',
+      previous: '',
+      batch: { questionIds: ['run-1'] },
+      jobs: [],
+      successRate: 1,
+      cost: { calls: 1, promptTokens: 10, completionTokens: 2 },
+      settings: { model: 'scripted', batchSize: 1, temperature: 0.7, reflection: 'sir', maxActions: 10, split: null },
+      specifics: [],
+      review: { status: 'proposed', pinned: false },
+    });
+    writeVersion(folder, own);
+    await workbench.invoke('playbooks/import', { directory: folder });
+    await workbench.invoke('connections/remove', { id: connection.id });
+    const { restoreId } = await workbench.invoke('playbooks/delete-task', { scenario, db: 'rdb' });
+
+    // Listed with the removed connection's name, restored from the trash like an Undo.
+    const listed = (await workbench.invoke('trash/list', {})).playbooks;
+    expect(listed).toEqual([{ id: restoreId, scenario, db: 'rdb', connectionName: 'shops', versions: 1, deletedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) }]);
+    await workbench.invoke('trash/restore', { kind: 'playbooks', id: restoreId });
+    expect((await workbench.invoke('playbooks/list', {})).find((task) => task.scenario === scenario)).toMatchObject({ db: 'rdb', versions: [{ hash: own.hash }] });
+    expect((await workbench.invoke('trash/list', {})).playbooks).toEqual([]);
+    await expect(workbench.invoke('trash/restore', { kind: 'playbooks', id: restoreId })).rejects.toThrow(/no longer there/);
+
+    // Deleted again and the trash emptied: the folder is gone from the disk, Undo says so.
+    const again = await workbench.invoke('playbooks/delete-task', { scenario, db: 'rdb' });
+    const aside = join(directory, 'playbooks', '.deleted', again.restoreId);
+    expect(existsSync(aside)).toBe(true);
+    expect(await workbench.invoke('trash/empty', {})).toEqual({ notebooks: 0, cells: 0, connections: 1, documents: 0, playbooks: 1, kept: 0 });
+    expect(existsSync(aside)).toBe(false);
+    expect(await workbench.invoke('trash/list', {})).toEqual({ notebooks: [], cells: [], connections: [], documents: [], playbooks: [] });
+    await expect(workbench.invoke('playbooks/restore', { restoreId: again.restoreId })).rejects.toThrow(/no longer there/);
+    expect((await workbench.invoke('playbooks/list', {})).some((task) => task.scenario === scenario)).toBe(false);
   });
 });

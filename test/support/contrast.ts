@@ -37,6 +37,12 @@ export async function shownColours(element: Locator): Promise<ShownColours> {
   return { ...shown, ratio: (light + 0.05) / (dark + 0.05) };
 }
 
+/** The WCAG 2 contrast ratio of two `rgb(…)` colours (1 to 21; 3 is the minimum for graphics, 4.5 for body text). */
+export function contrastRatio(first: string, second: string): number {
+  const [light, dark] = [relativeLuminance(first), relativeLuminance(second)].sort((a, b) => b - a) as [number, number];
+  return (light + 0.05) / (dark + 0.05);
+}
+
 /** Whether an `rgb(…)` colour is a dark theme's kind of background (relative luminance under 0.2; white is 1). */
 export function isDarkColour(css: string): boolean {
   return relativeLuminance(css) < 0.2;

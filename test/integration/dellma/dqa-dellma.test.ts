@@ -8,7 +8,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { dqaQuestionText } from '../../../src-main/benchmark/dqa-question-text';
-import { dellmaFitSchema, dellmaFrameSchema, dellmaRankSchema } from '../../../src-main/contract/dellma';
+import { dellmaFitSchema, dellmaFrameSchema, dellmaRankSchema, dellmaSamplingSchema } from '../../../src-main/contract/dellma';
+import { problemSeed } from '../../../src-main/engine/techniques/dellma/pipeline';
+import { dellmaProblemNumber, dellmaSettings } from '../../../src-main/engine/techniques/dellma/technique';
 import { runDwb } from '../../support/cli';
 import { devQuestions, simulate, writeQuestionFile, type DqaQuestion } from '../../support/dqa-technique-model';
 import { messageText, startScriptedOpenAiServer, type ReceivedChatRequest, type ScriptedOpenAiServer, type ScriptedTurn } from '../../support/scripted-openai';
@@ -96,5 +98,13 @@ describe('dwb dqa solve --engine dellma', () => {
     // Each ranking is written as soon as it is in: rank events alternate with the model's answers.
     const order = events.filter((event) => event.type === 'model-response' || event.tool === 'dellma.rank').map((event) => (event.type === 'tool' ? 'rank' : 'response'));
     expect(order.slice(-2 * ranks.length)).toEqual(ranks.flatMap(() => ['response', 'rank']));
+
+    // Each question's draw is seeded by its DQA id: three questions, three seeds, as documented.
+    const seeds = questions.map((question) => {
+      const logged = readFileSync(join(out, question.id, 'run-log.jsonl'), 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { event: { tool?: string; input?: unknown } }).event);
+      return dellmaSamplingSchema.parse(logged.find((event) => event.tool === 'dellma.sampling')?.input).seed;
+    });
+    expect(seeds).toEqual(questions.map((question) => problemSeed(dellmaSettings.seed, dellmaProblemNumber(dqaQuestionText(question), question.id))));
+    expect(new Set(seeds).size).toBe(3);
   });
 });

@@ -4,7 +4,7 @@
  * registry (registry.json) of the analyst's reviews and the pin. A version is checked against
  * its hash whenever it is read, so an edited file is refused rather than used.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { diffLines } from 'diff';
@@ -259,6 +259,35 @@ export class PlaybookStore {
     for (let count = 2; existsSync(join(asideRoot, aside)); count++) aside = `${scenario}-${db}.${stamp}${count}`;
     renameSync(folder, join(asideRoot, aside));
     return aside;
+  }
+
+  /**
+   * The deleted playbooks waiting under <root>/.deleted (the Trash view lists them): each
+   * folder's name (what `putBack` takes), its task type, how many versions it holds and when it
+   * was set aside (from the name's stamp).
+   */
+  setAsideList(): { id: string; scenario: `conn-${string}`; db: DbKind; versions: number; deletedAt: string }[] {
+    const asideRoot = join(this.root, DELETED_FOLDER);
+    if (!existsSync(asideRoot)) return [];
+    return readdirSync(asideRoot, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .flatMap((entry) => {
+        const match = /^(conn-[A-Za-z0-9_-]+)-(rdb|gdb)\.(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(\d{3})\d*$/.exec(entry.name);
+        if (!match) return [];
+        const [, scenario, db, year, month, day, hour, minute, second, millis] = match as unknown as [string, `conn-${string}`, DbKind, ...string[]];
+        const versions = readdirSync(join(asideRoot, entry.name)).filter((name) => /^[0-9a-f]{64}\.json$/.test(name)).length;
+        return [{ id: entry.name, scenario, db, versions, deletedAt: `${year}-${month}-${day}T${hour}:${minute}:${second}.${millis}Z` }];
+      })
+      .sort((a, b) => b.deletedAt.localeCompare(a.deletedAt));
+  }
+
+  /** Removes every set-aside folder for good (the Trash view's "Empty trash"); returns how many there were. */
+  emptySetAside(): number {
+    const asideRoot = join(this.root, DELETED_FOLDER);
+    if (!existsSync(asideRoot)) return 0;
+    const folders = readdirSync(asideRoot);
+    rmSync(asideRoot, { recursive: true, force: true });
+    return folders.length;
   }
 
   /** Undoes `setAside`: the folder comes back as it was; refused when playbooks of that task type exist again. */

@@ -65,8 +65,21 @@ export const dellma: TechniqueDefinition = {
   run: (run) => runDellma(run),
 };
 
-/** A run decides one problem; its number enters the seed as in `dwb dellma solve`. */
-const problemNumber = 1;
+/**
+ * A run decides one problem; its number enters the seed as in `dwb dellma solve`
+ * (`problemSeed`). It is derived from the question, so different questions get different draws
+ * and the same question always the same one: FNV-1a (32 bits) of `id:<the question's stable id>`
+ * (a DQA question's id) when the run has one, else of `text:<the question as asked>`.
+ */
+export function dellmaProblemNumber(question: string, questionId?: string): number {
+  const key = questionId !== undefined ? `id:${questionId}` : `text:${question}`;
+  let hash = 0x811c9dc5;
+  for (const byte of new TextEncoder().encode(key)) hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
+  return hash;
+}
+
+/** The problem number of every run saved before it was derived from the question: a resumed one keeps its draw. */
+const legacyProblemNumber = 1;
 
 class RunEnding extends Error {
   constructor(
@@ -123,7 +136,9 @@ async function decide(run: RunContext): Promise<RunOutcome> {
     .trim();
   const caller = runCaller(run);
   // What an interrupted run had finished; kept in the run's state so every checkpoint holds it.
-  const progress: DellmaProgress = (run.options.resume ? savedProgress(run.state.technique) : null) ?? { frame: null, context: null, documents: [], forecast: null, beliefs: null, answered: null, batches: [] };
+  const progress: DellmaProgress = (run.options.resume ? savedProgress(run.state.technique) : null) ?? { problem: dellmaProblemNumber(question, run.options.questionId), frame: null, context: null, documents: [], forecast: null, beliefs: null, answered: null, batches: [] };
+  // Recorded with the progress, so a resumed run draws exactly what it drew before.
+  const problemNumber = progress.problem;
   // Saved at once when a step ends at a review point, where no model call would save it.
   const save = (): void => run.options.onCheckpoint?.(run.checkpoint(null));
   run.state.technique = progress;
@@ -174,14 +189,14 @@ async function decide(run: RunContext): Promise<RunOutcome> {
     if ('end' in reviewed) return reviewed.end;
     beliefs = reviewed.beliefs;
     // The plan and its cost are shown before any ranking call is made (the sampling is seeded, so it is known now).
-    emitSampling(run, params, beliefs, actions.length, cost);
+    emitSampling(run, params, problemNumber, beliefs, actions.length, cost);
     progress.beliefs = beliefs;
   }
   const finalBeliefs = beliefs;
 
   // 4. Sampling, rankings, fit, expected utility.
   // The seeded draw the pipeline makes, so a review can describe a batch's scenarios.
-  const sampled = drawnSample(params, finalBeliefs, actions.length);
+  const sampled = drawnSample(params, problemNumber, finalBeliefs, actions.length);
   const result = await solveWithDellma(caller, problemNumber, problemFrame, finalBeliefs, params, {
     onBatch: (batch, sample) => emitBatch(run, batch, sample, actions, finalBeliefs),
     ...(run.options.gate.interactive ? { reviewBatch: (batch: BatchRecord) => reviewRanking(run, batch, sampled, actions, finalBeliefs) } : {}),
@@ -264,7 +279,7 @@ export function dellmaParameters(settings: DellmaRunSettings): DellmaParameters 
 }
 
 /** The seeded draw the pipeline makes for the variant: paired states (Pairs, Top-1) or Naive's independent items. */
-function drawnSample(params: DellmaParameters, beliefs: readonly BeliefFactor[], actionCount: number): Sample {
+function drawnSample(params: DellmaParameters, problemNumber: number, beliefs: readonly BeliefFactor[], actionCount: number): Sample {
   const random = seededRandom(problemSeed(params.seed, problemNumber));
   return params.variant === 'naive' ? naiveSample(random, beliefs, actionCount, params.naiveSamples) : pairedSample(random, beliefs, actionCount, params.perAction);
 }
@@ -291,6 +306,8 @@ async function concludeBaseline(run: RunContext, result: ProblemResult): Promise
  * batch) instead of asking and showing them again.
  */
 interface DellmaProgress {
+  /** The problem number the seed is derived from (`dellmaProblemNumber`). */
+  problem: number;
   frame: DellmaFrame | null;
   context: string | null;
   /** The attached documents the context used. */
@@ -309,6 +326,7 @@ function savedProgress(saved: unknown): DellmaProgress | null {
   const progress = saved as Partial<DellmaProgress>;
   const frame = dellmaFrameSchema.safeParse(progress.frame);
   return {
+    problem: typeof progress.problem === 'number' && Number.isInteger(progress.problem) ? progress.problem : legacyProblemNumber,
     frame: frame.success ? frame.data : null,
     context: frame.success && typeof progress.context === 'string' ? progress.context : null,
     documents: Array.isArray(progress.documents) ? progress.documents.filter((entry) => dellmaDocumentUseSchema.safeParse(entry).success) : [],
@@ -441,9 +459,9 @@ async function reviewForecast(run: RunContext, beliefs: BeliefFactor[], document
 }
 
 /** The sampling plan and the ranking calls it will cost, before they are made. */
-function emitSampling(run: RunContext, params: DellmaParameters, beliefs: readonly BeliefFactor[], actionCount: number, cost: ReturnType<typeof estimateCost>): void {
+function emitSampling(run: RunContext, params: DellmaParameters, problemNumber: number, beliefs: readonly BeliefFactor[], actionCount: number, cost: ReturnType<typeof estimateCost>): void {
   // The same seeded draw the pipeline makes next, so these are exactly the futures it ranks.
-  const sample = drawnSample(params, beliefs, actionCount);
+  const sample = drawnSample(params, problemNumber, beliefs, actionCount);
   const items = sample.items.length;
   const naive = params.variant === 'naive';
   const sampling: DellmaSampling = {
@@ -460,11 +478,13 @@ function emitSampling(run: RunContext, params: DellmaParameters, beliefs: readon
     cost: { calls: cost.rankingCalls, promptTokens: cost.promptTokens, completionTokens: cost.completionTokens },
   };
   const variantText = params.variant === 'top1' ? 'Top-1' : naive ? 'Naive' : 'Pairs';
+  const questionId = run.options.questionId;
+  const seedSource = run.options.resume ? '' : questionId !== undefined ? `, from question ${questionId}` : ", from the question's text";
   if (naive) {
-    emitStep(run, 'sampling', sampling, `${variantText}: sampling ${sampling.items} scenarios (seed ${sampling.seed}), each a future of its own with an option drawn at random, ranked in one call; estimated ${cost.rankingCalls} ranking call(s), about ${cost.promptTokens} prompt tokens.`, 'sampling');
+    emitStep(run, 'sampling', sampling, `${variantText}: sampling ${sampling.items} scenarios (seed ${sampling.seed}${seedSource}), each a future of its own with an option drawn at random, ranked in one call; estimated ${cost.rankingCalls} ranking call(s), about ${cost.promptTokens} prompt tokens.`, 'sampling');
     return;
   }
-  emitStep(run, 'sampling', sampling, `${variantText}: sampling ${sampling.states} futures (seed ${sampling.seed}), each with every option: ${sampling.items} scenarios in ${sampling.windows.length} overlapping batch(es) of up to ${sampling.batch} (overlap ${sampling.overlap}); estimated ${cost.rankingCalls} ranking call(s), about ${cost.promptTokens} prompt tokens.`, 'sampling');
+  emitStep(run, 'sampling', sampling, `${variantText}: sampling ${sampling.states} futures (seed ${sampling.seed}${seedSource}), each with every option: ${sampling.items} scenarios in ${sampling.windows.length} overlapping batch(es) of up to ${sampling.batch} (overlap ${sampling.overlap}); estimated ${cost.rankingCalls} ranking call(s), about ${cost.promptTokens} prompt tokens.`, 'sampling');
 }
 
 /** One ranking cell, written as soon as the batch's answer is in. */
