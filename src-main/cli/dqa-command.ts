@@ -122,7 +122,7 @@ export async function runDqaCommand(args: string[], io: CommandIo): Promise<numb
     if (cache !== null) {
       cache.close();
       const { hits, writes, rejected } = cache.counts;
-      io.stderr(`dump cache ${cache.dir}: ${hits} read, ${writes} written${rejected > 0 ? `, ${rejected} unusable entries parsed again` : ''}`);
+      io.stderr(`dump cache ${cache.dir}: ${hits} read, ${writes} written${rejected > 0 ? `, ${rejected} unusable ${rejected === 1 ? 'entry' : 'entries'} parsed again` : ''}`);
     }
     // Since the process started, so start-up counts (npm run bench:simulators reads this line).
     const cpu = process.cpuUsage();

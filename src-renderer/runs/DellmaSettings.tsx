@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { dellmaVariants, type DellmaCostEstimate, type DellmaRunSettingsInput, type DellmaVariant } from '../../src-main/contract/dellma';
 import { useWorkbench } from '../app/store-context';
+import { dellmaSizeProblem } from './request-problem';
 
 const variantLabels: Record<DellmaVariant, string> = {
   pairs: 'DeLLMa-Pairs',
@@ -34,7 +35,7 @@ export function DellmaSettings({ question, rules, value, onChange }: { question:
     const timer = setTimeout(() => {
       estimateDellma(question, rules, settings)
         .then((result) => current && (setEstimate(result), setProblem(null)))
-        .catch((caught: unknown) => current && (setEstimate(null), setProblem(caught instanceof Error ? caught.message : String(caught))));
+        .catch((caught: unknown) => current && (setEstimate(null), setProblem(dellmaSizeProblem(caught instanceof Error ? caught.message : String(caught)))));
     }, 150);
     return () => {
       current = false;
