@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { documentLimits } from '../../src-main/contract/documents';
 import { repoRoot } from '../support/fixtures';
 import { seriousViolations } from '../support/axe';
+import { shownColours } from '../support/contrast';
 import { screenshot, useAppInBrowser } from '../support/browser';
 import { messageText, startScriptedOpenAiServer, type ReceivedChatRequest, type ScriptedOpenAiServer, type ScriptedTurn } from '../support/scripted-openai';
 import type { ScriptStep } from '../support/scripted-openai/script';
@@ -103,6 +104,9 @@ describe('the DeLLMa agriculture example in the app', () => {
     await expect.poll(() => app.page.getByTestId('run-status').innerText(), { timeout: 60_000 }).toBe('Decided');
     expect(model().failures).toEqual([]);
     expect(await app.page.getByTestId('decision').locator('.decision-value').innerText()).toBe('avocado');
+    // The question cell keeps its lines: Options and Unknowns are read line by line, so they show that way.
+    const questionCell = app.page.locator('.cell-question').last();
+    expect(await questionCell.locator('.markdown').innerText()).toMatch(/\nOptions: apple; avocado; grape; grapefruit; lemon; peach; pear\nUnknowns: /);
 
     const forecastPrompt = userText(model().chatRequests().find(isForecast) as ReceivedChatRequest);
     const used = documentLimits.contextChars;
@@ -153,6 +157,8 @@ describe('the DeLLMa agriculture example in the app', () => {
     const input = app.page.getByTestId('document-file');
     await input.setInputFiles({ name: 'scan.pdf', mimeType: 'application/pdf', buffer: Buffer.from([0x25, 0x50, 0x44, 0x46, 0x00, 0x01]) });
     await expect.poll(() => app.page.getByTestId('document-error').innerText()).toContain('"scan.pdf" looks binary');
+    // Readable on the page, not in the sidebar's light red.
+    expect((await shownColours(app.page.getByTestId('document-error'))).ratio).toBeGreaterThanOrEqual(4.5);
     await input.setInputFiles({ name: 'frost.md', mimeType: 'text/markdown', buffer: Buffer.from('# Frost\n<b>Late frost</b> in March hurt the almond bloom.\n') });
     const documents = app.page.getByTestId('attached-document');
     await expect.poll(() => documents.allInnerTexts()).toEqual([expect.stringContaining('fruit-sept-2021.txt'), expect.stringContaining('frost.md')]);
