@@ -90,6 +90,9 @@ describe('the DeLLMa agriculture example in the app', () => {
     expect(await composer.getByTestId('run-documents-note').innerText()).toContain('are used by DeLLMa only');
     await composer.getByLabel('Technique').selectOption('dellma');
     await screenshot(app.page, 'dellma-example-00-opened');
+    // The start button stays on one line beside DeLLMa's long summary.
+    const startBox = await composer.getByTestId('start-run').boundingBox();
+    expect(startBox?.height ?? 0).toBeLessThan(2 * 18);
 
     // The database: the example's query of the seven fruits runs on it.
     await app.page.getByTestId('run-query').first().click();
