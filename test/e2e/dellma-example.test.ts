@@ -90,6 +90,8 @@ describe('the DeLLMa agriculture example in the app', () => {
     expect(await composer.getByTestId('run-documents-note').innerText()).toContain('are used by DeLLMa only');
     await composer.getByLabel('Technique').selectOption('dellma');
     await screenshot(app.page, 'dellma-example-00-opened');
+    // Token counts read with thousands separators, like the 1,000 beside them.
+    await expect.poll(() => composer.getByTestId('dellma-estimate').innerText()).toMatch(/about \d{1,3}(,\d{3})+ prompt \+ [\d,]+ answer tokens/);
     // The start button stays on one line beside DeLLMa's long summary.
     const startBox = await composer.getByTestId('start-run').boundingBox();
     expect(startBox?.height ?? 0).toBeLessThan(2 * 18);
@@ -209,7 +211,7 @@ describe('the DeLLMa agriculture example in the app', () => {
 
       // The cost estimate follows the documents while the composer stays open: a long one attached raises it, removed brings it back.
       const estimate = audited.getByTestId('dellma-estimate');
-      const promptTokens = async (): Promise<number> => Number(/about (\d+) prompt/.exec(await estimate.innerText())?.[1] ?? Number.NaN);
+      const promptTokens = async (): Promise<number> => Number(/about ([\d,]+) prompt/.exec(await estimate.innerText())?.[1]?.replace(/,/g, '') ?? Number.NaN);
       await expect.poll(promptTokens).toBeGreaterThan(0);
       const before = await promptTokens();
       await audited.getByTestId('document-file').setInputFiles({ name: 'outlook.txt', mimeType: 'text/plain', buffer: Buffer.from('Pear demand rises. '.repeat(300)) });
