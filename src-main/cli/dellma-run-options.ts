@@ -23,12 +23,13 @@ function numberOption(value: string | undefined, option: string): number | undef
 /**
  * The DeLLMa settings the options ask for, checked by the contract's schema (one message per
  * bad value, naming the option); null when none is given. `--samples` is s per option for
- * Pairs and Top-1 and the total for Naive, as in `dwb dellma solve`. Refused for other techniques.
+ * Pairs and Top-1 and the total for Naive, as in `dwb dellma solve`. Refused for other techniques,
+ * naming the option that chose the technique (`--technique` for `dwb run`, `--engine` for `dwb dqa solve`).
  */
-export function dellmaRunSettingsFrom(values: DellmaCliValues, technique: string): DellmaRunSettings | null {
+export function dellmaRunSettingsFrom(values: DellmaCliValues, technique: string, techniqueOption: '--technique' | '--engine' = '--technique'): DellmaRunSettings | null {
   const given = (Object.keys(dellmaRunCliOptions) as (keyof typeof dellmaRunCliOptions)[]).filter((name) => values[name] !== undefined);
   if (given.length === 0) return null;
-  if (technique !== 'dellma') throw new WorkbenchError('invalid-request', `${given.map((name) => `--${name}`).join(', ')} ${given.length === 1 ? 'is' : 'are'} for --technique dellma, not ${technique}`);
+  if (technique !== 'dellma') throw new WorkbenchError('invalid-request', `${given.map((name) => `--${name}`).join(', ')} ${given.length === 1 ? 'is' : 'are'} for ${techniqueOption} dellma, not ${technique}`);
   const samples = numberOption(values.samples, '--samples');
   const naive = values.variant === 'naive';
   const raw = {

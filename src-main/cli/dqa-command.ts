@@ -122,7 +122,7 @@ export async function runDqaCommand(args: string[], io: CommandIo): Promise<numb
     if (cache !== null) {
       cache.close();
       const { hits, writes, rejected, recognised } = cache.counts;
-      const parsedAgain = rejected > 0 ? `, ${rejected} unusable entries parsed again` : '';
+      const parsedAgain = rejected > 0 ? `, ${rejected} unusable ${rejected === 1 ? 'entry' : 'entries'} parsed again` : '';
       io.stderr(`dump cache ${cache.dir}: ${hits} read, ${writes} written${parsedAgain}; ${recognised} dumps recognised without reading them`);
     }
     // Since the process started, so start-up counts (npm run bench:simulators reads this line).

@@ -112,7 +112,7 @@ export async function runDqaTechniqueCommand(args: string[], io: CommandIo): Pro
   if (values.db !== 'rdb' && values.db !== 'gdb') throw new WorkbenchError('invalid-request', `--db must be rdb or gdb, got "${values.db}"`);
   const db: DbKind = values.db;
   // DeLLMa's variant and sizes, as `dwb run` and `dwb dellma solve` take them; refused for another engine.
-  const dellma = dellmaRunSettingsFrom(values, technique);
+  const dellma = dellmaRunSettingsFrom(values, technique, '--engine');
   const local = values['model-file'] !== undefined;
   if (!local) {
     for (const flag of ['base-url', 'model'] as const) {

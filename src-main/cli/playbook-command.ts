@@ -4,7 +4,7 @@
  * playbook as Markdown, the diff from the previous version) into --out.
  */
 import { parseOptions } from './parse-options';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { WorkbenchError } from '../contract/errors';
 import { readQuestionSet } from '../dqa/question-file';
 import { requireDumpFiles } from '../dqa/scenario-databases';
@@ -43,7 +43,10 @@ function runPlaybookReview(sub: 'list' | 'import' | 'accept' | 'reject' | 'pin',
     io.stdout(`pinned ${task.pinned ?? ''} for ${task.scenario} × ${task.db}`);
     return 0;
   }
-  for (const task of store.list()) {
+  const tasks = store.list();
+  // An empty list says so (on stderr, so stdout stays one line per version for scripts).
+  if (tasks.every((task) => task.versions.length === 0)) io.stderr(`no playbooks in ${join(workspaceDir, 'playbooks')} yet: train one (dwb playbook train) or import a training's --out folder (dwb playbook import DIR)`);
+  for (const task of tasks) {
     for (const version of task.versions) {
       const flagged = version.specifics.length > 0 ? ` · NOT GENERAL: names ${version.specifics.join(', ')}` : '';
       io.stdout(`${task.scenario}-${task.db} v${String(version.index).padStart(3, '0')} ${version.hash} ${version.status}${version.pinned ? ' PINNED' : ''} · ${version.origin} · batch ${version.questionIds.join(',')}${flagged}`);

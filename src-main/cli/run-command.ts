@@ -137,6 +137,9 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
 }
 
 /** `--document FILE` (repeatable): plain-text or Markdown files checked as the app checks an attachment; for the techniques that read documents. */
+/** The usual reasons a document path cannot be read, in words (the system's code follows in brackets). */
+const unreadableReasons: Record<string, string> = { ENOENT: 'no such file', EACCES: 'permission denied', EISDIR: 'it is a folder, not a file' };
+
 function readDocuments(paths: readonly string[], technique: string): RunDocument[] {
   if (paths.length === 0) return [];
   if (!techniqueNamed(technique).usesDocuments) throw new WorkbenchError('invalid-request', `--document is read by --technique dellma only, not ${technique}`);
@@ -147,7 +150,9 @@ function readDocuments(paths: readonly string[], technique: string): RunDocument
     try {
       bytes = readFileSync(path);
     } catch (error) {
-      throw new WorkbenchError('not-found', `Cannot read the document ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+      const code = (error as NodeJS.ErrnoException).code;
+      const reason = code === undefined ? String(error) : `${unreadableReasons[code] ?? 'cannot be read'} (${code})`;
+      throw new WorkbenchError('not-found', `Cannot read the document ${path}: ${reason}`);
     }
     const name = documentName(basename(path));
     if (names.has(name)) throw new WorkbenchError('invalid-request', `--document names two files called "${name}"`);

@@ -54,7 +54,7 @@ const runProjection: CellProjection = {
   },
   'run-end': (event, _at, cells) => {
     if (event.status !== 'answered') {
-      cells.add(undefined, { kind: 'note', author: 'engine', source: `**Run ended: ${event.status}.** ${event.message ?? ''}`, data: { status: event.status } });
+      cells.add(undefined, { kind: 'note', author: 'engine', source: `**Run ended: ${event.status}.** ${keepAngleBrackets(event.message ?? '')}`, data: { status: event.status } });
     }
   },
   'run-resume': (event, _at, cells) => {
@@ -62,6 +62,15 @@ const runProjection: CellProjection = {
   },
   // model-request, model-response and model-repair are in the run log and the transcript, not in the notebook.
 };
+
+/**
+ * A run's closing message inside a Markdown note. The notebook renders notes without HTML, so a
+ * placeholder such as `<unknown> = <value>` in a message would read as a tag and vanish; a
+ * backslash before a tag-like `<` keeps it as text (CommonMark escape) and adds no markup.
+ */
+function keepAngleBrackets(message: string): string {
+  return message.replace(/<(?=[A-Za-z/!?])/g, '\\<');
+}
 
 /**
  * Each event type's projection: the run's own, then every registered tool's (a tool's own wins

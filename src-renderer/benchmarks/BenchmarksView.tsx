@@ -4,6 +4,7 @@ import type { DellmaRunSettingsInput } from '../../src-main/contract/dellma';
 import { useWorkbench } from '../app/store-context';
 import { DellmaSettings } from '../runs/DellmaSettings';
 import { BenchmarkCharts } from './BenchmarkCharts';
+import { dellmaSizeProblem } from '../runs/request-problem';
 
 const dbOptions = [
   { id: 'rdb', label: 'Relational (SQLite)' },
@@ -81,7 +82,8 @@ export function BenchmarksView({ client, onOpenNotebook }: { client: WorkbenchCl
     client
       .invoke('benchmarks/start', { questionsFile, techniques, dbs, concurrency, maxSteps, ...(techniques.includes('dellma') ? { dellma } : {}) })
       .then((summary) => setSelectedId(summary.id))
-      .catch((error: unknown) => reportError(error, 'Could not start the benchmark'))
+      // A refused DeLLMa size reads as its reason, without the request's internal field path.
+      .catch((error: unknown) => reportError(error instanceof Error ? new Error(dellmaSizeProblem(error.message)) : error, 'Could not start the benchmark'))
       .finally(() => setStarting(false));
   };
   const act = (method: 'benchmarks/stop' | 'benchmarks/resume', id: string): void => {

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { dellmaVariants, type DellmaCostEstimate, type DellmaRunSettingsInput, type DellmaVariant } from '../../src-main/contract/dellma';
 import { useWorkbench } from '../app/store-context';
+import { dellmaSizeProblem } from './request-problem';
 
 const variantLabels: Record<DellmaVariant, string> = {
   pairs: 'DeLLMa-Pairs',
@@ -34,7 +35,7 @@ export function DellmaSettings({ question, rules, value, onChange }: { question:
     const timer = setTimeout(() => {
       estimateDellma(question, rules, settings)
         .then((result) => current && (setEstimate(result), setProblem(null)))
-        .catch((caught: unknown) => current && (setEstimate(null), setProblem(caught instanceof Error ? caught.message : String(caught))));
+        .catch((caught: unknown) => current && (setEstimate(null), setProblem(dellmaSizeProblem(caught instanceof Error ? caught.message : String(caught)))));
     }, 150);
     return () => {
       current = false;
@@ -89,7 +90,7 @@ export function DellmaSettings({ question, rules, value, onChange }: { question:
           ? `Not valid: ${problem}`
           : estimate === null
             ? 'Estimating the cost…'
-            : `Estimated cost: ${estimate.calls} model call(s)${baseline ? '' : ` (${estimate.forecastCalls} forecast, ${estimate.rankingCalls} ranking, ${estimate.otherCalls} other)`}, about ${estimate.promptTokens} prompt + ${estimate.completionTokens} answer tokens, for ${estimate.actions === null ? `up to ${estimate.assumedActions} options (none listed in the question)` : `${estimate.assumedActions} option(s)`}. The data the run reads is not known yet: assumed about 1,000 tokens.`}
+            : `Estimated cost: ${estimate.calls} model call(s)${baseline ? '' : ` (${estimate.forecastCalls} forecast, ${estimate.rankingCalls} ranking, ${estimate.otherCalls} other)`}, about ${estimate.promptTokens.toLocaleString('en-US')} prompt + ${estimate.completionTokens.toLocaleString('en-US')} answer tokens, for ${estimate.actions === null ? `up to ${estimate.assumedActions} options (none listed in the question)` : `${estimate.assumedActions} option(s)`}. The data the run reads is not known yet: assumed about 1,000 tokens.`}
       </p>
       <p className="muted" data-testid="dellma-whatif-hint">
         [ext] On your own data, <code>What-if</code> lines in the question map each value of an unknown and each option to a change (<code>What-if demand = low: UPDATE …</code>, <code>What-if option: … :candidate</code>, <code>What-if objective: SELECT …</code>); the run then also computes exact outcomes in the what-if sandbox, shown beside the decision.

@@ -5,6 +5,7 @@ import type { RunDraft } from '../state/runs-slice';
 import { ActionLibraryPicker } from './ActionLibraryPicker';
 import { DellmaSettings } from './DellmaSettings';
 import { RunDocumentsNote } from '../notebook/NotebookDocuments';
+import { dellmaSizeProblem } from './request-problem';
 
 /** Where a decision run is set up: question, business rules, data, technique and mode. */
 export function RunComposer({ draft }: { draft: RunDraft }) {
@@ -74,7 +75,7 @@ export function RunComposer({ draft }: { draft: RunDraft }) {
       const { actionLibrary, dellma, ...rest } = form;
       await startRun({ ...rest, ...(form.technique === 'pearl' && actionLibrary ? { actionLibrary } : {}), ...(form.technique === 'dellma' && dellma ? { dellma } : {}) });
     } catch (caught) {
-      setError(caught instanceof Error ? caught.message : String(caught));
+      setError(dellmaSizeProblem(caught instanceof Error ? caught.message : String(caught)));
     } finally {
       setBusy(false);
     }

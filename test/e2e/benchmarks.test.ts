@@ -29,6 +29,11 @@ describe('benchmarks in the app', () => {
     await page.getByTestId('open-benchmarks').click();
     const view = page.getByTestId('benchmarks-view');
     await expect.poll(() => view.getByTestId('benchmark-model').innerText()).toContain('scripted-model');
+    // Every technique's box is inside the form, none pushed out of the view (the last is DeLLMa).
+    const form = await view.locator('.benchmark-form').boundingBox();
+    const last = await view.locator('.benchmark-form fieldset').first().locator('label').last().boundingBox();
+    expect(form && last && last.x + last.width <= form.x + form.width).toBe(true);
+    expect(await view.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
     await view.getByLabel('Questions file').fill(file);
     await view.getByLabel('PlanRAG', { exact: true }).uncheck();
     await view.getByLabel('IterRAG (ReAct)', { exact: true }).check();

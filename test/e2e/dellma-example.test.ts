@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { documentLimits } from '../../src-main/contract/documents';
 import { repoRoot } from '../support/fixtures';
 import { seriousViolations } from '../support/axe';
+import { shownColours } from '../support/contrast';
 import { screenshot, useAppInBrowser } from '../support/browser';
 import { contrastRatio, shownColours } from '../support/contrast';
 import { messageText, startScriptedOpenAiServer, type ReceivedChatRequest, type ScriptedOpenAiServer, type ScriptedTurn } from '../support/scripted-openai';
@@ -90,6 +91,11 @@ describe('the DeLLMa agriculture example in the app', () => {
     expect(await composer.getByTestId('run-documents-note').innerText()).toContain('are used by DeLLMa only');
     await composer.getByLabel('Technique').selectOption('dellma');
     await screenshot(app.page, 'dellma-example-00-opened');
+    // Token counts read with thousands separators, like the 1,000 beside them.
+    await expect.poll(() => composer.getByTestId('dellma-estimate').innerText()).toMatch(/about \d{1,3}(,\d{3})+ prompt \+ [\d,]+ answer tokens/);
+    // The start button stays on one line beside DeLLMa's long summary.
+    const startBox = await composer.getByTestId('start-run').boundingBox();
+    expect(startBox?.height ?? 0).toBeLessThan(2 * 18);
 
     // The database: the example's query of the seven fruits runs on it.
     await app.page.getByTestId('run-query').first().click();
@@ -104,6 +110,9 @@ describe('the DeLLMa agriculture example in the app', () => {
     await expect.poll(() => app.page.getByTestId('run-status').innerText(), { timeout: 60_000 }).toBe('Decided');
     expect(model().failures).toEqual([]);
     expect(await app.page.getByTestId('decision').locator('.decision-value').innerText()).toBe('avocado');
+    // The question cell keeps its lines: Options and Unknowns are read line by line, so they show that way.
+    const questionCell = app.page.locator('.cell-question').last();
+    expect(await questionCell.locator('.markdown').innerText()).toMatch(/\nOptions: apple; avocado; grape; grapefruit; lemon; peach; pear\nUnknowns: /);
 
     const forecastPrompt = userText(model().chatRequests().find(isForecast) as ReceivedChatRequest);
     const used = documentLimits.contextChars;
@@ -158,6 +167,8 @@ describe('the DeLLMa agriculture example in the app', () => {
     const input = app.page.getByTestId('document-file');
     await input.setInputFiles({ name: 'scan.pdf', mimeType: 'application/pdf', buffer: Buffer.from([0x25, 0x50, 0x44, 0x46, 0x00, 0x01]) });
     await expect.poll(() => app.page.getByTestId('document-error').innerText()).toContain('"scan.pdf" looks binary');
+    // Readable on the page, not in the sidebar's light red.
+    expect((await shownColours(app.page.getByTestId('document-error'))).ratio).toBeGreaterThanOrEqual(4.5);
     await input.setInputFiles({ name: 'frost.md', mimeType: 'text/markdown', buffer: Buffer.from('# Frost\n<b>Late frost</b> in March hurt the almond bloom.\n') });
     const documents = app.page.getByTestId('attached-document');
     await expect.poll(() => documents.allInnerTexts()).toEqual([expect.stringContaining('fruit-sept-2021.txt'), expect.stringContaining('frost.md')]);
@@ -205,7 +216,7 @@ describe('the DeLLMa agriculture example in the app', () => {
 
       // The cost estimate follows the documents while the composer stays open: a long one attached raises it, removed brings it back.
       const estimate = audited.getByTestId('dellma-estimate');
-      const promptTokens = async (): Promise<number> => Number(/about (\d+) prompt/.exec(await estimate.innerText())?.[1] ?? Number.NaN);
+      const promptTokens = async (): Promise<number> => Number(/about ([\d,]+) prompt/.exec(await estimate.innerText())?.[1]?.replace(/,/g, '') ?? Number.NaN);
       await expect.poll(promptTokens).toBeGreaterThan(0);
       const before = await promptTokens();
       await audited.getByTestId('document-file').setInputFiles({ name: 'outlook.txt', mimeType: 'text/plain', buffer: Buffer.from('Pear demand rises. '.repeat(300)) });

@@ -73,7 +73,9 @@ describe('dwb run --document', () => {
     const latin1 = await runDwb([...base, '--technique', 'dellma', '--document', join(dir, 'latin1.txt')]);
     expect(latin1.stderr).toContain('"latin1.txt" is not UTF-8 text');
     const missing = await runDwb([...base, '--technique', 'dellma', '--document', join(dir, 'nope.txt')]);
-    expect(missing.stderr).toMatch(/Cannot read the document .*nope\.txt: ENOENT/);
+    expect(missing.stderr).toMatch(/Cannot read the document .*nope\.txt: no such file \(ENOENT\)$/m);
+    const folder = await runDwb([...base, '--technique', 'dellma', '--document', dir]);
+    expect(folder.stderr).toMatch(/Cannot read the document .*: it is a folder, not a file \(EISDIR\)$/m);
     const planrag = await runDwb([...base, '--technique', 'planrag', '--document', join(dir, 'ok.txt')]);
     expect(planrag.stderr).toContain('--document is read by --technique dellma only, not planrag');
     expect(server.requests).toHaveLength(0);

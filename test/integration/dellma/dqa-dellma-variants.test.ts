@@ -70,7 +70,7 @@ describe('DeLLMa variants on the DQA benchmark', () => {
     const bad = await runDwb([...args.slice(0, -1), tempDir(), '--overlap', '0.95'], { timeoutMs: 60_000 });
     expect(bad.stderr).toContain('--overlap: the overlap must be at most 0.9');
     const wrongEngine = await runDwb(['dqa', 'solve', '--questions', file, '--engine', 'iterrag', '--base-url', server.baseUrl, '--model', 'scripted', '--variant', 'top1', '--out', tempDir()], { timeoutMs: 60_000 });
-    expect(wrongEngine.stderr).toContain('--variant is for --technique dellma, not iterrag');
+    expect(wrongEngine.stderr).toContain('--variant is for --engine dellma, not iterrag');
   });
 
   it('the app’s benchmark runs DeLLMa with the chosen variant and sizes, and its table shows them', async () => {
