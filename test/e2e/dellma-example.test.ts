@@ -12,7 +12,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { documentLimits } from '../../src-main/contract/documents';
 import { repoRoot } from '../support/fixtures';
 import { seriousViolations } from '../support/axe';
-import { shownColours } from '../support/contrast';
 import { screenshot, useAppInBrowser } from '../support/browser';
 import { contrastRatio, shownColours } from '../support/contrast';
 import { messageText, startScriptedOpenAiServer, type ReceivedChatRequest, type ScriptedOpenAiServer, type ScriptedTurn } from '../support/scripted-openai';
