@@ -105,7 +105,7 @@ export function RunComposer({ draft }: { draft: RunDraft }) {
       </header>
       <label>
         Decision question
-        <textarea aria-label="Decision question" autoFocus rows={3} value={form.question} onChange={(event) => update({ question: event.target.value })} />
+        <textarea aria-label="Decision question" autoFocus rows={questionRows(form.question)} value={form.question} onChange={(event) => update({ question: event.target.value })} />
       </label>
       <details open={form.rules.length > 0 && form.rules.length < 400}>
         <summary>Business rules {form.rules ? `(${form.rules.length} characters)` : '(optional)'}</summary>
@@ -198,4 +198,9 @@ export function RunComposer({ draft }: { draft: RunDraft }) {
       </footer>
     </section>
   );
+}
+
+/** Tall enough to show every line of a question (Options, Unknowns, What-if lines are read line by line), up to 12. */
+function questionRows(question: string): number {
+  return Math.min(12, Math.max(3, question.split('\n').length + 1));
 }

@@ -83,6 +83,9 @@ describe('the DeLLMa agriculture example in the app', () => {
     // The composer opened with the example's question and DeLLMa; it says DeLLMa reads the report.
     const composer = app.page.getByTestId('run-composer');
     expect(await composer.getByLabel('Decision question').inputValue()).toContain('Options: apple; avocado; grape; grapefruit; lemon; peach; pear');
+    // Every line of the question is in view (Options and Unknowns are read line by line): nothing scrolled out of the box.
+    const questionBox = await composer.getByLabel('Decision question').evaluate((box) => ({ scroll: (box as unknown as { scrollHeight: number }).scrollHeight, client: (box as unknown as { clientHeight: number }).clientHeight }));
+    expect(questionBox.scroll).toBeLessThanOrEqual(questionBox.client);
     expect(await composer.getByLabel('Technique').inputValue()).toBe('dellma');
     expect(await composer.getByLabel('Run connection').locator('option:checked').innerText()).toBe('DeLLMa agriculture: California crops 2021');
     expect(await composer.getByTestId('run-documents-note').innerText()).toContain('DeLLMa reads the attached document(s) into its context: fruit-sept-2021.txt');
