@@ -79,7 +79,7 @@ export async function runActionsCommand(args: string[], io: CommandIo): Promise<
 }
 
 function readText(path: string): string {
-  if (!existsSync(path)) throw new WorkbenchError('not-found', `Cannot read ${path}: ENOENT`);
+  if (!existsSync(path)) throw new WorkbenchError('not-found', `Cannot read ${path}: no such file (ENOENT)`);
   return readFileSync(path, 'utf8');
 }
 

@@ -1,7 +1,7 @@
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseOptions } from './parse-options';
-import { WorkbenchError } from '../contract/errors';
+import { WorkbenchError, fileErrorReason } from '../contract/errors';
 import { loadAgriculture } from '../dellma-data/agriculture';
 import { benchmarkCost, runBenchmark, type BenchmarkRun, type ScoredResult } from '../dellma-data/benchmark';
 import type { DellmaEnvironment } from '../dellma-data/environment';
@@ -45,7 +45,7 @@ function readFileText(path: string, what: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
-    throw new WorkbenchError('not-found', `Cannot read the ${what} ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new WorkbenchError('not-found', `Cannot read the ${what} ${path}: ${fileErrorReason(error)}`);
   }
 }
 

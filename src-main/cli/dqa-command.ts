@@ -1,7 +1,7 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseOptions } from './parse-options';
-import { WorkbenchError } from '../contract/errors';
+import { WorkbenchError, fileErrorReason } from '../contract/errors';
 import { tuneJitForBatch } from './batch-jit';
 import { openDumpCache } from '../dqa/dump-cache';
 import { parsedDumpDatabases, requireDumpFiles } from '../dqa/dump-databases';
@@ -32,7 +32,7 @@ function openOut(path: string | undefined): { write(line: string): void; close()
   try {
     fd = openSync(resolve(path), 'w');
   } catch (error) {
-    throw new WorkbenchError('not-found', `cannot write --out ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new WorkbenchError('not-found', `cannot write --out ${path}: ${fileErrorReason(error)}`);
   }
   return { write: (line) => writeSync(fd, `${line}\n`), close: () => closeSync(fd) };
 }

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseOptions } from './parse-options';
-import { WorkbenchError } from '../contract/errors';
+import { WorkbenchError, fileErrorReason } from '../contract/errors';
 import { readQuestionSet } from '../dqa/question-file';
 import { requireDumpFiles, type DbKind } from '../dqa/scenario-databases';
 import { accuracyLines, verdictLine } from '../dqa/solve-report';
@@ -50,7 +50,7 @@ export function apiKeyFrom(file: string | undefined): string | undefined {
       return key;
     } catch (error) {
       if (error instanceof WorkbenchError) throw error;
-      throw new WorkbenchError('not-found', `cannot read --api-key-file ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+      throw new WorkbenchError('not-found', `cannot read --api-key-file ${file}: ${fileErrorReason(error)}`);
     }
   }
   const fromEnv = process.env['DWB_API_KEY'];

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseOptions } from './parse-options';
-import { WorkbenchError } from '../contract/errors';
+import { WorkbenchError, fileErrorReason } from '../contract/errors';
 import type { ReportBundle } from '../reports/bundle-format';
 import { exportReport, reportFormats, type ReportFormat } from '../reports/export-report';
 import { bundleFromFile, bundleFromRun } from '../reports/prepare-bundle';
@@ -61,6 +61,6 @@ function readBundle(path: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
-    throw new WorkbenchError('not-found', `Cannot read the bundle ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new WorkbenchError('not-found', `Cannot read the bundle ${path}: ${fileErrorReason(error)}`);
   }
 }

@@ -3,7 +3,7 @@ import { basename, resolve } from 'node:path';
 import { documentLimits, type RunDocument } from '../contract/documents';
 import { documentName, readDocumentBytes } from '../workspace/document-store';
 import { parseOptions } from './parse-options';
-import { WorkbenchError } from '../contract/errors';
+import { WorkbenchError, fileErrorReason } from '../contract/errors';
 import type { RunEvent } from '../contract/run';
 import { openConnector } from '../connectors/open-connector';
 import { defaultRunLimits } from '../engine/decision-run';
@@ -137,9 +137,6 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
 }
 
 /** `--document FILE` (repeatable): plain-text or Markdown files checked as the app checks an attachment; for the techniques that read documents. */
-/** The usual reasons a document path cannot be read, in words (the system's code follows in brackets). */
-const unreadableReasons: Record<string, string> = { ENOENT: 'no such file', EACCES: 'permission denied', EISDIR: 'it is a folder, not a file' };
-
 function readDocuments(paths: readonly string[], technique: string): RunDocument[] {
   if (paths.length === 0) return [];
   if (!techniqueNamed(technique).usesDocuments) throw new WorkbenchError('invalid-request', `--document is read by --technique dellma only, not ${technique}`);
@@ -150,9 +147,7 @@ function readDocuments(paths: readonly string[], technique: string): RunDocument
     try {
       bytes = readFileSync(path);
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      const reason = code === undefined ? String(error) : `${unreadableReasons[code] ?? 'cannot be read'} (${code})`;
-      throw new WorkbenchError('not-found', `Cannot read the document ${path}: ${reason}`);
+      throw new WorkbenchError('not-found', `Cannot read the document ${path}: ${fileErrorReason(error)}`);
     }
     const name = documentName(basename(path));
     if (names.has(name)) throw new WorkbenchError('invalid-request', `--document names two files called "${name}"`);
@@ -194,7 +189,7 @@ function readText(path: string, what: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
-    throw new WorkbenchError('not-found', `Cannot read the ${what} file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new WorkbenchError('not-found', `Cannot read the ${what} file ${path}: ${fileErrorReason(error)}`);
   }
 }
 

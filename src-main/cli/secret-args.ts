@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseConnectionUriWithPassword, type ParsedConnectionUri } from '../connectors/connection-uri';
-import { WorkbenchError } from '../contract/errors';
+import { WorkbenchError, fileErrorReason } from '../contract/errors';
 import type { CommandIo } from './command-io';
 
 /**
@@ -24,7 +24,7 @@ function readSecretFile(path: string, flag: string): string {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new WorkbenchError('not-found', `Cannot read ${flag} ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new WorkbenchError('not-found', `Cannot read ${flag} ${path}: ${fileErrorReason(error)}`);
   }
   const secret = text.replace(/\r?\n$/, '');
   if (secret === '') throw new WorkbenchError('invalid-request', `${flag} ${path} is empty`);

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseOptions } from './parse-options';
 import { openConnector } from '../connectors/open-connector';
-import { WorkbenchError } from '../contract/errors';
+import { WorkbenchError, fileErrorReason } from '../contract/errors';
 import { assessSignatures, describeEntryTrust, type TrustedKey } from '../reports/bundle-signatures';
 import { replayBundle } from '../reports/replay';
 import { readTrustedKeys } from '../reports/trusted-keys';
@@ -49,7 +49,7 @@ export async function runVerifyCommand(args: string[], io: CommandIo): Promise<n
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new WorkbenchError('not-found', `Cannot read the bundle ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new WorkbenchError('not-found', `Cannot read the bundle ${path}: ${fileErrorReason(error)}`);
   }
 
   const verdict = verifyBundleText(text, values.head === undefined ? {} : { expectedHead: values.head });

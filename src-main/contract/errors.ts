@@ -74,3 +74,23 @@ export class WorkbenchError extends Error {
     return new WorkbenchError('internal', message, { cause: error });
   }
 }
+
+/** The usual reasons a file cannot be read or written, in words; the system's code follows in brackets. */
+const fileErrorWords: Readonly<Record<string, string>> = {
+  ENOENT: 'no such file',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EISDIR: 'it is a folder, not a file',
+  ENOTDIR: 'a part of the path is not a folder',
+  EMFILE: 'too many open files',
+  ENOSPC: 'no space left on the device',
+  EROFS: 'the file system is read-only',
+};
+
+/** Why a file operation failed, for a message: "no such file (ENOENT)", else the error's own text. */
+export function fileErrorReason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  const words = typeof code === 'string' ? fileErrorWords[code] : undefined;
+  if (words !== undefined) return `${words} (${code})`;
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { WorkbenchError } from '../contract/errors';
+import { WorkbenchError, fileErrorReason } from '../contract/errors';
 import { openSqliteFile } from '../native/better-sqlite3';
 import { fruits } from './agriculture';
 import type { CsvProblem } from './csv-lines';
@@ -44,7 +44,7 @@ function readSource(path: string, what: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
-    throw new WorkbenchError('not-found', `Cannot read the ${what} ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new WorkbenchError('not-found', `Cannot read the ${what} ${path}: ${fileErrorReason(error)}`);
   }
 }
 
@@ -100,7 +100,7 @@ export function agricultureReport(dataDir: string): { name: string; bytes: Uint8
   try {
     return { name: agricultureExample.reportName, bytes: new Uint8Array(readFileSync(path)) };
   } catch (error) {
-    throw new WorkbenchError('not-found', `Cannot read the report ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new WorkbenchError('not-found', `Cannot read the report ${path}: ${fileErrorReason(error)}`);
   }
 }
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { WorkbenchError } from '../contract/errors';
+import { WorkbenchError, fileErrorReason } from '../contract/errors';
 import type { FactorSpec } from '../engine/techniques/dellma/belief';
 import type { CsvProblem } from './csv-lines';
 import { problemsFrom, type DellmaEnvironment } from './environment';
@@ -31,7 +31,7 @@ function readText(path: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
-    throw new WorkbenchError('not-found', `Cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new WorkbenchError('not-found', `Cannot read ${path}: ${fileErrorReason(error)}`);
   }
 }
 

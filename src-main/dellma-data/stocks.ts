@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { WorkbenchError } from '../contract/errors';
+import { WorkbenchError, fileErrorReason } from '../contract/errors';
 import type { FactorSpec } from '../engine/techniques/dellma/belief';
 import { readCsv, type CsvProblem } from './csv-lines';
 import { problemsFrom, type DellmaEnvironment } from './environment';
@@ -87,7 +87,7 @@ export function loadStocks(dir: string): DellmaEnvironment {
     try {
       text = readFileSync(file, 'utf8');
     } catch (error) {
-      throw new WorkbenchError('not-found', `Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+      throw new WorkbenchError('not-found', `Cannot read ${file}: ${fileErrorReason(error)}`);
     }
     return parsePriceHistory(ticker, file, text);
   });

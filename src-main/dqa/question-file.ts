@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { WorkbenchError } from '../contract/errors';
+import { WorkbenchError, fileErrorReason } from '../contract/errors';
 import type { BuildingQuestion, DqaScenario, LocatingQuestion } from './dataset';
 
 export type QuestionSet =
@@ -18,7 +18,7 @@ function readJson(path: string): unknown {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new WorkbenchError('not-found', `cannot read the questions file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new WorkbenchError('not-found', `cannot read the questions file ${path}: ${fileErrorReason(error)}`);
   }
   try {
     return JSON.parse(text) as unknown;

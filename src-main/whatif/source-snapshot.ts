@@ -6,7 +6,7 @@
 import { closeSync, copyFileSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { basename, join } from 'node:path';
-import { WorkbenchError } from '../contract/errors';
+import { WorkbenchError, fileErrorReason } from '../contract/errors';
 
 const CHUNK_BYTES = 1 << 20;
 
@@ -30,7 +30,7 @@ export function requireSourceFile(path: string): void {
   try {
     isFile = statSync(path).isFile();
   } catch (error) {
-    throw new WorkbenchError('not-found', `what-if source ${path} cannot be read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new WorkbenchError('not-found', `what-if source ${path} cannot be read: ${fileErrorReason(error)}`);
   }
   if (!isFile) throw new WorkbenchError('invalid-request', `what-if source ${path} is not a file`);
 }

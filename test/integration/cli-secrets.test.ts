@@ -88,7 +88,7 @@ describe('dwb run takes the API key without argv', () => {
     const missing = join(tempDir(), 'missing-key');
     const unreadable = await runDwb(runArgs(server, tempDir(), ['--api-key-file', missing]));
     expect(unreadable.code).toBe(1);
-    expect(unreadable.stderr.trim()).toBe(`dwb run: not-found: Cannot read --api-key-file ${missing}: ENOENT`);
+    expect(unreadable.stderr.trim()).toBe(`dwb run: not-found: Cannot read --api-key-file ${missing}: no such file (ENOENT)`);
     const inUrl = await runDwb(runArgs(server, tempDir(), []).map((arg) => (arg === server.baseUrl ? arg.replace('http://', `http://me:${apiKey}@`) : arg)));
     expect(inUrl.code).toBe(2);
     expect(inUrl.stderr).toMatch(/baseUrl must not contain a user name or password/);

@@ -1,7 +1,7 @@
 import { open, stat } from 'node:fs/promises';
 import { freemem } from 'node:os';
 import type { readGgufFileInfo } from 'node-llama-cpp';
-import { WorkbenchError } from '../../contract/errors';
+import { WorkbenchError, fileErrorReason } from '../../contract/errors';
 
 /** What the model manager shows of a GGUF file, read from its header (the weights are not read). */
 export interface GgufModelInfo {
@@ -32,7 +32,7 @@ export async function assertGgufFile(path: string): Promise<number> {
     size = info.size;
   } catch (error) {
     if (error instanceof WorkbenchError) throw error;
-    throw new WorkbenchError('not-found', `Cannot read the model file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new WorkbenchError('not-found', `Cannot read the model file ${path}: ${fileErrorReason(error)}`);
   }
   const handle = await open(path, 'r');
   try {

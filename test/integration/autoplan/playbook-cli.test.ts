@@ -130,7 +130,7 @@ describe('dwb playbook train, then dwb dqa solve --engine autoplan --playbook on
     writeFileSync(join(dir, 'empty.md'), '  \n');
     writeFileSync(join(dir, 'other.json'), '{"format":"decision-workbench/notebook"}');
     for (const [file, message] of [
-      ['missing.json', /cannot read --playbook .*missing\.json: ENOENT/],
+      ['missing.json', /cannot read --playbook .*missing\.json: no such file \(ENOENT\)/],
       ['empty.md', /--playbook .*empty\.md holds an empty playbook/],
       ['other.json', /--playbook .*other\.json is not a playbook version/],
     ] as const) {

@@ -249,7 +249,7 @@ describe('dwb dqa solve refuses bad input with one clear stderr line', () => {
     const missingDump = join(dir, 'missing-dump.json');
     writeFileSync(missingDump, JSON.stringify([{ ...question[0], rdb: 'db/nowhere.sql' }]));
 
-    await fails(['solve', '--questions', '/no/such/questions.json', '--engine', 'simulator'], 1, /^dwb dqa: not-found: cannot read the questions file \/no\/such\/questions\.json: ENOENT/);
+    await fails(['solve', '--questions', '/no/such/questions.json', '--engine', 'simulator'], 1, /^dwb dqa: not-found: cannot read the questions file \/no\/such\/questions\.json: no such file \(ENOENT\)/);
     await fails(['solve', '--questions', notJson, '--engine', 'simulator'], 2, /^dwb dqa: invalid-request: .*not-json\.json is not valid JSON/);
     await fails(['solve', '--questions', missingField, '--engine', 'simulator'], 2, /^dwb dqa: invalid-request: .*missing-field\.json: question 2 \(L2\), field answer: /);
     await fails(['solve', '--questions', missingDump, '--engine', 'simulator'], 1, /^dwb dqa: not-found: dump db\/nowhere\.sql not found at /);

@@ -165,7 +165,7 @@ describe('dwb run', () => {
     const badTechnique = await dwbRun(['--technique', 'magic', '--out', tempDir()]);
     expect(badTechnique.stderr).toContain('--technique must be one of singlerag, iterrag, planrag, planrag-norp, plan-dag, plan-dag-faithful, plan-dag-base, plan-dag-react, plan-dag-replan,');
     const noQuestion = await dwbRun(['--connection', `sqlite:${database}`, '--question-file', '/nope.txt', '--base-url', 'http://127.0.0.1:9/v1', '--model', 'm', '--out', tempDir()]);
-    expect(noQuestion.stderr.trim()).toBe('dwb run: not-found: Cannot read the question file /nope.txt: ENOENT');
+    expect(noQuestion.stderr.trim()).toBe('dwb run: not-found: Cannot read the question file /nope.txt: no such file (ENOENT)');
   });
 });
 

@@ -42,7 +42,7 @@ describe('the API key never has to be in argv', () => {
     const { io } = recordingIo();
     expect(() => resolveApiKey({ 'api-key': 'a', 'api-key-file': secretFile('b') }, io, 'run', {})).toThrow(/one way/);
     const missing = join(tempDir(), 'nope');
-    expect(() => resolveApiKey({ 'api-key-file': missing }, io, 'run', {})).toThrow(`Cannot read --api-key-file ${missing}: ENOENT`);
+    expect(() => resolveApiKey({ 'api-key-file': missing }, io, 'run', {})).toThrow(`Cannot read --api-key-file ${missing}: no such file (ENOENT)`);
     expect(() => resolveApiKey({ 'api-key-file': secretFile('\n') }, io, 'run', {})).toThrow(/is empty/);
     let message = '';
     try {

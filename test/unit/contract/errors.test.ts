@@ -3,7 +3,9 @@
  * CLI command loads); it must accept exactly what workbenchErrorSchema accepts.
  */
 import { describe, expect, it } from 'vitest';
-import { WorkbenchError, errorCodes } from '../../../src-main/contract/errors';
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { WorkbenchError, errorCodes, fileErrorReason } from '../../../src-main/contract/errors';
 import { workbenchErrorSchema } from '../../../src-main/contract/error-schema';
 
 const valid = { name: 'WorkbenchError', code: 'timeout', message: 'too slow', retryable: true };
@@ -33,5 +35,22 @@ describe('WorkbenchError.revive', () => {
       expect(revived.code).toBe('internal');
       expect(revived.message).toBe('Malformed error from the workbench service');
     }
+  });
+});
+
+describe('fileErrorReason', () => {
+  it('words the usual file errors with their code, and keeps any other error’s own text', () => {
+    const failure = (path: string): unknown => {
+      try {
+        readFileSync(path);
+      } catch (error) {
+        return error;
+      }
+      throw new Error(`${path} was readable`);
+    };
+    expect(fileErrorReason(failure('/no/such/file'))).toBe('no such file (ENOENT)');
+    expect(fileErrorReason(failure(tmpdir()))).toBe('it is a folder, not a file (EISDIR)');
+    expect(fileErrorReason(Object.assign(new Error('EBUSY: resource busy'), { code: 'EBUSY' }))).toBe('EBUSY: resource busy');
+    expect(fileErrorReason('plain text')).toBe('plain text');
   });
 });

@@ -36,7 +36,7 @@ describe('GGUF header checks', () => {
     const path = join(tempDir(), 'model.gguf');
     writeFileSync(path, 'GGML old format');
     await expect(readGgufModelInfo(path)).rejects.toMatchObject({ code: 'unsupported', message: expect.stringContaining('is not a GGUF model file') });
-    await expect(readGgufModelInfo(join(tempDir(), 'nope.gguf'))).rejects.toMatchObject({ code: 'not-found', message: expect.stringContaining('ENOENT') });
+    await expect(readGgufModelInfo(join(tempDir(), 'nope.gguf'))).rejects.toMatchObject({ code: 'not-found', message: expect.stringContaining('no such file (ENOENT)') });
   });
 
   it('reads a known architecture, and says what the header leaves out', async () => {

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { WorkbenchError } from '../../../contract/errors';
+import { WorkbenchError, fileErrorReason } from '../../../contract/errors';
 
 /**
  * The playbook a `--playbook FILE` names: a version written by `dwb playbook train`
@@ -10,7 +10,7 @@ export function readPlaybookFile(path: string): string {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new WorkbenchError('not-found', `cannot read --playbook ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new WorkbenchError('not-found', `cannot read --playbook ${path}: ${fileErrorReason(error)}`);
   }
   let playbook = text;
   if (path.toLowerCase().endsWith('.json')) {
