@@ -92,7 +92,7 @@ export interface DecisionRunOptions {
   keptOutputs?: KeptOutputs;
   /** DeLLMa's variant and sizes, as the run was started with them (absent: Pairs with the defaults). */
   dellma?: DellmaRunSettings;
-  /** A stable id of the question (a DQA question's id), when the run has one: DeLLMa derives its sampling seed from it, else from the question's text. */
+  /** A stable id of the question (a DQA question's id), when the run has one: DeLLMa derives its sampling seed from it (a question without one keeps problem 1). */
   questionId?: string;
   /** DeLLMa: where the model's forecasts are kept across runs (app runs: the workspace); absent: none. */
   forecastStore?: ForecastStore;

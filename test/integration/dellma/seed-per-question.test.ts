@@ -1,7 +1,7 @@
 /**
  * DeLLMa's sampling seed follows the question: two DQA questions (by id) get different draws,
- * the same question run twice gets the same one, a run without an id derives it from the
- * question's text, and a run saved before the seed followed the question resumes with the
+ * the same question run twice gets the same one, a run without an id keeps problem 1 whatever
+ * its wording, and a run saved before the seed followed the question resumes with the
  * draw it had (problem number 1). In process, the real `openai` SDK against the scripted server.
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -17,7 +17,7 @@ import { tinySqlite } from '../../support/fixtures';
 import { messageText, startScriptedOpenAiServer, type ReceivedChatRequest, type ScriptedOpenAiServer, type ScriptedTurn } from '../../support/scripted-openai';
 import { useTempDirs } from '../../support/temp';
 import { forecastAnswer, isForecast, rankingPreferring } from './scripted-dellma-model';
-import { dellmaRunOptions, storeQuestion } from './store-question-run';
+import { dellmaRunOptions } from './store-question-run';
 
 const tempDir = useTempDirs();
 const servers: ScriptedOpenAiServer[] = [];
@@ -76,8 +76,8 @@ describe("DeLLMa's seed per question", () => {
     const l1Again = await run({ questionId: 'L1' });
     for (const result of [l1, l2, l1Again]) expect(result.status).toBe('answered');
 
-    expect(l1.sampling?.seed).toBe(problemSeed(dellmaSettings.seed, dellmaProblemNumber(storeQuestion, 'L1')));
-    expect(l2.sampling?.seed).toBe(problemSeed(dellmaSettings.seed, dellmaProblemNumber(storeQuestion, 'L2')));
+    expect(l1.sampling?.seed).toBe(problemSeed(dellmaSettings.seed, dellmaProblemNumber('L1')));
+    expect(l2.sampling?.seed).toBe(problemSeed(dellmaSettings.seed, dellmaProblemNumber('L2')));
     expect(l2.sampling?.seed).not.toBe(l1.sampling?.seed);
     expect(futuresOf(l1.sampling)).toHaveLength(16);
     expect(futuresOf(l2.sampling)).not.toEqual(futuresOf(l1.sampling));
@@ -88,13 +88,13 @@ describe("DeLLMa's seed per question", () => {
     expect(l1.samplingText).toContain(`(seed ${l1.sampling?.seed}, from question L1)`);
   });
 
-  it('without a question id derives the seed from the question text', async () => {
+  it('without a question id keeps problem 1, whatever the wording', async () => {
     const plain = await run();
     expect(plain.status).toBe('answered');
-    expect(plain.sampling?.seed).toBe(problemSeed(dellmaSettings.seed, dellmaProblemNumber(storeQuestion)));
-    expect(plain.sampling?.seed).not.toBe(problemSeed(dellmaSettings.seed, dellmaProblemNumber(storeQuestion, 'L1')));
-    expect(plain.samplingText).toContain(`(seed ${plain.sampling?.seed}, from the question's text)`);
-    expect(dellmaProblemNumber('Which option?\nOptions: a; b')).not.toBe(dellmaProblemNumber('Which option?\nOptions: a; c'));
+    expect(plain.sampling?.seed).toBe(problemSeed(dellmaSettings.seed, 1));
+    expect(plain.sampling?.seed).not.toBe(problemSeed(dellmaSettings.seed, dellmaProblemNumber('L1')));
+    expect(plain.samplingText).toContain(`(seed ${plain.sampling?.seed}, the same for every question without an id)`);
+    expect(dellmaProblemNumber()).toBe(1);
   });
 
   it('resumes a run with the seed it was saved with; one saved before the seed followed the question keeps problem 1', async () => {
@@ -103,12 +103,12 @@ describe("DeLLMa's seed per question", () => {
     const stopped = await run({ questionId: 'B7', gate: stopAtForecast, turns: 2 });
     expect(stopped.status).toBe('failed');
     const saved = stopped.checkpoints.at(-1) as ResumeState;
-    expect(saved.technique).toMatchObject({ problem: dellmaProblemNumber(storeQuestion, 'B7') });
+    expect(saved.technique).toMatchObject({ problem: dellmaProblemNumber('B7') });
 
     // Resumed with another id given: the recorded problem number wins.
     const resumed = await run({ questionId: 'B8', resume: saved });
     expect(resumed.status).toBe('answered');
-    expect(resumed.sampling?.seed).toBe(problemSeed(dellmaSettings.seed, dellmaProblemNumber(storeQuestion, 'B7')));
+    expect(resumed.sampling?.seed).toBe(problemSeed(dellmaSettings.seed, dellmaProblemNumber('B7')));
 
     // The same checkpoint as an earlier version wrote it, without a problem number: problem 1, as every run then drew.
     const legacy = { ...saved, technique: { ...(saved.technique as Record<string, unknown>) } };

@@ -65,21 +65,22 @@ export const dellma: TechniqueDefinition = {
   run: (run) => runDellma(run),
 };
 
+/** The problem number of a question without an id, and of every run saved before numbers followed the id. */
+const fixedProblemNumber = 1;
+
 /**
  * A run decides one problem; its number enters the seed as in `dwb dellma solve`
- * (`problemSeed`). It is derived from the question, so different questions get different draws
- * and the same question always the same one: FNV-1a (32 bits) of `id:<the question's stable id>`
- * (a DQA question's id) when the run has one, else of `text:<the question as asked>`.
+ * (`problemSeed`). A DQA question (`dwb dqa solve`, the Benchmarks view) has a stable id, and
+ * its number is FNV-1a (32 bits) of `id:<id>`, so every question of a benchmark gets a draw of
+ * its own. A question asked in the notebook has no id and keeps number 1: rewording it, or
+ * changing its What-if lines [ext], never changes the futures it samples.
  */
-export function dellmaProblemNumber(question: string, questionId?: string): number {
-  const key = questionId !== undefined ? `id:${questionId}` : `text:${question}`;
+export function dellmaProblemNumber(questionId?: string): number {
+  if (questionId === undefined) return fixedProblemNumber;
   let hash = 0x811c9dc5;
-  for (const byte of new TextEncoder().encode(key)) hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
+  for (const byte of new TextEncoder().encode(`id:${questionId}`)) hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
   return hash;
 }
-
-/** The problem number of every run saved before it was derived from the question: a resumed one keeps its draw. */
-const legacyProblemNumber = 1;
 
 class RunEnding extends Error {
   constructor(
@@ -136,7 +137,7 @@ async function decide(run: RunContext): Promise<RunOutcome> {
     .trim();
   const caller = runCaller(run);
   // What an interrupted run had finished; kept in the run's state so every checkpoint holds it.
-  const progress: DellmaProgress = (run.options.resume ? savedProgress(run.state.technique) : null) ?? { problem: dellmaProblemNumber(question, run.options.questionId), frame: null, context: null, documents: [], forecast: null, beliefs: null, answered: null, batches: [] };
+  const progress: DellmaProgress = (run.options.resume ? savedProgress(run.state.technique) : null) ?? { problem: dellmaProblemNumber(run.options.questionId), frame: null, context: null, documents: [], forecast: null, beliefs: null, answered: null, batches: [] };
   // Recorded with the progress, so a resumed run draws exactly what it drew before.
   const problemNumber = progress.problem;
   // Saved at once when a step ends at a review point, where no model call would save it.
@@ -326,7 +327,7 @@ function savedProgress(saved: unknown): DellmaProgress | null {
   const progress = saved as Partial<DellmaProgress>;
   const frame = dellmaFrameSchema.safeParse(progress.frame);
   return {
-    problem: typeof progress.problem === 'number' && Number.isInteger(progress.problem) ? progress.problem : legacyProblemNumber,
+    problem: typeof progress.problem === 'number' && Number.isInteger(progress.problem) ? progress.problem : fixedProblemNumber,
     frame: frame.success ? frame.data : null,
     context: frame.success && typeof progress.context === 'string' ? progress.context : null,
     documents: Array.isArray(progress.documents) ? progress.documents.filter((entry) => dellmaDocumentUseSchema.safeParse(entry).success) : [],
@@ -479,7 +480,7 @@ function emitSampling(run: RunContext, params: DellmaParameters, problemNumber: 
   };
   const variantText = params.variant === 'top1' ? 'Top-1' : naive ? 'Naive' : 'Pairs';
   const questionId = run.options.questionId;
-  const seedSource = run.options.resume ? '' : questionId !== undefined ? `, from question ${questionId}` : ", from the question's text";
+  const seedSource = run.options.resume ? '' : questionId !== undefined ? `, from question ${questionId}` : ', the same for every question without an id';
   if (naive) {
     emitStep(run, 'sampling', sampling, `${variantText}: sampling ${sampling.items} scenarios (seed ${sampling.seed}${seedSource}), each a future of its own with an option drawn at random, ranked in one call; estimated ${cost.rankingCalls} ranking call(s), about ${cost.promptTokens} prompt tokens.`, 'sampling');
     return;
