@@ -9,10 +9,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe';
-import { screenshot, useAppInBrowser } from '../support/browser';
-import { messageText, startScriptedOpenAiServer, type ReceivedChatRequest, type ScriptedOpenAiServer, type ScriptedTurn } from '../support/scripted-openai';
+import { configureScriptedModel, screenshot, useAppWithScriptedModel } from '../support/browser';
+import { messageText, type ReceivedChatRequest, type ScriptedTurn } from '../support/scripted-openai';
 import type { ScriptStep } from '../support/scripted-openai/script';
 import { useSuiteTempDir } from '../support/temp';
 import { rankingPreferring } from '../integration/dellma/scripted-dellma-model';
@@ -74,33 +74,14 @@ const question = [
   'What-if objective: SELECT coalesce(sum(s.qty * s.price), 0) FROM sales s JOIN store t ON t.region = s.region WHERE t.open = 1',
 ].join('\n');
 
-let scriptedModel: ScriptedOpenAiServer | undefined;
-const app = useAppInBrowser({
-  viewport: { width: 1400, height: 950 },
-  prepare: async () => {
-    databasePath = salesDatabase(dataDir());
-    originalBytes = readFileSync(databasePath);
-    scriptedModel = await startScriptedOpenAiServer(script, { models: ['scripted-model'] });
-  },
-});
-afterAll(async () => {
-  await scriptedModel?.close();
-});
-const model = (): ScriptedOpenAiServer => {
-  if (!scriptedModel) throw new Error('the scripted model is not started');
-  return scriptedModel;
-};
+const { app, model } = useAppWithScriptedModel(script, { viewport: { width: 1400, height: 950 } });
 
 describe('DeLLMa exact outcomes in the app', () => {
   it('shows the exactly-computed outcomes beside the decision, never in it, and leaves the file untouched', async () => {
+    databasePath = salesDatabase(dataDir());
+    originalBytes = readFileSync(databasePath);
     await app.page.goto(app.server.url);
-    await app.page.getByTestId('open-model-settings').click();
-    const dialog = app.page.getByTestId('model-settings');
-    await dialog.getByLabel('Base URL').fill(model().baseUrl);
-    await dialog.getByLabel('Model').fill('scripted-model');
-    await dialog.getByRole('button', { name: 'Test connection' }).click();
-    await expect.poll(() => dialog.getByTestId('model-test-report').innerText()).toContain('Connected');
-    await dialog.getByTestId('save-model').click();
+    await configureScriptedModel(app.page, model());
     await app.page.getByTestId('add-connection').click();
     const connection = app.page.getByTestId('connection-dialog');
     await connection.getByTestId('kind-sqlite').click();

@@ -8,13 +8,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { documentLimits } from '../../src-main/contract/documents';
 import { repoRoot } from '../support/fixtures';
 import { seriousViolations } from '../support/axe';
-import { screenshot, useAppInBrowser } from '../support/browser';
+import { configureScriptedModel, screenshot, useAppWithScriptedModel } from '../support/browser';
 import { contrastRatio, shownColours } from '../support/contrast';
-import { messageText, startScriptedOpenAiServer, type ReceivedChatRequest, type ScriptedOpenAiServer, type ScriptedTurn } from '../support/scripted-openai';
+import { messageText, type ReceivedChatRequest, type ScriptedTurn } from '../support/scripted-openai';
 import type { ScriptStep } from '../support/scripted-openai/script';
 import { forecastAnswer, isForecast, rankingReadingFutures } from '../integration/dellma/scripted-dellma-model';
 
@@ -37,31 +37,12 @@ const script: ScriptStep[] = [
   ...Array.from({ length: 30 }, () => prefersAvocado),
 ];
 
-let scriptedModel: ScriptedOpenAiServer | undefined;
-const app = useAppInBrowser({
-  viewport: { width: 1400, height: 950 },
-  prepare: async () => {
-    scriptedModel = await startScriptedOpenAiServer(script, { models: ['scripted-model'] });
-  },
-});
-afterAll(async () => {
-  await scriptedModel?.close();
-});
-const model = (): ScriptedOpenAiServer => {
-  if (!scriptedModel) throw new Error('the scripted model is not started');
-  return scriptedModel;
-};
+const { app, model } = useAppWithScriptedModel(script, { viewport: { width: 1400, height: 950 } });
 
 describe('the DeLLMa agriculture example in the app', () => {
   it('sets up the model', async () => {
     await app.page.goto(app.server.url);
-    await app.page.getByTestId('open-model-settings').click();
-    const dialog = app.page.getByTestId('model-settings');
-    await dialog.getByLabel('Base URL').fill(model().baseUrl);
-    await dialog.getByLabel('Model').fill('scripted-model');
-    await dialog.getByRole('button', { name: 'Test connection' }).click();
-    await expect.poll(() => dialog.getByTestId('model-test-report').innerText()).toContain('Connected');
-    await dialog.getByTestId('save-model').click();
+    await configureScriptedModel(app.page, model());
   });
 
   it('opens from the command palette: the database, the attached report, the question with DeLLMa preselected', async () => {

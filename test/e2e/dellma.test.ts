@@ -8,30 +8,17 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { loadAgriculture } from '../../src-main/dellma-data/agriculture';
-import { repoRoot } from '../support/fixtures';
 import { configureScriptedModel, screenshot, useAppWithScriptedModel } from '../support/browser';
 import { messageText, type ReceivedChatRequest, type ScriptedTurn } from '../support/scripted-openai';
 import type { ScriptStep } from '../support/scripted-openai/script';
+import { agricultureDatabase } from '../support/agriculture-database';
 import { useSuiteTempDir } from '../support/temp';
 import { forecastAnswer, isForecast, rankingReadingFutures } from '../integration/dellma/scripted-dellma-model';
 
 const dataDir = useSuiteTempDir();
 let databasePath = '';
 
-/** The USDA 2021 figures, one row per commodity, numbers and units apart. */
-function agricultureDatabase(directory: string): string {
-  const { stats2021 } = loadAgriculture(join(repoRoot, 'fixtures', 'dellma', 'agriculture'));
-  const path = join(directory, 'agriculture.sqlite');
-  const database = new Database(path);
-  database.exec('CREATE TABLE fruit_2021 (commodity TEXT, yield_per_acre REAL, yield_unit TEXT, price REAL, price_unit TEXT)');
-  const insert = database.prepare('INSERT INTO fruit_2021 VALUES (?, ?, ?, ?, ?)');
-  for (const row of stats2021.rows) insert.run(row.commodity, row.yield.value, row.yield.unit, row.price.value, row.price.unit);
-  database.close();
-  return path;
-}
 
 const userText = (request: ReceivedChatRequest): string => messageText(request.chat.messages.find((message) => message.role === 'user') ?? { role: 'user', content: '' });
 

@@ -6,16 +6,13 @@
  * shows the variant's plan, and bad settings are refused with a specific message before
  * anything runs. `dellma/estimate` gives the same ranking calls before the run.
  */
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { EventName, EventPayload } from '../../../src-main/contract/api';
 import { dellmaFitSchema, dellmaRankSchema, dellmaSamplingSchema } from '../../../src-main/contract/dellma';
-import { loadAgriculture } from '../../../src-main/dellma-data/agriculture';
 import { openWorkbench, type Workbench } from '../../../src-main/services/workbench';
-import { repoRoot } from '../../support/fixtures';
 import { useCleanups } from '../../support/lifecycle';
 import { messageText, startScriptedOpenAiServer, type ReceivedChatRequest, type ScriptedOpenAiServer, type ScriptedTurn } from '../../support/scripted-openai';
+import { agricultureDatabase } from '../../support/agriculture-database';
 import { useTempDirs } from '../../support/temp';
 import { until } from '../../support/until';
 import { forecastAnswer, isForecast, rankingPreferring, scenariosOf } from './scripted-dellma-model';
@@ -25,16 +22,6 @@ const onCleanup = useCleanups();
 
 const question = 'Which fruit should I plant on my 10 acres in California next season to earn the most revenue per acre?\nOptions: apple; grape; pear\nUnknowns: climate condition';
 
-function agricultureDatabase(directory: string): string {
-  const { stats2021 } = loadAgriculture(join(repoRoot, 'fixtures', 'dellma', 'agriculture'));
-  const path = join(directory, 'agriculture.sqlite');
-  const database = new Database(path);
-  database.exec('CREATE TABLE fruit_2021 (commodity TEXT, yield_per_acre REAL, yield_unit TEXT, price REAL, price_unit TEXT)');
-  const insert = database.prepare('INSERT INTO fruit_2021 VALUES (?, ?, ?, ?, ?)');
-  for (const row of stats2021.rows) insert.run(row.commodity, row.yield.value, row.yield.unit, row.price.value, row.price.unit);
-  database.close();
-  return path;
-}
 
 const userText = (request: ReceivedChatRequest): string => messageText(request.chat.messages.find((message) => message.role === 'user') ?? { role: 'user', content: '' });
 
