@@ -6,6 +6,9 @@ export type Handlers = {
   [M in Method]: (params: z.output<(typeof api)[M]['params']>) => Promise<Result<M>> | Result<M>;
 };
 
+/** One group of Handlers: the requests whose names start with one of `Prefix` (e.g. `'connections/'`). */
+export type HandlersFor<Prefix extends string> = Pick<Handlers, Extract<Method, `${Prefix}${string}`>>;
+
 /**
  * The main-process boundary: every request from any transport is checked against the
  * contract before a handler sees it, so handlers can trust their parameters.
