@@ -99,6 +99,7 @@ describeOrNotRun('security: PostgreSQL (superuser login, allowed explicitly)', w
       'COPY TO PROGRAM': `COPY (SELECT 1) TO PROGRAM 'touch ${join(scratch, 'ran')}'`,
       'dblink_exec through U& escapes': `SELECT U&"dblink\\005fexec"('${dblink}', 'DELETE FROM trades')`,
       'query_to_xml hiding dblink': `SELECT query_to_xml('SELECT dblink_exec(''${dblink}'', ''DELETE FROM trades'')', true, true, '')`,
+      'ts_rewrite hiding dblink': `SELECT ts_rewrite('a'::tsquery, 'SELECT ''a''::tsquery, ''b''::tsquery FROM dblink_exec(''${dblink}'', ''DELETE FROM trades'') AS d')`,
       'pg_terminate_backend': 'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid()',
       'replication slot': "SELECT pg_create_physical_replication_slot('evil')",
       'pg_stat_reset': 'SELECT pg_stat_reset()',

@@ -24,7 +24,8 @@ const otherStatements = new Set([
 /**
  * Built-in and contrib functions with effects a read-only transaction does not undo (server
  * files, other sessions, server configuration, statistics, replication, session-level locks,
- * outside connections), and those that run a query given as a string (query_to_xml, ts_stat),
+ * outside connections), and those that run a query given as a string (query_to_xml, ts_stat,
+ * the two-argument ts_rewrite) or read an open cursor (cursor_to_xml),
  * which would hide any of them from this text check. A superuser can call them inside a
  * SELECT; this list stops them however they are spelt (quoted, U&-escaped, schema-qualified).
  * It is a text check and therefore best effort: the real defence is the login role, which the
@@ -50,11 +51,15 @@ const sideEffectFunctions = new Set([
   'pg_logical_slot_get_changes', 'pg_logical_slot_get_binary_changes', 'pg_logical_emit_message',
   'pg_replication_origin_create', 'pg_replication_origin_drop', 'pg_replication_origin_advance',
   'pg_replication_origin_session_setup', 'pg_replication_origin_session_reset', 'pg_replication_origin_xact_setup',
+  'pg_sync_replication_slots',
   // session-level locks and settings
   'pg_advisory_lock', 'pg_advisory_lock_shared', 'pg_try_advisory_lock', 'pg_try_advisory_lock_shared',
   'set_config',
-  // queries given as text
-  'query_to_xml', 'query_to_xmlschema', 'query_to_xml_and_xmlschema', 'ts_stat',
+  // notifications to other sessions' listeners
+  'pg_notify',
+  // queries given as text, or read from a cursor
+  'query_to_xml', 'query_to_xmlschema', 'query_to_xml_and_xmlschema', 'ts_stat', 'ts_rewrite',
+  'cursor_to_xml', 'cursor_to_xmlschema',
   // outside connections (dblink, postgres_fdw)
   'dblink', 'dblink_exec', 'dblink_connect', 'dblink_connect_u', 'dblink_send_query', 'dblink_open',
   'dblink_fetch', 'dblink_close', 'dblink_get_result', 'dblink_disconnect', 'postgres_fdw_disconnect',

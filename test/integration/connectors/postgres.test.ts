@@ -302,6 +302,7 @@ describe.skipIf(unavailable !== null)('PostgreSQL login privileges', () => {
       'SELECT pg_stat_reset()',
       "SELECT pg_stat_reset_shared('bgwriter')",
       "SELECT ts_stat('SELECT to_tsvector(name) FROM nodes WHERE dblink_exec(''x'', ''y'') IS NULL')",
+      `SELECT ts_rewrite('a'::tsquery, 'SELECT ''a''::tsquery, ''b''::tsquery FROM dblink_exec(''${dblinkTarget}'', ''DELETE FROM trades'') AS d')`,
     ];
     try {
       const before = await fingerprint();
