@@ -10,7 +10,7 @@ export const runUsage =
 export const reportUsage =
   'dwb report (--run DIR | --bundle BUNDLE.json) --format html|pdf|md|json|ipynb --out FILE [--signed-by NAME [--comment TEXT]] [--max-rows N]';
 export const verifyUsage =
-  'dwb verify [--head HASH] [--trusted-keys DIR|FILE]... [--require-signature] BUNDLE.json | dwb verify --replay BUNDLE.json --connection URI [--password-file F]';
+  'dwb verify [--head HASH] [--trusted-keys DIR|FILE]... [--allow-unsigned] BUNDLE.json | dwb verify --replay BUNDLE.json --connection URI [--password-file F]';
 export const dqaSolveUsage =
   'dwb dqa solve --questions PATH/questions.json [--questions …] --engine simulator [--rules compat|stated] [--db rdb|gdb|rdb,gdb] [--target URI [--password-file F]] [--out results.jsonl] [--no-dump-cache]';
 export const dqaImportUsage = 'dwb dqa import --questions PATH/questions.json [--questions …] --target TARGET [--password-file F]';

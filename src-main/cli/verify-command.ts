@@ -17,15 +17,19 @@ import { verifyUsage } from './usage';
 export { verifyUsage };
 
 /**
- * `dwb verify BUNDLE.json` prints `verified` when every hash and every signature in the bundle
- * holds, or `not verified: ` and the first event, section or signature that fails, with its
- * index, type and why (exit 1). Then one line per seal entry says who signed it: `signed by
- * NAME (FINGERPRINT)` for a key the user trusts (their own key, the keys in the config folder's
- * `trusted-keys/`, and `--trusted-keys`) registered to that name; `not trusted: …` for any other
- * key (exit 1); `unsigned: …` for an entry without a signature (exit 0, as bundles from before
- * signatures, unless `--require-signature`). With `--replay` a trusted bundle's queries are run
- * again on `--connection` and each result is listed as unchanged or changed since the run; any
- * change (data drift) exits 1.
+ * `dwb verify BUNDLE.json` checks every hash of the bundle, then every signature against the
+ * keys the user trusts (their own key, the keys in the config folder's `trusted-keys/`, and
+ * `--trusted-keys`). It prints `verified` when the hashes hold and every seal entry is signed by
+ * a trusted key registered to the name it claims, then one line per seal entry (`signed by NAME
+ * (FINGERPRINT)`); otherwise `not verified: ` and why (the first event, section or signature
+ * that fails; a key not trusted; no signature), then the same lines, and exits 1.
+ *
+ * A bundle without signatures is refused unless `--allow-unsigned`: its hashes can be
+ * recomputed by anyone able to edit the file, so an edited, re-sealed bundle with its
+ * signatures stripped would otherwise pass. `--allow-unsigned` accepts bundles made without a
+ * signing key (before signatures, or by an analyst without one) as `verified (unsigned)`.
+ * With `--replay` a bundle that verifies has its queries run again on `--connection` and each
+ * result is listed as unchanged or changed since the run; any change (data drift) exits 1.
  */
 export async function runVerifyCommand(args: string[], io: CommandIo): Promise<number> {
   const { values, positionals } = parseOptions({
@@ -36,7 +40,7 @@ export async function runVerifyCommand(args: string[], io: CommandIo): Promise<n
       connection: { type: 'string' },
       head: { type: 'string' },
       'trusted-keys': { type: 'string', multiple: true },
-      'require-signature': { type: 'boolean', default: false },
+      'allow-unsigned': { type: 'boolean', default: false },
       ...passwordFileOption,
     },
   });
@@ -57,18 +61,16 @@ export async function runVerifyCommand(args: string[], io: CommandIo): Promise<n
     io.stdout(`not verified: ${describeFailure(verdict.failure)}`);
     return 1;
   }
-  io.stdout('verified');
-  const playbook = playbookOf(verdict.bundle);
-  if (playbook) io.stdout(`playbook ${playbook.version ?? '(a file, no workspace version)'} · text sha256 ${playbook.sha256}`);
   const judged = assessSignatures(verdict.bundle, trustedKeys(values['trusted-keys'] ?? [], io));
-  for (const entry of judged) io.stdout(describeEntryTrust(entry));
   const untrusted = judged.some((entry) => entry.status === 'unknown-key' || entry.status === 'name-mismatch');
   const unsigned = judged.some((entry) => entry.status === 'unsigned');
-  if (untrusted) return 1;
-  if (unsigned && values['require-signature']) {
-    io.stdout('not verified: --require-signature, and the bundle has unsigned seal entries');
-    return 1;
-  }
+  if (untrusted) io.stdout('not verified: the hashes hold, but a seal entry is signed by a key you do not trust (see below)');
+  else if (unsigned && !values['allow-unsigned']) io.stdout(`not verified: ${unsignedRefusal}`);
+  else io.stdout(unsigned ? 'verified (unsigned: the hashes hold, but nothing proves who made the bundle)' : 'verified');
+  const playbook = playbookOf(verdict.bundle);
+  if (playbook) io.stdout(`playbook ${playbook.version ?? '(a file, no workspace version)'} · text sha256 ${playbook.sha256}`);
+  for (const entry of judged) io.stdout(describeEntryTrust(entry));
+  if (untrusted || (unsigned && !values['allow-unsigned'])) return 1;
   if (!values.replay) return 0;
 
   const { target, password } = resolveDatabasePassword(values.connection as string, values['password-file']);
@@ -86,6 +88,9 @@ export async function runVerifyCommand(args: string[], io: CommandIo): Promise<n
     await connector.close();
   }
 }
+
+const unsignedRefusal =
+  'the hashes hold, but the bundle is not signed, so anyone able to edit the file could have changed and re-sealed it (dwb verify --allow-unsigned accepts a bundle made without a signing key; --head checks it against a head you recorded)';
 
 /** The playbook an AutoPlan run followed, as its run-start records it. */
 function playbookOf(bundle: ReportBundle): { version: string | null; sha256: string } | null {

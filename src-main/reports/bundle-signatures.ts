@@ -43,7 +43,7 @@ export function describeEntryTrust(trust: EntryTrust): string {
       return `signed by ${trust.name ?? ''} (${trust.fingerprint ?? ''}): ${what}`;
     case 'unsigned':
       return trust.role === 'seal'
-        ? 'unsigned: the seal carries no signature, so anyone able to edit the file could have re-sealed it (pin it with --head, or refuse it with --require-signature)'
+        ? 'unsigned: the seal carries no signature, so anyone able to edit the file could have re-sealed it (accepted only with --allow-unsigned; --head pins a head you recorded)'
         : `unsigned: ${what} by "${trust.name ?? ''}" carries no signature: the name is not proof of who signed`;
     case 'unknown-key':
       return `not trusted: ${what} is signed as "${trust.name ?? ''}" by key ${trust.fingerprint ?? ''}, which is not among the trusted keys (if it is theirs, add their public key with --trusted-keys)`;

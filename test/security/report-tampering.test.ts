@@ -13,9 +13,9 @@ import { analystSigner, otherKeyPem, sampleBundle } from '../unit/reports/bundle
  * deletion, insertion or reordering anywhere must break the hash chain. With re-sealing —
  * every hash recomputed after the edit, as anyone who reads docs/reports.md can — the chain
  * holds, and the signatures must catch it: kept, they no longer match; stripped, the bundle is
- * unsigned (refused by `--require-signature`); re-made with the forger's own key under the
- * analyst's name, the key is not a trusted one. "Accepted" is what `dwb verify
- * --require-signature` accepts: every hash and signature holds and every key is trusted.
+ * unsigned (refused unless `--allow-unsigned`); re-made with the forger's own key under the
+ * analyst's name, the key is not a trusted one. "Accepted" is what `dwb verify` accepts by
+ * default: every hash and signature holds and every key is trusted.
  */
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Path = (string | number)[];
@@ -97,7 +97,7 @@ const anyTampering: fc.Arbitrary<Tampering> = fc.oneof(
   }),
 );
 
-/** Why `dwb verify --require-signature` would refuse the bundle, or null when it would accept it. */
+/** Why `dwb verify` (without --allow-unsigned) would refuse the bundle, or null when it would accept it. */
 function refusal(tree: unknown): string | null {
   const verdict = verifyBundleText(JSON.stringify(tree));
   if (!verdict.ok) return `not verified: ${describeFailure(verdict.failure)}`;

@@ -120,8 +120,8 @@ describe('dwb playbook train, then dwb dqa solve --engine autoplan --playbook on
     const start = JSON.parse(readFileSync(join(runDir, 'run-log.jsonl'), 'utf8').split('\n')[0] ?? '{}') as { event: { playbook?: { version: string; text: string } } };
     expect(start.event.playbook).toMatchObject({ version: v2.hash, text: PLAYBOOK_2 });
     expect((await dwb(['report', '--run', runDir, '--format', 'json', '--out', join(dir, 'bundle.json')])).code).toBe(0);
-    const verified = await dwb(['verify', join(dir, 'bundle.json')]);
-    expect(verified.stdout).toMatch(new RegExp(`^verified\nplaybook ${v2.hash} · text sha256 [0-9a-f]{64}\n`));
+    const verified = await dwb(['verify', '--allow-unsigned', join(dir, 'bundle.json')]);
+    expect(verified.stdout).toMatch(new RegExp(`^verified \\(unsigned[^\n]*\nplaybook ${v2.hash} · text sha256 [0-9a-f]{64}\n`));
   }, 300_000);
 
   it('refuses a --playbook that is missing, empty or not a playbook version, naming it', async () => {

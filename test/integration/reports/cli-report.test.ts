@@ -132,14 +132,26 @@ describe('dwb report and dwb verify', () => {
     const resealed = await dwb(['verify', join(out, 'resealed.json')]);
     expect(resealed).toEqual({ code: 1, stdout: `not verified: seal entry 0 (bundle): its signature by ${keyFingerprint} does not match: the bundle was changed and re-sealed after that key signed it\n`, stderr: '' });
 
-    // Stripped of its signatures: verified as unsigned, refused with --require-signature.
+    // Stripped of its signatures (every hash recomputed): refused as unsigned; accepted, as
+    // unsigned, only when the user asks for it with --allow-unsigned.
     writeFileSync(join(out, 'stripped.json'), JSON.stringify(resealBundle(edited, 'strip')));
     const stripped = await dwb(['verify', join(out, 'stripped.json')]);
-    expect(stripped.code).toBe(0);
-    expect(stripped.stdout).toMatch(/^verified\nunsigned: the seal carries no signature, so anyone able to edit the file could have re-sealed it/);
-    const required = await dwb(['verify', '--require-signature', join(out, 'stripped.json')]);
-    expect(required.code).toBe(1);
-    expect(required.stdout.trim().split('\n').at(-1)).toBe('not verified: --require-signature, and the bundle has unsigned seal entries');
+    expect(stripped.code).toBe(1);
+    expect(stripped.stdout).toMatch(/^not verified: the hashes hold, but the bundle is not signed, so anyone able to edit the file could have changed and re-sealed it \(dwb verify --allow-unsigned accepts/);
+    expect(stripped.stdout).toMatch(/\nunsigned: the seal carries no signature, so anyone able to edit the file could have re-sealed it/);
+    const allowed = await dwb(['verify', '--allow-unsigned', join(out, 'stripped.json')]);
+    expect(allowed.code).toBe(0);
+    expect(allowed.stdout).toMatch(/^verified \(unsigned: the hashes hold, but nothing proves who made the bundle\)\nunsigned: the seal carries no signature/);
+
+    // Cut back to its seal (the sign-off dropped, the head recomputed): still a bundle Ada once
+    // signed, so only a head recorded elsewhere shows that a later sign-off existed.
+    const cut = JSON.parse(text) as BundleShape & Record<string, unknown>;
+    (cut as { seal: unknown[] }).seal.pop();
+    writeFileSync(join(out, 'cut-back.json'), JSON.stringify(resealBundle(cut, 'keep')));
+    expect((await dwb(['verify', join(out, 'cut-back.json')])).code).toBe(0);
+    const pinned = await dwb(['verify', '--head', (JSON.parse(text) as { head: string }).head, join(out, 'cut-back.json')]);
+    expect(pinned.code).toBe(1);
+    expect(pinned.stdout).toMatch(/^not verified: bundle: its head [0-9a-f]{64} is not the expected/);
 
     // A colleague without the key: unknown until they trust the exported public key.
     const exported = await dwb(['keys', 'export', '--out', join(out, 'ada.pub.json')]);
@@ -147,6 +159,7 @@ describe('dwb report and dwb verify', () => {
     const colleague = { ...process.env, DWB_CONFIG_DIR: join(out, 'colleague') };
     const unknown = await runDwb(['verify', join(out, 'bundle.json')], { env: colleague });
     expect(unknown.code).toBe(1);
+    expect(unknown.stdout.split('\n')[0]).toBe('not verified: the hashes hold, but a seal entry is signed by a key you do not trust (see below)');
     expect(unknown.stdout.split('\n')[1]).toBe(`not trusted: the seal is signed as "Ada Analyst" by key ${keyFingerprint}, which is not among the trusted keys (if it is theirs, add their public key with --trusted-keys)`);
     const known = await runDwb(['verify', '--trusted-keys', join(out, 'ada.pub.json'), join(out, 'bundle.json')], { env: colleague });
     expect(known.code, known.stdout).toBe(0);
@@ -159,7 +172,7 @@ describe('dwb report and dwb verify', () => {
     expect(forged.code, forged.stderr).toBe(0);
     const forgedVerdict = await dwb(['verify', join(out, 'forged.json')]);
     expect(forgedVerdict.code).toBe(1);
-    expect(forgedVerdict.stdout).toMatch(/^verified\nnot trusted: the seal is signed as "Ada Analyst" by key SHA256:\S+, which is not among the trusted keys/);
+    expect(forgedVerdict.stdout).toMatch(/^not verified: the hashes hold, but a seal entry is signed by a key you do not trust \(see below\)\nnot trusted: the seal is signed as "Ada Analyst" by key SHA256:\S+, which is not among the trusted keys/);
 
     // Sign-offs take the key's name only, and a sign-off needs a key.
     const otherName = await dwb(['report', '--run', runDir, '--format', 'json', '--out', join(out, 'x.json'), '--signed-by', 'Grace Manager']);

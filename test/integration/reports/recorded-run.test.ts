@@ -32,11 +32,15 @@ const cellsOf = (path: string): { kind: string; author: string; source: string }
   (JSON.parse(readFileSync(path, 'utf8')) as { cells: SavedCell[] }).cells.map(({ kind, author, source }) => ({ kind, author, source }));
 
 describe('a run recorded by an earlier version', () => {
-  it('still verifies as sealed', async () => {
-    const result = await runDwb(['verify', join(recorded, 'bundle.json')]);
+  it('still verifies as sealed, as the unsigned bundle it is', async () => {
+    const result = await runDwb(['verify', '--allow-unsigned', join(recorded, 'bundle.json')]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^verified/);
+    expect(result.stdout).toMatch(/^verified \(unsigned/);
+    // Without --allow-unsigned nothing proves who made it, so it is refused.
+    const strict = await runDwb(['verify', join(recorded, 'bundle.json')]);
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toMatch(/^not verified: the hashes hold, but the bundle is not signed/);
   });
 
   it('is caught when an event of its bundle is edited', async () => {

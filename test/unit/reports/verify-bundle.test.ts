@@ -241,7 +241,7 @@ describe('bundle verification', () => {
     const verdict = verifyBundle(resealBundle(unsigned, 'keep'));
     expect(verdict.ok ? verdict.bundle.version : describeFailure(verdict.failure)).toBe(1);
     expect(verdict.ok && assessSignatures(verdict.bundle, []).map(describeEntryTrust)).toEqual([
-      'unsigned: the seal carries no signature, so anyone able to edit the file could have re-sealed it (pin it with --head, or refuse it with --require-signature)',
+      'unsigned: the seal carries no signature, so anyone able to edit the file could have re-sealed it (accepted only with --allow-unsigned; --head pins a head you recorded)',
     ]);
   });
 
