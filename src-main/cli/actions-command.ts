@@ -56,7 +56,7 @@ export async function runActionsCommand(args: string[], io: CommandIo): Promise<
   const questions: MiningQuestion[] = sets.flatMap((set) => set.questions.map((question) => ({ id: question.id, question: question.question, rules: question.business_rules })));
   const library = values.from ? readActionLibrary(readText(values.from), values.from) : undefined;
   const provider = createOpenAiProvider(
-    parseProviderSettings({ baseUrl: required('base-url'), model: required('model'), toolMode: 'text', ...apiKeyIn(resolveApiKey(values, io, 'actions')) }),
+    parseProviderSettings({ baseUrl: required('base-url'), model: required('model'), toolMode: 'text', ...apiKeyIn(resolveApiKey(values)) }),
   );
   io.stderr(`mining actions from ${questions.length} questions (${scenarios[0] ?? ''}, --db ${db}) with ${provider.description}`);
   const result = await mineActions({

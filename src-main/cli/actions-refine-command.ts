@@ -66,7 +66,7 @@ export async function runActionsRefineCommand(args: string[], io: CommandIo): Pr
   if (db !== undefined) for (const set of sets) requireDumpFiles(set.baseDir, set.questions.map((question) => (db === 'rdb' ? question.rdb : question.gdb)), db);
   const questions = sets.flatMap((set) => (set.questions as (LocatingQuestion | BuildingQuestion)[]).map((question) => ({ question, dump: db === undefined ? null : resolve(set.baseDir, db === 'rdb' ? question.rdb : question.gdb) })));
 
-  const model = providerFromCliOptions(values, actionsUsage, resolveApiKey(values, io, 'actions'));
+  const model = providerFromCliOptions(values, actionsUsage, resolveApiKey(values));
   const scratch = mkdtempSync(join(tmpdir(), 'dwb-refine-'));
   const shared = values.connection === undefined ? null : await openShared(values.connection, values['password-file']);
   const imported = db === undefined ? null : questionDatabases(scratch, db);

@@ -15,6 +15,7 @@ import { readTranscript, recordingProvider, writeTranscriptLine } from '../llm/t
 import type { ModelProvider } from '../llm/types';
 import { appRoot } from '../native/app-root';
 import { positiveInteger, type CommandIo } from './command-io';
+import { apiKeyOptions, resolveApiKey } from './secret-args';
 
 import { dellmaUsage } from './usage';
 
@@ -95,7 +96,7 @@ export async function runDellmaCommand(args: string[], io: CommandIo): Promise<n
       variant: { type: 'string', default: 'pairs' },
       'base-url': { type: 'string' },
       model: { type: 'string' },
-      'api-key-file': { type: 'string' },
+      ...apiKeyOptions,
       replay: { type: 'string' },
       samples: { type: 'string' },
       batch: { type: 'string' },
@@ -141,6 +142,8 @@ export async function runDellmaCommand(args: string[], io: CommandIo): Promise<n
   const override = values.forecast === undefined ? undefined : analystForecast(readFileText(values.forecast, 'forecast file'), environment.factors);
   if (override) io.stderr(`[ext] using the analyst's forecast from ${values.forecast} instead of the forecast call${override.notes.length ? ` (${override.notes.join('; ')})` : ''}`);
 
+  // Before the estimate: a refused --api-key or an unreadable key file should not look like a started run.
+  const apiKey = resolveApiKey(values);
   const cost = benchmarkCost(environment, problems, params, override !== undefined);
   io.stderr(
     `cost estimate for ${problems.length} ${environment.name} problem(s) with ${variant}${isDellmaVariant(variant) ? ` (s=${variant === 'naive' ? params.naiveSamples : params.perAction}, b=${params.batch}, q=${params.overlap})` : ''}: ${cost.calls} model calls (${cost.forecastCalls} forecast, ${cost.rankingCalls} ranking, ${cost.otherCalls} other), about ${cost.promptTokens} prompt + ${cost.completionTokens} answer tokens`,
@@ -155,7 +158,6 @@ export async function runDellmaCommand(args: string[], io: CommandIo): Promise<n
     concurrency = 1;
   } else {
     if (!values['base-url'] || !values.model) throw new WorkbenchError('invalid-request', `--base-url and --model are required (or --replay): ${dellmaUsage}`);
-    const apiKey = values['api-key-file'] ? readFileText(values['api-key-file'], 'API key file').trim() : undefined;
     const timeout = positiveInteger(values['timeout-ms'], '--timeout-ms');
     settings = parseProviderSettings({ baseUrl: values['base-url'], model: values.model, ...(apiKey ? { apiKey } : {}), ...(timeout ? { requestTimeoutMs: timeout } : {}) });
     provider = createOpenAiProvider(settings);

@@ -5,10 +5,10 @@
  * the exact simulator and writes the results table (Markdown, JSON, HTML) into the output
  * directory. Re-running with the same directory finishes what a stopped or killed batch left.
  */
-import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseOptions } from './parse-options';
-import { WorkbenchError, fileErrorReason } from '../contract/errors';
+import { WorkbenchError } from '../contract/errors';
+import { resolveApiKey } from './secret-args';
 import { readQuestionSet } from '../dqa/question-file';
 import { requireDumpFiles, type DbKind } from '../dqa/scenario-databases';
 import { accuracyLines, verdictLine } from '../dqa/solve-report';
@@ -40,21 +40,6 @@ export function asksForTechnique(args: readonly string[]): boolean {
     if (value !== undefined) return techniqueIds().includes(value);
   }
   return false;
-}
-
-export function apiKeyFrom(file: string | undefined): string | undefined {
-  if (file !== undefined) {
-    try {
-      const key = readFileSync(file, 'utf8').trim();
-      if (key === '') throw new WorkbenchError('invalid-request', `--api-key-file ${file} is empty`);
-      return key;
-    } catch (error) {
-      if (error instanceof WorkbenchError) throw error;
-      throw new WorkbenchError('not-found', `cannot read --api-key-file ${file}: ${fileErrorReason(error)}`);
-    }
-  }
-  const fromEnv = process.env['DWB_API_KEY'];
-  return fromEnv !== undefined && fromEnv !== '' ? fromEnv : undefined;
 }
 
 /** The simulator's line format, with the technique's matched decision in place of the simulator's. */
@@ -105,7 +90,6 @@ export async function runDqaTechniqueCommand(args: string[], io: CommandIo): Pro
     },
   });
   if (positionals.length > 0) throw new WorkbenchError('invalid-request', `unexpected argument "${positionals[0] ?? ''}": ${dqaTechniqueUsage}`);
-  if (values['api-key'] !== undefined) throw new WorkbenchError('invalid-request', '--api-key would put the key on the command line: use --api-key-file F or the environment variable DWB_API_KEY');
   const technique = values.engine ?? '';
   const files = values.questions ?? [];
   if (files.length === 0 || files.some((file) => file === '')) throw new WorkbenchError('invalid-request', `--questions is required: ${dqaTechniqueUsage}`);
@@ -130,7 +114,7 @@ export async function runDqaTechniqueCommand(args: string[], io: CommandIo): Pro
   for (const set of sets) requireDumpFiles(set.baseDir, set.questions.map((question) => (db === 'rdb' ? question.rdb : question.gdb)), db);
   const outDir = resolve(values.out ?? `dqa-${technique}-${db}`);
   // Checked last, so a bad question file is refused before a model is set up; one model serves every question.
-  const cliModel = providerFromCliOptions(values, dqaTechniqueUsage, local ? undefined : apiKeyFrom(values['api-key-file']));
+  const cliModel = providerFromCliOptions(values, dqaTechniqueUsage, local ? undefined : resolveApiKey(values));
   const model: QuestionModel = cliModel.local
     ? { provider: cliModel.provider, settings: cliModel.recordedSettings, details: cliModel.details, toolMode: cliModel.toolMode }
     : { settings: cliModel.recordedSettings as ProviderSettings };

@@ -12,7 +12,7 @@ import { trainDqaPlaybook } from '../benchmark/playbook-training';
 import { createOpenAiProvider } from '../llm/openai-provider';
 import { parseProviderSettings } from '../llm/settings';
 import { positiveInteger, type CommandIo } from './command-io';
-import { apiKeyFrom } from './dqa-solve-technique';
+import { apiKeyOptions, resolveApiKey } from './secret-args';
 import { playbookUsage } from './usage';
 import { playbookStoreOf } from '../services/playbook-service';
 import { defaultWorkspaceDir } from '../workspace/paths';
@@ -73,8 +73,7 @@ export async function runPlaybookCommand(args: string[], io: CommandIo): Promise
       split: { type: 'string' },
       'base-url': { type: 'string' },
       model: { type: 'string' },
-      'api-key': { type: 'string' },
-      'api-key-file': { type: 'string' },
+      ...apiKeyOptions,
       temperature: { type: 'string' },
       'max-actions': { type: 'string' },
       'no-reflection': { type: 'boolean', default: false },
@@ -83,7 +82,6 @@ export async function runPlaybookCommand(args: string[], io: CommandIo): Promise
     },
   });
   if (positionals.length > 0) throw new WorkbenchError('invalid-request', `unexpected argument "${positionals[0] ?? ''}": ${playbookUsage}`);
-  if (values['api-key'] !== undefined) throw new WorkbenchError('invalid-request', '--api-key would put the key on the command line: use --api-key-file F or the environment variable DWB_API_KEY');
   for (const flag of ['questions', 'base-url', 'model', 'out'] as const) {
     if (values[flag] === undefined || values[flag] === '') throw new WorkbenchError('invalid-request', `--${flag} is required: ${playbookUsage}`);
   }
@@ -96,7 +94,7 @@ export async function runPlaybookCommand(args: string[], io: CommandIo): Promise
   if (!Number.isFinite(temperature) || temperature < 0 || temperature > 2) throw new WorkbenchError('invalid-request', `--temperature must be a number from 0 to 2, got "${values.temperature ?? ''}"`);
   if (values.split !== undefined && !/^-?\d+:(0(\.\d+)?|1(\.0+)?|\.\d+)$/.test(values.split)) throw new WorkbenchError('invalid-request', `--split must be SEED:TRAIN_FRACTION, e.g. 7:0.5, got "${values.split}"`);
   const requestTimeoutMs = positiveInteger(values['timeout-ms'], '--timeout-ms');
-  const apiKey = apiKeyFrom(values['api-key-file']);
+  const apiKey = resolveApiKey(values);
   const settings = parseProviderSettings({
     baseUrl: values['base-url'],
     model: values.model,

@@ -77,7 +77,7 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
   const whatIfChoice = required('whatif');
   if (whatIfChoice !== 'on' && whatIfChoice !== 'off') throw new WorkbenchError('invalid-request', `--whatif must be on or off, got "${whatIfChoice}"`);
   // A replayed run needs no model; otherwise the options name a server or a local model file.
-  const cliModel = values.replay ? null : providerFromCliOptions(values, runUsage, resolveApiKey(values, io, 'run'));
+  const cliModel = values.replay ? null : providerFromCliOptions(values, runUsage, resolveApiKey(values));
   const model: DirectoryRunRequest['model'] = cliModel
     ? { provider: cliModel.provider, settings: cliModel.recordedSettings, details: cliModel.details, toolMode: cliModel.toolMode }
     : { replay: readTranscript(readText(values.replay as string, 'transcript')), toolMode: replayedToolMode(values['tool-mode']) };

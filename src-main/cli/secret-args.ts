@@ -1,15 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { parseConnectionUriWithPassword, type ParsedConnectionUri } from '../connectors/connection-uri';
 import { WorkbenchError, fileErrorReason } from '../contract/errors';
-import type { CommandIo } from './command-io';
 
 /**
  * Secrets the CLI needs without ever taking them in argv, where any user of the machine sees
  * them (`ps`, /proc, shell history): the model API key from `--api-key-file PATH` or
  * `DWB_API_KEY`, a database password from `--password-file PATH` or `DWB_DB_PASSWORD` (as
- * `PGPASSWORD` does for psql). `--api-key` still works, with a warning on stderr; a password
- * inside `--connection` still works silently (scripts read the one-line stderr of `dwb query`),
- * and the README points to the alternatives.
+ * `PGPASSWORD` does for psql). `--api-key` is recognised only to be refused with where to put
+ * the key instead, by every command that takes a model. A password inside `--connection` still
+ * works silently (scripts read the one-line stderr of `dwb query`), and the README points to
+ * the alternatives.
  */
 export const apiKeyEnv = 'DWB_API_KEY';
 export const passwordEnv = 'DWB_DB_PASSWORD';
@@ -32,21 +32,13 @@ function readSecretFile(path: string, flag: string): string {
   return secret;
 }
 
-/** The model API key: `--api-key-file`, else `--api-key` (warned about), else `DWB_API_KEY`, else none. */
-export function resolveApiKey(
-  values: { 'api-key'?: string | undefined; 'api-key-file'?: string | undefined },
-  io: CommandIo,
-  command: string,
-  env: Environment = process.env,
-): string | undefined {
-  const inline = values['api-key'];
-  const file = values['api-key-file'];
-  if (inline !== undefined && file !== undefined) throw new WorkbenchError('invalid-request', 'give the API key one way: --api-key-file PATH or --api-key, not both');
-  if (file !== undefined) return readSecretFile(file, '--api-key-file');
-  if (inline !== undefined) {
-    io.stderr(`dwb ${command}: warning: --api-key is visible to other users of this machine (ps, shell history); use --api-key-file PATH or the ${apiKeyEnv} environment variable`);
-    return inline === '' ? undefined : inline;
+/** The model API key: `--api-key-file`, else `DWB_API_KEY`, else none; `--api-key` is refused. */
+export function resolveApiKey(values: { 'api-key'?: string | undefined; 'api-key-file'?: string | undefined }, env: Environment = process.env): string | undefined {
+  if (values['api-key'] !== undefined) {
+    throw new WorkbenchError('invalid-request', `--api-key would put the key on the command line, where other users of this machine can read it (ps, shell history): use --api-key-file F or the environment variable ${apiKeyEnv}`);
   }
+  const file = values['api-key-file'];
+  if (file !== undefined) return readSecretFile(file, '--api-key-file');
   const fromEnv = env[apiKeyEnv];
   return fromEnv === undefined || fromEnv === '' ? undefined : fromEnv;
 }

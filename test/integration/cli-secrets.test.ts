@@ -74,13 +74,12 @@ describe('dwb run takes the API key without argv', () => {
     expect(outputText(out)).not.toContain(apiKey);
   });
 
-  it('still takes --api-key, warning that other users can see it', async () => {
+  it('refuses --api-key before any model call, saying where the key goes instead', async () => {
     const server = await keyedModel();
     const result = await runDwb(runArgs(server, tempDir(), ['--api-key', apiKey]), { env: { DWB_API_KEY: '' } });
-    expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toContain('dwb run: warning: --api-key is visible to other users of this machine');
-    expect(result.stderr).not.toContain(apiKey);
-    expect(server.requests.map((request) => request.headers.authorization)).toEqual([`Bearer ${apiKey}`]);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim()).toBe('dwb run: invalid-request: --api-key would put the key on the command line, where other users of this machine can read it (ps, shell history): use --api-key-file F or the environment variable DWB_API_KEY');
+    expect(server.requests).toHaveLength(0);
   });
 
   it('refuses an unreadable key file and a base URL with credentials, quoting neither secret', async () => {

@@ -33,6 +33,19 @@ describe('dwb dellma solve --problems agriculture', () => {
     expect(result.stderr).toContain('cost estimate for 6 agriculture problem(s) with pairs (s=8, b=8, q=0.25): 19 model calls (1 forecast, 18 ranking, 0 other)');
   });
 
+  it('takes the API key from DWB_API_KEY or --api-key-file, never from argv', async () => {
+    const apiKey = 'sk-dellma-Qe4-not-in-argv';
+    const perProblem = windows(2 * 8, 8, 0.25).length;
+    server = await startScriptedOpenAiServer([preferring('apple'), ...repeat(perProblem, preferring('apple'))], { requireApiKey: apiKey });
+    const args = ['dellma', 'solve', '--problems', 'agriculture', '--limit', '1', '--samples', '8', '--batch', '8', '--base-url', server.baseUrl, '--model', 'scripted'];
+    const result = await runDwb(args, { env: { DWB_API_KEY: apiKey } });
+    expect(result.code, result.stderr).toBe(0);
+    expect(server.requests.map((request) => request.headers.authorization)).toEqual(repeat(1 + perProblem, `Bearer ${apiKey}`));
+    const inArgv = await runDwb([...args, '--api-key', apiKey]);
+    expect(inArgv.code).toBe(2);
+    expect(inArgv.stderr.trim()).toBe('dwb dellma: invalid-request: --api-key would put the key on the command line, where other users of this machine can read it (ps, shell history): use --api-key-file F or the environment variable DWB_API_KEY');
+  });
+
   it('a model that always prefers apple futures makes apple the decision, through the whole pipeline', async () => {
     const perProblem = windows(2 * 8, 8, 0.25).length;
     expect(perProblem).toBe(3);

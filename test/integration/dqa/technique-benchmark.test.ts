@@ -210,8 +210,8 @@ describe('dwb dqa solve --engine <technique> (relational dumps, SQLite)', () => 
     };
     const common = ['--engine', 'planrag', '--base-url', 'http://127.0.0.1:9/v1', '--model', 'm'];
     await fails(['--questions', locatingFile, '--questions', locatingFile, ...common, '--out', tempDir()], 2, /^dwb dqa: invalid-request: question id L1 appears in both .*locating\.json and .*locating\.json/);
-    await fails(['--questions', locatingFile, ...common, '--api-key', 'sk-secret'], 2, /--api-key would put the key on the command line: use --api-key-file F or the environment variable DWB_API_KEY$/);
-    await fails(['--questions', locatingFile, ...common, '--api-key-file', '/no/such/key'], 1, /cannot read --api-key-file \/no\/such\/key: no such file \(ENOENT\)$/);
+    await fails(['--questions', locatingFile, ...common, '--api-key', 'sk-secret'], 2, /--api-key would put the key on the command line, where other users of this machine can read it \(ps, shell history\): use --api-key-file F or the environment variable DWB_API_KEY$/);
+    await fails(['--questions', locatingFile, ...common, '--api-key-file', '/no/such/key'], 1, /Cannot read --api-key-file \/no\/such\/key: no such file \(ENOENT\)$/);
     await fails(['--questions', locatingFile, ...common, '--concurrency', '0'], 2, /--concurrency takes a positive whole number, got "0"$/);
     await fails(['--questions', locatingFile, '--engine', 'iterrag', '--model', 'm'], 2, /--base-url is required with --engine iterrag \(or --model-file for a local model\)/);
     await fails(['--questions', locatingFile, ...common, '--model-file', '/models/x.gguf'], 2, /--model-file and --base-url exclude each other: a local model needs no server$/);

@@ -14,39 +14,33 @@ function secretFile(text: string): string {
   return path;
 }
 
-function recordingIo(): { io: { stdout(line: string): void; stderr(line: string): void }; errors: string[] } {
-  const errors: string[] = [];
-  return { io: { stdout: () => undefined, stderr: (line) => void errors.push(line) }, errors };
-}
-
 describe('the API key never has to be in argv', () => {
-  it('reads --api-key-file (one line break tolerated), else DWB_API_KEY, silently', () => {
-    const { io, errors } = recordingIo();
-    expect(resolveApiKey({ 'api-key-file': secretFile('sk-from-file\n') }, io, 'run', {})).toBe('sk-from-file');
-    expect(resolveApiKey({ 'api-key-file': secretFile('sk-crlf\r\n') }, io, 'run', { DWB_API_KEY: 'ignored' })).toBe('sk-crlf');
-    expect(resolveApiKey({}, io, 'run', { DWB_API_KEY: 'sk-from-env' })).toBe('sk-from-env');
-    expect(resolveApiKey({}, io, 'run', { DWB_API_KEY: '' })).toBeUndefined();
-    expect(resolveApiKey({}, io, 'run', {})).toBeUndefined();
-    expect(errors).toEqual([]);
+  it('reads --api-key-file (one line break tolerated), else DWB_API_KEY', () => {
+    expect(resolveApiKey({ 'api-key-file': secretFile('sk-from-file\n') }, {})).toBe('sk-from-file');
+    expect(resolveApiKey({ 'api-key-file': secretFile('sk-crlf\r\n') }, { DWB_API_KEY: 'ignored' })).toBe('sk-crlf');
+    expect(resolveApiKey({}, { DWB_API_KEY: 'sk-from-env' })).toBe('sk-from-env');
+    expect(resolveApiKey({}, { DWB_API_KEY: '' })).toBeUndefined();
+    expect(resolveApiKey({}, {})).toBeUndefined();
   });
 
-  it('still takes --api-key, with a warning that other users can see it', () => {
-    const { io, errors } = recordingIo();
-    expect(resolveApiKey({ 'api-key': 'sk-inline' }, io, 'run', { DWB_API_KEY: 'sk-env' })).toBe('sk-inline');
-    expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatch(/^dwb run: warning: --api-key is visible to other users .* --api-key-file PATH or the DWB_API_KEY environment variable$/);
-    expect(errors[0]).not.toContain('sk-inline');
-  });
-
-  it('refuses both flags, a missing, empty or multi-line file, naming the file but never its content', () => {
-    const { io } = recordingIo();
-    expect(() => resolveApiKey({ 'api-key': 'a', 'api-key-file': secretFile('b') }, io, 'run', {})).toThrow(/one way/);
-    const missing = join(tempDir(), 'nope');
-    expect(() => resolveApiKey({ 'api-key-file': missing }, io, 'run', {})).toThrow(`Cannot read --api-key-file ${missing}: no such file (ENOENT)`);
-    expect(() => resolveApiKey({ 'api-key-file': secretFile('\n') }, io, 'run', {})).toThrow(/is empty/);
+  it('refuses --api-key, saying where the key goes instead and never quoting it', () => {
     let message = '';
     try {
-      resolveApiKey({ 'api-key-file': secretFile('sk-line-one\nsk-line-two\n') }, io, 'run', {});
+      resolveApiKey({ 'api-key': 'sk-inline' }, { DWB_API_KEY: 'sk-env' });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toBe('--api-key would put the key on the command line, where other users of this machine can read it (ps, shell history): use --api-key-file F or the environment variable DWB_API_KEY');
+    expect(() => resolveApiKey({ 'api-key': 'a', 'api-key-file': secretFile('b') }, {})).toThrow(/--api-key would put the key on the command line/);
+  });
+
+  it('refuses a missing, empty or multi-line file, naming the file but never its content', () => {
+    const missing = join(tempDir(), 'nope');
+    expect(() => resolveApiKey({ 'api-key-file': missing }, {})).toThrow(`Cannot read --api-key-file ${missing}: no such file (ENOENT)`);
+    expect(() => resolveApiKey({ 'api-key-file': secretFile('\n') }, {})).toThrow(/is empty/);
+    let message = '';
+    try {
+      resolveApiKey({ 'api-key-file': secretFile('sk-line-one\nsk-line-two\n') }, {});
     } catch (error) {
       message = (error as Error).message;
     }
