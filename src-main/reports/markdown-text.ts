@@ -25,16 +25,6 @@ export function markdownCell(text: string): string {
   return markdownLiteral(text).replace(/\r\n?|\n/g, ' ');
 }
 
-/**
- * Markdown written by the model (a rationale) or an analyst (a note), kept as Markdown for its
- * emphasis, lists and code, but unable to link or embed: `<` and `&` become character
- * references (no HTML, no autolink, no entity trickery), and brackets and backslashes are
- * escaped (no link, image, footnote or reference definition, and no escape of ours undone).
- */
-export function markdownSanitized(text: string): string {
-  return withReferences(text, /[&<]/g).replace(/[\\[\]]/g, '\\$&');
-}
-
 /** Text as an inline code span that no backtick in it can close, on one line. */
 export function markdownCode(text: string): string {
   const line = text.replace(/\r\n?|\n/g, ' ');

@@ -3,7 +3,8 @@ import { copiedTablesNote } from '../contract/whatif';
 import { contextDocumentsMarkdown, contextRecordOf } from './dellma-context-report';
 import { exactOutcomesOf, exactSectionMarkdown, exactSectionTitle } from './dellma-exact-report';
 import { planGraphMarkdown, planGraphTable } from './plan-graph-report';
-import { markdownCell, markdownCode, markdownFence, markdownLiteral, markdownSanitized } from './markdown-text';
+import { markdownSanitized } from './markdown-sanitized';
+import { markdownCell, markdownCode, markdownFence, markdownLiteral } from './markdown-text';
 import { formatBytes, formatCount, formatDuration, formatTime, formatValue, plural, reviewLabels, reviewSubjectLabels, reviewTextPlain, statusLabel } from './report-format';
 import type { DecisionReport, PlanVersion, QueryRecord, StepRecord, TraceItem } from './report-model';
 

@@ -12,9 +12,9 @@ import { WorkbenchError } from '../contract/errors';
 import type { Candidate, CopiedTable } from '../contract/whatif';
 import { WHATIF_DEFAULT_TIMEOUT_MS } from '../contract/whatif';
 import type { Connector } from '../connectors/connector';
-import { openScenarioEvaluator } from './candidate-evaluator';
 import { whatIfSupport } from './connection-whatif';
-import type { CandidateMeasure, LabelledChange } from './sandbox-session';
+import { openScenarioEvaluator, type ScenarioEvaluator } from './candidate-evaluator';
+import { CANDIDATE_PARAMETER, type CandidateMeasure, type LabelledChange } from './sandbox-session';
 import { fileSource, type SandboxSource } from './sandbox-source';
 import { serverTablesSource, withCopiedTables } from './server-snapshot';
 
@@ -63,6 +63,7 @@ export async function runScenariosOnSource(source: SandboxSource, trial: Scenari
     });
     const measures: ScenarioOutcome[] = [];
     try {
+      await checkObjectiveOnUnchangedData(evaluator, trial, options.signal);
       for (const scenario of trial.scenarios) {
         if (options.signal?.aborted) throw new WorkbenchError('cancelled', `stopped after ${measures.length} of ${trial.scenarios.length} scenarios`);
         try {
@@ -89,6 +90,34 @@ export async function runScenariosOnSource(source: SandboxSource, trial: Scenari
     };
   } finally {
     rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The objective measured on the unchanged copy (no change applied) before any scenario runs.
+ * Every scenario measures it there first, so an objective that fails on the unchanged data
+ * would fail every scenario alike, after running them all; instead the run stops here with one
+ * error naming the objective and the database's message. An objective that names the candidate
+ * is tried with each distinct candidate and stops the run only when it fails for every one
+ * (otherwise the scenarios of the failing candidates fail on their own, as any data failure).
+ */
+async function checkObjectiveOnUnchangedData(evaluator: ScenarioEvaluator, trial: ScenarioTrial, signal: AbortSignal | undefined): Promise<void> {
+  const candidates = [...new Set(trial.scenarios.map((scenario) => scenario.candidate))];
+  const tried = CANDIDATE_PARAMETER.test(trial.objective) ? candidates : candidates.slice(0, 1);
+  let firstFailure: WorkbenchError | null = null;
+  for (const candidate of tried) {
+    try {
+      await evaluator.evaluate([], candidate, signal);
+      return;
+    } catch (error) {
+      const failure = WorkbenchError.from(error);
+      if (failure.code === 'cancelled') throw new WorkbenchError('cancelled', `stopped after 0 of ${trial.scenarios.length} scenarios`);
+      if (!PER_SCENARIO_CODES.has(failure.code)) throw failure;
+      firstFailure ??= failure;
+    }
+  }
+  if (firstFailure) {
+    throw new WorkbenchError('invalid-request', `the objective fails on the unchanged data, so none of the ${trial.scenarios.length} scenarios was run (objective: ${trial.objective.trim()}): ${firstFailure.message}`);
   }
 }
 

@@ -25,7 +25,7 @@ export interface CandidateMeasure {
   changedRows: number;
 }
 
-const CANDIDATE_PARAMETER = /[:@$]candidate\b/;
+export const CANDIDATE_PARAMETER = /[:@$]candidate\b/;
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Bar, BarChart, CartesianGrid, Line, LineChart, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from 'recharts';
 import type { CellValue, QueryResult } from '../../src-main/contract';
-import { formatCellNumber } from './format-cell';
+import { columnNumberFormat } from './format-cell';
 
 type ChartKind = 'bar' | 'line' | 'scatter';
 
@@ -9,7 +9,11 @@ type ChartKind = 'bar' | 'line' | 'scatter';
 const maxPoints = 2000;
 
 const isNumber = (value: CellValue | undefined): value is number => typeof value === 'number' && Number.isFinite(value);
-const tick = (value: unknown): string => (typeof value === 'number' ? formatCellNumber(value) : String(value));
+/** Axis labels as the grid shows the column's values (a year axis reads 2024, not 2,024). */
+const tickOf =
+  (columnName: string) =>
+  (value: unknown): string =>
+    typeof value === 'number' ? columnNumberFormat(columnName)(value) : String(value);
 
 /** A chart of any result: bar, line or scatter, with the x and y columns the analyst picks. */
 export function ResultChart({ result, rows }: { result: Pick<QueryResult, 'columns'>; rows: CellValue[][] }) {
@@ -28,9 +32,9 @@ export function ResultChart({ result, rows }: { result: Pick<QueryResult, 'colum
   const axes = (
     <>
       <CartesianGrid strokeDasharray="3 3" />
-      <XAxis dataKey="x" name={xName} type={kind === 'scatter' ? 'number' : 'category'} tick={{ fontSize: 11 }} tickFormatter={tick} />
-      <YAxis dataKey="y" name={yName} tick={{ fontSize: 11 }} tickFormatter={tick} width={80} />
-      <Tooltip formatter={(value) => tick(value)} />
+      <XAxis dataKey="x" name={xName} type={kind === 'scatter' ? 'number' : 'category'} tick={{ fontSize: 11 }} tickFormatter={tickOf(xName)} />
+      <YAxis dataKey="y" name={yName} tick={{ fontSize: 11 }} tickFormatter={tickOf(yName)} width={80} />
+      <Tooltip formatter={(value) => tickOf(yName)(value)} />
     </>
   );
   return (

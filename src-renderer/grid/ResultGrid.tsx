@@ -12,7 +12,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import type { CellValue, QueryResult } from '../../src-main/contract';
 import { downloadCsv, toTsv } from './export';
 import { ExportAllRows } from './ExportAllRows';
-import { formatCellNumber } from './format-cell';
+import { columnNumberFormat } from './format-cell';
 import { ResultChart } from './ResultChart';
 import { useScrollable } from './use-scrollable';
 
@@ -43,15 +43,18 @@ export function ResultGrid({ result, fileName, exportCellId }: { result: QueryRe
 
   const columns = useMemo<ColumnDef<Row>[]>(
     () =>
-      result.columns.map((column, index) => ({
-        id: `c${index}`,
-        header: column.name,
-        accessorFn: (row: Row) => row[index] ?? null,
-        sortingFn: compareCells,
-        size: estimateWidth(column.name, result.rows, index),
-        meta: { numeric: isNumericColumn(result.rows, index) },
-        cell: (info) => <CellText value={info.getValue<CellValue>()} />,
-      })),
+      result.columns.map((column, index) => {
+        const formatNumber = columnNumberFormat(column.name);
+        return {
+          id: `c${index}`,
+          header: column.name,
+          accessorFn: (row: Row) => row[index] ?? null,
+          sortingFn: compareCells,
+          size: estimateWidth(column.name, result.rows, index, formatNumber),
+          meta: { numeric: isNumericColumn(result.rows, index) },
+          cell: (info) => <CellText value={info.getValue<CellValue>()} formatNumber={formatNumber} />,
+        };
+      }),
     [result],
   );
   // TanStack Table returns fresh functions each render by design; the React Compiler skips it.
@@ -195,10 +198,10 @@ export function ResultGrid({ result, fileName, exportCellId }: { result: QueryRe
   );
 }
 
-function CellText({ value }: { value: CellValue }) {
+function CellText({ value, formatNumber }: { value: CellValue; formatNumber: (value: number) => string }) {
   if (value === null) return <span className="null">NULL</span>;
   if (typeof value === 'number') {
-    const shown = formatCellNumber(value);
+    const shown = formatNumber(value);
     return (
       <span className="number" title={shown === String(value) ? undefined : String(value)}>
         {shown}
@@ -218,9 +221,13 @@ function isNumeric(column: ColumnDef<Row>): boolean {
   return (column.meta as { numeric?: boolean } | undefined)?.numeric === true;
 }
 
-function estimateWidth(header: string, rows: Row[], index: number): number {
+/** Wide enough for the header and the sampled values as shown (grouped numbers are longer than their digits). */
+function estimateWidth(header: string, rows: Row[], index: number, formatNumber: (value: number) => string): number {
   let longest = header.length + 2;
-  for (const row of rows.slice(0, 200)) longest = Math.max(longest, String(row[index] ?? 'NULL').length);
+  for (const row of rows.slice(0, 200)) {
+    const value = row[index] ?? null;
+    longest = Math.max(longest, (typeof value === 'number' ? formatNumber(value) : String(value ?? 'NULL')).length);
+  }
   return Math.min(360, Math.max(72, longest * 7.6 + 20));
 }
 

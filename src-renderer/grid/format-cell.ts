@@ -1,7 +1,8 @@
 /**
- * Numbers in a result grid as people read them: fractions with grouped digits in the reader's
- * locale and a precision that fits the size (616.13, not 616.1300000000001). The full value stays in the
- * cell's title and in every copy or export.
+ * Numbers in a result grid as people read them: digits grouped in the reader's locale, whole
+ * numbers and fractions alike (1,234,567 beside 1,234,567.89), and a precision that fits the size
+ * (616.13, not 616.1300000000001). The full value stays in the cell's title and in every copy or
+ * export.
  */
 const byFractionDigits = new Map<number, Intl.NumberFormat>();
 
@@ -16,11 +17,34 @@ function formatter(maximumFractionDigits: number): Intl.NumberFormat {
 
 export function formatCellNumber(value: number): string {
   if (!Number.isFinite(value)) return String(value);
-  // Whole numbers are often ids, codes or years (1458, 1836): shown as they are, never grouped.
-  if (Number.isInteger(value)) return String(value);
+  if (Number.isInteger(value)) return formatter(0).format(value);
   const size = Math.abs(value);
   // Tiny values keep six significant digits rather than rounding to 0.
   if (size < 0.001) return value.toPrecision(6);
   const digits = size >= 1000 ? 2 : size >= 1 ? 4 : 6;
   return formatter(digits).format(value);
+}
+
+/**
+ * The last word of a column name that says its whole numbers are labels, not quantities: an id
+ * (building_id 1458), a code, a year (2024), a postcode. Grouping those (1,458; 2,024) would make
+ * them harder to read and to match against other tables, so they keep their plain digits. The
+ * name is the only sound clue: by value a year column looks like any count between 1000 and 2999.
+ */
+const labelWords = new Set(['id', 'ids', 'uuid', 'key', 'code', 'year', 'yr', 'zip', 'zipcode', 'postcode', 'sku', 'isbn', 'ean', 'fips', 'no', 'num', 'number', 'phone', 'date']);
+
+export function isLabelColumn(name: string): boolean {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+  const last = words[words.length - 1];
+  return last !== undefined && labelWords.has(last);
+}
+
+/** How a column's numbers are shown: whole numbers of a label column as plain digits, everything else by `formatCellNumber`. */
+export function columnNumberFormat(columnName: string): (value: number) => string {
+  if (!isLabelColumn(columnName)) return formatCellNumber;
+  return (value) => (Number.isInteger(value) ? String(value) : formatCellNumber(value));
 }

@@ -45,11 +45,7 @@ export function RunBar({ progress, compact = false, onDismiss, onShowHistory }: 
             step {progress.step}/{progress.maxSteps}
           </span>
           <span>{progress.totalTokens.toLocaleString()} tokens</span>
-          {progress.message && (
-            <span className="run-message-inline" title={progress.message}>
-              {progress.message}
-            </span>
-          )}
+          {progress.message && <RunMessage text={progress.message} />}
           <span className="spacer" />
           {onShowHistory && (
             <button className="ghost small" data-testid="show-run-history" onClick={onShowHistory}>
@@ -77,7 +73,8 @@ export function RunBar({ progress, compact = false, onDismiss, onShowHistory }: 
         {live && <span>{elapsed.toFixed(0)} s</span>}
         <span>{progress.totalTokens.toLocaleString()} tokens</span>
         {progress.pendingReview && <span className="badge kind-question">waiting for you</span>}
-        {live && progress.mode === 'step' && !progress.pendingReview && <span className="muted">step-through: will wait at the next query</span>}
+        {live && progress.mode === 'step' && !progress.pendingReview && <span className="muted run-hint">step-through: will wait at the next query</span>}
+        {progress.message && <RunMessage text={progress.message} />}
         <span className="spacer" />
         {live && (
           <button
@@ -95,9 +92,21 @@ export function RunBar({ progress, compact = false, onDismiss, onShowHistory }: 
           </button>
         )}
       </div>
-      {progress.message && <p className="run-message">{progress.message}</p>}
       {live && streamed && !progress.pendingReview && <p className="streamed">{streamed.slice(-240)}</p>}
       {progress.pendingReview && <ReviewPanel runId={progress.runId} request={progress.pendingReview} language={progress.queryLanguage ?? 'sql'} />}
     </section>
+  );
+}
+
+/**
+ * The run's message on the bar's line, cut with an ellipsis when long so the bar never wraps
+ * (the buttons stay where the hand expects them). The element holds the whole text, which a
+ * screen reader reads; the title shows it on hover.
+ */
+function RunMessage({ text }: { text: string }) {
+  return (
+    <span className="run-message-inline" data-testid="run-message" title={text}>
+      {text}
+    </span>
   );
 }

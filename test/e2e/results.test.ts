@@ -97,6 +97,22 @@ describe('reading a result', () => {
     expect(await error.innerText()).toContain('no such table: no_such_table');
   });
 
+  it('groups whole numbers as it groups fractions, but keeps ids, codes and years as plain digits', async () => {
+    await page().getByTestId('add-query').last().click();
+    await expect.poll(() => page().getByTestId('cell').count()).toBe(3);
+    const cell = page().getByTestId('cell').last();
+    await typeInEditor(page(), cell.getByTestId('query-editor'), 'SELECT 1234567 AS total_flow, -4200 AS delta, 1234567.891 AS revenue, 1458 AS building_id, 2024 AS year, 30301 AS zipCode');
+    await cell.getByTestId('run-query').click();
+    await expect.poll(() => cell.getByTestId('result-summary').textContent()).toMatch(/^1 row · /);
+    const numbers = cell.locator('.grid-cell .number');
+    const shown = await numbers.allInnerTexts();
+    const titles = await numbers.evaluateAll((spans) => spans.map((span) => span.getAttribute('title')));
+    expect(shown).toEqual(['1,234,567', '-4,200', '1,234,567.89', '1458', '2024', '30301']);
+    expect(titles).toEqual(['1234567', '-4200', '1234567.891', null, null, null]);
+    await cell.scrollIntoViewIfNeeded();
+    await page().screenshot({ path: '/tmp/fixes-grid-numbers.png', clip: (await cell.boundingBox()) ?? undefined });
+  });
+
   it('passes an axe-core audit with no serious or critical violation on the notebook, the palette and the model dialog', async () => {
     // The app's Content-Security-Policy rightly refuses injected scripts; the audit page alone bypasses it.
     const audited = await app.browser.newPage({ bypassCSP: true, viewport: { width: 1440, height: 900 } });

@@ -229,18 +229,26 @@ describe('DeLLMa exact outcomes on bad input: a specific message in the cell, an
     expect(exact.tiedBest).toEqual(['north', 'south']);
   });
 
-  it('an objective that gives text, or two rows: every evaluation fails, and the cell says why', async () => {
+  it('an objective that fails on the unchanged data stops the exact outcomes before any future, naming the objective and the database error', async () => {
     const path = salesDatabase(tempDir());
     const withObjective = (query: string): string[] => [...mapping.filter((line) => line !== objective), `What-if objective: ${query}`];
-    const text = await decide(path, withObjective("SELECT 'a lot'"));
-    expect([text.status, text.decision]).toEqual(['answered', 'north']);
-    expect(exactOf(text.events).error).toBe('all 4 sandbox evaluations failed; the first: the objective must return a finite number; before candidate north it returned "a lot"');
-    expect(exactOf(text.events).scenarios.every((scenario) => scenario.status === 'failed')).toBe(true);
-    expect(cellText(text.events)).toMatch(/^\[ext\] Exact outcomes in the what-if sandbox \(beside the elicited utilities, not part of them\): not computed: all 4 sandbox evaluations failed; the first: the objective must return a finite number/);
+    // SQLite compiles this objective but fails while running it: the region names are not JSON.
+    const broken = "SELECT json_extract(region, '$.size') FROM sales WHERE region = 'north'";
+    const failing = await decide(path, withObjective(broken));
+    expect([failing.status, failing.decision]).toEqual(['answered', 'north']);
+    const exact = exactOf(failing.events);
+    expect(exact.error).toBe(`the objective fails on the unchanged data, so none of the 4 scenarios was run (objective: ${broken}): objective before candidate north: SQLite: malformed JSON`);
+    expect(exact.scenarios.some((scenario) => scenario.status === 'computed' || scenario.status === 'failed')).toBe(false);
+    expect(cellText(failing.events)).toBe(
+      `[ext] Exact outcomes in the what-if sandbox (beside the elicited utilities, not part of them): not computed: the objective fails on the unchanged data, so none of the 4 scenarios was run (objective: ${broken}): objective before candidate north: SQLite: malformed JSON.`,
+    );
 
+    const text = await decide(path, withObjective("SELECT 'a lot'"));
+    expect(exactOf(text.events).error).toBe(`the objective fails on the unchanged data, so none of the 4 scenarios was run (objective: SELECT 'a lot'): the objective must return a finite number; before candidate north it returned "a lot"`);
     const rows = await decide(path, withObjective('SELECT qty FROM sales'));
-    expect([rows.status, rows.decision]).toEqual(['answered', 'north']);
-    expect(exactOf(rows.events).error).toBe('all 4 sandbox evaluations failed; the first: the objective must return exactly one number (one row, one column); before candidate north it returned 2 row(s) of 1 column(s)');
+    expect(exactOf(rows.events).error).toBe(
+      'the objective fails on the unchanged data, so none of the 4 scenarios was run (objective: SELECT qty FROM sales): the objective must return exactly one number (one row, one column); before candidate north it returned 2 row(s) of 1 column(s)',
+    );
   });
 
   it('binds an option name with quotes, an apostrophe and non-Latin letters as :candidate', async () => {

@@ -35,11 +35,24 @@ async function duckdbFile(directory: string): Promise<string> {
 }
 
 const cases = [
-  { engine: 'SQLite', make: async (directory: string) => sqliteFile(directory), kind: { engine: 'sqlite' } as const, parameter: ':candidate' },
-  { engine: 'DuckDB', make: duckdbFile, kind: { engine: 'duckdb', format: 'duckdb' } as const, parameter: '$candidate' },
+  {
+    engine: 'SQLite',
+    make: async (directory: string) => sqliteFile(directory),
+    kind: { engine: 'sqlite' } as const,
+    parameter: ':candidate',
+    // Compiles, then fails while running on the data (region names are not JSON).
+    brokenObjective: { text: "SELECT json_extract(region, '$.size') FROM sales WHERE region = 'north'", error: /SQLite: malformed JSON$/ },
+  },
+  {
+    engine: 'DuckDB',
+    make: duckdbFile,
+    kind: { engine: 'duckdb', format: 'duckdb' } as const,
+    parameter: '$candidate',
+    brokenObjective: { text: "SELECT CAST(region AS INTEGER) FROM sales WHERE region = 'north'", error: /DuckDB: Conversion Error: .*north/ },
+  },
 ];
 
-describe.each(cases)('scenarios on $engine data', ({ make, kind, parameter }) => {
+describe.each(cases)('scenarios on $engine data', ({ make, kind, parameter, brokenObjective }) => {
   it('applies each scenario’s changes in order, from the original data every time, and leaves the file byte-identical', async () => {
     const path = await make(tempDir());
     const before = fileHash(path);
@@ -102,6 +115,34 @@ describe.each(cases)('scenarios on $engine data', ({ make, kind, parameter }) =>
     setTimeout(() => stop.abort(), 300);
     await expect(stopped).rejects.toThrow(/^stopped after 0 of 1 scenarios$/);
     expect(fileHash(path)).toBe(before);
+  });
+
+  it('stops before any scenario when the objective fails on the unchanged data, naming the objective and the database error', async () => {
+    const path = await make(tempDir());
+    const before = fileHash(path);
+    // Each scenario would run past its time limit: the objective's error, not a timeout, shows that none ran.
+    const runaway = { label: 'runaway', text: 'UPDATE sales SET qty = (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100000000000) SELECT count(*) FROM n)' };
+    const scenarios = ['north', 'south', 'east'].map((candidate) => ({ steps: [0], candidate }));
+    const failing = runScenariosOnSource(fileSource(path, kind), { changes: [runaway], objective: brokenObjective.text, timeoutMs: 300, scenarios });
+    const error = await failing.then(
+      () => null,
+      (thrown: unknown) => thrown as { code: string; message: string },
+    );
+    expect(error?.code).toBe('invalid-request');
+    expect(error?.message.startsWith(`the objective fails on the unchanged data, so none of the 3 scenarios was run (objective: ${brokenObjective.text}): objective before candidate north: `)).toBe(true);
+    expect(error?.message).toMatch(brokenObjective.error);
+    expect(fileHash(path)).toBe(before);
+  });
+
+  it('runs the scenarios when an objective naming the candidate fails on the unchanged data for some candidates only', async () => {
+    const path = await make(tempDir());
+    // Unchanged, 'east' has no sales, so its average is NULL; north and south have theirs.
+    const run = await runScenariosOnSource(fileSource(path, kind), {
+      changes: [{ label: 'double', text: 'UPDATE sales SET qty = qty * 2' }],
+      objective: `SELECT avg(qty) FROM sales WHERE region = ${parameter}`,
+      scenarios: ['east', 'north'].map((candidate) => ({ steps: [0], candidate })),
+    });
+    expect(run.measures).toEqual([{ failed: 'the objective must return a finite number; before candidate east it returned NULL' }, { before: 10, after: 20, changedRows: 2 }]);
   });
 
   it('refuses a change that does not write, naming it by its label', async () => {

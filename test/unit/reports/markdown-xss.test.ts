@@ -56,6 +56,14 @@ const vectors = [
   '```\n<script>alert(1)</script>\n```',
   '[^1]\n\n[^1]: javascript:alert(1)',
   '[x]\n: javascript:alert(1)',
+  // Code spans and fences keep their text; none of these may let markup out of them.
+  '`<img src=x onerror=alert(1)>`',
+  '`[x](javascript:alert(1))`',
+  '`a\\\\](javascript:alert(1))` [b',
+  '` a\n` <img src=x onerror=alert(1)> `',
+  '  ```\n```\n<img src=x onerror=alert(1)>\n```',
+  '- ```\n<script>alert(1)</script>\n```',
+  '~~~\n<script>alert(1)</script>',
 ];
 /** How a vector reaches the text: alone, after a URL, on a new line, after a lone CR, in a list, after a backslash. */
 const wrappers: ((vector: string) => string)[] = [

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { exportReport } from '../../../src-main/reports/export-report';
-import { markdownCode, markdownFence, markdownLiteral, markdownSanitized } from '../../../src-main/reports/markdown-text';
+import { markdownSanitized } from '../../../src-main/reports/markdown-sanitized';
+import { markdownCode, markdownFence, markdownLiteral } from '../../../src-main/reports/markdown-text';
 import { diffSteps } from '../../../src-main/audit/plan-diff';
 import { buildReport } from '../../../src-main/reports/report-model';
 import { renderHtmlReport } from '../../../src-main/reports/render-html';
@@ -99,7 +100,10 @@ describe('the Markdown report', () => {
   it('fences code so that no backtick run inside can close the fence', () => {
     expect(markdownFence('a ``` b')).toBe('````\na ``` b\n````');
     expect(markdownLiteral('*a* [b](c) <d> | e & f')).toBe('\\*a\\* \\[b\\](c) &lt;d&gt; \\| e &amp; f');
-    expect(markdownSanitized('[x](vbscript:foo) **b** \\<c> &#60;')).toBe('\\[x\\](vbscript:foo) **b** \\\\&lt;c> &amp;#60;');
+    // The author's own escape `\<` stays an escape of `<` (shown as `<`), written as a reference.
+    expect(markdownSanitized('[x](vbscript:foo) **b** \\<c> &#60;')).toBe('\\[x\\](vbscript:foo) **b** &lt;c> &amp;#60;');
+    expect(markdownSanitized('`a < b` `<img>` `[x](y)`')).toBe('`a < b` `&lt;img>` `[x\\](y)`');
+    expect(markdownSanitized('  ```\n```\n<img>\n```')).toBe('  \\```\n\n```\n<img>\n```');
     expect(markdownCode('a ` b')).toBe('``a ` b``');
     expect(markdownCode('`x')).toBe('`` `x ``');
     expect(markdownCode('a\nb')).toBe('`a b`');
