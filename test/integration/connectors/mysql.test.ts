@@ -4,12 +4,13 @@ import { join } from 'node:path';
 
 import type { Connection } from 'mysql2';
 import mysql, { type Connection as PromiseConnection } from 'mysql2/promise';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 
 import { openMysqlConnector } from '../../../src-main/connectors/mysql';
 import { toWorkbenchError } from '../../../src-main/connectors/mysql/errors';
 import { connectReadOnly, readOnlyConnectionOptions, runInReadOnlyTransaction, type ServerFlavor } from '../../../src-main/connectors/mysql/read-only-session';
 import { startMariadb, whyMariadbUnavailable, type TestServer } from '../../servers';
+import { describeOrNotRun } from '../../servers/not-run';
 import { digestRows, runConnectorContract, type WriteAttempt } from './contract';
 import { relationalFixtureSql } from './fixture-data';
 
@@ -133,7 +134,7 @@ runConnectorContract('MySQL/MariaDB connector', {
   },
 });
 
-describe.skipIf(unavailable !== null)('MySQL/MariaDB engine layers on their own', () => {
+describeOrNotRun('MySQL/MariaDB engine layers on their own', unavailable, () => {
   let session: { connection: Connection; flavor: ServerFlavor };
 
   beforeAll(async () => {

@@ -1,8 +1,9 @@
 import neo4j, { type Driver } from 'neo4j-driver';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 
 import { openNeo4jConnector } from '../../../src-main/connectors/neo4j';
 import { startNeo4j, whyNeo4jUnavailable, type TestServer } from '../../servers';
+import { describeOrNotRun } from '../../servers/not-run';
 import { digestRows, runConnectorContract, type WriteAttempt } from './contract';
 import { loadNeo4jFixture } from './fixture-loaders';
 
@@ -109,7 +110,7 @@ runConnectorContract('Neo4j connector', {
   },
 });
 
-describe.skipIf(unavailable !== null)('Neo4j engine layers on their own', () => {
+describeOrNotRun('Neo4j engine layers on their own', unavailable, () => {
   const engineOnly = [
     "CREATE (:Node {id: 98})",
     "MATCH (n:Node) SET n.name = 'x'",

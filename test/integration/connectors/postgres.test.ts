@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import pg, { type Client } from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 
 import { openPostgresConnector } from '../../../src-main/connectors/postgres';
 import { testConnection } from '../../../src-main/connectors/test-connection';
@@ -11,6 +11,7 @@ import { WorkbenchError } from '../../../src-main/contract/errors';
 import { toWorkbenchError } from '../../../src-main/connectors/postgres/errors';
 import { connectReadOnly, readOnlyClientConfig, runInReadOnlyTransaction } from '../../../src-main/connectors/postgres/read-only-session';
 import { startPostgres, whyPostgresUnavailable, type TestServer } from '../../servers';
+import { describeOrNotRun } from '../../servers/not-run';
 import { digestRows, runConnectorContract, type WriteAttempt } from './contract';
 import { relationalFixtureSql } from './fixture-data';
 
@@ -156,7 +157,7 @@ runConnectorContract('PostgreSQL connector (superuser login, allowed explicitly)
   },
 });
 
-describe.skipIf(unavailable !== null)('PostgreSQL engine layers on their own', () => {
+describeOrNotRun('PostgreSQL engine layers on their own', unavailable, () => {
   let client: Client;
 
   beforeAll(async () => {
@@ -215,7 +216,7 @@ describe.skipIf(unavailable !== null)('PostgreSQL engine layers on their own', (
 
 // Issue 17: with a superuser login the function deny-list (text) was the only barrier, and it
 // read names differently from PostgreSQL.
-describe.skipIf(unavailable !== null)('PostgreSQL login privileges', () => {
+describeOrNotRun('PostgreSQL login privileges', unavailable, () => {
   const limits = { maxRows: 10, timeoutMs: 5000 };
 
   it('refuses a superuser login by default, saying how to make a read-only role', async () => {

@@ -8,12 +8,13 @@
 import neo4j, { type Driver } from 'neo4j-driver';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openNeo4jConnector } from '../../../src-main/connectors/neo4j';
 import { loadBuildingFromConnector, loadLocatingFromConnector } from '../../../src-main/dqa/from-connector';
 import { parseCypherDump } from '../../../src-main/dqa/cypher-dump';
 import { loadBuildingDump, loadLocatingDump } from '../../../src-main/dqa/load';
 import { startNeo4j, whyNeo4jUnavailable, type TestServer } from '../../servers';
+import { describeOrNotRun } from '../../servers/not-run';
 import { dqaRoot } from '../../support/fixtures';
 
 const unavailable = whyNeo4jUnavailable();
@@ -88,7 +89,7 @@ afterAll(async () => {
   await server?.stop();
 }, 60_000);
 
-describe.skipIf(unavailable !== null)('DQA graph dumps in Neo4j, read through the connector', () => {
+describeOrNotRun('DQA graph dumps in Neo4j, read through the connector', unavailable, () => {
   it('Locating, with the has_has_merchant defect in part of the relationships', async () => {
     const file = 'locating-1445-d7a0d95c.cql';
     const text = dumpText('locating', file);
