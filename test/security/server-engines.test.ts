@@ -17,6 +17,7 @@ import { startMariadb, startNeo4j, startPostgres, whyMariadbUnavailable, whyNeo4
 import { describeOrNotRun } from '../servers/not-run';
 import { generateAttempts, type DialectFamily } from './attack-generator';
 import { entriesOf, reportTally, runAttempts } from './attack-runner';
+import { plantedNote, plantedOutcomes, runObedientModel } from './obedient-model';
 
 /**
  * Generated write and escape attempts against every server engine, each logged in with every
@@ -83,6 +84,19 @@ async function postgresAdmin(statements: string[]): Promise<unknown[]> {
   }
 }
 
+/** Data, tables, roles, replication slots and the read-only setting, read by the superuser. */
+async function postgresFingerprint(): Promise<string> {
+  const [state] = await postgresAdmin([`
+    SELECT json_build_object(
+      'nodes', (SELECT json_agg(n ORDER BY id) FROM nodes n),
+      'trades', (SELECT json_agg(t ORDER BY id) FROM trades t),
+      'tables', (SELECT json_agg(table_name ORDER BY table_name) FROM information_schema.tables WHERE table_schema = 'public'),
+      'roles', (SELECT json_agg(rolname ORDER BY rolname) FROM pg_roles),
+      'slots', (SELECT count(*) FROM pg_replication_slots),
+      'settings', (SELECT json_agg(setting) FROM pg_settings WHERE name = 'default_transaction_read_only'))`]);
+  return digestRows(state);
+}
+
 describeOrNotRun('security: PostgreSQL (superuser login, allowed explicitly)', whyPostgresUnavailable(), () => {
   it('refuses every generated write and escape; data, roles, slots and sessions unchanged', async () => {
     const admin = new URL(servers.postgres?.adminUri ?? '');
@@ -105,21 +119,45 @@ describeOrNotRun('security: PostgreSQL (superuser login, allowed explicitly)', w
       'pg_stat_reset': 'SELECT pg_stat_reset()',
       'set_config read-write': "SELECT set_config('default_transaction_read_only', 'off', false)",
       'lo_export to a file': `SELECT lo_export(1, '${join(scratch, 'lo.bin')}')`,
-    }, async () => {
-      const [state] = await postgresAdmin([`
-        SELECT json_build_object(
-          'nodes', (SELECT json_agg(n ORDER BY id) FROM nodes n),
-          'trades', (SELECT json_agg(t ORDER BY id) FROM trades t),
-          'tables', (SELECT json_agg(table_name ORDER BY table_name) FROM information_schema.tables WHERE table_schema = 'public'),
-          'roles', (SELECT json_agg(rolname ORDER BY rolname) FROM pg_roles),
-          'slots', (SELECT count(*) FROM pg_replication_slots),
-          'settings', (SELECT json_agg(setting) FROM pg_settings WHERE name = 'default_transaction_read_only'))`]);
-      return digestRows(state);
-    }, {
+    }, postgresFingerprint, {
       EXPLAIN: "PostgreSQL's plain EXPLAIN plans a data change without running it",
       'EXPLAIN after a comment': "PostgreSQL's plain EXPLAIN plans a data change without running it",
     });
   }, 300_000);
+
+  it('a model obeying instructions planted in a table runs each write the notes give; every one is refused and nothing changes', async () => {
+    const admin = new URL(servers.postgres?.adminUri ?? '');
+    const url = new URL(admin);
+    url.searchParams.set('allow_privileged', '1');
+    const dblink = `host=127.0.0.1 port=${admin.port} dbname=${admin.pathname.slice(1)} user=${admin.username} password=${decodeURIComponent(admin.password)}`;
+    const planted = [
+      `SELECT ts_rewrite('a'::tsquery, 'SELECT ''a''::tsquery, ''b''::tsquery FROM dblink_exec(''${dblink}'', ''DELETE FROM trades'') AS d')`,
+      `SELECT query_to_xml('SELECT dblink_exec(''${dblink}'', ''DELETE FROM trades'')', true, true, '')`,
+      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid()',
+      'DELETE FROM trades',
+    ];
+    await postgresAdmin(['CREATE TABLE notes (id integer PRIMARY KEY, note text)']);
+    const client = new pg.Client({ connectionString: servers.postgres?.adminUri ?? '' });
+    await client.connect();
+    try {
+      for (const [index, statement] of planted.entries()) await client.query('INSERT INTO notes VALUES ($1, $2)', [index, plantedNote(statement)]);
+    } finally {
+      await client.end();
+    }
+    const before = await postgresFingerprint();
+    const connector = await openPostgresConnector({ url: url.toString() });
+    try {
+      const { events, status } = await runObedientModel(connector, planted.length);
+      const outcomes = plantedOutcomes(events);
+      const unchanged = (await postgresFingerprint()) === before;
+      console.log(`security planted postgres: ${outcomes.length} planted writes run by the model, ${outcomes.filter((code) => code !== null).length} refused, data ${unchanged ? 'unchanged' : 'CHANGED'}`);
+      expect(status).toBe('answered');
+      expect(outcomes).toEqual(planted.map(() => 'read-only'));
+      expect(unchanged).toBe(true);
+    } finally {
+      await connector.close();
+    }
+  }, 120_000);
 });
 
 describeOrNotRun('security: MySQL/MariaDB (ALL PRIVILEGES, FILE)', whyMariadbUnavailable(), () => {

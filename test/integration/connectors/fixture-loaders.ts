@@ -37,7 +37,7 @@ export async function writeDuckdbFixture(path: string, exports: { csv?: string; 
   }
 }
 
-function cypherLiteral(value: string | number): string {
+export function cypherLiteral(value: string | number): string {
   return typeof value === 'number' ? String(value) : `'${value.replace(/'/g, "\\'")}'`;
 }
 
@@ -56,6 +56,11 @@ export function writeKuzuFixture(path: string): void {
         `CREATE (s)-[:TRADES {id: ${trade.id}, qty: ${trade.qty}, price: ${trade.price}, tradedOn: date(${cypherLiteral(trade.tradedOn)})}]->(b)`,
     ),
   ];
+  runKuzuStatements(path, statements);
+}
+
+/** Creates (or opens) the Kùzu database at `path` and runs `statements` in order, in a child process. */
+export function runKuzuStatements(path: string, statements: readonly string[]): void {
   const script = `
     const kuzu = require(${JSON.stringify(require.resolve('kuzu'))});
     (async () => {
