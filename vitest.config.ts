@@ -5,6 +5,9 @@ import { defineConfig } from 'vitest/config';
 // The CLIs the tests start keep parsed dumps in a scratch folder, never in the user's
 // ~/.cache/dwb/dumps (tests that look at the cache give their own folder).
 process.env['DWB_DUMP_CACHE_DIR'] = join(tmpdir(), 'dwb-test-dump-cache');
+// Nothing a test does may reach the developer's own keyring: the CLI keeps keys in files unless a
+// suite starts a keyring of its own (test/support/private-keyring.ts) and says DWB_KEYRING=auto.
+process.env['DWB_KEYRING'] = 'off';
 
 /**
  * Three projects: `node` (unit and integration tests against real database files and servers),

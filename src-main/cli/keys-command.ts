@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseOptions } from './parse-options';
 import { WorkbenchError } from '../contract/errors';
-import { fileKeyStore, publicKeyFile, type AnalystKeyStore } from '../secrets/analyst-key';
+import { publicKeyFile, userKeyStore, type AnalystKeyStore } from '../secrets/analyst-key';
 import { defaultConfigDir } from '../workspace/paths';
 import type { CommandIo } from './command-io';
 
@@ -12,7 +12,7 @@ export { keysUsage };
 
 /** The CLI's signing key: `keys/` in the user's config folder (DWB_CONFIG_DIR overrides it). */
 export function cliKeyStore(): AnalystKeyStore {
-  return fileKeyStore(join(defaultConfigDir(), 'keys'));
+  return userKeyStore(defaultConfigDir());
 }
 
 /** The folder of public keys `dwb verify` trusts besides `--trusted-keys`. */
@@ -33,7 +33,7 @@ export async function runKeysCommand(args: string[], io: CommandIo): Promise<num
     case 'create': {
       if (values.name === undefined) throw new WorkbenchError('invalid-request', `--name is required: ${keysUsage}`);
       const signer = store.create(values.name);
-      io.stdout(`created a signing key for ${signer.name} (${signer.fingerprint}); private key in ${store.location} (mode 0600)`);
+      io.stdout(`created a signing key for ${signer.name} (${signer.fingerprint}); private key in ${store.location}`);
       return 0;
     }
     case 'show': {

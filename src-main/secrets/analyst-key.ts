@@ -3,14 +3,18 @@ import { join } from 'node:path';
 import { newPrivateKeyPem, signerFromPem, type Signer } from '../audit/signing';
 import { WorkbenchError } from '../contract/errors';
 import type { SecretStore } from './secret-store';
+import { systemKeyring } from './system-keyring';
 
 /**
  * The analyst's Ed25519 signing key and the name registered with it. The private key never goes
  * into a report, a bundle or the workspace database in plain text:
  * - the desktop app keeps it in the OS key store (Electron safeStorage, through SecretStore);
- * - the CLI and browser mode have no OS key store: the key is a PKCS#8 PEM file readable by
- *   the user only (mode 0600) in the user's config folder, not in any workspace, like an SSH
- *   key. It is not encrypted; whoever can read the user's files can sign as them.
+ * - the CLI and browser mode keep it in the system keyring (the Secret Service, through
+ *   system-keyring.ts) where there is one; elsewhere (no desktop session, macOS, Windows,
+ *   DWB_KEYRING=off) it is a PKCS#8 PEM file readable by the user only (mode 0600) in the
+ *   user's config folder, not in any workspace, like an SSH key. That file is not encrypted:
+ *   whoever can read the user's files can sign as them. A key already kept in that file stays
+ *   there (it is never moved behind the user's back).
  */
 export interface AnalystKeyStore {
   /** Where the private key is kept, for messages. */
@@ -77,11 +81,11 @@ export function fileKeyStore(directory: string): AnalystKeyStore {
   };
 }
 
-/** The key in the OS key store (encrypted by it, as ciphertext in the workspace database). */
-export function secretKeyStore(secrets: SecretStore): AnalystKeyStore {
+/** The key in a SecretStore: the OS key store of the desktop app, or the system keyring. */
+export function secretKeyStore(secrets: SecretStore, location = 'the operating system’s key store'): AnalystKeyStore {
   const secretName = 'analyst-signing-key';
   return {
-    location: 'the operating system’s key store',
+    location,
     load: () => {
       const stored = secrets.get(secretName);
       if (stored === null) return null;
@@ -96,6 +100,17 @@ export function secretKeyStore(secrets: SecretStore): AnalystKeyStore {
       return signer;
     },
   };
+}
+
+/**
+ * The signing key of the CLI and browser mode (both use the same one): the 0600 file in
+ * `configDir/keys` when it exists, else the system keyring when there is one, else that file.
+ */
+export function userKeyStore(configDir: string, env: Readonly<Record<string, string | undefined>> = process.env): AnalystKeyStore {
+  const file = fileKeyStore(join(configDir, 'keys'));
+  if (existsSync(join(configDir, 'keys', 'analyst-key.pem'))) return file;
+  const keyring = systemKeyring('analyst', env);
+  return keyring === null ? file : secretKeyStore(keyring, 'the system keyring (Secret Service)');
 }
 
 function readSigner(name: string, pem: string, where: string): Signer {

@@ -16,7 +16,7 @@ import { RunManager } from './run-manager';
 import { ActionLibraryStore } from './action-libraries';
 import { RunStore } from '../workspace/run-store';
 import { SignOffLog } from '../workspace/sign-off-log';
-import { fileKeyStore, secretKeyStore } from '../secrets/analyst-key';
+import { secretKeyStore, userKeyStore } from '../secrets/analyst-key';
 import { memorySecretStore, type SecretStore } from '../secrets/secret-store';
 import { defaultConfigDir } from '../workspace/paths';
 import { EventBus } from './event-bus';
@@ -123,8 +123,8 @@ export function openWorkbench(options: {
     installDemoOnce({ database, workspaceDir: options.workspaceDir, notebooks, connections, environment });
   }
 
-  // The analyst's signing key: in the OS key store where there is one, else a 0600 file in the user's config folder.
-  const analystKeys = secrets.persistent ? secretKeyStore(secrets) : fileKeyStore(join(defaultConfigDir(), 'keys'));
+  // The analyst's signing key: in the desktop app's OS key store; in browser mode the one the CLI uses (system keyring, else a 0600 file).
+  const analystKeys = secrets.persistent ? secretKeyStore(secrets) : userKeyStore(defaultConfigDir());
   const reports = createReportService({ runs: runStore, notebooks, environment, workspaceDir: options.workspaceDir, platform: options.platform, analystKeys });
   const benchmarks = createBenchmarkService({
     database,
