@@ -1,4 +1,7 @@
 import MarkdownIt from 'markdown-it';
+import { Marked } from 'marked';
+import { micromark } from 'micromark';
+import { gfm, gfmHtml } from 'micromark-extension-gfm';
 import type Token from 'markdown-it/lib/token.mjs';
 import { describe, expect, it } from 'vitest';
 import { signerFromPem } from '../../../src-main/audit/signing';
@@ -153,6 +156,16 @@ function inspect(markdown: string): Findings {
   for (const match of rendered.matchAll(/<(?!\/?(p|a|h[1-6]|ul|ol|li|strong|em|code|pre|table|thead|tbody|tr|th|td|blockquote|hr|br|s)[\s>])[^>]*>?/g)) findings.rawHtml.push(match[0]);
   for (const match of rendered.matchAll(/<a href="([^"]*)"/g)) if (dangerous.test(scheme(match[1] ?? ''))) findings.liveLinks.push(`rendered ${match[1]}`);
 
+  // The two other renderers issue 17 named (marked; micromark, under remark and MDX), with GFM
+  // and with raw HTML and every protocol let through, so that whatever the Markdown forms shows.
+  for (const [renderer, html] of [
+    ['marked', gfmMarked.parse(markdown, { async: false })],
+    ['micromark', micromark(markdown, { allowDangerousHtml: true, allowDangerousProtocol: true, extensions: [gfm()], htmlExtensions: [gfmHtml()] })],
+  ] as const) {
+    for (const match of html.matchAll(/<(?!\/?(p|a|h[1-6]|ul|ol|li|strong|em|del|code|pre|table|thead|tbody|tr|th|td|blockquote|hr|br|s|input|section|sup)[\s>/])[^>]*>?/g)) findings.rawHtml.push(`${renderer} ${match[0]}`);
+    for (const match of html.matchAll(/<(?:a|img)\b[^>]*?\b(?:href|src)="([^"]*)"/g)) if (dangerous.test(scheme(decodeEntities(match[1] ?? '')))) findings.liveLinks.push(`${renderer} ${match[1]}`);
+  }
+
   // Outside fenced code, read the Markdown itself as other renderers (marked, micromark) would.
   const prose = withoutFences(markdown);
   for (const match of prose.matchAll(/^ {0,3}\[(?:[^\]\\\n]|\\.)*\]:/gm)) findings.rawDefinitions.push(match[0]);
@@ -161,6 +174,19 @@ function inspect(markdown: string): Findings {
   for (const match of prose.matchAll(/(https?:\/\/|www\.)[^\s<]*</gi)) findings.swallowable.push(match[0]);
   for (const match of prose.replace(/<a id="[a-z-]+"><\/a>/g, '').matchAll(/<[^\n]{0,20}/g)) findings.rawHtml.push(`raw ${match[0]}`);
   return findings;
+}
+
+const gfmMarked = new Marked({ gfm: true });
+
+/** An attribute value as the browser reads it: character references decoded. */
+function decodeEntities(value: string): string {
+  return value
+    .replace(/&#x([0-9a-f]+);?/gi, (_, hex: string) => String.fromCodePoint(parseInt(hex, 16)))
+    .replace(/&#(\d+);?/g, (_, decimal: string) => String.fromCodePoint(Number(decimal)))
+    .replace(/&colon;/gi, ':')
+    .replace(/&tab;/gi, '\t')
+    .replace(/&newline;/gi, '\n')
+    .replace(/&amp;/g, '&');
 }
 
 /** The Markdown with the fenced code blocks (which no renderer reads as markup) blanked out. */
@@ -214,6 +240,10 @@ describe('Markdown and Jupyter exports against link and markup payloads', () => 
   it('still sees links the checks are meant to catch (the inspection is not blind)', () => {
     const caught = inspect('[a]: javascript:alert(1)\n\n[x][a] <img src=x> http://e.example/\\<b> ![i](data:x)');
     expect(caught.liveLinks.length).toBeGreaterThanOrEqual(2);
+    expect(caught.liveLinks.some((finding) => finding.startsWith('marked '))).toBe(true);
+    expect(caught.liveLinks.some((finding) => finding.startsWith('micromark '))).toBe(true);
+    expect(caught.rawHtml.some((finding) => finding.startsWith('marked <img'))).toBe(true);
+    expect(caught.rawHtml.some((finding) => finding.startsWith('micromark <img'))).toBe(true);
     expect(caught.rawHtml.length).toBeGreaterThan(0);
     expect(caught.rawDefinitions).toEqual(['[a]:']);
     expect(caught.swallowable).toEqual(['http://e.example/\\<']);
