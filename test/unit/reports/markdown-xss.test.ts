@@ -235,7 +235,7 @@ describe('Markdown and Jupyter exports against link and markup payloads', () => 
     expect(totals.rawHtml.slice(0, 5)).toEqual([]);
     expect(totals.rawDefinitions.slice(0, 5)).toEqual([]);
     expect(totals.swallowable.slice(0, 5)).toEqual([]);
-  });
+  }, 120_000);
 
   it('still sees links the checks are meant to catch (the inspection is not blind)', () => {
     const caught = inspect('[a]: javascript:alert(1)\n\n[x][a] <img src=x> http://e.example/\\<b> ![i](data:x)');
