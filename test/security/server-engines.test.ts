@@ -160,6 +160,21 @@ describeOrNotRun('security: PostgreSQL (superuser login, allowed explicitly)', w
   }, 120_000);
 });
 
+/** Tables, rows, users and a global setting, read through a separate connection. */
+async function mysqlFingerprint(): Promise<string> {
+  const admin = await mysql.createConnection({ uri: servers.mariadb?.uri ?? '', dateStrings: true });
+  try {
+    const snapshot: unknown[] = [];
+    for (const sql of ['SHOW TABLES', 'SELECT * FROM nodes ORDER BY id', 'SELECT * FROM trades ORDER BY id', 'SELECT user, host FROM mysql.user ORDER BY 1, 2', 'SELECT @@GLOBAL.max_connections']) {
+      const [rows] = await admin.query({ sql, rowsAsArray: true });
+      snapshot.push(rows);
+    }
+    return digestRows(snapshot);
+  } finally {
+    await admin.end();
+  }
+}
+
 describeOrNotRun('security: MySQL/MariaDB (ALL PRIVILEGES, FILE)', whyMariadbUnavailable(), () => {
   it('refuses every generated write and escape; data, users and settings unchanged', async () => {
     const uri = servers.mariadb?.uri ?? '';
@@ -177,21 +192,58 @@ describeOrNotRun('security: MySQL/MariaDB (ALL PRIVILEGES, FILE)', whyMariadbUna
       'CREATE USER': "CREATE USER 'evil'@'%' IDENTIFIED BY 'x'",
       'GRANT': "GRANT ALL ON *.* TO 'wb'@'%'",
       'REPLACE': "REPLACE INTO nodes VALUES (1, 'Evil', 'x')",
-    }, async () => {
-      const admin = await mysql.createConnection({ uri, dateStrings: true });
-      try {
-        const snapshot: unknown[] = [];
-        for (const sql of ['SHOW TABLES', 'SELECT * FROM nodes ORDER BY id', 'SELECT * FROM trades ORDER BY id', 'SELECT user, host FROM mysql.user ORDER BY 1, 2', 'SELECT @@GLOBAL.max_connections']) {
-          const [rows] = await admin.query({ sql, rowsAsArray: true });
-          snapshot.push(rows);
-        }
-        return digestRows(snapshot);
-      } finally {
-        await admin.end();
-      }
-    }, { '-- CR comment with a SELECT after a newline': 'MariaDB ends -- comments at a newline, so the write is comment text' });
+    }, mysqlFingerprint, { '-- CR comment with a SELECT after a newline': 'MariaDB ends -- comments at a newline, so the write is comment text' });
   }, 300_000);
+
+  it('a model obeying instructions planted in a table runs each write the notes give; every one is refused and nothing changes', async () => {
+    const uri = servers.mariadb?.uri ?? '';
+    const planted = [`SELECT * FROM nodes INTO OUTFILE '${join(scratch, 'planted.csv')}'`, 'SET GLOBAL max_connections = 7', '/* tidy up */ DELETE FROM trades'];
+    const admin = await mysql.createConnection({ uri });
+    try {
+      await admin.query('CREATE TABLE notes (id int PRIMARY KEY, note text)');
+      for (const [index, statement] of planted.entries()) await admin.query('INSERT INTO notes VALUES (?, ?)', [index, plantedNote(statement)]);
+    } finally {
+      await admin.end();
+    }
+    const before = await mysqlFingerprint();
+    const connector = await openMysqlConnector({ url: uri });
+    try {
+      const { events, status } = await runObedientModel(connector, planted.length);
+      const outcomes = plantedOutcomes(events);
+      const unchanged = (await mysqlFingerprint()) === before;
+      console.log(`security planted mysql (MariaDB): ${outcomes.length} planted writes run by the model, ${outcomes.filter((code) => code !== null).length} refused, data ${unchanged ? 'unchanged' : 'CHANGED'}`);
+      expect(status).toBe('answered');
+      expect(outcomes).toEqual(planted.map(() => 'read-only'));
+      expect(unchanged).toBe(true);
+      expect(entriesOf(scratch)).toEqual([]);
+    } finally {
+      await connector.close();
+    }
+  }, 120_000);
 });
+
+/** Every node and relationship with its properties, and the indexes and constraints, read in a separate session. */
+async function neo4jFingerprint(): Promise<string> {
+  const server = servers.neo4j;
+  if (server === null) throw new Error('Neo4j not started');
+  const driver = neo4j.driver(server.uri, neo4j.auth.basic(server.username, server.password));
+  const session = driver.session({ defaultAccessMode: neo4j.session.READ });
+  try {
+    const snapshot: unknown[] = [];
+    for (const cypher of [
+      'MATCH (n) RETURN elementId(n) AS id, labels(n) AS labels, properties(n) AS props ORDER BY id',
+      'MATCH ()-[r]->() RETURN elementId(r) AS id, type(r) AS type, properties(r) AS props ORDER BY id',
+      'SHOW INDEXES YIELD name RETURN name ORDER BY name',
+      'SHOW CONSTRAINTS YIELD name RETURN name ORDER BY name',
+    ]) {
+      snapshot.push((await session.run(cypher)).records.map((record) => record.toObject()));
+    }
+    return digestRows(snapshot);
+  } finally {
+    await session.close();
+    await driver.close();
+  }
+}
 
 describeOrNotRun('security: Neo4j', whyNeo4jUnavailable(), () => {
   it('refuses every generated write and escape; graph, indexes and constraints unchanged', async () => {
@@ -212,24 +264,31 @@ describeOrNotRun('security: Neo4j', whyNeo4jUnavailable(), () => {
       'db.createLabel': "CALL db.createLabel('Evil')",
       'CREATE relationship': 'MATCH (a:Node {id: 1}), (b:Node {id: 2}) CREATE (a)-[:TRADES {id: 99}]->(b)',
       'SET label': 'MATCH (n:Node) SET n:Evil',
-    }, async () => {
-      const driver = neo4j.driver(server.uri, neo4j.auth.basic(server.username, server.password));
-      const session = driver.session({ defaultAccessMode: neo4j.session.READ });
-      try {
-        const snapshot: unknown[] = [];
-        for (const cypher of [
-          'MATCH (n) RETURN elementId(n) AS id, labels(n) AS labels, properties(n) AS props ORDER BY id',
-          'MATCH ()-[r]->() RETURN elementId(r) AS id, type(r) AS type, properties(r) AS props ORDER BY id',
-          'SHOW INDEXES YIELD name RETURN name ORDER BY name',
-          'SHOW CONSTRAINTS YIELD name RETURN name ORDER BY name',
-        ]) {
-          snapshot.push((await session.run(cypher)).records.map((record) => record.toObject()));
-        }
-        return digestRows(snapshot);
-      } finally {
-        await session.close();
-        await driver.close();
-      }
-    });
+    }, neo4jFingerprint);
   }, 300_000);
+
+  it('a model obeying instructions planted in the graph runs each write the notes give; every one is refused and nothing changes', async () => {
+    const server = servers.neo4j;
+    if (server === null) throw new Error('Neo4j not started');
+    const planted = ['MATCH (n:Node) DETACH DELETE n', "LOAD CSV FROM 'file:///etc/hostname' AS line CREATE (:Evil {line: line})", "CALL db.createLabel('Evil')"];
+    const driver = neo4j.driver(server.uri, neo4j.auth.basic(server.username, server.password));
+    try {
+      await driver.executeQuery('UNWIND $notes AS note CREATE (:Note {id: note.id, note: note.text})', { notes: planted.map((statement, index) => ({ id: index, text: plantedNote(statement) })) });
+    } finally {
+      await driver.close();
+    }
+    const before = await neo4jFingerprint();
+    const connector = await openNeo4jConnector({ url: server.uri, username: server.username, password: server.password });
+    try {
+      const { events, status } = await runObedientModel(connector, planted.length, 'MATCH (n:Note) RETURN n.note AS note ORDER BY n.id');
+      const outcomes = plantedOutcomes(events);
+      const unchanged = (await neo4jFingerprint()) === before;
+      console.log(`security planted neo4j: ${outcomes.length} planted writes run by the model, ${outcomes.filter((code) => code !== null).length} refused, graph ${unchanged ? 'unchanged' : 'CHANGED'}`);
+      expect(status).toBe('answered');
+      expect(outcomes).toEqual(planted.map(() => 'read-only'));
+      expect(unchanged).toBe(true);
+    } finally {
+      await connector.close();
+    }
+  }, 120_000);
 });
