@@ -1,13 +1,13 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { encryptedSecretStore, type Encryptor } from '../../src-main/secrets/secret-store';
+import { encryptedSecretStore } from '../../src-main/secrets/secret-store';
 import { openWorkbench, type Workbench } from '../../src-main/services/workbench';
 import { fixedEnvironment } from '../support/fixtures';
 import { startScriptedOpenAiServer, type ScriptedOpenAiServer } from '../support/scripted-openai';
 import { useTempDirs } from '../support/temp';
+import { testEncryptor } from '../support/test-encryptor';
 
 /**
  * Issue 17, item 10: a password written into the model base URL was stored in plain text in
@@ -21,23 +21,6 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
-/** A real cipher standing in for Electron's safeStorage, so the secret table holds ciphertext. */
-function testEncryptor(): Encryptor {
-  const key = randomBytes(32);
-  return {
-    encryptString: (plain) => {
-      const iv = randomBytes(12);
-      const cipher = createCipheriv('aes-256-gcm', key, iv);
-      const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-      return Buffer.concat([iv, cipher.getAuthTag(), body]);
-    },
-    decryptString: (encrypted) => {
-      const decipher = createDecipheriv('aes-256-gcm', key, encrypted.subarray(0, 12));
-      decipher.setAuthTag(encrypted.subarray(12, 28));
-      return Buffer.concat([decipher.update(encrypted.subarray(28)), decipher.final()]).toString('utf8');
-    },
-  };
-}
 
 function open(directory: string, encryptor = testEncryptor()): Workbench {
   const workbench = openWorkbench({

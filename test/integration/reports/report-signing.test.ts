@@ -1,35 +1,18 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { assessSignatures } from '../../../src-main/reports/bundle-signatures';
 import { verifyBundleText } from '../../../src-main/reports/verify-bundle';
-import { encryptedSecretStore, type Encryptor } from '../../../src-main/secrets/secret-store';
+import { encryptedSecretStore } from '../../../src-main/secrets/secret-store';
 import { openWorkbench, type Platform } from '../../../src-main/services/workbench';
 import { useCleanups } from '../../support/lifecycle';
 import { startScriptedOpenAiServer } from '../../support/scripted-openai';
 import { useTempDirs } from '../../support/temp';
+import { testEncryptor } from '../../support/test-encryptor';
 
 const tempDir = useTempDirs();
 const onCleanup = useCleanups();
 
-/** An AES-GCM stand-in for Electron's safeStorage. */
-function testEncryptor(): Encryptor {
-  const key = randomBytes(32);
-  return {
-    encryptString: (plain) => {
-      const iv = randomBytes(12);
-      const cipher = createCipheriv('aes-256-gcm', key, iv);
-      const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-      return Buffer.concat([iv, cipher.getAuthTag(), body]);
-    },
-    decryptString: (encrypted) => {
-      const decipher = createDecipheriv('aes-256-gcm', key, encrypted.subarray(0, 12));
-      decipher.setAuthTag(encrypted.subarray(12, 28));
-      return Buffer.concat([decipher.update(encrypted.subarray(28)), decipher.final()]).toString('utf8');
-    },
-  };
-}
 
 /** A workspace with one finished PlanRAG run on the demo's Locating data. */
 async function finishedRun(platform: Platform) {

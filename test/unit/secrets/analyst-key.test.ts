@@ -1,30 +1,13 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { chmodSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { keyFingerprint, signatureMatches } from '../../../src-main/audit/signing';
 import { fileKeyStore, secretKeyStore } from '../../../src-main/secrets/analyst-key';
-import { encryptedSecretStore, type Encryptor } from '../../../src-main/secrets/secret-store';
+import { encryptedSecretStore } from '../../../src-main/secrets/secret-store';
 import { openAppDatabase } from '../../../src-main/workspace/app-database';
 import { useTempDirs } from '../../support/temp';
+import { testEncryptor } from '../../support/test-encryptor';
 
-/** An AES-GCM stand-in for Electron's safeStorage, with a key that lives in this process only. */
-function testEncryptor(): Encryptor {
-  const key = randomBytes(32);
-  return {
-    encryptString: (plain) => {
-      const iv = randomBytes(12);
-      const cipher = createCipheriv('aes-256-gcm', key, iv);
-      const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-      return Buffer.concat([iv, cipher.getAuthTag(), body]);
-    },
-    decryptString: (encrypted) => {
-      const decipher = createDecipheriv('aes-256-gcm', key, encrypted.subarray(0, 12));
-      decipher.setAuthTag(encrypted.subarray(12, 28));
-      return Buffer.concat([decipher.update(encrypted.subarray(28)), decipher.final()]).toString('utf8');
-    },
-  };
-}
 
 describe('the analyst signing key', () => {
   const temp = useTempDirs();
