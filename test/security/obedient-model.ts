@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import type { Connector } from '../../src-main/connectors/connector';
 import type { RunEvent } from '../../src-main/contract/run';
 import { defaultRunLimits, runDecision } from '../../src-main/engine/decision-run';
@@ -62,3 +63,32 @@ export function plantedOutcomes(events: RunEvent[]): (string | null)[] {
   return ends.slice(1).map((event) => event.error?.code ?? null);
 }
 
+
+/**
+ * Opens a connector, runs the obedient model on it over notes that plant `planted` (read with
+ * `readNotes`), prints the engine's figures and expects every planted write refused as
+ * read-only, the run answered and `fingerprint` (the data, taken before the open and after the
+ * run) unchanged. Closes the connector.
+ */
+export async function expectPlantedWritesRefused(options: {
+  engine: string;
+  open(): Connector | Promise<Connector>;
+  planted: readonly string[];
+  readNotes?: string;
+  fingerprint: () => string | Promise<string>;
+}): Promise<void> {
+  const { planted } = options;
+  const before = await options.fingerprint();
+  const connector = await options.open();
+  try {
+    const { events, status } = await runObedientModel(connector, planted.length, options.readNotes);
+    const outcomes = plantedOutcomes(events);
+    const unchanged = (await options.fingerprint()) === before;
+    console.log(`security planted ${options.engine}: ${outcomes.length} planted writes run by the model, ${outcomes.filter((code) => code !== null).length} refused, data ${unchanged ? 'unchanged' : 'CHANGED'}`);
+    expect(status).toBe('answered');
+    expect(outcomes).toEqual(planted.map(() => 'read-only'));
+    expect(unchanged).toBe(true);
+  } finally {
+    await connector.close();
+  }
+}

@@ -12,7 +12,7 @@ import { openKuzuConnector } from '../../src-main/connectors/kuzu';
 import { openSqliteConnector } from '../../src-main/connectors/sqlite/sqlite-connector';
 import { cypherLiteral, runKuzuStatements } from '../integration/connectors/fixture-loaders';
 import { digestPath, entriesOf } from './attack-runner';
-import { plantedNote, plantedOutcomes, runObedientModel } from './obedient-model';
+import { expectPlantedWritesRefused, plantedNote, plantedOutcomes, runObedientModel } from './obedient-model';
 
 /**
  * Instructions planted in the data, obeyed by a model (./obedient-model.ts), on the file
@@ -39,19 +39,8 @@ describe('security: instructions planted in the data', () => {
     await connection.run('CHECKPOINT');
     connection.closeSync();
     writer.closeSync();
-    const before = hashOf(path);
 
-    const connector = await openDuckdbConnector({ path });
-    try {
-      const { events, status } = await runObedientModel(connector, planted.length);
-      const outcomes = plantedOutcomes(events);
-      console.log(`security planted duckdb: ${outcomes.length} planted writes run by the model, ${outcomes.filter((code) => code !== null).length} refused, file ${hashOf(path) === before ? 'unchanged' : 'CHANGED'}`);
-      expect(status).toBe('answered');
-      expect(outcomes).toEqual(planted.map(() => 'read-only'));
-    } finally {
-      await connector.close();
-    }
-    expect(hashOf(path)).toBe(before);
+    await expectPlantedWritesRefused({ engine: 'duckdb', open: () => openDuckdbConnector({ path }), planted, fingerprint: () => hashOf(path) });
   }, 60_000);
 
   it('Kùzu: the model obeys notes to export, empty and add to the database; each is refused, nothing is written or created', async () => {
@@ -69,19 +58,13 @@ describe('security: instructions planted in the data', () => {
       'CREATE NODE TABLE Note(id INT64 PRIMARY KEY, note STRING)',
       ...planted.map((statement, index) => `CREATE (:Note {id: ${index}, note: ${cypherLiteral(plantedNote(statement))}})`),
     ]);
-    const before = digestPath(dir);
-
-    const connector = await openKuzuConnector({ path, bufferPoolBytes: 64 * 1024 * 1024 });
-    try {
-      const { events, status } = await runObedientModel(connector, planted.length, 'MATCH (n:Note) RETURN n.note ORDER BY n.id');
-      const outcomes = plantedOutcomes(events);
-      console.log(`security planted kuzu: ${outcomes.length} planted writes run by the model, ${outcomes.filter((code) => code !== null).length} refused, database ${digestPath(dir) === before ? 'unchanged' : 'CHANGED'}`);
-      expect(status).toBe('answered');
-      expect(outcomes).toEqual(planted.map(() => 'read-only'));
-    } finally {
-      await connector.close();
-    }
-    expect(digestPath(dir)).toBe(before);
+    await expectPlantedWritesRefused({
+      engine: 'kuzu',
+      open: () => openKuzuConnector({ path, bufferPoolBytes: 64 * 1024 * 1024 }),
+      planted,
+      readNotes: 'MATCH (n:Note) RETURN n.note ORDER BY n.id',
+      fingerprint: () => digestPath(dir),
+    });
     expect(entriesOf(root)).not.toContain('kuzu-export');
   }, 60_000);
 

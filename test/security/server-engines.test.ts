@@ -17,7 +17,7 @@ import { startMariadb, startNeo4j, startPostgres, whyMariadbUnavailable, whyNeo4
 import { describeOrNotRun } from '../servers/not-run';
 import { generateAttempts, type DialectFamily } from './attack-generator';
 import { entriesOf, reportTally, runAttempts } from './attack-runner';
-import { plantedNote, plantedOutcomes, runObedientModel } from './obedient-model';
+import { expectPlantedWritesRefused, plantedNote } from './obedient-model';
 
 /**
  * Generated write and escape attempts against every server engine, each logged in with every
@@ -144,19 +144,7 @@ describeOrNotRun('security: PostgreSQL (superuser login, allowed explicitly)', w
     } finally {
       await client.end();
     }
-    const before = await postgresFingerprint();
-    const connector = await openPostgresConnector({ url: url.toString() });
-    try {
-      const { events, status } = await runObedientModel(connector, planted.length);
-      const outcomes = plantedOutcomes(events);
-      const unchanged = (await postgresFingerprint()) === before;
-      console.log(`security planted postgres: ${outcomes.length} planted writes run by the model, ${outcomes.filter((code) => code !== null).length} refused, data ${unchanged ? 'unchanged' : 'CHANGED'}`);
-      expect(status).toBe('answered');
-      expect(outcomes).toEqual(planted.map(() => 'read-only'));
-      expect(unchanged).toBe(true);
-    } finally {
-      await connector.close();
-    }
+    await expectPlantedWritesRefused({ engine: 'postgres', open: () => openPostgresConnector({ url: url.toString() }), planted, fingerprint: postgresFingerprint });
   }, 120_000);
 });
 
@@ -205,20 +193,8 @@ describeOrNotRun('security: MySQL/MariaDB (ALL PRIVILEGES, FILE)', whyMariadbUna
     } finally {
       await admin.end();
     }
-    const before = await mysqlFingerprint();
-    const connector = await openMysqlConnector({ url: uri });
-    try {
-      const { events, status } = await runObedientModel(connector, planted.length);
-      const outcomes = plantedOutcomes(events);
-      const unchanged = (await mysqlFingerprint()) === before;
-      console.log(`security planted mysql (MariaDB): ${outcomes.length} planted writes run by the model, ${outcomes.filter((code) => code !== null).length} refused, data ${unchanged ? 'unchanged' : 'CHANGED'}`);
-      expect(status).toBe('answered');
-      expect(outcomes).toEqual(planted.map(() => 'read-only'));
-      expect(unchanged).toBe(true);
-      expect(entriesOf(scratch)).toEqual([]);
-    } finally {
-      await connector.close();
-    }
+    await expectPlantedWritesRefused({ engine: 'mysql (MariaDB)', open: () => openMysqlConnector({ url: uri }), planted, fingerprint: mysqlFingerprint });
+    expect(entriesOf(scratch)).toEqual([]);
   }, 120_000);
 });
 
@@ -277,18 +253,12 @@ describeOrNotRun('security: Neo4j', whyNeo4jUnavailable(), () => {
     } finally {
       await driver.close();
     }
-    const before = await neo4jFingerprint();
-    const connector = await openNeo4jConnector({ url: server.uri, username: server.username, password: server.password });
-    try {
-      const { events, status } = await runObedientModel(connector, planted.length, 'MATCH (n:Note) RETURN n.note AS note ORDER BY n.id');
-      const outcomes = plantedOutcomes(events);
-      const unchanged = (await neo4jFingerprint()) === before;
-      console.log(`security planted neo4j: ${outcomes.length} planted writes run by the model, ${outcomes.filter((code) => code !== null).length} refused, graph ${unchanged ? 'unchanged' : 'CHANGED'}`);
-      expect(status).toBe('answered');
-      expect(outcomes).toEqual(planted.map(() => 'read-only'));
-      expect(unchanged).toBe(true);
-    } finally {
-      await connector.close();
-    }
+    await expectPlantedWritesRefused({
+      engine: 'neo4j',
+      open: () => openNeo4jConnector({ url: server.uri, username: server.username, password: server.password }),
+      planted,
+      readNotes: 'MATCH (n:Note) RETURN n.note AS note ORDER BY n.id',
+      fingerprint: neo4jFingerprint,
+    });
   }, 120_000);
 });
