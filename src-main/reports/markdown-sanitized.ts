@@ -5,8 +5,9 @@ import { markdownFence } from './markdown-text';
  * note), kept as Markdown for its emphasis, lists and code, but unable to link or embed, and
  * reading in any Markdown renderer as it reads in the notebook:
  *
- * - Prose: `<` and `&` become character references (no HTML, no autolink, no entity trickery)
- *   and brackets are escaped (no link, image, footnote or reference definition). A backslash
+ * - Prose: `<` and `&` become character references (no HTML, no autolink, no entity trickery),
+ *   brackets are escaped (no link, image, footnote or reference definition) and so is `$` (no
+ *   TeX in Jupyter). A backslash
  *   escape the author wrote (`\<`, `\[`, `\*`) stays an escape of the same character, so it shows
  *   that character and never the backslash, and no escape of ours can be undone by it.
  * - Fenced code blocks opening at the start of a line are written again inside a fence of our
@@ -69,7 +70,11 @@ function infoLanguage(info: string): string {
   return /^[\w+#.-]{1,32}$/.test(word) ? word : '';
 }
 
-const proseEscapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '[': '\\[', ']': '\\]', '\\': '\\\\' };
+/**
+ * `$` too: Jupyter front ends read `$…$` as TeX, so "costs $5 and $10" would set "5 and " as
+ * maths; `\$` is a CommonMark escape every renderer shows as `$`.
+ */
+const proseEscapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '[': '\\[', ']': '\\]', '\\': '\\\\', $: '\\$' };
 const asciiPunctuation = /[!-/:-@[-`{-~]/;
 /** Where a line would open a fence inside a container or after indentation: its first fence character. */
 const fenceLike = /^(?:[ \t]*(?:>|[-*+]|\d{1,9}[.)]))*[ \t]*(?=`{3}|~{3})/;

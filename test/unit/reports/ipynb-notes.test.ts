@@ -51,6 +51,7 @@ const analystNotes = {
   prose: 'Margins < 5% are noise; flows <= 3 & falling.',
   escaped: 'Keep \\<unknown> out, and \\[draft\\] too.',
   span: "Keep rows where `flow < 3 && dest <> 'x'` only.",
+  money: 'Costs $5 and $10: a $ amount, not maths.',
   fenced: "The check I ran:\n\n```sql\nSELECT source FROM flow WHERE flow < 3 AND source <> 'x' -- a & b [1]\n```\n\nNothing < 3 left.",
 };
 
@@ -83,6 +84,11 @@ describe('notes in the Jupyter export', () => {
   it('show a < in prose, and an escaped < or [, as the character the analyst meant', () => {
     expect(visibleText(note('prose'))).toBe(analystNotes.prose);
     expect(visibleText(note('escaped'))).toBe('Keep <unknown> out, and [draft] too.');
+  });
+
+  it('show dollar amounts as written, escaped so that Jupyter reads no $…$ as TeX', () => {
+    expect(visibleText(note('money'))).toBe(analystNotes.money);
+    expect(note('money')).toContain('Costs \\$5 and \\$10: a \\$ amount');
   });
 
   it("show an inline code span's text exactly as typed", () => {
