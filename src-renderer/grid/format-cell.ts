@@ -27,11 +27,12 @@ export function formatCellNumber(value: number): string {
 
 /**
  * The last word of a column name that says its whole numbers are labels, not quantities: an id
- * (building_id 1458), a code, a year (2024), a postcode. Grouping those (1,458; 2,024) would make
+ * (building_id 1458), a code, a year (2024), a postcode, or a candidate (a simulation's or
+ * what-if's option, such as building 1458). Grouping those (1,458; 2,024) would make
  * them harder to read and to match against other tables, so they keep their plain digits. The
  * name is the only sound clue: by value a year column looks like any count between 1000 and 2999.
  */
-const labelWords = new Set(['id', 'ids', 'uuid', 'key', 'code', 'year', 'yr', 'zip', 'zipcode', 'postcode', 'sku', 'isbn', 'ean', 'fips', 'no', 'num', 'number', 'phone', 'date']);
+const labelWords = new Set(['candidate', 'id', 'ids', 'uuid', 'key', 'code', 'year', 'yr', 'zip', 'zipcode', 'postcode', 'sku', 'isbn', 'ean', 'fips', 'no', 'num', 'number', 'phone', 'date']);
 
 export function isLabelColumn(name: string): boolean {
   const words = name

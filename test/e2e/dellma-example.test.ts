@@ -83,7 +83,7 @@ describe('the DeLLMa agriculture example in the app', () => {
     // The database: the example's query of the seven fruits runs on it.
     await app.page.getByTestId('run-query').first().click();
     await expect.poll(() => app.page.getByTestId('result-summary').first().innerText()).toMatch(/^7 rows/);
-    expect(await app.page.getByTestId('result-grid').first().innerText()).toContain('19000');
+    expect(await app.page.getByTestId('result-grid').first().innerText()).toContain('19,000');
   });
 
   it('runs DeLLMa: the forecast prompt holds the report, the cells name it, avocado is the decision', async () => {
@@ -109,7 +109,7 @@ describe('the DeLLMa agriculture example in the app', () => {
       new RegExp(`^[\\d,]+ characters in all: 1 attached document \\(${used.toLocaleString('en-US')} of at most ${used.toLocaleString('en-US')} characters; 1 cut to fit, marked so in the prompt\\) and [\\d,]+ characters of query rows\\.$`),
     );
     const contextRows = (await contextStep.getByTestId('result-grid').locator('[role="row"]').allInnerTexts()).map((row) => row.split(/\s+/).join(' '));
-    expect(contextRows).toEqual(['# document characters used of truncated', `1 fruit-sept-2021.txt ${used} ${report.length} yes`]);
+    expect(contextRows).toEqual(['# document characters used of truncated', `1 fruit-sept-2021.txt ${used.toLocaleString('en-US')} ${report.length.toLocaleString('en-US')} yes`]);
     await contextStep.scrollIntoViewIfNeeded();
     await screenshot(app.page, 'dellma-example-01a-context-step');
     const forecastDocuments = app.page.getByTestId('forecast-documents').first();
