@@ -13,7 +13,7 @@ import { dumpSourceHash, type DumpCacheKey } from './dump-cache-format';
 import { loadBuildingDump, loadLocatingDump } from './load';
 import type { LocatingData } from './locating-data';
 import { prepareScenario, type LoadedScenario } from './prepared-scenario';
-import type { DatabaseOptions, DbKind, LoadedDatabase, ScenarioDatabases } from './scenario-databases';
+import type { DatabaseOptions, DbKind, LoadedDatabase, ScenarioDatabases } from './scenario-database';
 
 /** Memoizes one load per key, so questions sharing a dump share its promise. */
 export function cachedLoader(load: (dump: string) => Promise<LoadedDatabase>, keyOf: (dump: string) => string): (dump: string) => Promise<LoadedDatabase> {

@@ -20,35 +20,13 @@ import { openConnectionUri, parseConnectionUri } from '../connectors/connection-
 import type { Connector } from '../connectors/connector';
 import { openKuzuConnector } from '../connectors/kuzu';
 import { openSqliteConnector } from '../connectors/sqlite/sqlite-connector';
-import type { DqaScenario } from './dataset';
 import { cachedLoader, dumpPathOf, parseDumpFile } from './dump-databases';
 import { importGraphDump, importRelationalDump, kuzuUnavailableReason } from './dump-import';
 import { loadScenarioFromConnector, type LoadedScenario } from './prepared-scenario';
+import type { DatabaseOptions, LoadedDatabase, ScenarioDatabases } from './scenario-database';
 
 export { requireDumpFiles } from './dump-databases';
-
-export type DbKind = 'rdb' | 'gdb';
-
-export interface LoadedDatabase extends LoadedScenario {
-  /** How the data was read, e.g. `sqlite (imported from db/USA1836.sql)`. */
-  via: string;
-  /** Import (if any) plus reading and indexing. */
-  loadMs: number;
-}
-
-export interface ScenarioDatabases {
-  /** `dump` is a question's `rdb`/`gdb` value, relative to the questions file's folder. */
-  load(dump: string): Promise<LoadedDatabase>;
-  close(): Promise<void>;
-}
-
-export interface DatabaseOptions {
-  scenario: DqaScenario;
-  db: DbKind;
-  baseDir: string;
-  /** Progress lines (stderr in the CLI). */
-  progress?: (line: string) => void;
-}
+export type { DatabaseOptions, DbKind, LoadedDatabase, ScenarioDatabases } from './scenario-database';
 
 async function withConnector<T>(connector: Connector, work: (connector: Connector) => Promise<T>): Promise<T> {
   try {
