@@ -105,12 +105,25 @@ export function secretKeyStore(secrets: SecretStore, location = 'the operating s
 /**
  * The signing key of the CLI and browser mode (both use the same one): the 0600 file in
  * `configDir/keys` when it exists, else the system keyring when there is one, else that file.
+ * Chosen at the first use, not before: asking a locked keyring may wait on the user, and most
+ * runs of `dwb serve` never sign.
  */
 export function userKeyStore(configDir: string, env: Readonly<Record<string, string | undefined>> = process.env): AnalystKeyStore {
-  const file = fileKeyStore(join(configDir, 'keys'));
-  if (existsSync(join(configDir, 'keys', 'analyst-key.pem'))) return file;
-  const keyring = systemKeyring('analyst', env);
-  return keyring === null ? file : secretKeyStore(keyring, 'the system keyring (Secret Service)');
+  let chosen: AnalystKeyStore | null = null;
+  const choose = (): AnalystKeyStore => {
+    if (chosen) return chosen;
+    const file = fileKeyStore(join(configDir, 'keys'));
+    const keyring = existsSync(join(configDir, 'keys', 'analyst-key.pem')) ? null : systemKeyring('analyst', env);
+    chosen = keyring === null ? file : secretKeyStore(keyring, 'the system keyring (Secret Service)');
+    return chosen;
+  };
+  return {
+    get location() {
+      return choose().location;
+    },
+    load: () => choose().load(),
+    create: (name) => choose().create(name),
+  };
 }
 
 function readSigner(name: string, pem: string, where: string): Signer {
