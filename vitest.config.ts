@@ -5,6 +5,9 @@ import { defineConfig } from 'vitest/config';
 // The CLIs the tests start keep parsed dumps in a scratch folder, never in the user's
 // ~/.cache/dwb/dumps (tests that look at the cache give their own folder).
 process.env['DWB_DUMP_CACHE_DIR'] = join(tmpdir(), 'dwb-test-dump-cache');
+// Nor the user's config folder (signing keys, trusted keys): a run of the suite gets one of its
+// own, which tests that need their own (a key, none) override with DWB_CONFIG_DIR.
+process.env['DWB_CONFIG_DIR'] = join(tmpdir(), `dwb-test-config-${process.pid}`);
 // Nothing a test does may reach the developer's own keyring: the CLI keeps keys in files unless a
 // suite starts a keyring of its own (test/support/private-keyring.ts) and says DWB_KEYRING=auto.
 process.env['DWB_KEYRING'] = 'off';

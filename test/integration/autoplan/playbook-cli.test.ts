@@ -119,8 +119,9 @@ describe('dwb playbook train, then dwb dqa solve --engine autoplan --playbook on
     const runDir = join(pinnedOut, split.heldOut[0] as string);
     const start = JSON.parse(readFileSync(join(runDir, 'run-log.jsonl'), 'utf8').split('\n')[0] ?? '{}') as { event: { playbook?: { version: string; text: string } } };
     expect(start.event.playbook).toMatchObject({ version: v2.hash, text: PLAYBOOK_2 });
-    expect((await dwb(['report', '--run', runDir, '--format', 'json', '--out', join(dir, 'bundle.json')])).code).toBe(0);
-    const verified = await dwb(['verify', '--allow-unsigned', join(dir, 'bundle.json')]);
+    expect((await runDwb(['report', '--run', runDir, '--format', 'json', '--out', join(dir, 'bundle.json')], { env: { DWB_CONFIG_DIR: join(dir, 'no-key-config') } })).code).toBe(0);
+    // A config folder of its own, without a signing key: whether another suite made one does not matter.
+    const verified = await runDwb(['verify', '--allow-unsigned', join(dir, 'bundle.json')], { env: { DWB_CONFIG_DIR: join(dir, 'no-key-config') } });
     expect(verified.stdout).toMatch(new RegExp(`^verified \\(unsigned[^\n]*\nplaybook ${v2.hash} · text sha256 [0-9a-f]{64}\n`));
   }, 300_000);
 

@@ -42,9 +42,12 @@ function trainingModel(request: ReceivedChatRequest): ScriptedTurn {
 describe('playbooks from the analyst’s signed-off runs', () => {
   it('trains on the answered runs the analyst signed off on a connection, the signed-off decision being the reward', async () => {
     // The analyst's signing key is made at the first signed export: in a folder of the test's own.
+    const previousConfigDir = process.env['DWB_CONFIG_DIR'];
     process.env['DWB_CONFIG_DIR'] = tempDir();
     onCleanup(async () => {
-      delete process.env['DWB_CONFIG_DIR'];
+      // Back to the suite's own folder (vitest.config.ts), never to the user's.
+      if (previousConfigDir === undefined) delete process.env['DWB_CONFIG_DIR'];
+      else process.env['DWB_CONFIG_DIR'] = previousConfigDir;
     });
     const runner = await startScriptedOpenAiServer([
       { toolCalls: [{ name: 'answer', arguments: { decision: 'krakow', rationale: 'most flow' } }] },
@@ -102,9 +105,12 @@ describe('playbooks from the analyst’s signed-off runs', () => {
   }, 120_000);
 
   it('trains a playbook for the analyst’s own data (no DQA scenario) as the connection’s task type, and an AutoPlan run there follows it once pinned', async () => {
+    const previousConfigDir = process.env['DWB_CONFIG_DIR'];
     process.env['DWB_CONFIG_DIR'] = tempDir();
     onCleanup(async () => {
-      delete process.env['DWB_CONFIG_DIR'];
+      // Back to the suite's own folder (vitest.config.ts), never to the user's.
+      if (previousConfigDir === undefined) delete process.env['DWB_CONFIG_DIR'];
+      else process.env['DWB_CONFIG_DIR'] = previousConfigDir;
     });
     const shop = join(tempDir(), 'shop.sqlite');
     const database = new Database(shop);

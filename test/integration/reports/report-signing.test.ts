@@ -63,9 +63,12 @@ describe('signed exports in the app', () => {
 
   it('in browser mode keeps it in a 0600 file in DWB_CONFIG_DIR, outside the workspace', async () => {
     const config = tempDir();
+    const previousConfigDir = process.env['DWB_CONFIG_DIR'];
     process.env['DWB_CONFIG_DIR'] = config;
     onCleanup(async () => {
-      delete process.env['DWB_CONFIG_DIR'];
+      // Back to the suite's own folder (vitest.config.ts), never to the user's.
+      if (previousConfigDir === undefined) delete process.env['DWB_CONFIG_DIR'];
+      else process.env['DWB_CONFIG_DIR'] = previousConfigDir;
     });
     const { workbench, reference } = await finishedRun({ transport: 'websocket' });
     const exported = await workbench.invoke('reports/export', { ...reference, format: 'md', signOff: { name: 'Ada Analyst', comment: '' } });
