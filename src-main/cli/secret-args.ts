@@ -6,10 +6,9 @@ import { WorkbenchError, fileErrorReason } from '../contract/errors';
  * Secrets the CLI needs without ever taking them in argv, where any user of the machine sees
  * them (`ps`, /proc, shell history): the model API key from `--api-key-file PATH` or
  * `DWB_API_KEY`, a database password from `--password-file PATH` or `DWB_DB_PASSWORD` (as
- * `PGPASSWORD` does for psql). `--api-key` is recognised only to be refused with where to put
- * the key instead, by every command that takes a model. A password inside `--connection` still
- * works silently (scripts read the one-line stderr of `dwb query`), and the README points to
- * the alternatives.
+ * `PGPASSWORD` does for psql). `--api-key`, and a password written into `--connection` or
+ * `--target` (`user:password@host`), are recognised only to be refused with where the secret
+ * goes instead.
  */
 export const apiKeyEnv = 'DWB_API_KEY';
 export const passwordEnv = 'DWB_DB_PASSWORD';
@@ -43,19 +42,28 @@ export function resolveApiKey(values: { 'api-key'?: string | undefined; 'api-key
   return fromEnv === undefined || fromEnv === '' ? undefined : fromEnv;
 }
 
+/** Refuses a URI from argv that carries a password, naming the flag but never the password. */
+function refusePasswordInArgv(flag: string, password: string | null): void {
+  if (password === null) return;
+  throw new WorkbenchError(
+    'invalid-request',
+    `${flag} holds a password (user:password@host), which puts it on the command line, where other users of this machine can read it (ps, shell history): ` +
+      `give the URI without it and the password in --password-file F or the environment variable ${passwordEnv}`,
+  );
+}
+
 /**
- * The database password for a connection URI: `--password-file`, else the one in the URI, else
- * `DWB_DB_PASSWORD`. Only server URIs take one.
+ * The database password for a connection URI given as `flag`: `--password-file`, else
+ * `DWB_DB_PASSWORD`. Only server URIs take one; a URI with a password in it is refused.
  */
-export function resolveDatabasePassword(uri: string, passwordFile: string | undefined, env: Environment = process.env): ParsedConnectionUri {
+export function resolveDatabasePassword(uri: string, passwordFile: string | undefined, env: Environment = process.env, flag = '--connection'): ParsedConnectionUri {
   const parsed = parseConnectionUriWithPassword(uri);
+  refusePasswordInArgv(flag, parsed.password);
   const isServer = !('path' in parsed.target);
   if (passwordFile !== undefined) {
     if (!isServer) throw new WorkbenchError('invalid-request', `--password-file goes with a server connection (postgres://, mysql://, neo4j://); ${parsed.target.engine} files take no password`);
-    if (parsed.password !== null) throw new WorkbenchError('invalid-request', 'give the password one way: --password-file PATH or inside --connection, not both');
     return { ...parsed, password: readSecretFile(passwordFile, '--password-file') };
   }
-  if (parsed.password !== null) return parsed;
   const fromEnv = env[passwordEnv];
   return isServer && fromEnv !== undefined && fromEnv !== '' ? { ...parsed, password: fromEnv } : parsed;
 }
@@ -74,13 +82,21 @@ export function uriWithPassword(uri: string, password: string | null): string {
 }
 
 /**
- * For commands that hand a URI (or a `{dump}` template) on: the URI with the password from
- * `--password-file` or `DWB_DB_PASSWORD` written in. A URI that already holds one, or any URI
- * when neither is given, is returned as it is.
+ * For commands that hand a URI (or a `{dump}` template) on, given as `--target`: the URI with
+ * the password from `--password-file` or `DWB_DB_PASSWORD` written in (in this process only). A
+ * template with a password in it is refused like any URI from argv; text that is no URI is
+ * returned as it is, for the caller's own parser to word the error.
  */
 export function uriTemplateWithPassword(template: string, passwordFile: string | undefined, env: Environment = process.env): string {
-  if (passwordFile === undefined && !env[passwordEnv]) return template;
   const probe = template.replaceAll('{dump}', 'dump');
-  const resolved = resolveDatabasePassword(probe, passwordFile, env);
-  return parseConnectionUriWithPassword(probe).password === null ? uriWithPassword(template, resolved.password) : template;
+  let written: string | null;
+  try {
+    written = parseConnectionUriWithPassword(probe).password;
+  } catch {
+    written = null;
+  }
+  refusePasswordInArgv('--target', written);
+  if (passwordFile === undefined && !env[passwordEnv]) return template;
+  const resolved = resolveDatabasePassword(probe, passwordFile, env, '--target');
+  return uriWithPassword(template, resolved.password);
 }

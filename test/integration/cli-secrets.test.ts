@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { dqaRoot } from '../../src-main/dqa/dataset';
 import { sqliteFromDqaDump } from '../support/fixtures';
 import { runDwb } from '../support/cli';
 import { startScriptedOpenAiServer, type ScriptedOpenAiServer } from '../support/scripted-openai';
@@ -93,6 +94,30 @@ describe('dwb run takes the API key without argv', () => {
     expect(inUrl.stderr).toMatch(/baseUrl must not contain a user name or password/);
     expect(inUrl.stderr).not.toContain(apiKey);
     expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('a database password written into a URI on the command line', () => {
+  // Refused before anything connects, by every command that takes a server URI: nothing listens
+  // on port 1, so a command that tried to connect would fail differently.
+  const secret = 'pw-Qx9-not-in-argv';
+  const commands: string[][] = [
+    ['query', '--connection', `postgres://wb:${secret}@127.0.0.1:1/db`, 'SELECT 1'],
+    ['query', '--connection', `mysql://wb:${secret}@127.0.0.1:1/db`, 'SELECT 1'],
+    ['query', '--connection', `neo4j://neo4j:${secret}@127.0.0.1:1`, 'MATCH (n) RETURN n'],
+    ['whatif', '--connection', `postgres://wb:${secret}@127.0.0.1:1/db`, '--change', 'UPDATE t SET x = 1', '--objective', 'SELECT 1', '--candidates', 'a'],
+    ['run', '--connection', `postgres://wb:${secret}@127.0.0.1:1/db`, '--question-file', 'QUESTION', '--technique', 'iterrag', '--base-url', 'http://127.0.0.1:1/v1', '--model', 'm', '--out', 'OUT'],
+    ['dqa', 'import', '--questions', 'QUESTIONS', '--target', `postgres://wb:${secret}@127.0.0.1:1/{dump}`],
+    ['dqa', 'solve', '--questions', 'QUESTIONS', '--engine', 'simulator', '--db', 'rdb', '--target', `postgres://wb:${secret}@127.0.0.1:1/{dump}`],
+  ];
+  it.each(commands.map((args) => [args.slice(0, args[0] === 'dqa' ? 2 : 1).join(' '), args] as const))('is refused by dwb %s, saying where it goes instead', async (_, args) => {
+    const questions = join(dqaRoot(), 'locating', 'questions.json');
+    const filled = args.map((arg) => (arg === 'QUESTION' ? questionFile : arg === 'QUESTIONS' ? questions : arg === 'OUT' ? tempDir() : arg));
+    const result = await runDwb(filled, { env: { DWB_DB_PASSWORD: '' } });
+    expect(result.code, result.stderr).toBe(2);
+    const flag = args.includes('--target') ? '--target' : '--connection';
+    expect(result.stderr.trim()).toMatch(new RegExp(`^dwb [a-z ]+: invalid-request: ${flag} holds a password \\(user:password@host\\).*--password-file F or the environment variable DWB_DB_PASSWORD$`));
+    expect(result.stderr).not.toContain(secret);
   });
 });
 

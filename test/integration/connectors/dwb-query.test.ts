@@ -7,7 +7,7 @@ import { startMariadb, startNeo4j, startPostgres, whyMariadbUnavailable, whyNeo4
 import { describeOrNotRun } from '../../servers/not-run';
 import { tradeNodes } from './fixture-data';
 import { loadMysqlFixture, loadNeo4jFixture, loadPostgresFixture, writeFileFixtures } from './fixture-loaders';
-import { runDwb } from '../../support/cli';
+import { passwordApart, runDwb } from '../../support/cli';
 
 /**
  * `dwb query` on every kind of URI, through the real CLI (bin/dwb.js, built by
@@ -15,7 +15,14 @@ import { runDwb } from '../../support/cli';
  */
 
 const suiteDir = useSuiteTempDir();
-const cli = (...args: string[]) => runDwb(args);
+/**
+ * `dwb query … --connection URI …` as a user runs it: a server URI's password goes through
+ * DWB_DB_PASSWORD (the CLI refuses one in argv), a file URI as it is.
+ */
+const query = (uri: string, ...args: string[]) => {
+  const apart = passwordApart(uri);
+  return runDwb(['query', '--connection', apart.uri, ...args], { env: apart.env });
+};
 
 
 const sql = {
@@ -47,7 +54,7 @@ const kinds: Kind[] = [
   { name: 'csv', unavailable: null, uri: () => `csv:${files.csv}`, queries: sql, slow: 'SELECT count(*) FROM range(100000000000) AS a' },
   { name: 'parquet', unavailable: null, uri: () => `parquet:${files.parquet}`, queries: sql, slow: 'SELECT count(*) FROM range(100000000000) AS a' },
   { name: 'kuzu', unavailable: null, uri: () => `kuzu:${files.kuzu}`, queries: cypher, slow: 'UNWIND range(1, 100000) AS x UNWIND range(1, 100000) AS y RETURN sum(x * y)' },
-  // The test servers' URIs carry the password: it is used for this process only.
+  // The test servers' URIs carry the password; `query` hands it to the CLI through DWB_DB_PASSWORD.
   { name: 'postgres', unavailable: whyPostgresUnavailable(), uri: () => servers.postgres?.uri ?? '', queries: sql, slow: 'SELECT pg_sleep(60)' },
   { name: 'mysql (MariaDB)', unavailable: whyMariadbUnavailable(), uri: () => servers.mariadb?.uri ?? '', queries: sql, slow: 'SELECT SLEEP(60)' },
   {
@@ -91,40 +98,40 @@ function expectOneLineFailure(result: { code: number; stderr: string }, code: st
 for (const kind of kinds) {
   describeOrNotRun(`dwb query on ${kind.name}`, kind.unavailable, () => {
     it('answers with the rows as JSON lines', async () => {
-      const result = await cli('query', '--json', '--connection', kind.uri(), kind.queries.names);
+      const result = await query(kind.uri(), '--json', kind.queries.names);
       expect(result.code, result.stderr).toBe(0);
       const names = result.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { name: string }).name);
       expect(names).toEqual(tradeNodes.map((node) => node.name));
     });
 
     it('streams CSV with --format csv, the count on stderr', async () => {
-      const result = await cli('query', '--format', 'csv', '--connection', kind.uri(), kind.queries.names);
+      const result = await query(kind.uri(), '--format', 'csv', kind.queries.names);
       expect(result.code, result.stderr).toBe(0);
       expect(result.stdout).toBe(`name\n${tradeNodes.map((node) => node.name).join('\n')}\n`);
       expect(result.stderr.trim()).toBe(`(${tradeNodes.length} rows)`);
     });
 
     it('prints an aligned table by default', async () => {
-      const result = await cli('query', '--connection', kind.uri(), kind.queries.names);
+      const result = await query(kind.uri(), kind.queries.names);
       expect(result.code, result.stderr).toBe(0);
       expect(result.stdout.split('\n').slice(0, 3).map((line) => line.trimEnd())).toEqual(['name', '---------', 'Rotterdam']);
       expect(result.stderr.trim()).toBe(`(${tradeNodes.length} rows)`);
     });
 
     it('refuses a write with one line, and the data stays', async () => {
-      expectOneLineFailure(await cli('query', '--connection', kind.uri(), kind.queries.write), 'read-only');
-      const after = await cli('query', '--json', '--connection', kind.uri(), kind.queries.names);
+      expectOneLineFailure(await query(kind.uri(), kind.queries.write), 'read-only');
+      const after = await query(kind.uri(), '--json', kind.queries.names);
       expect(after.stdout.trim().split('\n')).toHaveLength(tradeNodes.length);
     });
 
     it('reports a syntax error with one line', async () => {
-      const result = await cli('query', '--connection', kind.uri(), kind.queries.syntax);
+      const result = await query(kind.uri(), kind.queries.syntax);
       expectOneLineFailure(result, '(syntax|query-failed)');
     });
 
     it('stops a slow query at --timeout-ms with one line', async () => {
       const started = Date.now();
-      expectOneLineFailure(await cli('query', '--timeout-ms', '1500', '--connection', kind.uri(), kind.slow), 'timeout');
+      expectOneLineFailure(await query(kind.uri(), '--timeout-ms', '1500', kind.slow), 'timeout');
       expect(Date.now() - started).toBeLessThan(30_000);
     }, 60_000);
   });
@@ -138,20 +145,20 @@ describe('dwb query refuses what it cannot open, with one line', () => {
     ['a missing DuckDB file', 'duckdb:/nonexistent/dir/x.duckdb', 'not-found'],
     ['a missing CSV file', 'csv:/nonexistent/dir/x.csv', 'not-found'],
     ['a missing Kùzu database', 'kuzu:/nonexistent/dir/x.kuzu', 'not-found'],
-    ['an unreachable PostgreSQL server', 'postgres://wb:pw@127.0.0.1:1/db', 'connection-failed'],
-    ['an unreachable MySQL server', 'mysql://wb:pw@127.0.0.1:1/db', 'connection-failed'],
+    ['an unreachable PostgreSQL server', 'postgres://wb@127.0.0.1:1/db', 'connection-failed'],
+    ['an unreachable MySQL server', 'mysql://wb@127.0.0.1:1/db', 'connection-failed'],
     ['an unreachable Neo4j server (neo4j://)', 'neo4j://127.0.0.1:1', 'connection-failed'],
     ['an unreachable Neo4j server (bolt://)', 'bolt://127.0.0.1:1', 'connection-failed'],
   ];
   it.each(cases)('%s', async (_, uri, code) => {
-    expectOneLineFailure(await cli('query', '--connection', uri, 'SELECT 1'), code);
+    expectOneLineFailure(await query(uri, 'SELECT 1'), code);
   });
 });
 
 describeOrNotRun('dwb query with a wrong password', whyPostgresUnavailable(), () => {
   it('says the login failed, in one line', async () => {
     const uri = (servers.postgres?.uri ?? '').replace(/:[^:@/]+@/, ':wrong-password@');
-    const result = await cli('query', '--connection', uri, 'SELECT 1');
+    const result = await query(uri, 'SELECT 1');
     expectOneLineFailure(result, 'connection-failed');
     expect(result.stderr).toContain('password authentication failed');
     expect(result.stderr).not.toContain('wrong-password');
@@ -161,7 +168,7 @@ describeOrNotRun('dwb query with a wrong password', whyPostgresUnavailable(), ()
 // Issue 17: a superuser login made the function deny-list the only barrier.
 describeOrNotRun('dwb query with a privileged PostgreSQL login', whyPostgresUnavailable(), () => {
   it('refuses a superuser login in one line that says how to make a read-only role', async () => {
-    const result = await cli('query', '--connection', servers.postgres?.adminUri ?? '', 'SELECT 1');
+    const result = await query(servers.postgres?.adminUri ?? '', 'SELECT 1');
     expectOneLineFailure(result, 'read-only');
     expect(result.stderr).toContain('refusing to connect as "wb"');
     expect(result.stderr).toContain('GRANT pg_read_all_data TO dwb_reader');
@@ -170,7 +177,7 @@ describeOrNotRun('dwb query with a privileged PostgreSQL login', whyPostgresUnav
   it('connects with allow_privileged=1 and warns on stderr', async () => {
     const url = new URL(servers.postgres?.adminUri ?? '');
     url.searchParams.set('allow_privileged', '1');
-    const result = await cli('query', '--json', '--connection', url.toString(), 'SELECT 1 AS one');
+    const result = await query(url.toString(), '--json', 'SELECT 1 AS one');
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout.trim()).toBe('{"one":1}');
     expect(result.stderr).toMatch(/^WARNING: connected as privileged PostgreSQL role "wb" \(SUPERUSER/);

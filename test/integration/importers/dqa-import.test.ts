@@ -13,6 +13,7 @@ import type { Connector } from '../../../src-main/connectors/connector';
 import { loadBuildingDump, loadLocatingDump } from '../../../src-main/dqa/load';
 import { dqaRoot } from '../../support/fixtures';
 import { useSuiteTempDir, useTempDirs } from '../../support/temp';
+import { withPasswordApart } from '../../support/cli';
 import { startMariadb, startNeo4j, startPostgres, whyMariadbUnavailable, whyNeo4jUnavailable, whyPostgresUnavailable, type TestServer } from '../../servers';
 import { describeOrNotRun } from '../../servers/not-run';
 import {
@@ -82,10 +83,13 @@ const engines: Engine[] = [
 async function importInto(target: string, questions: string[] = questionsFiles): Promise<{ code: number; stdout: string[]; stderr: string[] }> {
   const stdout: string[] = [];
   const stderr: string[] = [];
-  const code = await runDqaImportCommand([...questions.flatMap((path) => ['--questions', path]), '--target', target], {
-    stdout: (line) => stdout.push(line),
-    stderr: (line) => stderr.push(line),
-  });
+  // The CLI refuses a password in argv: the servers' go through DWB_DB_PASSWORD, as a user's would.
+  const code = await withPasswordApart(target, (bare) =>
+    runDqaImportCommand([...questions.flatMap((path) => ['--questions', path]), '--target', bare], {
+      stdout: (line) => stdout.push(line),
+      stderr: (line) => stderr.push(line),
+    }),
+  );
   return { code, stdout, stderr };
 }
 
@@ -185,10 +189,12 @@ describeOrNotRun('dwb dqa solve on what was imported into Neo4j (all dumps in on
   it('reads each question\'s own dump by its _dump tag and reaches the compat accuracy', async () => {
     for (const [scenario, total] of [['locating', 81], ['building', 36]] as const) {
       const stdout: string[] = [];
-      const code = await runDqaCommand(['solve', '--questions', join(dqaRoot(), scenario, 'questions.json'), '--engine', 'simulator', '--rules', 'compat', '--db', 'gdb', '--target', neo4jUri(servers.neo4j)], {
-        stdout: (line) => stdout.push(line),
-        stderr: () => undefined,
-      });
+      const code = await withPasswordApart(neo4jUri(servers.neo4j), (bare) =>
+        runDqaCommand(['solve', '--questions', join(dqaRoot(), scenario, 'questions.json'), '--engine', 'simulator', '--rules', 'compat', '--db', 'gdb', '--target', bare], {
+          stdout: (line) => stdout.push(line),
+          stderr: () => undefined,
+        }),
+      );
       expect(code).toBe(0);
       expect(stdout.join("\n")).toContain(`accuracy: ${total}/${total}`);
     }

@@ -24,7 +24,7 @@ import { startScriptedOpenAiServer } from '../../support/scripted-openai';
 import { startMariadb, startPostgres, whyMariadbUnavailable, whyPostgresUnavailable, type TestServer } from '../../servers';
 import { mariadbAdmin, postgresAdmin, withDatabase } from '../../servers/admin-sql';
 import { describeOrNotRun } from '../../servers/not-run';
-import { runDwb } from '../../support/cli';
+import { passwordApart, runDwb } from '../../support/cli';
 import { useTempDirs } from '../../support/temp';
 
 const tempDir = useTempDirs();
@@ -302,7 +302,8 @@ for (const server of servers) {
           ].join('\n'),
         );
         const out = tempDir();
-        const result = await runDwb(['run', '--technique', 'dellma', '--samples', '8', '--connection', uri, '--question-file', questionFile, '--base-url', model.baseUrl, '--model', 'scripted', '--out', out]);
+        const server = passwordApart(uri);
+        const result = await runDwb(['run', '--technique', 'dellma', '--samples', '8', '--connection', server.uri, '--question-file', questionFile, '--base-url', model.baseUrl, '--model', 'scripted', '--out', out], { env: server.env });
         expect(model.failures).toEqual([]);
         expect(result.code, result.stderr).toBe(0);
         expect(result.stdout.trim().split('\n').at(-1)).toBe('decision: north');

@@ -12,7 +12,7 @@ import { runWhatIfFor } from '../../../src-main/whatif';
 import type { RunEvent } from '../../../src-main/contract/run';
 import { messageText, startScriptedOpenAiServer } from '../../support/scripted-openai';
 import { fileHash, repoRoot, sqliteFromDqaDump } from '../../support/fixtures';
-import { runDwb } from '../../support/cli';
+import { passwordApart, runDwb } from '../../support/cli';
 import { useSuiteTempDir } from '../../support/temp';
 import { startMariadb, startPostgres, whyMariadbUnavailable, whyPostgresUnavailable, type TestServer } from '../../servers';
 import { mariadbAdmin, postgresAdmin, withDatabase } from '../../servers/admin-sql';
@@ -207,7 +207,8 @@ for (const server of servers) {
     });
 
     it('runs from the command line: `dwb whatif --connection <server URL>`', async () => {
-      const result = await runDwb(['whatif', '--connection', ledgerUri, '--change', 'UPDATE ledger SET amount = amount * 2 WHERE id = $candidate', '--objective', 'SELECT sum(amount) FROM ledger', '--candidates', '1,2,3,4']);
+      const ledger = passwordApart(ledgerUri);
+      const result = await runDwb(['whatif', '--connection', ledger.uri, '--change', 'UPDATE ledger SET amount = amount * 2 WHERE id = $candidate', '--objective', 'SELECT sum(amount) FROM ledger', '--candidates', '1,2,3,4'], { env: ledger.env });
       expect(result.code, result.stderr).toBe(0);
       expect(result.stdout).toMatch(/best: 3 \(maximize; margin 87\.4[89]\d*\)/);
       expect(result.stderr).toContain('copied from the server into a local DuckDB sandbox: ledger (4 rows)');
