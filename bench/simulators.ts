@@ -11,18 +11,22 @@
  *    (bench/reference-simulators.ts: regex parsing of every dump again for every question,
  *    one object per row, Maps, no pruning, no shared code), timed in this process;
  * 3. the ratio of the two, and how many answers each gives that agree with the annotations and
- *    with each other.
+ *    with each other;
+ * 4.–5. like-for-like comparisons (bench/like-for-like.ts), since 1–3 set a fresh CLI process
+ *    against a reference warm in this process: the reference as a fresh process too, and both
+ *    in their steady state inside one long-lived process each.
  * Goal (issue 17): all questions in under 2 s of wall time including start-up, and at least
  * 20× the straightforward implementation. The machine is shared: the load average is printed,
  * and CPU times beside wall times. Needs the built CLI (`npx electron-vite build`).
  *
  * The DQA folder: env DQA_DIR, else fixtures/dqa in the repository (as the tests read it).
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { referenceQuestions } from './reference-simulators';
+import { printLikeForLike } from './like-for-like';
+import { median, runNodeScript, seconds } from './measure';
+import { decisionsOfRecords, dqaSolveArgs, dumpCacheCounts, dumpKinds, timedReferenceRun, type Decision } from './simulators-workload';
 import { batchJitFlags } from '../src-main/cli/batch-jit';
 import { dqaRoot } from '../src-main/dqa/dataset';
 
@@ -30,7 +34,7 @@ const repoRoot = resolve(__dirname, '..');
 /** Cold and warm runs each (alternating). */
 const CLI_RUNS = 5;
 const REFERENCE_RUNS = 3;
-const kinds = ['rdb', 'gdb'] as const;
+const kinds = dumpKinds;
 
 /** The DQA folder the tests read too: DQA_DIR, else the repository's fixtures/dqa. */
 function dqaFolder(): string {
@@ -54,49 +58,24 @@ interface CliRun {
   cache: { read: number; written: number } | null;
 }
 
-function runCli(args: string[], cacheDir: string): Promise<CliRun> {
-  return new Promise((done, fail) => {
-    const started = performance.now();
-    const env = { ...process.env, DWB_DUMP_CACHE_DIR: cacheDir };
-    const child = spawn(process.execPath, [join(repoRoot, 'bin', 'dwb.js'), ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
-    const stdout: Buffer[] = [];
-    const stderr: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
-    child.on('error', fail);
-    child.on('close', (code) => {
-      const wallMs = performance.now() - started;
-      const errText = Buffer.concat(stderr).toString('utf8');
-      if (code !== 0) {
-        fail(new Error(`dwb exited with ${code}: ${errText}`));
-        return;
-      }
-      const cpu = /in [\d.]+ s wall, ([\d.]+) s CPU/.exec(errText);
-      const cache = /^dump cache .*: (\d+) read, (\d+) written/m.exec(errText);
-      done({
-        wallMs,
-        cpuMs: cpu ? Number(cpu[1]) * 1000 : null,
-        stdout: Buffer.concat(stdout).toString('utf8'),
-        cache: cache ? { read: Number(cache[1]), written: Number(cache[2]) } : null,
-      });
-    });
-  });
-}
-
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
-};
-const seconds = (ms: number): string => `${(ms / 1000).toFixed(3)} s`;
-
-interface Decision {
-  id: string;
-  db: string;
-  decision: string | null;
-  annotation: string;
+async function runCli(args: string[], cacheDir: string): Promise<CliRun> {
+  const run = await runNodeScript(join(repoRoot, 'bin', 'dwb.js'), args, { ...process.env, DWB_DUMP_CACHE_DIR: cacheDir });
+  if (run.exitCode !== 0) throw new Error(`dwb exited with ${run.exitCode}: ${run.stderr}`);
+  const cpu = /in [\d.]+ s wall, ([\d.]+) s CPU/.exec(run.stderr);
+  return { wallMs: run.wallMs, cpuMs: cpu ? Number(cpu[1]) * 1000 : null, stdout: run.stdout, cache: dumpCacheCounts(run.stderr) };
 }
 
 async function main(): Promise<void> {
+  // Sections 1–3 keep their dump cache and first cold output here for sections 4–5.
+  const scratch = mkdtempSync(join(tmpdir(), 'dwb-bench-'));
+  try {
+    await benchmark(scratch);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+async function benchmark(scratch: string): Promise<void> {
   const root = dqaFolder();
   const files = questionFiles(root);
   const questionCount = files.reduce((sum, file) => sum + (JSON.parse(readFileSync(file, 'utf8')) as unknown[]).length, 0);
@@ -105,35 +84,28 @@ async function main(): Promise<void> {
   console.log(`load average before: ${loadavg().map((v) => v.toFixed(2)).join(' ')} (${process.env['CI'] ? 'CI' : 'shared machine'})`);
 
   // 1. The real CLI, start-up included: cold (empty dump cache) and warm (filled), alternating.
-  const scratch = mkdtempSync(join(tmpdir(), 'dwb-bench-'));
   const cacheDir = join(scratch, 'dump-cache');
   const coldRuns: CliRun[] = [];
   const warmRuns: CliRun[] = [];
   const cliDecisions: Decision[] = [];
+  let firstColdRecords = '';
   let warmSameAsCold = true;
-  try {
-    for (let run = 0; run < CLI_RUNS; run += 1) {
-      for (const temperature of ['cold', 'warm'] as const) {
-        if (temperature === 'cold') rmSync(cacheDir, { recursive: true, force: true });
-        const out = join(scratch, `run-${run}-${temperature}.jsonl`);
-        const args = ['dqa', 'solve', ...files.flatMap((file) => ['--questions', file]), '--engine', 'simulator', '--rules', 'compat', '--db', kinds.join(','), '--out', out];
-        const result = await runCli(args, cacheDir);
-        // Honest labels: a cold run parsed every dump, a warm one read every dump from the cache.
-        const expected = temperature === 'cold' ? result.cache?.read === 0 && result.cache.written > 0 : result.cache?.written === 0 && result.cache.read > 0;
-        if (!expected) throw new Error(`a ${temperature} run did not use the cache as expected: ${JSON.stringify(result.cache)}`);
-        (temperature === 'cold' ? coldRuns : warmRuns).push(result);
-        const records = readFileSync(out, 'utf8');
-        if (run === 0 && temperature === 'cold') {
-          for (const line of records.trim().split('\n')) {
-            const record = JSON.parse(line) as Decision;
-            cliDecisions.push({ id: record.id, db: record.db, decision: record.decision, annotation: record.annotation });
-          }
-        }
-        if (temperature === 'warm' && (records !== readFileSync(join(scratch, `run-${run}-cold.jsonl`), 'utf8') || result.stdout !== coldRuns[run]?.stdout)) warmSameAsCold = false;
+  for (let run = 0; run < CLI_RUNS; run += 1) {
+    for (const temperature of ['cold', 'warm'] as const) {
+      if (temperature === 'cold') rmSync(cacheDir, { recursive: true, force: true });
+      const out = join(scratch, `run-${run}-${temperature}.jsonl`);
+      const result = await runCli([...dqaSolveArgs(files), '--out', out], cacheDir);
+      // Honest labels: a cold run parsed every dump, a warm one read every dump from the cache.
+      const expected = temperature === 'cold' ? result.cache?.read === 0 && result.cache.written > 0 : result.cache?.written === 0 && result.cache.read > 0;
+      if (!expected) throw new Error(`a ${temperature} run did not use the cache as expected: ${JSON.stringify(result.cache)}`);
+      (temperature === 'cold' ? coldRuns : warmRuns).push(result);
+      const records = readFileSync(out, 'utf8');
+      if (run === 0 && temperature === 'cold') {
+        firstColdRecords = records;
+        cliDecisions.push(...decisionsOfRecords(records));
       }
+      if (temperature === 'warm' && (records !== readFileSync(join(scratch, `run-${run}-cold.jsonl`), 'utf8') || result.stdout !== coldRuns[run]?.stdout)) warmSameAsCold = false;
     }
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
   }
   const summary = (runs: CliRun[]): { wall: number; cpu: number | null } => {
     const cpus = runs.map((r) => r.cpuMs).filter((v): v is number => v !== null);
@@ -159,17 +131,10 @@ async function main(): Promise<void> {
   const referenceWalls: number[] = [];
   const referenceCpus: number[] = [];
   for (let run = 0; run < REFERENCE_RUNS; run += 1) {
-    const cpuStart = process.cpuUsage();
-    const started = performance.now();
-    referenceDecisions = [];
-    for (const file of files) {
-      for (const db of kinds) {
-        for (const question of referenceQuestions(file, db)) referenceDecisions.push({ id: question.id, db, decision: question.decide(), annotation: question.answer });
-      }
-    }
-    referenceWalls.push(performance.now() - started);
-    const cpu = process.cpuUsage(cpuStart);
-    referenceCpus.push((cpu.user + cpu.system) / 1000);
+    const result = timedReferenceRun(files);
+    referenceDecisions = result.decisions;
+    referenceWalls.push(result.wallMs);
+    referenceCpus.push(result.cpuMs);
   }
   const referenceWall = median(referenceWalls);
   const referenceCpu = median(referenceCpus);
@@ -202,6 +167,10 @@ async function main(): Promise<void> {
   }
   console.log('   (warm: the reference parses every dump for every question and keeps nothing between runs; the CLI reads its dump cache)');
   console.log(`   load average after: ${loadavg().map((v) => v.toFixed(2)).join(' ')}`);
+
+  // 4.–5. Like for like: both as fresh processes, and both in their steady state.
+  await printLikeForLike({ questionFiles: files, cold, warm, decisions: cliDecisions, coldStdout: coldRuns[0]?.stdout ?? '', coldRecords: firstColdRecords, warmCacheDir: cacheDir, scratch });
+  console.log(`\n   load average after sections 4–5: ${loadavg().map((v) => v.toFixed(2)).join(' ')}`);
 }
 
 main().catch((error: unknown) => {
