@@ -1,12 +1,12 @@
-import Papa from 'papaparse';
 import type { CellValue, ResultColumn } from '../contract/data';
+import { delimitedLines } from '../services/delimited-text';
 
 /** The formats `dwb query` streams, one batch of rows at a time. */
 export const streamFormats = ['csv', 'tsv', 'jsonl'] as const;
 export type StreamFormat = (typeof streamFormats)[number];
 
 /**
- * Turns each batch of rows into the text to write: CSV (RFC 4180 quoting, by papaparse) and TSV
+ * Turns each batch of rows into the text to write: CSV (RFC 4180 quoting, as papaparse quotes) and TSV
  * with a header line first, JSON lines one object per row. Nulls are empty fields in CSV/TSV.
  */
 export function rowWriter(format: StreamFormat): (columns: ResultColumn[], rows: CellValue[][]) => string {
@@ -17,11 +17,6 @@ export function rowWriter(format: StreamFormat): (columns: ResultColumn[], rows:
     const header = !headerWritten;
     headerWritten = true;
     if (rows.length === 0 && !header) return '';
-    const delimiter = format === 'csv' ? ',' : '\t';
-    const newline = '\n';
-    const text = Papa.unparse({ fields: names, data: rows }, { delimiter, newline, header });
-    // papaparse ends a header-only text with a newline, and rows without one.
-    const body = text.endsWith(newline) ? text.slice(0, -newline.length) : text;
-    return body === '' ? '' : `${body}${newline}`;
+    return delimitedLines(names, rows, { delimiter: format === 'csv' ? ',' : '\t', newline: '\n', header });
   };
 }

@@ -1,8 +1,8 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import Papa from 'papaparse';
 import type { Connector, RowBatch } from '../connectors/connector';
 import type { CellValue, ResultColumn } from '../contract/data';
+import { delimitedLines } from './delimited-text';
 
 /**
  * Text a spreadsheet would run as a formula (OWASP "CSV injection"). papaparse's own
@@ -12,7 +12,7 @@ const formulaStart = /^[=+\-@\t\r]/;
 
 /**
  * CSV as RFC 4180 writes it: CRLF line ends, a field with a comma, quote or line break in
- * double quotes, quotes doubled (papaparse does the quoting). A header line first; nulls are
+ * double quotes, quotes doubled (delimited-text.ts). A header line first; nulls are
  * empty fields. With `formulaSafe`, text cells that start like a formula get an apostrophe.
  */
 export function csvLines(options: { formulaSafe: boolean }): (columns: ResultColumn[], rows: CellValue[][]) => string {
@@ -21,13 +21,11 @@ export function csvLines(options: { formulaSafe: boolean }): (columns: ResultCol
     const header = !headerWritten;
     headerWritten = true;
     if (rows.length === 0 && !header) return '';
-    const text = Papa.unparse(
-      { fields: columns.map((column) => column.name), data: rows },
-      { newline: '\r\n', header, ...(options.formulaSafe ? { escapeFormulae: formulaStart } : {}) },
+    return delimitedLines(
+      columns.map((column) => column.name),
+      rows,
+      { delimiter: ',', newline: '\r\n', header, ...(options.formulaSafe ? { formulaStart } : {}) },
     );
-    // papaparse ends a header-only text with the newline, and rows without one.
-    const body = text.endsWith('\r\n') ? text.slice(0, -2) : text;
-    return body === '' ? '' : `${body}\r\n`;
   };
 }
 

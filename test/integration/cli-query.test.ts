@@ -159,6 +159,16 @@ lines' UNION ALL SELECT 4, NULL UNION ALL SELECT 5, 'tab	inside' ORDER BY 1`;
     expect(result.stderr.trim()).toBe('(0 rows)');
   });
 
+  it('keeps a line for every row, one of a single null cell included', async () => {
+    // papaparse's joined text dropped a last line that was empty: two rows came out as one.
+    for (const format of ['csv', 'tsv']) {
+      const result = await cli('query', '--format', format, '--connection', `sqlite:${locating}`, 'SELECT NULL AS x UNION ALL SELECT NULL');
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toBe('x\n\n\n');
+      expect(result.stderr.trim()).toBe('(2 rows)');
+    }
+  });
+
   it('streams a large result whole, in order, honouring the row cap', async () => {
     const query = 'WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 250000) SELECT i, i * 2 AS twice FROM c';
     const all = await runDwb(['query', '--format', 'csv', '--max-rows', '1000000', '--connection', `sqlite:${locating}`, query], { timeoutMs: 60_000, maxBuffer: 64 * 1024 * 1024 });

@@ -152,11 +152,13 @@ function prepare(database: SqliteHandle, text: string): Database.Statement {
   }
 }
 
+/** Made once: this runs for every integer cell of a result (a million-row export included). */
+const smallestSafeInteger = BigInt(Number.MIN_SAFE_INTEGER);
+const largestSafeInteger = BigInt(Number.MAX_SAFE_INTEGER);
+
 function toCellValue(value: unknown): CellValue {
   if (value === null || typeof value === 'string' || typeof value === 'number') return value;
-  if (typeof value === 'bigint') {
-    return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value.toString();
-  }
+  if (typeof value === 'bigint') return value >= smallestSafeInteger && value <= largestSafeInteger ? Number(value) : value.toString();
   if (Buffer.isBuffer(value)) return `<blob ${value.length} bytes: ${value.subarray(0, 16).toString('hex')}${value.length > 16 ? '…' : ''}>`;
   return String(value);
 }
