@@ -21,13 +21,19 @@ describe('CSV and TSV export', () => {
   it('round-trips awkward values through a CSV parser', () => {
     const csv = toCsv(awkward);
     expect(csv.split('\r\n')[0]).toBe('name,value');
-    const parsed = Papa.parse<string[]>(csv, { newline: '\r\n' }).data;
+    expect(csv.endsWith('1e+21\r\n')).toBe(true);
+    const parsed = Papa.parse<string[]>(csv.slice(0, -2), { newline: '\r\n' }).data;
     expect(parsed.slice(1)).toEqual([
       ['plain', '1.5'],
       ['comma, inside', '-2'],
       ['quote " inside', ''],
       ['line\nbreak', '1e+21'],
     ]);
+  });
+
+  it('keeps a last row of one empty cell (every line ends with CRLF)', () => {
+    expect(toCsv({ columns: [{ name: 'x', type: '' }], rows: [[null], [null]] })).toBe('x\r\n\r\n\r\n');
+    expect(toCsv({ columns: [{ name: 'x', type: '' }], rows: [] })).toBe('x\r\n');
   });
 
   it('writes tab-separated text for the clipboard', () => {
