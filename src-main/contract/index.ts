@@ -5,6 +5,7 @@ export * from './data';
 export * from './documents';
 export * from './errors';
 export * from './local-models';
+export * from './markdown-budget';
 export * from './error-schema';
 export * from './model';
 export * from './notebook';

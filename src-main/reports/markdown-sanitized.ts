@@ -4,6 +4,8 @@ import { gfmFromMarkdown, gfmToMarkdown } from 'mdast-util-gfm';
 import { toMarkdown, type Handlers, type Unsafe } from 'mdast-util-to-markdown';
 import { toString } from 'mdast-util-to-string';
 import { gfm } from 'micromark-extension-gfm';
+import { withinMarkdownBudget } from '../contract/markdown-budget';
+import { markdownFence } from './markdown-text';
 
 /**
  * Markdown written by the model (a rationale), an analyst (a note) or the engine (a run's closing
@@ -26,10 +28,25 @@ import { gfm } from 'micromark-extension-gfm';
  * characters without the code font, so safety never depends on agreeing where a span ends.
  */
 export function markdownSanitized(text: string): string {
-  const tree = fromMarkdown(text, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
-  neutralise(tree, text);
-  return toMarkdown(tree, { extensions: [gfmToMarkdown()], bullet: '-', unsafe: alwaysEscaped, handlers: { text: textAsReferences } }).replace(/\n+$/, '');
+  // Too much markup to parse in reasonable time: verbatim in a fence, where nothing is markup.
+  if (!withinMarkdownBudget(text)) return markdownFence(text);
+  try {
+    const tree = fromMarkdown(text, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
+    neutralise(tree, text, 0);
+    return toMarkdown(tree, { extensions: [gfmToMarkdown()], bullet: '-', unsafe: alwaysEscaped, handlers: { text: textAsReferences } }).replace(/\n+$/, '');
+  } catch {
+    // Text no renderer could show as its author meant (the parser or writer ran out of stack on
+    // it): shown verbatim in a fence, where nothing is markup, rather than failing the export.
+    return text === '' ? '' : markdownFence(text);
+  }
 }
+
+/**
+ * How deep quotes, lists and emphasis may nest before the rest is shown as the text it was:
+ * mdast-util-to-markdown takes seconds on a thousand nested emphases and overflows the stack on a
+ * few thousand, which a model repeating one character can write; no one reads past a few levels.
+ */
+const deepestNesting = 24;
 
 /** Escaped wherever they occur in text (no `inConstruct`: in every construct). */
 const alwaysEscaped: Unsafe[] = [{ character: '<' }, { character: '&' }, { character: '$' }];
@@ -45,13 +62,13 @@ const shownLiterally = new Set<Nodes['type']>(['link', 'linkReference', 'image',
 /** Parents whose children are blocks (so a literal there must be a paragraph, not bare text). */
 const blockParents = new Set<Nodes['type']>(['root', 'blockquote', 'listItem', 'footnoteDefinition']);
 
-function neutralise(parent: Parents, source: string): void {
+function neutralise(parent: Parents, source: string, depth: number): void {
   const inBlock = blockParents.has(parent.type);
   parent.children = parent.children.map((child) => {
-    if (shownLiterally.has(child.type)) return literal(sourceOf(child, source), inBlock);
+    if (shownLiterally.has(child.type) || ('children' in child && depth >= deepestNesting)) return literal(sourceOf(child, source), inBlock);
     if (child.type === 'code') return parent.type === 'root' ? plainCode(child) : codeAsLines(child);
     if (child.type === 'inlineCode' && markupIfProse.test(child.value)) return literal((child satisfies InlineCode).value, false);
-    if ('children' in child) neutralise(child, source);
+    if ('children' in child) neutralise(child, source, depth + 1);
     return child;
   }) as typeof parent.children;
 }

@@ -1,5 +1,6 @@
 import ReactMarkdown from 'react-markdown';
 import remarkGfm from 'remark-gfm';
+import { withinMarkdownBudget } from '../../src-main/contract';
 import { ScrollablePre } from '../ui/ScrollablePre';
 
 /**
@@ -8,6 +9,15 @@ import { ScrollablePre } from '../ui/ScrollablePre';
  * extensions (tables, task lists, strikethrough) come from remark-gfm, which adds no HTML path.
  */
 export function Markdown({ text }: { text: string }) {
+  // Parsing would take seconds (the budget says why); the text is shown as it is instead.
+  if (!withinMarkdownBudget(text)) {
+    return (
+      <div className="markdown" data-testid="markdown-as-text">
+        <p className="muted">Shown as plain text: it holds more emphasis and bracket characters than the notebook renders as Markdown.</p>
+        <ScrollablePre label="Text">{text}</ScrollablePre>
+      </div>
+    );
+  }
   return (
     <div className="markdown">
       <ReactMarkdown

@@ -5,6 +5,7 @@ import { toString } from 'mdast-util-to-string';
 import { gfm } from 'micromark-extension-gfm';
 import { describe, expect, it } from 'vitest';
 import { markdownSanitized } from '../../../src-main/reports/markdown-sanitized';
+import { markdownFence } from '../../../src-main/reports/markdown-text';
 
 /**
  * Notes, rationales and closing notes in the Markdown and Jupyter exports: read with the parser
@@ -81,6 +82,27 @@ describe('markdownSanitized', () => {
   it('keeps code spans, but writes one that could be markup if read as prose as escaped text', () => {
     expect(markdownSanitized('run `a < b` then `x_y * 2`')).toBe('run `a < b` then `x_y * 2`');
     expect(markdownSanitized('`<img src=x>` and `[x](javascript:y)` and `&lt;`')).toBe('&#x3C;img src=x> and \\[x]\\(javascript:y) and &#x26;lt;');
+  });
+
+  it('shows text with too much markup, or too deep, verbatim in a fence rather than hanging or failing', () => {
+    // Over the delimiter budget: micromark would take seconds on it.
+    const nested = `${'*_'.repeat(6000)}x${'_*'.repeat(6000)}`;
+    expect(markdownSanitized(nested)).toBe(markdownFence(nested));
+    const brackets = 'a] '.repeat(8000);
+    expect(markdownSanitized(brackets)).toBe(markdownFence(brackets));
+    // Within the budget but 20,000 quotes deep: the parser runs out of stack.
+    const quotes = `${'>'.repeat(20_000)} <script>x</script>`;
+    expect(markdownSanitized(quotes)).toBe(markdownFence(quotes));
+    expect(typesIn(parsed(markdownSanitized(quotes)))).toEqual(['root', 'code']);
+  });
+
+  it('writes emphasis nested past 24 levels as the text it was (the writer slows down and overflows on deep nesting)', () => {
+    const deep = `${'*'.repeat(1000)}x${'*'.repeat(1000)}`;
+    const output = markdownSanitized(deep);
+    // The outer levels stay emphasis; inside them, the rest of the stars are text again.
+    expect(toString(parsed(output))).toMatch(/^\*{900,}x\*{900,}$/);
+    const depths = (node: Nodes): number => ('children' in node ? 1 + Math.max(0, ...node.children.map(depths)) : 0);
+    expect(depths(parsed(output))).toBeLessThanOrEqual(27);
   });
 
   it('returns nothing for empty text and keeps plain prose as written', () => {
