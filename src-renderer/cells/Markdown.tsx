@@ -9,11 +9,11 @@ import { ScrollablePre } from '../ui/ScrollablePre';
  * extensions (tables, task lists, strikethrough) come from remark-gfm, which adds no HTML path.
  */
 export function Markdown({ text }: { text: string }) {
-  // Parsing would take seconds (the budget says why); the text is shown as it is instead.
+  // Parsing or rendering would take seconds or run out of stack (the budget says why): the text as it is instead.
   if (!withinMarkdownBudget(text)) {
     return (
       <div className="markdown" data-testid="markdown-as-text">
-        <p className="muted">Shown as plain text: it holds more emphasis and bracket characters than the notebook renders as Markdown.</p>
+        <p className="muted">Shown as plain text: it holds more emphasis, brackets or nesting than the notebook renders as Markdown.</p>
         <ScrollablePre label="Text">{text}</ScrollablePre>
       </div>
     );

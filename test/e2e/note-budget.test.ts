@@ -3,8 +3,9 @@ import { screenshot, useAppInBrowser } from '../support/browser';
 
 /**
  * A note (or a model's rationale) with more emphasis and bracket characters than micromark can
- * parse in reasonable time (src-main/contract/markdown-budget.ts) is shown as it is, at once,
- * instead of freezing the notebook while react-markdown parses it.
+ * parse in reasonable time, or nested deeper than react-markdown can render
+ * (src-main/contract/markdown-budget.ts), is shown as it is, at once, instead of freezing or
+ * breaking the notebook.
  */
 const app = useAppInBrowser({ viewport: { width: 1400, height: 900 } });
 
@@ -21,10 +22,17 @@ describe('a note with too much markup to render as Markdown', () => {
     await note.getByTestId('note-editor').fill(heavy);
     await app.page.keyboard.press('Escape');
     const shown = note.getByTestId('markdown-as-text');
-    await expect.poll(() => shown.locator('p').textContent()).toBe('Shown as plain text: it holds more emphasis and bracket characters than the notebook renders as Markdown.');
+    await expect.poll(() => shown.locator('p').textContent()).toBe('Shown as plain text: it holds more emphasis, brackets or nesting than the notebook renders as Markdown.');
     expect(await shown.locator('pre').textContent()).toBe(heavy);
     expect(await note.locator('.markdown strong').count()).toBe(0);
     await screenshot(app.page, 'note-budget-01-plain-text');
+
+    // Quotes nested 1,500 deep: react-markdown would run out of stack rendering them.
+    const deep = `${'> '.repeat(1500)}deep`;
+    await note.locator('.note-view').dblclick();
+    await note.getByTestId('note-editor').fill(deep);
+    await app.page.keyboard.press('Escape');
+    await expect.poll(() => note.getByTestId('markdown-as-text').locator('pre').textContent()).toBe(deep);
 
     await note.locator('.note-view').dblclick();
     await note.getByTestId('note-editor').fill('**Degenerate** no more');
