@@ -113,6 +113,23 @@ describe('reading a result', () => {
     await page().screenshot({ path: '/tmp/fixes-grid-numbers.png', clip: (await cell.boundingBox()) ?? undefined });
   });
 
+  it('exports a last row of one empty cell as a line of its own, shown rows and all rows alike', async () => {
+    await page().getByTestId('add-query').last().click();
+    await expect.poll(() => page().getByTestId('cell').count()).toBe(4);
+    const cell = page().getByTestId('cell').last();
+    await typeInEditor(page(), cell.getByTestId('query-editor'), 'SELECT NULL AS x UNION ALL SELECT NULL');
+    await cell.getByTestId('run-query').click();
+    await expect.poll(() => cell.getByTestId('result-summary').textContent()).toMatch(/^2 rows · /);
+    // Header, then two empty rows: papaparse's joined text used to end on the second, and lose it.
+    const shown = page().waitForEvent('download');
+    await cell.getByRole('button', { name: 'Export shown rows' }).click();
+    expect(readFileSync(await (await shown).path(), 'utf8')).toBe('x\r\n\r\n\r\n');
+    await cell.getByTestId('export-all-rows').click();
+    const all = page().waitForEvent('download', { timeout: 30_000 });
+    await cell.getByTestId('start-export').click();
+    expect(readFileSync(await (await all).path(), 'utf8')).toBe('x\r\n\r\n\r\n');
+  });
+
   it('passes an axe-core audit with no serious or critical violation on the notebook, the palette and the model dialog', async () => {
     // The app's Content-Security-Policy rightly refuses injected scripts; the audit page alone bypasses it.
     const audited = await app.browser.newPage({ bypassCSP: true, viewport: { width: 1440, height: 900 } });
