@@ -1,5 +1,5 @@
 import type { CellValue, ResultColumn } from '../contract/data';
-import { delimitedLines } from '../services/delimited-text';
+import { delimitedLines } from '../contract/delimited-text';
 
 /** The formats `dwb query` streams, one batch of rows at a time. */
 export const streamFormats = ['csv', 'tsv', 'jsonl'] as const;

@@ -89,7 +89,7 @@ const fileErrorWords: Readonly<Record<string, string>> = {
 
 /** Why a file operation failed, for a message: "no such file (ENOENT)", else the error's own text. */
 export function fileErrorReason(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException | null)?.code;
+  const code = (error as { code?: unknown } | null)?.code;
   const words = typeof code === 'string' ? fileErrorWords[code] : undefined;
   if (words !== undefined) return `${words} (${code})`;
   return error instanceof Error ? error.message : String(error);

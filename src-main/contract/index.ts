@@ -6,6 +6,7 @@ export * from './documents';
 export * from './errors';
 export * from './local-models';
 export * from './markdown-budget';
+export * from './delimited-text';
 export * from './error-schema';
 export * from './model';
 export * from './notebook';

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type { Connector, RowBatch } from '../connectors/connector';
 import type { CellValue, ResultColumn } from '../contract/data';
-import { delimitedLines } from './delimited-text';
+import { delimitedLines } from '../contract/delimited-text';
 
 /**
  * Text a spreadsheet would run as a formula (OWASP "CSV injection"). papaparse's own

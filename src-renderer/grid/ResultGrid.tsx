@@ -11,6 +11,7 @@ import {
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { CellValue, QueryResult } from '../../src-main/contract';
 import { downloadCsv, toTsv } from './export';
+import { useWorkbench } from '../app/store-context';
 import { ExportAllRows } from './ExportAllRows';
 import { columnNumberFormat } from './format-cell';
 import { ResultChart } from './ResultChart';
@@ -81,6 +82,16 @@ export function ResultGrid({ result, fileName, exportCellId }: { result: QueryRe
   const totalWidth = table.getTotalSize() + 48;
   // Copy and CSV take the rows in the order the grid shows them.
   const visible = (): Pick<QueryResult, 'columns' | 'rows'> => ({ columns: result.columns, rows: rows.map((row) => row.original) });
+  const notify = useWorkbench((state) => state.notify);
+  const reportError = useWorkbench((state) => state.reportError);
+  // Says what reached the clipboard, or why nothing did (a browser may refuse it), rather than failing silently.
+  const copyShown = () => {
+    const shown = visible();
+    navigator.clipboard.writeText(toTsv(shown)).then(
+      () => notify({ tone: 'info', message: `Copied ${shown.rows.length.toLocaleString()} row${shown.rows.length === 1 ? '' : 's'} as tab-separated text` }),
+      (error: unknown) => reportError(error, 'Could not copy the rows'),
+    );
+  };
   const initialHeight = Math.min(maxBodyHeight, (rows.length + 1) * rowHeight + 4);
   // A grid wider or taller than its box is a tab stop, so the keyboard can scroll it.
   const scrollable = useScrollable(scroller, view === 'chart');
@@ -95,7 +106,7 @@ export function ResultGrid({ result, fileName, exportCellId }: { result: QueryRe
         <button className="ghost small" data-testid="toggle-chart" aria-pressed={view === 'chart'} onClick={() => setView(view === 'table' ? 'chart' : 'table')}>
           {view === 'table' ? 'Chart' : 'Table'}
         </button>
-        <button className="ghost small" onClick={() => void navigator.clipboard.writeText(toTsv(visible()))} title="Copy as tab-separated text">
+        <button className="ghost small" data-testid="copy-shown-rows" onClick={copyShown} title="Copy the rows the grid shows, in its order, as tab-separated text">
           Copy
         </button>
         <button className="ghost small" onClick={() => downloadCsv(visible(), fileName)} title="Export the rows the grid shows, in its order, as CSV">

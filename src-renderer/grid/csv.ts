@@ -1,20 +1,15 @@
-import Papa from 'papaparse';
-import type { QueryResult } from '../../src-main/contract';
+import { delimitedLines, type QueryResult } from '../../src-main/contract';
 
 type Table = Pick<QueryResult, 'columns' | 'rows'>;
 
-/**
- * CSV by papaparse (quoting, embedded newlines and delimiters handled by the library), every line
- * ended by CRLF as the streamed exports end theirs: papaparse leaves the last line open, and a
- * last row of one empty cell would then read as no row at all.
- */
+const names = (result: Table) => result.columns.map((column) => column.name);
+
+/** CSV with CRLF line ends, as the streamed exports write it. */
 export function toCsv(result: Table): string {
-  const text = Papa.unparse({ fields: result.columns.map((column) => column.name), data: result.rows }, { newline: '\r\n' });
-  // A header alone already comes with its line end.
-  return result.rows.length === 0 ? text : `${text}\r\n`;
+  return delimitedLines(names(result), result.rows, { delimiter: ',', newline: '\r\n', header: true });
 }
 
-/** Tab-separated text, which spreadsheets paste as cells. */
+/** Tab-separated text, which spreadsheets paste as cells; every line ends with LF, the last one too. */
 export function toTsv(result: Table): string {
-  return Papa.unparse({ fields: result.columns.map((column) => column.name), data: result.rows }, { delimiter: '\t', newline: '\n' });
+  return delimitedLines(names(result), result.rows, { delimiter: '\t', newline: '\n', header: true });
 }

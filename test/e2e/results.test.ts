@@ -128,6 +128,11 @@ describe('reading a result', () => {
     const all = page().waitForEvent('download', { timeout: 30_000 });
     await cell.getByTestId('start-export').click();
     expect(readFileSync(await (await all).path(), 'utf8')).toBe('x\r\n\r\n\r\n');
+    // Copy puts the same rows on the clipboard as tab-separated text, each line ended, and says so.
+    await page().context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(app.server.url).origin });
+    await cell.getByTestId('copy-shown-rows').click();
+    await expect.poll(() => page().getByTestId('toast').filter({ hasText: 'Copied 2 rows as tab-separated text' }).count()).toBe(1);
+    expect(await page().evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText())).toBe('x\n\n\n');
   });
 
   it('passes an axe-core audit with no serious or critical violation on the notebook, the palette and the model dialog', async () => {

@@ -37,7 +37,12 @@ describe('CSV and TSV export', () => {
   });
 
   it('writes tab-separated text for the clipboard', () => {
-    expect(toTsv({ columns: awkward.columns, rows: [['a', 1]] })).toBe('name\tvalue\na\t1');
+    expect(toTsv({ columns: awkward.columns, rows: [['a', 1]] })).toBe('name\tvalue\na\t1\n');
+  });
+
+  it('keeps a last row of one empty cell on the clipboard too (every line ends with LF)', () => {
+    expect(toTsv({ columns: [{ name: 'x', type: '' }], rows: [[null], [null]] })).toBe('x\n\n\n');
+    expect(toTsv({ columns: [{ name: 'x', type: '' }], rows: [[null]] })).not.toBe(toTsv({ columns: [{ name: 'x', type: '' }], rows: [] }));
   });
 });
 

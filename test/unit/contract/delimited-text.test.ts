@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import type { CellValue } from '../../../src-main/contract/data';
-import { delimitedField, delimitedLines, type DelimitedTextOptions } from '../../../src-main/services/delimited-text';
+import { delimitedField, delimitedLines, type DelimitedTextOptions } from '../../../src-main/contract/delimited-text';
 
 /**
  * The CSV/TSV writer of `dwb query` and of CSV exports against papaparse's `unparse`, which it

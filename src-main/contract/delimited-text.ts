@@ -1,13 +1,14 @@
-import type { CellValue } from '../contract/data';
+import type { CellValue } from './data';
 
 /**
- * Rows as delimited text (CSV, TSV) for the streams that write up to a million rows: `dwb query
- * --format csv|tsv` and CSV exports. Quoted exactly as papaparse's `unparse` quotes (the
- * renderer's small exports still use it, and a property test checks both give the same bytes):
- * a field is put in double quotes, its quotes doubled, when it holds a quote, CR, LF, a byte
- * order mark or the delimiter, or starts or ends with a space; null is an empty field. Written by
- * hand because papaparse's per-field checks (a replace, then five searches) were most of the CPU
- * time of streaming a million rows.
+ * Rows as delimited text (CSV, TSV): the one writer behind `dwb query --format csv|tsv`, the
+ * streamed CSV exports and the notebook's "Export shown rows" and Copy. Quoted exactly as
+ * papaparse's `unparse` quotes (a property test checks both give the same bytes): a field is put
+ * in double quotes, its quotes doubled, when it holds a quote, CR, LF, a byte order mark or the
+ * delimiter, or starts or ends with a space; null is an empty field. Every line, the last one
+ * too, ends with the newline, so a last row of one empty cell is still a line. Written by hand
+ * because papaparse's per-field checks (a replace, then five searches) were most of the CPU time
+ * of streaming a million rows.
  */
 export interface DelimitedTextOptions {
   delimiter: ',' | '\t';
