@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseOptions } from './parse-options';
 import { WorkbenchError } from '../contract/errors';
@@ -10,6 +10,7 @@ import { parseProviderSettings } from '../llm/settings';
 import { positiveInteger, type CommandIo } from './command-io';
 import { apiKeyOptions, resolveApiKey } from './secret-args';
 import { actionsUsage } from './usage';
+import { readBoundedText } from '../native/bounded-read';
 
 export { actionsUsage };
 
@@ -80,7 +81,7 @@ export async function runActionsCommand(args: string[], io: CommandIo): Promise<
 
 function readText(path: string): string {
   if (!existsSync(path)) throw new WorkbenchError('not-found', `Cannot read ${path}: no such file (ENOENT)`);
-  return readFileSync(path, 'utf8');
+  return readBoundedText(path);
 }
 
 function apiKeyIn(key: string | undefined): { apiKey?: string } {

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseOptions } from './parse-options';
@@ -18,6 +18,7 @@ import type { CommandIo } from './command-io';
 import { modelCliOptions, providerFromCliOptions } from './model-options';
 import { passwordFileOption, resolveApiKey, resolveDatabasePassword } from './secret-args';
 import { actionsUsage } from './usage';
+import { readBoundedText } from '../native/bounded-read';
 
 /**
  * `dwb actions refine`: the paper's self-refinement of demonstrations (§3.4) for a library.
@@ -55,7 +56,7 @@ export async function runActionsRefineCommand(args: string[], io: CommandIo): Pr
   if ((values.db === undefined) === (values.connection === undefined)) throw new WorkbenchError('invalid-request', `give the training questions' databases one way: --db rdb|gdb (each question's own dump) or --connection URI (one database for all)`);
   if (values.db !== undefined && values.db !== 'rdb' && values.db !== 'gdb') throw new WorkbenchError('invalid-request', `--db must be rdb or gdb, got "${values.db}"`);
   if (!existsSync(libraryPath)) throw new WorkbenchError('invalid-request', `--library ${libraryPath} does not exist`);
-  const library = readActionLibrary(readFileSync(libraryPath, 'utf8'), libraryPath);
+  const library = readActionLibrary(readBoundedText(libraryPath), libraryPath);
 
   const sets = values.questions.map((path) => readQuestionSet(path));
   const scenarios = [...new Set(sets.map((set) => set.scenario))];

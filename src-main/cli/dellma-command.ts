@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseOptions } from './parse-options';
 import { WorkbenchError, fileErrorReason } from '../contract/errors';
@@ -18,6 +18,7 @@ import { positiveInteger, type CommandIo } from './command-io';
 import { apiKeyOptions, resolveApiKey } from './secret-args';
 
 import { dellmaUsage } from './usage';
+import { readBoundedText } from '../native/bounded-read';
 
 export { dellmaUsage };
 
@@ -44,7 +45,7 @@ function loadEnvironment(name: string, dataDir: string): DellmaEnvironment {
 
 function readFileText(path: string, what: string): string {
   try {
-    return readFileSync(path, 'utf8');
+    return readBoundedText(path);
   } catch (error) {
     throw new WorkbenchError('not-found', `Cannot read the ${what} ${path}: ${fileErrorReason(error)}`);
   }

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseOptions } from './parse-options';
 import { WorkbenchError, fileErrorReason } from '../contract/errors';
@@ -11,6 +11,7 @@ import { positiveInteger, type CommandIo } from './command-io';
 import { cliKeyStore } from './keys-command';
 
 import { reportUsage } from './usage';
+import { readBoundedText } from '../native/bounded-read';
 
 export { reportUsage };
 
@@ -59,7 +60,7 @@ export async function runReportCommand(args: string[], io: CommandIo): Promise<n
 
 function readBundle(path: string): string {
   try {
-    return readFileSync(path, 'utf8');
+    return readBoundedText(path);
   } catch (error) {
     throw new WorkbenchError('not-found', `Cannot read the bundle ${path}: ${fileErrorReason(error)}`);
   }

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { documentLimits, type RunDocument } from '../contract/documents';
 import { documentName, readDocumentBytes } from '../workspace/document-store';
@@ -18,6 +17,7 @@ import { modelCliOptions, providerFromCliOptions } from './model-options';
 import { passwordFileOption, resolveApiKey, resolveDatabasePassword } from './secret-args';
 import { dellmaRunCliOptions, dellmaRunSettingsFrom } from './dellma-run-options';
 import { runUsage } from './usage';
+import { readBounded, readBoundedText, readLimits } from '../native/bounded-read';
 
 export { runUsage };
 
@@ -145,7 +145,7 @@ function readDocuments(paths: readonly string[], technique: string): RunDocument
   return paths.map((path) => {
     let bytes: Uint8Array;
     try {
-      bytes = readFileSync(path);
+      bytes = readBounded(path, readLimits.text);
     } catch (error) {
       throw new WorkbenchError('not-found', `Cannot read the document ${path}: ${fileErrorReason(error)}`);
     }
@@ -187,7 +187,7 @@ class ModelCallCounts {
 
 function readText(path: string, what: string): string {
   try {
-    return readFileSync(path, 'utf8');
+    return readBoundedText(path);
   } catch (error) {
     throw new WorkbenchError('not-found', `Cannot read the ${what} file ${path}: ${fileErrorReason(error)}`);
   }

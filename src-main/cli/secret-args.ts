@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { parseConnectionUriWithPassword, type ParsedConnectionUri } from '../connectors/connection-uri';
 import { WorkbenchError, fileErrorReason } from '../contract/errors';
+import { readBoundedText, readLimits } from '../native/bounded-read';
 
 /**
  * Secrets the CLI needs without ever taking them in argv, where any user of the machine sees
@@ -21,7 +21,7 @@ type Environment = Readonly<Record<string, string | undefined>>;
 function readSecretFile(path: string, flag: string): string {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readBoundedText(path, readLimits.secret);
   } catch (error) {
     throw new WorkbenchError('not-found', `Cannot read ${flag} ${path}: ${fileErrorReason(error)}`);
   }

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseOptions } from './parse-options';
 import { openConnector } from '../connectors/open-connector';
@@ -13,6 +13,7 @@ import { cliKeyStore, defaultTrustedKeysDir } from './keys-command';
 import { passwordFileOption, resolveDatabasePassword } from './secret-args';
 
 import { verifyUsage } from './usage';
+import { readBoundedText } from '../native/bounded-read';
 
 export { verifyUsage };
 
@@ -51,7 +52,7 @@ export async function runVerifyCommand(args: string[], io: CommandIo): Promise<n
   const path = resolve(positionals[0] as string);
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readBoundedText(path);
   } catch (error) {
     throw new WorkbenchError('not-found', `Cannot read the bundle ${path}: ${fileErrorReason(error)}`);
   }

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { WorkbenchError, fileErrorReason } from '../contract/errors';
@@ -6,6 +5,7 @@ import type { FactorSpec } from '../engine/techniques/dellma/belief';
 import type { CsvProblem } from './csv-lines';
 import { problemsFrom, type DellmaEnvironment } from './environment';
 import { parseUsdaStats, revenuePerAcre, type CommodityStats, type UsdaStats } from './usda';
+import { readBoundedText } from '../native/bounded-read';
 
 /**
  * The paper's agriculture environment: which fruit should a California farmer plant? The
@@ -29,7 +29,7 @@ export interface AgricultureData {
 
 function readText(path: string): string {
   try {
-    return readFileSync(path, 'utf8');
+    return readBoundedText(path);
   } catch (error) {
     throw new WorkbenchError('not-found', `Cannot read ${path}: ${fileErrorReason(error)}`);
   }

@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { WorkbenchError, fileErrorReason } from '../contract/errors';
 import type { FactorSpec } from '../engine/techniques/dellma/belief';
 import { readCsv, type CsvProblem } from './csv-lines';
 import { problemsFrom, type DellmaEnvironment } from './environment';
+import { readBoundedText } from '../native/bounded-read';
 
 /**
  * The paper's stocks environment: which one stock should a trader buy on 2023-12-01 and sell
@@ -85,7 +85,7 @@ export function loadStocks(dir: string): DellmaEnvironment {
     const file = join(dir, `${ticker}.csv`);
     let text: string;
     try {
-      text = readFileSync(file, 'utf8');
+      text = readBoundedText(file);
     } catch (error) {
       throw new WorkbenchError('not-found', `Cannot read ${file}: ${fileErrorReason(error)}`);
     }

@@ -4,9 +4,10 @@
  * Question files are validated on read so a malformed file fails with a field path instead
  * of surfacing later as `undefined` inside a simulator.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
+import { readBoundedText } from '../native/bounded-read';
 
 export type DqaScenario = 'locating' | 'building';
 
@@ -66,7 +67,7 @@ export function dqaRoot(): string {
 function readQuestionsFile(root: string, scenario: DqaScenario): unknown {
   const path = join(root, scenario, 'questions.json');
   if (!existsSync(path)) throw new Error(`missing ${path}`);
-  return JSON.parse(readFileSync(path, 'utf8')) as unknown;
+  return JSON.parse(readBoundedText(path)) as unknown;
 }
 
 export function readLocatingQuestions(root: string): LocatingQuestion[] {
@@ -79,5 +80,5 @@ export function readBuildingQuestions(root: string): BuildingQuestion[] {
 
 /** Reads a dump named by a question's `rdb`/`gdb` field (relative to the scenario folder). */
 export function readDumpText(root: string, scenario: DqaScenario, relativePath: string): string {
-  return readFileSync(join(root, scenario, relativePath), 'utf8');
+  return readBoundedText(join(root, scenario, relativePath));
 }

@@ -4,7 +4,7 @@
  * database round-trip. Nothing here loads a database driver; reading through an engine is
  * `scenario-databases.ts` (`--target`, and the connector tests).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { WorkbenchError } from '../contract/errors';
 import type { BuildingData } from './building-data';
@@ -14,6 +14,7 @@ import { loadBuildingDump, loadLocatingDump } from './load';
 import type { LocatingData } from './locating-data';
 import { prepareScenario, type LoadedScenario } from './prepared-scenario';
 import type { DatabaseOptions, DbKind, LoadedDatabase, ScenarioDatabases } from './scenario-database';
+import { readBounded, readBoundedText, readLimits } from '../native/bounded-read';
 
 /** Memoizes one load per key, so questions sharing a dump share its promise. */
 export function cachedLoader(load: (dump: string) => Promise<LoadedDatabase>, keyOf: (dump: string) => string): (dump: string) => Promise<LoadedDatabase> {
@@ -54,7 +55,7 @@ function preparedFrom(data: LocatingData | BuildingData, scenario: DatabaseOptio
 
 /** Parses one dump file into the scenario's prepared, indexed form. */
 export function parseDumpFile(path: string, dump: string, options: Pick<DatabaseOptions, 'scenario' | 'db'>): LoadedScenario {
-  return preparedFrom(parseDumpText(readFileSync(path, 'utf8'), dump, options), options.scenario);
+  return preparedFrom(parseDumpText(readBoundedText(path), dump, options), options.scenario);
 }
 
 /**
@@ -75,7 +76,7 @@ export function parsedDumpData(
   let bytes: Buffer | null = null;
   let sourceHash = identity === null ? null : cache.knownSourceHash(identity);
   if (sourceHash === null) {
-    bytes = readFileSync(path);
+    bytes = readBounded(path, readLimits.text);
     sourceHash = dumpSourceHash(bytes);
     if (identity !== null) cache.rememberSourceHash(path, identity, sourceHash);
   }
@@ -87,7 +88,7 @@ export function parsedDumpData(
   progress(`parsing ${dump}`);
   // Parsed from the bytes there now, and stored under their own hash.
   if (bytes === null) {
-    bytes = readFileSync(path);
+    bytes = readBounded(path, readLimits.text);
     const fresh = dumpSourceHash(bytes);
     if (identity !== null && !fresh.equals(sourceHash)) cache.rememberSourceHash(path, identity, fresh);
     sourceHash = fresh;

@@ -3,12 +3,13 @@
  * through the same connectors as the analyst's own databases: relational dumps into SQLite
  * files, graph dumps into Kùzu databases.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { writeSqliteDatabase } from './sqlite-import';
 import { parseCypherDump } from './cypher-dump';
 import { writeKuzuDatabase } from './kuzu-import';
 import { parseSqlDump } from './sql-dump';
+import { readBoundedText } from '../native/bounded-read';
 
 /** A file name for the imported copy of `dumpPath`, unique within one scratch folder. */
 function targetName(dumpPath: string, index: number, extension: string): string {
@@ -17,13 +18,13 @@ function targetName(dumpPath: string, index: number, extension: string): string 
 
 export function importRelationalDump(dumpPath: string, scratchDir: string, index: number): string {
   const target = join(scratchDir, targetName(dumpPath, index, '.sqlite'));
-  writeSqliteDatabase(parseSqlDump(readFileSync(dumpPath, 'utf8'), dumpPath), target);
+  writeSqliteDatabase(parseSqlDump(readBoundedText(dumpPath), dumpPath), target);
   return target;
 }
 
 export async function importGraphDump(dumpPath: string, scratchDir: string, index: number): Promise<string> {
   const target = join(scratchDir, targetName(dumpPath, index, '.kuzu'));
-  await writeKuzuDatabase(parseCypherDump(readFileSync(dumpPath, 'utf8'), dumpPath), target, dumpPath);
+  await writeKuzuDatabase(parseCypherDump(readBoundedText(dumpPath), dumpPath), target, dumpPath);
   return target;
 }
 

@@ -4,10 +4,10 @@
  * `goods`) and validates every question, failing with one line that names the question and
  * field. Dump paths (`rdb`, `gdb`) are relative to the file's folder, as in fixtures/dqa.
  */
-import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { WorkbenchError, fileErrorReason } from '../contract/errors';
 import type { BuildingQuestion, DqaScenario, LocatingQuestion } from './dataset';
+import { readBoundedText } from '../native/bounded-read';
 
 export type QuestionSet =
   | { scenario: 'locating'; path: string; baseDir: string; questions: LocatingQuestion[] }
@@ -16,7 +16,7 @@ export type QuestionSet =
 function readJson(path: string): unknown {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readBoundedText(path);
   } catch (error) {
     throw new WorkbenchError('not-found', `cannot read the questions file ${path}: ${fileErrorReason(error)}`);
   }

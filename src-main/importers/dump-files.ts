@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, dirname, extname, relative, resolve } from 'node:path';
 import { z } from 'zod';
-import { WorkbenchError } from '../contract/errors';
+import { WorkbenchError, fileErrorReason } from '../contract/errors';
+import { readBoundedText } from '../native/bounded-read';
 
 /** Which kind of dump a file is: `.sql` relational (MySQL-flavoured), `.cql` graph (Neo4j Cypher). */
 export type DumpKind = 'relational' | 'graph';
@@ -41,9 +42,15 @@ function dumpKind(path: string): DumpKind {
 export function dumpsReferencedBy(questionsPath: string): DumpFile[] {
   const absolute = resolve(questionsPath);
   if (!existsSync(absolute)) throw new WorkbenchError('not-found', `No questions file at ${absolute}`);
+  let text: string;
+  try {
+    text = readBoundedText(absolute);
+  } catch (error) {
+    throw new WorkbenchError('not-found', `Cannot read the questions file ${absolute}: ${fileErrorReason(error)}`);
+  }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(absolute, 'utf8'));
+    parsed = JSON.parse(text);
   } catch (error) {
     throw new WorkbenchError('invalid-request', `${absolute} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -66,6 +73,11 @@ export function dumpsReferencedBy(questionsPath: string): DumpFile[] {
 }
 
 export function readDump(file: DumpFile): DumpSource {
-  const text = readFileSync(file.path, 'utf8');
+  let text: string;
+  try {
+    text = readBoundedText(file.path);
+  } catch (error) {
+    throw new WorkbenchError('not-found', `Cannot read the dump ${file.path}: ${fileErrorReason(error)}`);
+  }
   return { ...file, text, sha256: createHash('sha256').update(text).digest('hex') };
 }

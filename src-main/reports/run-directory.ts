@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { WorkbenchError } from '../contract/errors';
 import { readTranscript } from '../llm/transcript';
 import type { JsonObject, RunNotebook } from './bundle-format';
 import type { RunMaterials } from './create-bundle';
+import { readBoundedText } from '../native/bounded-read';
 
 /**
  * Reads what `dwb run --out DIR` wrote — run-log.jsonl, transcript.jsonl, notebook.json — as
@@ -27,7 +27,7 @@ export function readRunDirectory(directory: string): RunMaterials {
 
 function readFile(directory: string, name: string): string {
   try {
-    return readFileSync(join(directory, name), 'utf8');
+    return readBoundedText(join(directory, name));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
     throw new WorkbenchError('not-found', `Cannot read ${join(directory, name)} (${code}): is ${directory} the --out folder of dwb run?`);

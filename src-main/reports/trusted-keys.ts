@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { firstIssue } from '../audit/raw-chain';
@@ -6,6 +6,7 @@ import { decodePublicKey, keyFingerprint } from '../audit/signing';
 import { WorkbenchError } from '../contract/errors';
 import { publicKeyFileFormat } from '../secrets/analyst-key';
 import type { TrustedKey } from './bundle-signatures';
+import { readBoundedText, readLimits } from '../native/bounded-read';
 
 const publicKeyFileSchema = z.strictObject({
   format: z.literal(publicKeyFileFormat),
@@ -30,7 +31,7 @@ export function readTrustedKeys(path: string): TrustedKey[] {
   }
   let value: unknown;
   try {
-    value = JSON.parse(readFileSync(path, 'utf8').replace(/^\uFEFF/, ''));
+    value = JSON.parse(readBoundedText(path, readLimits.secret).replace(/^\uFEFF/, ''));
   } catch (error) {
     throw new WorkbenchError('invalid-request', `${path} is not a public key file (not JSON: ${error instanceof Error ? error.message : String(error)})`);
   }

@@ -1,11 +1,12 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ActionLibrarySummary, ActionLibraryView, EditedActionView } from '../contract/pearl';
-import { WorkbenchError } from '../contract/errors';
+import { WorkbenchError, fileErrorReason } from '../contract/errors';
 import { readActionLibrary, seedLibrary, type ActionLibrary, type Demonstration } from '../engine/techniques/pearl/library';
 import { withDemonstration } from '../engine/techniques/pearl/refine';
 import { parseProgram } from '../engine/techniques/pearl/program';
 import type { Environment } from '../workspace/clock';
+import { readBoundedText } from '../native/bounded-read';
 
 /** What the workspace keeps of one imported library: the library as read, and where and when it came from. */
 interface StoredLibrary {
@@ -102,9 +103,9 @@ export class ActionLibraryStore {
   import(path: string): ActionLibrarySummary {
     let text: string;
     try {
-      text = readFileSync(path, 'utf8');
+      text = readBoundedText(path);
     } catch (error) {
-      throw new WorkbenchError('not-found', `Could not read ${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'there is no such file' : (error as Error).message}`);
+      throw new WorkbenchError('not-found', `Could not read ${path}: ${fileErrorReason(error)}`);
     }
     const library = readActionLibrary(text, basename(path));
     const roundsPath = `${path.replace(/\.json$/, '')}.rounds.json`;

@@ -73,7 +73,7 @@ describe('Pearl action libraries in the workspace', () => {
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, JSON.stringify({ ...minedLibrary, actions: [{ ...minedLibrary.actions[0], name: 'lower' }] }));
     await expect(workbench.invoke('pearl/libraries/import', { path: bad })).rejects.toThrow('bad.json is not a Pearl action library (format decision-workbench/pearl-actions, version 1): actions.0.name: an action name is upper case letters, digits and underscores');
-    await expect(workbench.invoke('pearl/libraries/import', { path: join(dir, 'missing.json') })).rejects.toThrow('there is no such file');
+    await expect(workbench.invoke('pearl/libraries/import', { path: join(dir, 'missing.json') })).rejects.toThrow('no such file (ENOENT)');
     await expect(workbench.invoke('pearl/libraries/get', { id: '../escape' })).rejects.toThrow('There is no action library ../escape in this workspace');
     expect(readdirSync(join(workspaceDir, 'action-libraries'))).toHaveLength(1);
   });

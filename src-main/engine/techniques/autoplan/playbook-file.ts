@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { WorkbenchError, fileErrorReason } from '../../../contract/errors';
+import { readBoundedText } from '../../../native/bounded-read';
 
 /**
  * The playbook a `--playbook FILE` names: a version written by `dwb playbook train`
@@ -8,7 +8,7 @@ import { WorkbenchError, fileErrorReason } from '../../../contract/errors';
 export function readPlaybookFile(path: string): string {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readBoundedText(path);
   } catch (error) {
     throw new WorkbenchError('not-found', `cannot read --playbook ${path}: ${fileErrorReason(error)}`);
   }
