@@ -11,10 +11,22 @@ export interface CommandIo {
   write?(text: string): Promise<void>;
 }
 
+/** A number as people write one: digits with an optional sign, point and exponent; not blank, hex or "Infinity", which Number() would also take. */
+const writtenNumber = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
+/** The number an option gives, checked by `check` and described by `what` in the refusal; undefined when not given. */
+export function numberOption(value: string | undefined, flag: string, what = 'a number', check: (number: number) => boolean = () => true): number | undefined {
+  if (value === undefined) return undefined;
+  const parsed = writtenNumber.test(value.trim()) ? Number(value) : Number.NaN;
+  if (!Number.isFinite(parsed) || !check(parsed)) throw new WorkbenchError('invalid-request', `${flag} takes ${what}, got "${value}"`);
+  return parsed;
+}
+
+/** A positive whole number written in digits ("1e3", "0x10" and "5.0" are refused), or undefined when not given. */
 export function positiveInteger(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
-  const number = Number(value);
-  if (!Number.isInteger(number) || number <= 0) throw new WorkbenchError('invalid-request', `${flag} takes a positive whole number, got "${value}"`);
+  const number = /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(number) || number <= 0) throw new WorkbenchError('invalid-request', `${flag} takes a positive whole number, got "${value}"`);
   return number;
 }
 

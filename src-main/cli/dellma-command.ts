@@ -14,7 +14,7 @@ import { parseProviderSettings, publicSettings } from '../llm/settings';
 import { readTranscript, recordingProvider, writeTranscriptLine } from '../llm/transcript';
 import type { ModelProvider } from '../llm/types';
 import { appRoot } from '../native/app-root';
-import { positiveInteger, type CommandIo } from './command-io';
+import { numberOption, positiveInteger, type CommandIo } from './command-io';
 import { apiKeyOptions, resolveApiKey } from './secret-args';
 
 import { dellmaUsage } from './usage';
@@ -29,13 +29,6 @@ const extensions = [
   '[ext] an exact tie at the top is reported as no decision instead of taking the first-listed action',
   '[ext] Kendall τ-b between the expected utilities and the true outcomes of each problem\'s actions',
 ];
-
-function number(value: string | undefined, flag: string, check: (n: number) => boolean, what: string): number | undefined {
-  if (value === undefined) return undefined;
-  const parsed = Number(value);
-  if (value.trim() === '' || !Number.isFinite(parsed) || !check(parsed)) throw new WorkbenchError('invalid-request', `${flag} takes ${what}, got "${value}"`);
-  return parsed;
-}
 
 function loadEnvironment(name: string, dataDir: string): DellmaEnvironment {
   if (name === 'agriculture') return loadAgriculture(join(dataDir, 'agriculture')).environment;
@@ -126,10 +119,10 @@ export async function runDellmaCommand(args: string[], io: CommandIo): Promise<n
     perAction: variant === 'naive' ? 64 : (samples ?? 64),
     naiveSamples: variant === 'naive' ? (samples ?? 50) : 50,
     batch: positiveInteger(values.batch, '--batch') ?? 32,
-    overlap: number(values.overlap, '--overlap', (n) => n >= 0 && n < 1, 'a number from 0 up to (not including) 1') ?? environment.defaults.overlap,
-    alpha: number(values.alpha, '--alpha', (n) => n > 0, 'a number above 0') ?? (isDellmaVariant(variant) ? environment.defaults.alpha[variant] : 0),
+    overlap: numberOption(values.overlap, '--overlap', 'a number from 0 up to (not including) 1', (n) => n >= 0 && n < 1) ?? environment.defaults.overlap,
+    alpha: numberOption(values.alpha, '--alpha', 'a number above 0', (n) => n > 0) ?? (isDellmaVariant(variant) ? environment.defaults.alpha[variant] : 0),
     softmaxTemperature: environment.defaults.softmaxTemperature,
-    seed: number(values.seed, '--seed', (n) => Number.isInteger(n) && n >= 0 && n < 2 ** 32, 'a whole number from 0 to 4294967295') ?? 0,
+    seed: numberOption(values.seed, '--seed', 'a whole number from 0 to 4294967295', (n) => Number.isInteger(n) && n >= 0 && n < 2 ** 32) ?? 0,
     bootstrapResamples: 1000,
     selfConsistency: 5,
     selfConsistencyTemperature: 0.5,

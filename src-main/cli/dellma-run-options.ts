@@ -1,5 +1,6 @@
 import { dellmaRunSettingsSchema, type DellmaRunSettings } from '../contract/dellma';
 import { WorkbenchError } from '../contract/errors';
+import { numberOption } from './command-io';
 
 /** `dwb run`'s DeLLMa options: the variant and the sizes, as `dwb dellma solve` names them. */
 export const dellmaRunCliOptions = {
@@ -13,12 +14,6 @@ export const dellmaRunCliOptions = {
 type DellmaCliValues = Partial<Record<keyof typeof dellmaRunCliOptions, string | undefined>>;
 
 const optionOf: Record<string, string> = { variant: '--variant', perAction: '--samples', naiveSamples: '--samples', batch: '--batch', overlap: '--overlap', selfConsistency: '--sc-answers' };
-
-function numberOption(value: string | undefined, option: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\s*\d+(\.\d+)?\s*$/.test(value)) throw new WorkbenchError('invalid-request', `${option} must be a number, got "${value}"`);
-  return Number(value);
-}
 
 /**
  * The DeLLMa settings the options ask for, checked by the contract's schema (one message per

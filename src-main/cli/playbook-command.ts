@@ -11,7 +11,7 @@ import { requireDumpFiles } from '../dqa/scenario-databases';
 import { trainDqaPlaybook } from '../benchmark/playbook-training';
 import { createOpenAiProvider } from '../llm/openai-provider';
 import { parseProviderSettings } from '../llm/settings';
-import { positiveInteger, type CommandIo } from './command-io';
+import { numberOption, positiveInteger, type CommandIo } from './command-io';
 import { apiKeyOptions, resolveApiKey } from './secret-args';
 import { playbookUsage } from './usage';
 import { playbookStoreOf } from '../services/playbook-service';
@@ -90,8 +90,7 @@ export async function runPlaybookCommand(args: string[], io: CommandIo): Promise
   const batchSize = positiveInteger(values.batch, '--batch') as number;
   const iterations = positiveInteger(values.iterations, '--iterations');
   const maxActions = positiveInteger(values['max-actions'], '--max-actions') ?? DEFAULT_MAX_ACTIONS;
-  const temperature = values.temperature === undefined ? DEFAULT_TRAINING_TEMPERATURE : Number(values.temperature);
-  if (!Number.isFinite(temperature) || temperature < 0 || temperature > 2) throw new WorkbenchError('invalid-request', `--temperature must be a number from 0 to 2, got "${values.temperature ?? ''}"`);
+  const temperature = numberOption(values.temperature, '--temperature', 'a number from 0 to 2', (n) => n >= 0 && n <= 2) ?? DEFAULT_TRAINING_TEMPERATURE;
   if (values.split !== undefined && !/^-?\d+:(0(\.\d+)?|1(\.0+)?|\.\d+)$/.test(values.split)) throw new WorkbenchError('invalid-request', `--split must be SEED:TRAIN_FRACTION, e.g. 7:0.5, got "${values.split}"`);
   const requestTimeoutMs = positiveInteger(values['timeout-ms'], '--timeout-ms');
   const apiKey = resolveApiKey(values);

@@ -4,7 +4,7 @@ import { openConnector } from '../connectors/open-connector';
 import { runWhatIfOnConnection, whatIfSupport, type Candidate, type WhatIfResult } from '../whatif';
 import { describeCopiedTables, parseCandidateText, whatIfSpecSchema } from '../contract/whatif';
 import { formatTable } from './format-table';
-import { positiveInteger, type CommandIo } from './command-io';
+import { numberOption, positiveInteger, type CommandIo } from './command-io';
 import { passwordFileOption, resolveDatabasePassword } from './secret-args';
 
 import { whatifUsage } from './usage';
@@ -60,8 +60,7 @@ export async function runWhatifCommand(args: string[], io: CommandIo): Promise<n
   const { target, password } = resolveDatabasePassword(connection, values['password-file']);
   const support = whatIfSupport(target);
   if (!support.supported) throw new WorkbenchError('unsupported', support.reason);
-  const tolerance = values.tolerance === undefined ? undefined : Number(values.tolerance);
-  if (tolerance !== undefined && !Number.isFinite(tolerance)) throw new WorkbenchError('invalid-request', `--tolerance takes a number, got "${values.tolerance ?? ''}"`);
+  const tolerance = numberOption(values.tolerance, '--tolerance');
   const spec = {
     ...(values.candidates !== undefined ? { candidates: parseCandidateList(values.candidates) } : { candidatesQuery: values['candidates-query'] as string }),
     change: values.change as string,

@@ -73,7 +73,7 @@ describe('dwb run --technique dellma --variant …', () => {
     const run = (...extra: string[]) => runDwb(['run', '--connection', `sqlite:${database}`, '--question-file', questionFile, '--base-url', server!.baseUrl, '--model', 'scripted', '--out', tempDir(), ...extra]);
     const cases: [string[], string][] = [
       [['--technique', 'dellma', '--overlap', '0.95'], '--overlap: the overlap must be at most 0.9'],
-      [['--technique', 'dellma', '--samples', 'many'], '--samples must be a number, got "many"'],
+      [['--technique', 'dellma', '--samples', 'many'], '--samples takes a number, got "many"'],
       [['--technique', 'dellma', '--batch', '8', '--overlap', '0.9'], '--overlap: the minibatch size and overlap give a stride ⌊b(1−q)⌋ of 0: lower the overlap'],
       [['--technique', 'dellma', '--variant', 'best'], '--variant: must be one of pairs, top1, naive, zero-shot, cot, sc, got "best"'],
       [['--technique', 'planrag', '--samples', '8'], '--samples is for --technique dellma, not planrag'],
