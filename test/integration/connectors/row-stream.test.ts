@@ -7,7 +7,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Connector, RowBatch } from '../../../src-main/connectors/connector';
 import { openConnector } from '../../../src-main/connectors/open-connector';
 import { rowBatchSize } from '../../../src-main/connectors/shared/row-stream';
@@ -131,8 +131,10 @@ function streamingSuite(engine: Engine): void {
         if (batchSizes.length === 1) await held;
       },
     });
+    // The first batch may take a while on a loaded machine (a server's first reply); from then on
+    // the consumer holds it, and nothing else may be handed over meanwhile.
+    await vi.waitFor(() => expect(batchSizes.length).toBeGreaterThan(0), { timeout: 30_000, interval: 20 });
     await new Promise((resolve) => setTimeout(resolve, 500));
-    // Held on the first batch: nothing else was handed over meanwhile.
     expect(batchSizes).toHaveLength(1);
     release();
     const result = await running;
