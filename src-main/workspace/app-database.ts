@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { openSqliteFile } from '../native/better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { WorkbenchError, fileErrorReason } from '../contract/errors';
 
 export type AppDatabase = Database.Database;
 
@@ -117,20 +118,41 @@ const migrations: string[] = [
  * last committed state intact.
  */
 export function openAppDatabase(workspaceDir: string): AppDatabase {
-  mkdirSync(workspaceDir, { recursive: true });
-  const database = openSqliteFile(join(workspaceDir, 'workspace.sqlite'));
-  database.pragma('journal_mode = WAL');
-  database.pragma('synchronous = FULL');
-  database.pragma('foreign_keys = ON');
-  database.pragma('busy_timeout = 5000');
-  migrate(database);
-  return database;
+  makeWorkspaceFolder(workspaceDir);
+  const path = join(workspaceDir, 'workspace.sqlite');
+  let database: AppDatabase | undefined;
+  try {
+    database = openSqliteFile(path);
+    database.pragma('journal_mode = WAL');
+    database.pragma('synchronous = FULL');
+    database.pragma('foreign_keys = ON');
+    database.pragma('busy_timeout = 5000');
+    migrate(database);
+    return database;
+  } catch (error) {
+    database?.close();
+    if (error instanceof WorkbenchError) throw error;
+    // e.g. "file is not a database" (another program's file, or a damaged one), "unable to open database file".
+    throw new WorkbenchError('invalid-request', `Cannot open the workspace database ${path}: ${fileErrorReason(error)}`, { cause: error });
+  }
+}
+
+/** The workspace folder, made if it does not exist; a file or an unwritable place in its stead is said in words. */
+function makeWorkspaceFolder(workspaceDir: string): void {
+  try {
+    mkdirSync(workspaceDir, { recursive: true });
+  } catch (error) {
+    // mkdir's EEXIST here means something other than a folder stands at that path.
+    if ((error as { code?: unknown }).code === 'EEXIST') throw new WorkbenchError('invalid-request', `The workspace ${workspaceDir} is a file, not a folder: name a folder for the workspace`, { cause: error });
+    throw new WorkbenchError('invalid-request', `Cannot make the workspace folder ${workspaceDir}: ${fileErrorReason(error)}`, { cause: error });
+  }
 }
 
 function migrate(database: AppDatabase): void {
   const current = database.pragma('user_version', { simple: true }) as number;
   if (current > migrations.length) {
-    throw new Error(
+    throw new WorkbenchError(
+      'unsupported',
       `This workspace was written by a newer Decision Workbench (schema ${current}, this version knows ${migrations.length}). Update the app to open it.`,
     );
   }

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { openAppDatabase } from '../../src-main/workspace/app-database';
 import { NotebookStore } from '../../src-main/workspace/notebook-store';
 import { fixedEnvironment } from '../support/fixtures';
@@ -104,5 +106,19 @@ describe('NotebookStore', () => {
     database.pragma('user_version = 999');
     database.close();
     expect(() => openAppDatabase(directory)).toThrow(/newer Decision Workbench/);
+  });
+
+  it('says in words why a workspace cannot be opened: a file in its place, a path through a file, a file that is not a workspace', () => {
+    const { directory } = openStore();
+    const file = join(directory, 'a-file');
+    writeFileSync(file, 'not a folder');
+    expect(() => openAppDatabase(file)).toThrow(`The workspace ${file} is a file, not a folder: name a folder for the workspace`);
+    expect(() => openAppDatabase(join(file, 'sub'))).toThrow(`Cannot make the workspace folder ${join(file, 'sub')}: a part of the path is not a folder (ENOTDIR)`);
+    const other = join(directory, 'other');
+    mkdirSync(other);
+    writeFileSync(join(other, 'workspace.sqlite'), 'id,name\n1,a\n'.repeat(100));
+    expect(() => openAppDatabase(other)).toThrow(`Cannot open the workspace database ${join(other, 'workspace.sqlite')}: file is not a database`);
+    // The file that was not a workspace is left as it was.
+    expect(readFileSync(join(other, 'workspace.sqlite'), 'utf8')).toBe('id,name\n1,a\n'.repeat(100));
   });
 });
