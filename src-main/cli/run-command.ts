@@ -66,6 +66,7 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
   const library = values.actions === undefined ? null : readActionLibrary(readText(values.actions, 'action library'), values.actions);
   const outDir = resolve(required('out'));
   const question = readText(required('question-file'), 'question');
+  if (question.trim() === '') throw new WorkbenchError('invalid-request', `--question-file ${required('question-file')} holds no question: write the decision question in it`);
   const rules = values['rules-file'] ? readText(values['rules-file'], 'rules') : '';
   // The password (file, URI or DWB_DB_PASSWORD) is used for this run only, never written to the run's records.
   const { target, password } = resolveDatabasePassword(required('connection'), values['password-file']);
@@ -227,7 +228,7 @@ function progressLine(event: RunEvent): string | null {
         ? `[step ${event.step}] what-if on a copy: ${event.result.rows.length} candidates, best ${String(event.result.best)} (source unchanged)`
         : `[step ${event.step}] what-if failed: ${event.error?.message ?? ''}`;
     case 'run-end':
-      return `run ended: ${event.status} after ${event.steps} model calls, ${event.totalTokens} tokens`;
+      return `run ended: ${event.status} after ${event.steps} answered model calls, ${event.totalTokens} tokens`;
     default:
       return null;
   }

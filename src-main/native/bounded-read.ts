@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 
 /**
@@ -47,7 +48,13 @@ export function readBounded(path: string, maxBytes: number): Buffer {
   }
 }
 
-/** `readBounded` as UTF-8 text. */
+/**
+ * `readBounded` as UTF-8 text. Bytes that are not UTF-8 (a Latin-1 or UTF-16 file) are refused
+ * with `code` EILSEQ rather than decoded into replacement characters that would silently change
+ * a question, a name in a dump or a key.
+ */
 export function readBoundedText(path: string, maxBytes: number = readLimits.text): string {
-  return readBounded(path, maxBytes).toString('utf8');
+  const bytes = readBounded(path, maxBytes);
+  if (!isUtf8(bytes)) throw Object.assign(new Error('it is not UTF-8 text: save it as UTF-8 and try again'), { code: 'EILSEQ' });
+  return bytes.toString('utf8');
 }

@@ -1,10 +1,10 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, symlinkSync } from 'node:fs';
+import { copyFileSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runDwb } from '../support/cli';
 import { useTempDirs } from '../support/temp';
-import { repoRoot } from '../support/fixtures';
+import { repoRoot, tinySqlite } from '../support/fixtures';
 
 /**
  * Files the user names on the command line are read to a limit, whatever they are: a device that
@@ -26,6 +26,20 @@ describe('files named on the command line', () => {
     const key = await runDwb(['query', '--connection', 'postgres://analyst@127.0.0.1:1/db', '--password-file', '/dev/zero', 'SELECT 1'], { timeoutMs: 60_000 });
     expect(key.code).not.toBe(0);
     expect(key.stderr).toContain('Cannot read --password-file /dev/zero: it holds more than 64 KB, the most read from such a file');
+  });
+
+  it('refuses a question file that is empty or not UTF-8 before any model is called', async () => {
+    const dir = tempDir();
+    const database = tinySqlite(dir);
+    const common = ['run', '--connection', `sqlite:${database}`, '--technique', 'planrag', '--base-url', 'http://127.0.0.1:1/v1', '--model', 'm', '--out', join(dir, 'out')];
+    writeFileSync(join(dir, 'empty.txt'), ' \n');
+    const empty = await runDwb([...common, '--question-file', join(dir, 'empty.txt')]);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toBe(`dwb run: invalid-request: --question-file ${join(dir, 'empty.txt')} holds no question: write the decision question in it\n`);
+    writeFileSync(join(dir, 'latin1.txt'), Buffer.from('Where should SWE trade from Krak\xf3w?', 'latin1'));
+    const latin1 = await runDwb([...common, '--question-file', join(dir, 'latin1.txt')]);
+    expect(latin1.code).toBe(1);
+    expect(latin1.stderr).toBe(`dwb run: not-found: Cannot read the question file ${join(dir, 'latin1.txt')}: it is not UTF-8 text: save it as UTF-8 and try again\n`);
   });
 
   it('solves a question set read from a named pipe, as from <(…) in a shell', async () => {

@@ -28,6 +28,17 @@ describe('reading a file the user named, bounded', () => {
     expect(readBounded(join(dir, 'data.csv'), Buffer.byteLength(text)).length).toBe(Buffer.byteLength(text));
   });
 
+  it('refuses text that is not UTF-8 rather than decoding it into replacement characters', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'latin1.txt'), Buffer.from('Krak\xf3w', 'latin1'));
+    writeFileSync(join(dir, 'utf16.txt'), Buffer.from('\ufeffquestion', 'utf16le'));
+    writeFileSync(join(dir, 'bom.txt'), '\ufeffKraków');
+    expect(failure(() => readBoundedText(join(dir, 'latin1.txt')))).toEqual({ code: 'EILSEQ', message: 'it is not UTF-8 text: save it as UTF-8 and try again' });
+    expect(failure(() => readBoundedText(join(dir, 'utf16.txt'))).code).toBe('EILSEQ');
+    expect(readBoundedText(join(dir, 'bom.txt'))).toBe('\ufeffKraków');
+    expect(readBounded(join(dir, 'latin1.txt'), 100).length).toBe(6);
+  });
+
   it('refuses a regular file one byte over the limit, saying the limit', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'big'), Buffer.alloc(64 * 1024 + 1, 'a'));
