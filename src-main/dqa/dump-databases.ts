@@ -14,7 +14,7 @@ import { loadBuildingDump, loadLocatingDump } from './load';
 import type { LocatingData } from './locating-data';
 import { prepareScenario, type LoadedScenario } from './prepared-scenario';
 import type { DatabaseOptions, DbKind, LoadedDatabase, ScenarioDatabases } from './scenario-database';
-import { readBounded, readBoundedText, readLimits } from '../native/bounded-read';
+import { readBounded, readBoundedText, readLimits, utf8Text } from '../native/bounded-read';
 
 /** Memoizes one load per key, so questions sharing a dump share its promise. */
 export function cachedLoader(load: (dump: string) => Promise<LoadedDatabase>, keyOf: (dump: string) => string): (dump: string) => Promise<LoadedDatabase> {
@@ -94,7 +94,7 @@ export function parsedDumpData(
     sourceHash = fresh;
   }
   const key: DumpCacheKey = { sourceHash, scenario: options.scenario, kind };
-  const data = parseDumpText(bytes.toString('utf8'), dump, options);
+  const data = parseDumpText(utf8Text(bytes), dump, options);
   cache.put(key, data);
   return data;
 }

@@ -54,7 +54,11 @@ export function readBounded(path: string, maxBytes: number): Buffer {
  * a question, a name in a dump or a key.
  */
 export function readBoundedText(path: string, maxBytes: number = readLimits.text): string {
-  const bytes = readBounded(path, maxBytes);
+  return utf8Text(readBounded(path, maxBytes));
+}
+
+/** Bytes read from a file as UTF-8 text, refused as `readBoundedText` refuses them when they are not UTF-8. */
+export function utf8Text(bytes: Buffer): string {
   if (!isUtf8(bytes)) throw Object.assign(new Error('it is not UTF-8 text: save it as UTF-8 and try again'), { code: 'EILSEQ' });
   return bytes.toString('utf8');
 }

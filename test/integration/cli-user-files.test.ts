@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runDwb } from '../support/cli';
@@ -40,6 +40,25 @@ describe('files named on the command line', () => {
     const latin1 = await runDwb([...common, '--question-file', join(dir, 'latin1.txt')]);
     expect(latin1.code).toBe(1);
     expect(latin1.stderr).toBe(`dwb run: not-found: Cannot read the question file ${join(dir, 'latin1.txt')}: it is not UTF-8 text: save it as UTF-8 and try again\n`);
+  });
+
+  it('says a dump that is not UTF-8 is not UTF-8, with the dump cache and without it alike', async () => {
+    const dir = tempDir();
+    const locating = join(repoRoot, 'fixtures', 'dqa', 'locating');
+    mkdirSync(join(dir, 'db'));
+    const dumpName = 'locating-1445-15b6e0aa.sql';
+    const dump = readFileSync(join(locating, 'db', dumpName));
+    const at = dump.indexOf('baltic_sea');
+    writeFileSync(join(dir, 'db', dumpName), Buffer.concat([dump.subarray(0, at), Buffer.from([0xf3]), dump.subarray(at)]));
+    const questions = (JSON.parse(readFileSync(join(locating, 'questions.json'), 'utf8')) as { rdb: string }[]).filter((question) => question.rdb.endsWith(dumpName));
+    writeFileSync(join(dir, 'questions.json'), JSON.stringify(questions));
+    const args = ['dqa', 'solve', '--questions', join(dir, 'questions.json'), '--engine', 'simulator', '--db', 'rdb'];
+    const cached = await runDwb(args, { env: { DWB_DUMP_CACHE_DIR: join(dir, 'cache') } });
+    const uncached = await runDwb([...args, '--no-dump-cache']);
+    for (const result of [cached, uncached]) {
+      expect(result.stdout).toContain(`error=cannot load db/${dumpName}: it is not UTF-8 text: save it as UTF-8 and try again`);
+      expect(result.stdout).toContain(`accuracy: 0/${questions.length}`);
+    }
   });
 
   it('solves a question set read from a named pipe, as from <(…) in a shell', async () => {
