@@ -15,12 +15,22 @@ function formatter(maximumFractionDigits: number): Intl.NumberFormat {
   return format;
 }
 
+/** Past this size a number's digits are no longer read one by one (JavaScript itself writes 1e+21). */
+const exponentFrom = 1e21;
+
+/** Six significant digits without the zeros toPrecision pads with: 1e+308, 1.5e-300, 0.000001234. */
+function significant(value: number): string {
+  const [mantissa = '', exponent] = value.toPrecision(6).split('e');
+  const trimmed = mantissa.includes('.') ? mantissa.replace(/\.?0+$/, '') : mantissa;
+  return exponent === undefined ? trimmed : `${trimmed}e${exponent}`;
+}
+
 export function formatCellNumber(value: number): string {
   if (!Number.isFinite(value)) return String(value);
-  if (Number.isInteger(value)) return formatter(0).format(value);
   const size = Math.abs(value);
-  // Tiny values keep six significant digits rather than rounding to 0.
-  if (size < 0.001) return value.toPrecision(6);
+  // Huge values (1e308 would be 309 grouped digits) and tiny ones (rather than rounding to 0).
+  if (size >= exponentFrom || (size < 0.001 && size > 0)) return significant(value);
+  if (Number.isInteger(value)) return formatter(0).format(value);
   const digits = size >= 1000 ? 2 : size >= 1 ? 4 : 6;
   return formatter(digits).format(value);
 }

@@ -113,9 +113,22 @@ describe('reading a result', () => {
     await page().screenshot({ path: '/tmp/fixes-grid-numbers.png', clip: (await cell.boundingBox()) ?? undefined });
   });
 
-  it('exports a last row of one empty cell as a line of its own, shown rows and all rows alike', async () => {
+  it('shows infinities and blobs as they are, and exports them so, instead of NULL or a placeholder', async () => {
     await page().getByTestId('add-query').last().click();
     await expect.poll(() => page().getByTestId('cell').count()).toBe(4);
+    const cell = page().getByTestId('cell').last();
+    await typeInEditor(page(), cell.getByTestId('query-editor'), "SELECT 1e300 * 1e10 AS up, X'00ff5c' AS bytes, 1e308 AS huge");
+    await cell.getByTestId('run-query').click();
+    await expect.poll(() => cell.getByTestId('result-summary').textContent()).toMatch(/^1 row · /);
+    expect((await cell.locator('.grid-cell').allInnerTexts()).slice(-3)).toEqual(['Infinity', '0x00ff5c', '1e+308']);
+    const shown = page().waitForEvent('download');
+    await cell.getByRole('button', { name: 'Export shown rows' }).click();
+    expect(readFileSync(await (await shown).path(), 'utf8')).toBe('up,bytes,huge\r\nInfinity,0x00ff5c,1e+308\r\n');
+  });
+
+  it('exports a last row of one empty cell as a line of its own, shown rows and all rows alike', async () => {
+    await page().getByTestId('add-query').last().click();
+    await expect.poll(() => page().getByTestId('cell').count()).toBe(5);
     const cell = page().getByTestId('cell').last();
     await typeInEditor(page(), cell.getByTestId('query-editor'), 'SELECT NULL AS x UNION ALL SELECT NULL');
     await cell.getByTestId('run-query').click();

@@ -57,6 +57,14 @@ describe('SQLite connector', () => {
     expect(result.rows).toEqual([['9007199254740993', 42]]);
   });
 
+  it('gives infinities by name and blobs as their bytes in hex, a blob past 64 KB by its size', async () => {
+    const connector = connect(tinySqlite(tempDir()));
+    const result = await connector.query("SELECT 1e300 * 1e10 AS up, -1e300 * 1e10 AS down, X'00ff10' AS bytes, zeroblob(0) AS none, zeroblob(70000) AS big", limits);
+    expect(result.rows).toEqual([['Infinity', '-Infinity', '0x00ff10', '0x', '(binary, 70,000 bytes: more than 64 KB is not shown; select length() or substr() of it)']]);
+    // What the notebook receives goes through JSON: nothing turns into null on the way.
+    expect(JSON.parse(JSON.stringify(result.rows))).toEqual(result.rows);
+  });
+
   it('stops at the row cap and says the result was truncated', async () => {
     const connector = connect(tinySqlite(tempDir()));
     const result = await connector.query('SELECT id FROM store ORDER BY id', { ...limits, maxRows: 3 });

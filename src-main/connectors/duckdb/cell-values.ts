@@ -1,6 +1,7 @@
-import type { DuckDBType, Json } from '@duckdb/node-api';
+import { DuckDBBlobValue, JsonDuckDBValueConverter, type DuckDBType, type DuckDBValueConverter, type Json } from '@duckdb/node-api';
 
 import type { CellValue } from '../../contract/data';
+import { binaryCell } from '../shared/binary-cell';
 import { exactDecimal, exactInteger, isoTimestamp } from '../shared/exact-values';
 
 const integerTypes = new Set(['BIGINT', 'UBIGINT', 'HUGEINT', 'UHUGEINT', 'BIGNUM', 'VARINT']);
@@ -22,3 +23,11 @@ export function toDuckdbCell(value: Json, type: DuckDBType): CellValue {
   }
   return JSON.stringify(value);
 }
+
+/**
+ * DuckDB's JSON converter, but a blob (at any depth) as `0x` and its bytes in hex, as the other
+ * engines give it: DuckDB's text form of a blob (`\x00\xFFab\`) writes a backslash byte as a bare
+ * backslash, so it cannot be read back.
+ */
+export const duckdbCellConverter: DuckDBValueConverter<Json> = (value, type, converter) =>
+  value instanceof DuckDBBlobValue ? binaryCell(value.bytes) : JsonDuckDBValueConverter(value, type, converter);

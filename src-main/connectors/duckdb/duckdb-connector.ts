@@ -1,9 +1,9 @@
-import { JsonDuckDBValueConverter, type DuckDBConnection, type DuckDBPreparedStatement, type DuckDBValue, type Json } from '@duckdb/node-api';
+import { type DuckDBConnection, type DuckDBPreparedStatement, type DuckDBValue, type Json } from '@duckdb/node-api';
 
 import type { CellValue, QueryResult, SchemaInfo } from '../../contract/data';
 import { WorkbenchError } from '../../contract/errors';
 import type { Connector, QueryOptions } from '../connector';
-import { toDuckdbCell } from './cell-values';
+import { duckdbCellConverter, toDuckdbCell } from './cell-values';
 import { toWorkbenchError } from './errors';
 import { QueryInterruption, throwIfAborted } from '../shared/interruption';
 import type { OpenedDatabase } from './open-database';
@@ -74,7 +74,7 @@ export class DuckdbConnector implements Connector {
           while (!truncated && interruption.reason === null) {
             const chunk = await result.fetchChunk();
             if (chunk === null || chunk.rowCount === 0) break;
-            const rows = chunk.convertRows(JsonDuckDBValueConverter) as Json[][];
+            const rows = chunk.convertRows(duckdbCellConverter) as Json[][];
             if (rows.length > left) truncated = true;
             const taken = rows.slice(0, left);
             left -= taken.length;

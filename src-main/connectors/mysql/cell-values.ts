@@ -2,9 +2,8 @@ import { Types, type FieldPacket } from 'mysql2';
 
 import type { CellValue } from '../../contract/data';
 import { exactDecimal } from '../shared/exact-values';
+import { binaryCell } from '../shared/binary-cell';
 
-/** Binary values up to this size are shown as hex; longer ones as a size description. */
-const maxHexBytes = 4096;
 
 const dateTimeTypes = new Set(['DATETIME', 'DATETIME2', 'TIMESTAMP', 'TIMESTAMP2']);
 
@@ -33,12 +32,7 @@ export function toMysqlCell(value: unknown, typeName: string): CellValue {
     if (dateTimeTypes.has(typeName)) return value.replace(' ', 'T');
     return value;
   }
-  if (Buffer.isBuffer(value)) return describeBinary(value);
+  if (Buffer.isBuffer(value)) return binaryCell(value);
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
   return JSON.stringify(value);
-}
-
-function describeBinary(bytes: Buffer): string {
-  if (bytes.length > maxHexBytes) return `(binary, ${bytes.length} bytes)`;
-  return `0x${bytes.toString('hex')}`;
 }

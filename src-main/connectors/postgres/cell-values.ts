@@ -1,12 +1,13 @@
 import type { CustomTypesConfig } from 'pg';
 
 import type { CellValue } from '../../contract/data';
+import { binaryCell } from '../shared/binary-cell';
 import { exactDecimal, exactInteger, isoTimestamp } from '../shared/exact-values';
 
 /**
  * Turns PostgreSQL's text output into JSON-safe cells. Most types stay as the server's own text
- * (dates, json, arrays, bytea as \x hex), which is already exact and readable; numbers become
- * numbers only when no digit is lost.
+ * (dates, json, arrays), which is already exact and readable; numbers become numbers only when
+ * no digit is lost; bytea (the server's `\x0102`) becomes `0x0102`, as every engine gives binary.
  */
 const oid = {
   bool: 16,
@@ -17,6 +18,7 @@ const oid = {
   float4: 700,
   float8: 701,
   numeric: 1700,
+  bytea: 17,
   timestamp: 1114,
   timestamptz: 1184,
 } as const;
@@ -38,6 +40,8 @@ const parsers = new Map<number, (text: string) => CellValue>([
   [oid.numeric, exactDecimal],
   [oid.timestamp, isoTimestamp],
   [oid.timestamptz, isoTimestamp],
+  // Hex output is the server's default; a server set to the old escape format keeps its own text.
+  [oid.bytea, (text) => (text.startsWith('\\x') ? binaryCell(Buffer.from(text.slice(2), 'hex')) : text)],
 ]);
 
 const keepText = (text: string): CellValue => text;

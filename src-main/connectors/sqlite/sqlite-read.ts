@@ -3,6 +3,7 @@ import { openSqliteFile } from '../../native/better-sqlite3';
 import { WorkbenchError } from '../../contract/errors';
 import type { CellValue, QueryResult, ResultColumn, SchemaInfo, TableInfo } from '../../contract/data';
 import { checkSqliteStatementStart } from './statement-start';
+import { binaryCell } from '../shared/binary-cell';
 
 type SqliteHandle = Database.Database;
 
@@ -157,9 +158,11 @@ const smallestSafeInteger = BigInt(Number.MIN_SAFE_INTEGER);
 const largestSafeInteger = BigInt(Number.MAX_SAFE_INTEGER);
 
 function toCellValue(value: unknown): CellValue {
-  if (value === null || typeof value === 'string' || typeof value === 'number') return value;
+  if (value === null || typeof value === 'string') return value;
+  // ±Infinity (1e300*1e10) as its name, as every engine gives it: JSON would send it as null.
+  if (typeof value === 'number') return Number.isFinite(value) ? value : String(value);
   if (typeof value === 'bigint') return value >= smallestSafeInteger && value <= largestSafeInteger ? Number(value) : value.toString();
-  if (Buffer.isBuffer(value)) return `<blob ${value.length} bytes: ${value.subarray(0, 16).toString('hex')}${value.length > 16 ? '…' : ''}>`;
+  if (Buffer.isBuffer(value)) return binaryCell(value);
   return String(value);
 }
 

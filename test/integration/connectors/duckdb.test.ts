@@ -182,7 +182,10 @@ describe('DuckDB engine layers on their own', () => {
           "DATE '2024-01-02' AS day, '\\x01'::BLOB AS bytes, [1, 2] AS list, {'k': 1} AS struct, NULL AS nothing",
         { maxRows: 10, timeoutMs: 5000 },
       );
-      expect(result.rows[0]).toEqual(['9007199254740993', 42, 1.5, '2024-01-02T03:04:05+00:00', '2024-01-02', '\\x01', '[1,2]', '{"k":1}', null]);
+      expect(result.rows[0]).toEqual(['9007199254740993', 42, 1.5, '2024-01-02T03:04:05+00:00', '2024-01-02', '0x01', '[1,2]', '{"k":1}', null]);
+      // A backslash byte, printable bytes and blobs inside a list: every byte in hex, as the other engines give binary.
+      const blobs = await connector.query("SELECT '\\x00\\xFFab\\x5C'::BLOB AS bytes, ['a'::BLOB, ''::BLOB] AS list", { maxRows: 10, timeoutMs: 5000 });
+      expect(blobs.rows[0]).toEqual(['0x00ff61625c', '["0x61","0x"]']);
     } finally {
       await connector.close();
     }
