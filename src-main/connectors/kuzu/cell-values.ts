@@ -1,6 +1,7 @@
 import type { KuzuValue, NodeID } from 'kuzu';
 
 import type { CellValue } from '../../contract/data';
+import { binaryCell } from '../shared/binary-cell';
 import { jsonCell, scalarJson, type JsonValue } from '../shared/json-cell';
 
 function nodeIdText(id: NodeID | null): string | null {
@@ -26,7 +27,7 @@ function toJson(value: unknown): JsonValue {
   if (scalar !== undefined) return scalar;
   if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
-  if (value instanceof Uint8Array) return `0x${Buffer.from(value).toString('hex')}`;
+  if (value instanceof Uint8Array) return binaryCell(value);
   if (Array.isArray(value)) return value.map(toJson);
   if (!isRecord(value)) return String(value);
   if ('_nodes' in value && '_rels' in value) {
