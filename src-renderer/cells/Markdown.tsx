@@ -3,10 +3,17 @@ import remarkGfm from 'remark-gfm';
 import { withinMarkdownBudget } from '../../src-main/contract';
 import { ScrollablePre } from '../ui/ScrollablePre';
 
+/** Where a link may lead: the web and mail. Anything else (javascript:, data:, a bare path) is no link. */
+const linkable = /^(https?:|mailto:)/i;
+const safeUrl = (url: string): string => (linkable.test(url) ? url : '');
+
 /**
- * Markdown without raw HTML: react-markdown never renders HTML found in the text, so nothing a
- * model, a database or an imported notebook says can inject markup or script. GitHub-flavoured
- * extensions (tables, task lists, strikethrough) come from remark-gfm, which adds no HTML path.
+ * Markdown without raw HTML: HTML found in the text is shown as the text it is (react-markdown
+ * turns it into text unless told to skip it, and the exports do the same), so nothing a model, a
+ * database or an imported notebook says can inject markup or script, and nothing written
+ * vanishes. A link leads only to http(s) or mail and shows its address on hover; any other link
+ * is its text alone. GitHub-flavoured extensions (tables, task lists, strikethrough) come from
+ * remark-gfm, which adds no HTML path.
  */
 export function Markdown({ text }: { text: string }) {
   // Parsing or rendering would take seconds or run out of stack (the budget says why): the text as it is instead.
@@ -21,14 +28,17 @@ export function Markdown({ text }: { text: string }) {
   return (
     <div className="markdown">
       <ReactMarkdown
-        skipHtml
         remarkPlugins={[remarkGfm]}
+        urlTransform={safeUrl}
         components={{
-          a: ({ href, children }) => (
-            <a href={href} target="_blank" rel="noreferrer noopener">
-              {children}
-            </a>
-          ),
+          a: ({ href, children }) =>
+            href ? (
+              <a href={href} title={href} target="_blank" rel="noreferrer noopener">
+                {children}
+              </a>
+            ) : (
+              <span data-testid="markdown-unlinked">{children}</span>
+            ),
           pre: ({ children }) => <ScrollablePre label="Code block">{children}</ScrollablePre>,
           img: ({ alt }) => <span className="image-placeholder">[image: {alt}]</span>,
         }}

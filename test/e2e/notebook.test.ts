@@ -137,13 +137,22 @@ describe('a new user in browser mode', () => {
     const note = lastCell();
     await note
       .getByTestId('note-editor')
-      .fill('## Findings\n\n**Krakow** looks best. <img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>\n\n| node | profit |\n| --- | ---: |\n| krakow | 1.2 |\n| lubeck | 0.9 |');
+      .fill(
+        '## Findings\n\n**Krakow** looks best. <img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>\n\nSee [the bank](javascript:window.__pwned=3) and [the guide](https://example.org/guide).\n\n| node | profit |\n| --- | ---: |\n| krakow | 1.2 |\n| lubeck | 0.9 |',
+      );
     await app.page.keyboard.press('Escape');
     await expect.poll(() => note.locator('.markdown strong').textContent()).toBe('Krakow');
     // GitHub-flavoured tables render as tables, not as raw pipes.
     expect(await note.locator('.markdown table tbody tr').count()).toBe(2);
     expect(await note.locator('.markdown table td').first().textContent()).toBe('krakow');
     expect(await note.locator('.markdown img, .markdown script').count()).toBe(0);
+    // Raw HTML is shown as the text it is, not dropped: the reader sees what was written.
+    expect(await note.locator('.markdown').textContent()).toContain('<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>');
+    // A javascript: link is its text alone; a web link leads where its title says.
+    expect(await note.locator('.markdown a').evaluateAll((links) => links.map((link) => [link.textContent, link.getAttribute('href'), link.getAttribute('title')]))).toEqual([
+      ['the guide', 'https://example.org/guide', 'https://example.org/guide'],
+    ]);
+    expect(await note.getByTestId('markdown-unlinked').textContent()).toBe('the bank');
     expect(await app.page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
     await screenshot(app.page, '09-note');
   });
