@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Bar, BarChart, CartesianGrid, Line, LineChart, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from 'recharts';
 import type { CellValue, QueryResult } from '../../src-main/contract';
+import { columnLabel } from './column-label';
 import { columnNumberFormat } from './format-cell';
 
 type ChartKind = 'bar' | 'line' | 'scatter';
@@ -24,11 +25,12 @@ export function ResultChart({ result, rows }: { result: Pick<QueryResult, 'colum
   const [x, setX] = useState(firstOther >= 0 ? firstOther : 0);
   const [y, setY] = useState(firstNumeric >= 0 ? firstNumeric : 0);
 
+  if (rows.length === 0) return <p className="muted chart-empty">No rows to chart.</p>;
   if (firstNumeric < 0) return <p className="muted chart-empty">No numeric column to chart.</p>;
   const shown = rows.slice(0, maxPoints);
   const data = shown.filter((row) => isNumber(row[y]) && (kind !== 'scatter' || isNumber(row[x]))).map((row) => ({ x: row[x] ?? 'NULL', y: row[y] as number }));
-  const xName = result.columns[x]?.name ?? 'x';
-  const yName = result.columns[y]?.name ?? 'y';
+  const xName = columnLabel(result.columns[x]?.name ?? 'x', x);
+  const yName = columnLabel(result.columns[y]?.name ?? 'y', y);
   const axes = (
     <>
       <CartesianGrid strokeDasharray="3 3" />
@@ -53,7 +55,7 @@ export function ResultChart({ result, rows }: { result: Pick<QueryResult, 'colum
           <select aria-label="X column" value={x} onChange={(event) => setX(Number(event.target.value))}>
             {result.columns.map((column, index) => (
               <option key={column.name + String(index)} value={index} disabled={kind === 'scatter' && !numericColumns[index]}>
-                {column.name}
+                {columnLabel(column.name, index)}
               </option>
             ))}
           </select>
@@ -63,7 +65,7 @@ export function ResultChart({ result, rows }: { result: Pick<QueryResult, 'colum
           <select aria-label="Y column" value={y} onChange={(event) => setY(Number(event.target.value))}>
             {result.columns.map((column, index) => (
               <option key={column.name + String(index)} value={index} disabled={!numericColumns[index]}>
-                {column.name}
+                {columnLabel(column.name, index)}
               </option>
             ))}
           </select>

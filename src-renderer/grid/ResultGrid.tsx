@@ -13,6 +13,7 @@ import type { CellValue, QueryResult } from '../../src-main/contract';
 import { downloadCsv, toTsv } from './export';
 import { useWorkbench } from '../app/store-context';
 import { ExportAllRows } from './ExportAllRows';
+import { columnLabel } from './column-label';
 import { columnNumberFormat } from './format-cell';
 import { ResultChart } from './ResultChart';
 import { useScrollable } from './use-scrollable';
@@ -48,7 +49,7 @@ export function ResultGrid({ result, fileName, exportCellId }: { result: QueryRe
         const formatNumber = columnNumberFormat(column.name);
         return {
           id: `c${index}`,
-          header: column.name,
+          header: columnLabel(column.name, index),
           accessorFn: (row: Row) => row[index] ?? null,
           sortingFn: compareCells,
           size: estimateWidth(column.name, result.rows, index, formatNumber),
@@ -73,6 +74,8 @@ export function ResultGrid({ result, fileName, exportCellId }: { result: QueryRe
     getSortedRowModel: getSortedRowModel(),
   });
   const rows = table.getRowModel().rows;
+  // The grid sorts what it holds; when that is only the first rows of the result, say so.
+  const sortedPart = sorting.length > 0 && result.rows.length < result.rowCount;
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scroller.current,
@@ -115,7 +118,7 @@ export function ResultGrid({ result, fileName, exportCellId }: { result: QueryRe
         {exportCellId && <ExportAllRows cellId={exportCellId} />}
       </div>
       {/* A row of their own under the buttons: a long note wraps there, in full, instead of pushing the buttons onto a second line. */}
-      {(result.preview || result.truncated) && (
+      {(result.preview || result.truncated || sortedPart) && (
         <div className="result-notes">
           {result.preview && (
             <span className="result-truncated" data-testid="result-preview">
@@ -125,6 +128,11 @@ export function ResultGrid({ result, fileName, exportCellId }: { result: QueryRe
           {result.truncated && (
             <span className="result-truncated" data-testid="result-truncated">
               Truncated at {result.rowCount} rows — raise the row cap to see more
+            </span>
+          )}
+          {sortedPart && (
+            <span className="result-truncated" data-testid="result-sorted-part">
+              Sorted within the {result.rows.length.toLocaleString()} rows kept, not all {result.rowCount.toLocaleString()}: add ORDER BY to the query to sort them all
             </span>
           )}
         </div>
@@ -155,7 +163,7 @@ export function ResultGrid({ result, fileName, exportCellId }: { result: QueryRe
                       className={`grid-cell grid-heading${isNumeric(header.column.columnDef) ? ' numeric' : ''}`}
                       style={{ width: header.getSize() }}
                       onClick={header.column.getToggleSortingHandler()}
-                      title={`Sort by ${String(header.column.columnDef.header)}`}
+                      title={`Sort ${result.rows.length < result.rowCount ? `the ${result.rows.length.toLocaleString()} rows kept ` : ''}by ${String(header.column.columnDef.header)}`}
                     >
                       {flexRender(header.column.columnDef.header, header.getContext())}
                       <span className="sort-mark">{sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : ''}</span>

@@ -67,6 +67,15 @@ describe('exporting a whole result from the grid', () => {
       await screenshot(page(), `result-export-00-toolbar-${width}`);
     }
     await page().setViewportSize({ width: 1440, height: 900 });
+    // Sorting a preview sorts the rows kept, and says so, pointing to ORDER BY for all of them.
+    expect(await cell.getByTestId('result-sorted-part').count()).toBe(0);
+    const idHeader = cell.getByRole('columnheader', { name: /^id/ });
+    expect(await idHeader.getAttribute('title')).toBe('Sort the 5,000 rows kept by id');
+    await idHeader.click();
+    await idHeader.click();
+    await expect.poll(() => cell.getByTestId('result-sorted-part').innerText()).toBe('Sorted within the 5,000 rows kept, not all 7,500: add ORDER BY to the query to sort them all');
+    await idHeader.click();
+    await expect.poll(() => cell.getByTestId('result-sorted-part').count()).toBe(0);
 
     await cell.getByTestId('export-all-rows').click();
     const download = page().waitForEvent('download', { timeout: 30_000 });

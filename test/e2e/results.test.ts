@@ -126,9 +126,24 @@ describe('reading a result', () => {
     expect(readFileSync(await (await shown).path(), 'utf8')).toBe('up,bytes,huge\r\nInfinity,0x00ff5c,1e+308\r\n');
   });
 
-  it('exports a last row of one empty cell as a line of its own, shown rows and all rows alike', async () => {
+  it('names a column with a blank name by its position, in the grid and the chart', async () => {
     await page().getByTestId('add-query').last().click();
     await expect.poll(() => page().getByTestId('cell').count()).toBe(5);
+    const cell = page().getByTestId('cell').last();
+    await typeInEditor(page(), cell.getByTestId('query-editor'), 'SELECT \'a\' AS " ", 2 AS ""');
+    await cell.getByTestId('run-query').click();
+    await expect.poll(() => cell.getByTestId('result-summary').textContent()).toMatch(/^1 row · /);
+    const headers = cell.locator('[role=columnheader]');
+    expect((await headers.allInnerTexts()).map((text) => text.trim())).toEqual(['#', 'column 1 (no name)', 'column 2 (no name)']);
+    expect(await headers.nth(2).getAttribute('title')).toBe('Sort by column 2 (no name)');
+    await cell.getByTestId('toggle-chart').click();
+    expect(await cell.getByTestId('result-chart').locator('option').allInnerTexts()).toEqual(expect.arrayContaining(['column 1 (no name)', 'column 2 (no name)']));
+    await cell.getByTestId('toggle-chart').click();
+  });
+
+  it('exports a last row of one empty cell as a line of its own, shown rows and all rows alike', async () => {
+    await page().getByTestId('add-query').last().click();
+    await expect.poll(() => page().getByTestId('cell').count()).toBe(6);
     const cell = page().getByTestId('cell').last();
     await typeInEditor(page(), cell.getByTestId('query-editor'), 'SELECT NULL AS x UNION ALL SELECT NULL');
     await cell.getByTestId('run-query').click();
