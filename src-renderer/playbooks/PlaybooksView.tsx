@@ -178,7 +178,7 @@ export function PlaybooksView({ client }: { client: WorkbenchClient }) {
             ))}
           </select>
         </label>
-        <button data-testid="train-from-runs" disabled={busy || historyConnection === ''} onClick={trainFromRuns} title="Each signed-off run's question is asked again; the decision you signed off is the reward">
+        <button className="ghost" data-testid="train-from-runs" disabled={busy || historyConnection === ''} onClick={trainFromRuns} title="Each signed-off run's question is asked again; the decision you signed off is the reward">
           Train from runs
         </button>
       </section>
@@ -187,7 +187,7 @@ export function PlaybooksView({ client }: { client: WorkbenchClient }) {
           Folder written by dwb playbook train --out
           <input aria-label="Playbook folder" value={importDir} placeholder="/path/to/playbooks" onChange={(event) => setImportDir(event.target.value)} />
         </label>
-        <button data-testid="import-playbooks" disabled={busy || importDir.trim() === ''} onClick={importVersions}>
+        <button className="ghost" data-testid="import-playbooks" disabled={busy || importDir.trim() === ''} onClick={importVersions}>
           Import
         </button>
       </section>
@@ -251,7 +251,7 @@ export function PlaybooksView({ client }: { client: WorkbenchClient }) {
                     )}
                   </td>
                   <td>
-                    <button className="small" data-testid="open-playbook" onClick={() => setSelected(version.hash === selected ? null : version.hash)}>
+                    <button className="ghost small" data-testid="open-playbook" onClick={() => setSelected(version.hash === selected ? null : version.hash)}>
                       {version.hash === selected ? 'Close' : 'Review'}
                     </button>
                   </td>
@@ -283,12 +283,12 @@ export function PlaybooksView({ client }: { client: WorkbenchClient }) {
                       </button>
                     )}
                     {detail.status !== 'edited' && (
-                      <button data-testid="edit-playbook" disabled={busy} onClick={() => setEditing(detail.playbook)}>
+                      <button className="ghost" data-testid="edit-playbook" disabled={busy} onClick={() => setEditing(detail.playbook)}>
                         Edit…
                       </button>
                     )}
                     {(detail.status === 'proposed' || detail.status === 'accepted') && !detail.pinned && (
-                      <button data-testid="reject-playbook" disabled={busy} onClick={() => review(detail.hash, 'reject')}>
+                      <button className="ghost" data-testid="reject-playbook" disabled={busy} onClick={() => review(detail.hash, 'reject')}>
                         Reject
                       </button>
                     )}
@@ -298,7 +298,7 @@ export function PlaybooksView({ client }: { client: WorkbenchClient }) {
                       </button>
                     )}
                     {detail.pinned && (
-                      <button data-testid="unpin-playbook" disabled={busy} onClick={() => act(() => client.invoke('playbooks/unpin', { scenario: detail.scenario, db: detail.db }), 'Could not unpin')}>
+                      <button className="ghost" data-testid="unpin-playbook" disabled={busy} onClick={() => act(() => client.invoke('playbooks/unpin', { scenario: detail.scenario, db: detail.db }), 'Could not unpin')}>
                         Unpin
                       </button>
                     )}
@@ -308,7 +308,7 @@ export function PlaybooksView({ client }: { client: WorkbenchClient }) {
                     <button className="primary" data-testid="save-playbook-edit" disabled={busy || editing.trim() === ''} onClick={() => saveEdit(detail.hash, editing)}>
                       Save as a new version
                     </button>
-                    <button onClick={() => setEditing(null)}>Cancel</button>
+                    <button className="ghost" onClick={() => setEditing(null)}>Cancel</button>
                   </>
                 )}
               </div>
