@@ -218,18 +218,19 @@ describe('SQLite read-only enforcement', () => {
   // it a read-only statement that returns rows; the handle then kept its lock after the next
   // SELECT and no other program could write the file until the app stopped.
   it.each([
-    'PRAGMA locking_mode=EXCLUSIVE',
-    'pragma main.locking_mode = exclusive',
-    '/* read */ PRAGMA locking_mode=EXCLUSIVE',
-    '-- read\rPRAGMA locking_mode=EXCLUSIVE',
-    'EXPLAIN PRAGMA locking_mode=EXCLUSIVE',
-    'EXPLAIN QUERY PLAN PRAGMA locking_mode=EXCLUSIVE',
-    '\u180EPRAGMA locking_mode=EXCLUSIVE',
-  ])('refuses %j and another process can still write the file after the next SELECT', async (statement) => {
+    ['PRAGMA locking_mode=EXCLUSIVE', 'read-only'],
+    ['pragma main.locking_mode = exclusive', 'read-only'],
+    ['/* read */ PRAGMA locking_mode=EXCLUSIVE', 'read-only'],
+    // SQLite ends a -- comment at \n only: to it this whole text is a comment, an empty query.
+    ['-- read\rPRAGMA locking_mode=EXCLUSIVE', 'syntax'],
+    ['EXPLAIN PRAGMA locking_mode=EXCLUSIVE', 'read-only'],
+    ['EXPLAIN QUERY PLAN PRAGMA locking_mode=EXCLUSIVE', 'read-only'],
+    ['\u180EPRAGMA locking_mode=EXCLUSIVE', 'read-only'],
+  ])('refuses %j (%s) and another process can still write the file after the next SELECT', async (statement, code) => {
     const path = tinySqlite(tempDir());
     const connector = connect(path);
     const error = await failure(connector.query(statement, limits));
-    expect(error.code).toBe('read-only');
+    expect(error.code).toBe(code);
     expect((await connector.query('SELECT count(*) FROM store', limits)).rows).toEqual([[4]]);
     const writer = new Database(path, { timeout: 0 });
     try {
@@ -239,6 +240,20 @@ describe('SQLite read-only enforcement', () => {
       writer.close();
     }
     expect((await connector.query('SELECT count(*) FROM region', limits)).rows).toEqual([[3]]);
+  });
+
+  it('says a query of only comments is empty, and a mark where the keyword belongs is a mistake, not a refused write', async () => {
+    const connector = connect(tinySqlite(tempDir()));
+    for (const [text, message] of [
+      ['-- a comment\n/* and another */', 'The query is empty: it holds only comments'],
+      ['(SELECT 1)', 'SQLite: a query starts with SELECT, WITH or VALUES, not "("'],
+      [';', 'SQLite: a query starts with SELECT, WITH or VALUES, not ";"'],
+    ] as const) {
+      const error = await failure(connector.query(text, limits));
+      expect([error.code, error.message]).toEqual(['syntax', message]);
+    }
+    // An invisible character before a keyword is still refused as a possible disguise.
+    expect((await failure(connector.query('\u200BSELECT 1', limits))).code).toBe('read-only');
   });
 
   it('still reads pragma values through the table-valued pragma functions', async () => {

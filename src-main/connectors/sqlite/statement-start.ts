@@ -44,6 +44,13 @@ export function checkSqliteStatementStart(text: string): void {
     }
   }
   if (readStarts.has(word)) return;
+  // Nothing but comments, or a visible punctuation mark where a keyword belongs ("(SELECT 1)",
+  // ";"): a mistake, not a write, and said as one; still never compiled.
+  if (position >= text.length) throw new WorkbenchError('syntax', 'The query is empty: it holds only comments');
+  const first = text.charAt(position);
+  if (word === '' && /[!-~]/.test(first)) {
+    throw new WorkbenchError('syntax', `SQLite: a query starts with SELECT, WITH or VALUES, not "${first}"`);
+  }
   if (otherStarts.has(word) || !/^[A-Z_]+$/.test(word)) throw refusal(word);
 }
 
