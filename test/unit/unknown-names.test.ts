@@ -29,6 +29,9 @@ describe('closest names', () => {
     expect(closestNames('regoin_id', ['region_id', 'region', 'id'])).toEqual(['region_id']);
     expect(closestNames('forecasts', ['store', 'region'])).toEqual([]);
     expect(closestNames('ab', ['ac', 'ad', 'ae', 'af'])).toEqual(['ac', 'ad', 'ae']);
+    // Two letters swapped is one slip, not two.
+    expect(closestNames('plian', ['plain', 'pg_class'])).toEqual(['plain']);
+    expect(closestNames('nmae', ['name', 'node'])).toEqual(['name']);
   });
 
   it('words the suggestion, or says the database has no such name', () => {

@@ -66,13 +66,18 @@ export function closestNames(name: string, candidates: readonly string[], limit 
     .map(({ candidate }) => candidate);
 }
 
+/** Edits between two names, a swap of two neighbouring letters (plian for plain) counting as one. */
 function editDistance(a: string, b: string): number {
+  let before: number[] = [];
   let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
   for (let i = 1; i <= a.length; i += 1) {
     const current = [i];
     for (let j = 1; j <= b.length; j += 1) {
-      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
+      let best = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, (before[j - 2] ?? 0) + 1);
+      current[j] = best;
     }
+    before = previous;
     previous = current;
   }
   return previous[b.length] ?? 0;
@@ -105,7 +110,13 @@ export function withNameSuggestions(connector: Connector): Connector {
         return null;
       });
       if (known === null) throw error;
-      throw new WorkbenchError('unknown-object', `${error.message} — ${suggestionFor(unknown, known)}`, { cause: error });
+      // The engine's own guess (DuckDB's "Did you mean …?") may name a system table such as
+      // pg_class; the names the schema lists are the ones to offer, so only they are.
+      const engineWords = error.message.replace(/\s*Did you mean [^\n]*\?/gi, '');
+      // Right after the sentence naming the unknown name, before any excerpt of the query (LINE 1: … ^).
+      const lineEnd = engineWords.indexOf('\n');
+      const [first, rest] = lineEnd < 0 ? [engineWords, ''] : [engineWords.slice(0, lineEnd), engineWords.slice(lineEnd)];
+      throw new WorkbenchError('unknown-object', `${first} — ${suggestionFor(unknown, known)}${rest}`, { cause: error });
     }
   };
   return Object.assign(Object.create(connector) as Connector, { query, schema: () => connector.schema(), close: () => connector.close() });

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { Connector } from '../../../src-main/connectors/connector';
 import { openDuckdbConnector } from '../../../src-main/connectors/duckdb';
+import { openConnector } from '../../../src-main/connectors/open-connector';
 import { toWorkbenchError } from '../../../src-main/connectors/duckdb/errors';
 import { openReadOnlyDatabase } from '../../../src-main/connectors/duckdb/open-database';
 import { WorkbenchError } from '../../../src-main/contract/errors';
@@ -237,4 +238,27 @@ describe('DuckDB copy of a CSV file', () => {
     expect(copies()).toEqual([]);
     rmSync(privateTmp, { recursive: true, force: true });
   }, 60_000);
+});
+
+describe('DuckDB unknown names on a CSV file', () => {
+  it('offers the file’s own table, not DuckDB’s system tables, for a mistyped name', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dwb-csv-names-'));
+    try {
+      writeFileSync(join(dir, 'plain.csv'), 'a,b\n1,2\n');
+      writeFileSync(join(dir, 'файл 1.csv'), 'a,b\n1,2\n');
+      const plain = await openConnector({ engine: 'duckdb', format: 'csv', path: join(dir, 'plain.csv') });
+      const swapped = await plain.query('SELECT * FROM plian', { maxRows: 10, timeoutMs: 5000 }).catch((error: unknown) => error as WorkbenchError);
+      await plain.close();
+      expect((swapped as WorkbenchError).message).toMatch(/^DuckDB: Catalog Error: Table with name plian does not exist! — did you mean "plain"\?\n/);
+      expect((swapped as WorkbenchError).message).not.toContain('Did you mean');
+      const unicode = await openConnector({ engine: 'duckdb', format: 'csv', path: join(dir, 'файл 1.csv') });
+      const missing = await unicode.query('SELECT * FROM plain', { maxRows: 10, timeoutMs: 5000 }).catch((error: unknown) => error as WorkbenchError);
+      await unicode.close();
+      expect((missing as WorkbenchError).code).toBe('unknown-object');
+      expect((missing as WorkbenchError).message).not.toContain('pg_class');
+      expect((missing as WorkbenchError).message).toMatch(/^DuckDB: Catalog Error: Table with name plain does not exist! — no table named plain in this database\n/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
