@@ -1,6 +1,7 @@
-import { app, BrowserWindow, dialog, ipcMain, safeStorage, session, type IpcMainInvokeEvent } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, safeStorage, session, shell, type IpcMainInvokeEvent } from 'electron';
 import { join } from 'node:path';
 import { WorkbenchError } from '../contract/errors';
+import { isExternalLink } from '../contract/links';
 import type { EventMessage, ResponseMessage } from '../contract/transport';
 import { openWorkbench, type Workbench } from '../services/workbench';
 import { invokeChannel, eventChannel } from '../preload/channels';
@@ -53,7 +54,12 @@ function createWindow(): BrowserWindow {
 
 function lockDownNavigation(): void {
   app.on('web-contents-created', (_event, contents) => {
-    contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+    // A link in a note opens in the system's browser or mail program, never in a window of the
+    // app; only http(s) and mailto, so no other protocol handler is ever reached.
+    contents.setWindowOpenHandler(({ url }) => {
+      if (isExternalLink(url)) void shell.openExternal(url);
+      return { action: 'deny' };
+    });
     contents.on('will-navigate', (event, url) => {
       if (!isOwnPage(url)) event.preventDefault();
     });

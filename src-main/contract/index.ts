@@ -4,6 +4,7 @@ export * from './connections';
 export * from './data';
 export * from './documents';
 export * from './errors';
+export * from './links';
 export * from './local-models';
 export * from './markdown-budget';
 export * from './delimited-text';

@@ -1,11 +1,9 @@
 import ReactMarkdown from 'react-markdown';
 import remarkGfm from 'remark-gfm';
-import { withinMarkdownBudget } from '../../src-main/contract';
+import { isExternalLink, withinMarkdownBudget } from '../../src-main/contract';
 import { ScrollablePre } from '../ui/ScrollablePre';
 
-/** Where a link may lead: the web and mail. Anything else (javascript:, data:, a bare path) is no link. */
-const linkable = /^(https?:|mailto:)/i;
-const safeUrl = (url: string): string => (linkable.test(url) ? url : '');
+const safeUrl = (url: string): string => (isExternalLink(url) ? url : '');
 
 /**
  * Markdown without raw HTML: HTML found in the text is shown as the text it is (react-markdown
