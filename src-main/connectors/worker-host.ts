@@ -2,6 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { WorkbenchError, type SerializedError } from '../contract/errors';
+import { databaseFileGone, fileIdentity, sameFile, type FileIdentity } from './shared/file-identity';
 
 /**
  * Starts a database worker process from its bundled file when the app is built, or from its
@@ -34,14 +35,26 @@ interface Pending {
  * Serial request/response over one worker process. A request that must be abandoned (timeout,
  * cancel) kills the whole worker: that is the only sure way to stop a synchronous database
  * call, and the next request starts a fresh worker.
+ *
+ * With `file` (the database the worker opens), every request first looks at the file at that
+ * path: a worker that opened another file there (replaced since) is replaced by a fresh one,
+ * which opens the new file, and a file that is gone fails the request, never answering from the
+ * deleted file the old worker still holds open.
  */
 export class WorkerChannel {
   private worker: ChildProcess | null = null;
+  /** The identity of `file` just before the current worker started (so it opened this or a later file). */
+  private workerFile: FileIdentity | null = null;
+  /** True once a worker started with the file present: from then on a missing file was deleted. */
+  private fileSeen = false;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private tail: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly spawn: () => ChildProcess) {}
+  constructor(
+    private readonly spawn: () => ChildProcess,
+    private readonly options: { file?: string } = {},
+  ) {}
 
   /** Queues a request behind earlier ones; `limit` bounds its own running time only. */
   request<T>(message: object, limit: { timeoutMs: number; signal?: AbortSignal }): Promise<T> {
@@ -77,6 +90,11 @@ export class WorkerChannel {
     onBatch?: (batch: unknown) => void | Promise<void>,
   ): Promise<T> {
     if (limit.signal?.aborted) return Promise.reject(new WorkbenchError('cancelled', 'Query cancelled'));
+    try {
+      this.followFile();
+    } catch (error) {
+      return Promise.reject(WorkbenchError.from(error));
+    }
     const worker = this.ensureWorker();
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
@@ -128,8 +146,28 @@ export class WorkerChannel {
     });
   }
 
+  /** Retires a worker whose file is no longer the one at the path; throws when the path is empty. */
+  private followFile(): void {
+    const path = this.options.file;
+    if (path === undefined) return;
+    const current = fileIdentity(path);
+    if (current === null) {
+      // Never there: the worker says in its own words that it cannot open the path.
+      if (!this.fileSeen) return;
+      // Also lets go of the deleted file, whose space the old worker's handle still holds.
+      void this.restart();
+      throw databaseFileGone(path);
+    }
+    if (this.worker !== null && (this.workerFile === null || !sameFile(current, this.workerFile))) void this.restart();
+  }
+
   private ensureWorker(): ChildProcess {
     if (this.worker) return this.worker;
+    // Taken before the worker opens the file: a file swapped in between only causes one needless restart.
+    if (this.options.file !== undefined) {
+      this.workerFile = fileIdentity(this.options.file);
+      if (this.workerFile !== null) this.fileSeen = true;
+    }
     const worker = this.spawn();
     worker.on('message', (reply: WorkerReply<unknown> | WorkerBatch) => {
       const pending = this.pending.get(reply.id);

@@ -7,6 +7,7 @@ import { duckdbCellConverter, toDuckdbCell } from './cell-values';
 import { toWorkbenchError } from './errors';
 import { QueryInterruption, throwIfAborted } from '../shared/interruption';
 import type { OpenedDatabase } from './open-database';
+import { databaseFileGone, fileIdentity, sameFile, type FileIdentity } from '../shared/file-identity';
 import { readDuckdbSchema } from './schema';
 import { SerialQueue } from '../shared/serial-queue';
 import { StreamedResult } from '../shared/row-stream';
@@ -14,9 +15,27 @@ import { prepareReadStatement } from './statement-check';
 
 const schemaTimeoutMs = 30_000;
 
+/** One open instance with its connection, and the identity its file had just before it was opened. */
+export interface DuckdbSession {
+  database: OpenedDatabase;
+  connection: DuckDBConnection;
+  file: FileIdentity;
+}
+
+/** The file a connector reads, and how to open it again once the file at that path changed. */
+export interface DuckdbSource {
+  path: string;
+  /** True for a CSV/Parquet file read into a copy: any change to the file makes the copy stale. */
+  copied: boolean;
+  open(): Promise<DuckdbSession>;
+}
+
 /**
  * A read-only DuckDB connector over one connection. Queries run one at a time; DuckDB has no
  * statement timeout, so the deadline and cancellation both use connection.interrupt().
+ * Before each request the file at the source path is compared with the one opened: a replaced
+ * file (or, for a copied CSV/Parquet file, a changed one) is opened again, and a deleted one
+ * fails the request instead of answering from the old file or copy.
  */
 export class DuckdbConnector implements Connector {
   readonly engine = 'duckdb' as const;
@@ -25,15 +44,18 @@ export class DuckdbConnector implements Connector {
   private readonly queue = new SerialQueue();
   private closed = false;
 
-  constructor(private readonly database: OpenedDatabase, private readonly connection: DuckDBConnection) {}
+  constructor(
+    private session: DuckdbSession | null,
+    private readonly source: DuckdbSource,
+  ) {}
 
   async schema(): Promise<SchemaInfo> {
     return this.queue.run(async () => {
-      this.requireOpen();
+      const { connection } = await this.currentSession();
       return readDuckdbSchema(async (sql) => {
-        const interruption = new QueryInterruption(schemaTimeoutMs, undefined, () => this.connection.interrupt());
+        const interruption = new QueryInterruption(schemaTimeoutMs, undefined, () => connection.interrupt());
         try {
-          const result = await this.connection.run(sql);
+          const result = await connection.run(sql);
           return (await result.getRowsJson()) as unknown[][];
         } catch (error) {
           throw interruption.error('DuckDB', schemaTimeoutMs) ?? toWorkbenchError(error);
@@ -46,12 +68,12 @@ export class DuckdbConnector implements Connector {
 
   async query(text: string, options: QueryOptions): Promise<QueryResult> {
     return this.queue.run(async () => {
-      this.requireOpen();
       throwIfAborted(options.signal, 'DuckDB');
+      const { connection } = await this.currentSession();
       const started = performance.now();
-      const interruption = new QueryInterruption(options.timeoutMs, options.signal, () => this.connection.interrupt());
+      const interruption = new QueryInterruption(options.timeoutMs, options.signal, () => connection.interrupt());
       try {
-        const prepared = await prepareReadStatement(this.connection, text);
+        const prepared = await prepareReadStatement(connection, text);
         try {
           bindParameters(prepared, options.params ?? {});
           // interrupt() only stops a statement that is running: a cancel that fell between the
@@ -99,15 +121,27 @@ export class DuckdbConnector implements Connector {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.queue.run(async () => {
-      this.connection.closeSync();
-      this.database.instance.closeSync();
-      this.database.cleanup();
-    });
+    await this.queue.run(async () => this.closeSession());
   }
 
-  private requireOpen(): void {
+  /** The open session, reopened first when the file at the source path is no longer the one it opened. */
+  private async currentSession(): Promise<DuckdbSession> {
     if (this.closed) throw new WorkbenchError('connection-failed', 'DuckDB: connector is closed');
+    const current = fileIdentity(this.source.path, { withContentStamp: this.source.copied });
+    if (this.session !== null && current !== null && sameFile(current, this.session.file)) return this.session;
+    this.closeSession();
+    if (current === null) throw databaseFileGone(this.source.path, this.source.copied ? 'file' : 'database file');
+    this.session = await this.source.open();
+    return this.session;
+  }
+
+  private closeSession(): void {
+    const session = this.session;
+    this.session = null;
+    if (session === null) return;
+    session.connection.closeSync();
+    session.database.instance.closeSync();
+    session.database.cleanup();
   }
 }
 

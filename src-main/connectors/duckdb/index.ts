@@ -1,8 +1,7 @@
-import { existsSync } from 'node:fs';
-
 import { WorkbenchError } from '../../contract/errors';
 import type { Connector } from '../connector';
-import { DuckdbConnector } from './duckdb-connector';
+import { DuckdbConnector, type DuckdbSession } from './duckdb-connector';
+import { fileIdentity } from '../shared/file-identity';
 import { toWorkbenchError } from './errors';
 import { openFileAsTable, openReadOnlyDatabase, type OpenedDatabase } from './open-database';
 
@@ -22,7 +21,14 @@ export type DuckdbConnectorOptions = { path: string } | { csv: string } | { parq
  */
 export async function openDuckdbConnector(options: DuckdbConnectorOptions): Promise<Connector> {
   const file = 'path' in options ? options.path : 'csv' in options ? options.csv : options.parquet;
-  if (!existsSync(file)) throw new WorkbenchError('not-found', `DuckDB: no such file: ${file}`);
+  const source = { path: file, copied: !('path' in options), open: () => openSession(options, file) };
+  return new DuckdbConnector(await source.open(), source);
+}
+
+/** Opens the file as it is now, remembering which file that was (see DuckdbConnector). */
+async function openSession(options: DuckdbConnectorOptions, file: string): Promise<DuckdbSession> {
+  const identity = fileIdentity(file, { withContentStamp: !('path' in options) });
+  if (identity === null) throw new WorkbenchError('not-found', `DuckDB: no such file: ${file}`);
   let database: OpenedDatabase;
   try {
     database = 'path' in options
@@ -34,7 +40,7 @@ export async function openDuckdbConnector(options: DuckdbConnectorOptions): Prom
   }
   try {
     const connection = await database.instance.connect();
-    return new DuckdbConnector(database, connection);
+    return { database, connection, file: identity };
   } catch (error) {
     database.instance.closeSync();
     database.cleanup();

@@ -17,8 +17,9 @@ const schemaTimeoutMs = 60_000;
  * starts a fresh one.
  */
 export async function startKuzuConnector(path: string, bufferPoolBytes: number): Promise<Connector> {
-  const channel = new WorkerChannel(() =>
-    startWorker({ bundledName: 'kuzu-worker.js', sourceFile: join(__dirname, 'worker.ts'), args: [path, String(bufferPoolBytes)] }),
+  const channel = new WorkerChannel(
+    () => startWorker({ bundledName: 'kuzu-worker.js', sourceFile: join(__dirname, 'worker.ts'), args: [path, String(bufferPoolBytes)] }),
+    { file: path },
   );
   const request = <T>(message: KuzuRequest, limit: { timeoutMs: number; signal?: AbortSignal }): Promise<T> => channel.request<T>(message, limit);
   try {

@@ -26,8 +26,9 @@ async function streamQuery(
 
 /** A read-only SQLite file whose queries run in a worker process (see ./worker.ts). */
 export function openSqliteConnector(options: { path: string }): Connector {
-  const channel = new WorkerChannel(() =>
-    startWorker({ bundledName: 'sqlite-worker.js', sourceFile: join(__dirname, 'worker.ts'), args: [options.path] }),
+  const channel = new WorkerChannel(
+    () => startWorker({ bundledName: 'sqlite-worker.js', sourceFile: join(__dirname, 'worker.ts'), args: [options.path] }),
+    { file: options.path },
   );
   const request = <T>(message: SqliteRequest, limit: { timeoutMs: number; signal?: AbortSignal }): Promise<T> =>
     channel.request<T>(message, limit);
