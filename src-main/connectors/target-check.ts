@@ -1,7 +1,8 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { ConnectionTarget } from '../contract/connections';
 import { WorkbenchError } from '../contract/errors';
+import { requireRegularFile } from './shared/file-kind';
 
 const fileKinds = {
   sqlite: 'a SQLite file',
@@ -14,7 +15,7 @@ const fileKinds = {
 function existingFile(path: string, expected: string): string {
   const absolute = isAbsolute(path) ? path : resolve(path);
   if (!existsSync(absolute)) throw new WorkbenchError('not-found', `No file at ${absolute}`);
-  if (!statSync(absolute).isFile()) throw new WorkbenchError('invalid-request', `${absolute} is a folder, not ${expected}`);
+  requireRegularFile(absolute, expected);
   return absolute;
 }
 

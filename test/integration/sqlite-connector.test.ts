@@ -127,8 +127,8 @@ describe('SQLite connector', () => {
     const junk = join(dir, 'junk.sqlite');
     writeFileSync(junk, 'this is not a database, just text that is long enough to have a header'.repeat(20));
     const notDatabase = await failure(connect(junk).query('SELECT 1', limits));
-    expect(notDatabase.code).toBe('not-found');
-    expect(notDatabase.message).toMatch(/not a readable SQLite database/);
+    expect(notDatabase.code).toBe('invalid-request');
+    expect(notDatabase.message).toBe(`${junk} is not a SQLite database file; it looks like a text file: a CSV file can be added as CSV`);
   });
 
   it('times out a runaway query and answers the next one on a fresh worker', async () => {

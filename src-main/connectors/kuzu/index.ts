@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 
 import { WorkbenchError } from '../../contract/errors';
 import type { Connector } from '../connector';
+import { addItAs, sniffFileKind } from '../shared/file-kind';
 import { startKuzuConnector } from './kuzu-connector';
 
 export interface KuzuConnectorOptions {
@@ -24,5 +25,12 @@ export async function openKuzuConnector(options: KuzuConnectorOptions): Promise<
   const path = resolve(options.path);
   // Kùzu would create an empty database at a missing path; say plainly that it is missing.
   if (!existsSync(path)) throw new WorkbenchError('not-found', `Kùzu: no database at ${path}`);
-  return startKuzuConnector(path, options.bufferPoolBytes ?? 256 * 1024 * 1024);
+  try {
+    return await startKuzuConnector(path, options.bufferPoolBytes ?? 256 * 1024 * 1024);
+  } catch (error) {
+    // Kùzu only says the file is not a Kùzu database; say which kind of connection it fits.
+    const hint = addItAs(sniffFileKind(path));
+    if (hint === '' || WorkbenchError.from(error).code !== 'connection-failed') throw error;
+    throw new WorkbenchError('invalid-request', `${path} is not a Kùzu database; ${hint}`, { cause: error });
+  }
 }

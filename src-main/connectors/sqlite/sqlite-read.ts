@@ -1,9 +1,11 @@
 import type Database from 'better-sqlite3';
+import { existsSync } from 'node:fs';
 import { openSqliteFile } from '../../native/better-sqlite3';
 import { WorkbenchError } from '../../contract/errors';
 import type { CellValue, QueryResult, ResultColumn, SchemaInfo, TableInfo } from '../../contract/data';
 import { checkSqliteStatementStart } from './statement-start';
 import { binaryCell } from '../shared/binary-cell';
+import { addItAs, requireRegularFile, sniffFileKind } from '../shared/file-kind';
 
 type SqliteHandle = Database.Database;
 
@@ -14,11 +16,12 @@ type SqliteHandle = Database.Database;
  * writes. None of this inspects the query text.
  */
 export function openReadOnlySqlite(path: string): SqliteHandle {
+  requireRegularFile(path, 'a SQLite file');
   let database: SqliteHandle;
   try {
     database = openSqliteFile(path, { readonly: true, fileMustExist: true });
   } catch (error) {
-    throw new WorkbenchError('not-found', `Cannot open SQLite database ${path}: ${messageOf(error)}`);
+    throw new WorkbenchError(existsSync(path) ? 'connection-failed' : 'not-found', `Cannot open SQLite database ${path}: ${messageOf(error)}`);
   }
   try {
     database.pragma('query_only = ON');
@@ -26,9 +29,18 @@ export function openReadOnlySqlite(path: string): SqliteHandle {
     database.prepare('SELECT count(*) FROM sqlite_schema').get();
   } catch (error) {
     database.close();
-    throw new WorkbenchError('not-found', `${path} is not a readable SQLite database: ${messageOf(error)}`);
+    throw notReadable(path, error);
   }
   return database;
+}
+
+/** Why a file that opened could not be read: not a database at all (saying what it looks like), or SQLite's reason. */
+function notReadable(path: string, error: unknown): WorkbenchError {
+  if ((error as { code?: unknown }).code !== 'SQLITE_NOTADB') {
+    return new WorkbenchError('connection-failed', `${path} is not a readable SQLite database: ${messageOf(error)}`);
+  }
+  const hint = addItAs(sniffFileKind(path));
+  return new WorkbenchError('invalid-request', `${path} is not a SQLite database file${hint === '' ? '' : `; ${hint}`}`);
 }
 
 export function runReadOnlyQuery(
