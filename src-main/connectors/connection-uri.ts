@@ -1,8 +1,8 @@
-import { isAbsolute, resolve } from 'node:path';
 import { mysqlProtocols, neo4jProtocols, postgresProtocols, type ConnectionTarget } from '../contract/connections';
 import { WorkbenchError } from '../contract/errors';
 import type { Connector } from './connector';
 import { openConnector } from './open-connector';
+import { resolveUserPath } from './user-path';
 
 export const supportedUris = [
   'sqlite:PATH',
@@ -63,11 +63,14 @@ function isOneOf(protocol: string, protocols: readonly string[]): boolean {
   return protocols.includes(protocol);
 }
 
-/** `sqlite:rel.db`, `sqlite:/abs.db` and `sqlite:///abs.db` all name a file; relative paths resolve here. */
+/**
+ * `sqlite:rel.db`, `sqlite:/abs.db`, `sqlite:///abs.db`, `sqlite:~/home.db` and
+ * `sqlite:file:///abs.db` all name a file; relative paths resolve here (see user-path.ts).
+ */
 function filePath(scheme: string, rest: string): string {
   const path = rest.startsWith('//') ? rest.slice(2) : rest;
   if (path === '') throw new WorkbenchError('invalid-uri', `${scheme}: URI has no file path (expected ${scheme}:PATH)`);
-  return isAbsolute(path) ? path : resolve(path);
+  return resolveUserPath(path);
 }
 
 function parseUrl(uri: string): URL {

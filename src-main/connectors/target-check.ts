@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
 import type { ConnectionTarget } from '../contract/connections';
 import { WorkbenchError } from '../contract/errors';
 import { requireRegularFile } from './shared/file-kind';
+import { resolveUserPath } from './user-path';
 
 const fileKinds = {
   sqlite: 'a SQLite file',
@@ -13,7 +13,7 @@ const fileKinds = {
 
 /** An absolute path to an existing regular file, or a clear error naming what was expected. */
 function existingFile(path: string, expected: string): string {
-  const absolute = isAbsolute(path) ? path : resolve(path);
+  const absolute = resolveUserPath(path);
   if (!existsSync(absolute)) throw new WorkbenchError('not-found', `No file at ${absolute}`);
   requireRegularFile(absolute, expected);
   return absolute;
@@ -21,7 +21,8 @@ function existingFile(path: string, expected: string): string {
 
 /**
  * Checks a target before it is saved or tested, so a typo is reported now rather than at the
- * first query: files must exist (a Kùzu database is a file since Kùzu 0.11, a folder before);
+ * first query: paths become absolute (`~/` and `file://` URLs read as a user means them, see
+ * user-path.ts) and files must exist (a Kùzu database is a file since Kùzu 0.11, a folder before);
  * server URLs were already checked by the contract (scheme, no password).
  */
 export function normalizeTarget(target: ConnectionTarget): ConnectionTarget {
@@ -31,7 +32,7 @@ export function normalizeTarget(target: ConnectionTarget): ConnectionTarget {
     case 'duckdb':
       return { engine: 'duckdb', format: target.format, path: existingFile(target.path, fileKinds[target.format]) };
     case 'kuzu': {
-      const path = isAbsolute(target.path) ? target.path : resolve(target.path);
+      const path = resolveUserPath(target.path);
       if (!existsSync(path)) throw new WorkbenchError('not-found', `No Kùzu database at ${path}`);
       return { engine: 'kuzu', path };
     }
