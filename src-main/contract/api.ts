@@ -93,6 +93,14 @@ export const api = {
     }),
     result: cellSchema,
   },
+  /**
+   * Turns an analyst's query into a note or back, in place (same id and position, nothing in
+   * the trash); the output is dropped and a note has no connection.
+   */
+  'cells/change-kind': {
+    params: z.object({ id: z.string(), kind: z.enum(['query', 'note']), connectionId: z.string().nullable().optional() }),
+    result: cellSchema,
+  },
   'cells/move': { params: z.object({ id: z.string(), afterCellId: z.string().nullable() }), result: ok },
   /** Moves a cell to the trash; `cells/restore` puts it back where it was. */
   'cells/delete': { params: id, result: ok },

@@ -37,6 +37,7 @@ export function notebookHandlers(dependencies: {
 
     'cells/insert': (params) => notebooks.insertCell(params),
     'cells/update': (params) => notebooks.updateCell(params),
+    'cells/change-kind': (params) => notebooks.changeCellKind(params),
     'cells/move': ({ id, afterCellId }) => {
       notebooks.moveCell(id, afterCellId);
       return { ok: true as const };

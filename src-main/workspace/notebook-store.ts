@@ -59,6 +59,13 @@ export interface CellEdit {
   settings?: QuerySettings;
 }
 
+export interface CellKindChange {
+  id: string;
+  kind: 'query' | 'note';
+  /** The connection a query runs on; ignored for a note, which has none. */
+  connectionId?: string | null;
+}
+
 /**
  * Notebooks and their cells in the workspace database. Deletion is a move to the trash
  * (`deleted_at`), so every delete can be undone; each method is one transaction.
@@ -185,6 +192,29 @@ export class NotebookStore {
       );
     this.touch(existing.notebookId, now);
     return this.getCell(edit.id);
+  }
+
+  /**
+   * Turns an analyst's query into a note or a note into a query in place: the same id and
+   * position, so nothing goes to the trash. The old kind's output and kind-specific data do not
+   * fit the new kind and are dropped; a note has no connection, a query takes `connectionId`.
+   */
+  changeCellKind(change: CellKindChange): Cell {
+    const existing = this.getCell(change.id);
+    const convertible: readonly CellKind[] = ['query', 'note'];
+    if (existing.author !== 'analyst' || !convertible.includes(existing.kind)) {
+      throw new WorkbenchError('invalid-request', 'Only an analyst’s query or note can change kind');
+    }
+    if (existing.kind === change.kind) return existing;
+    const now = this.environment.now();
+    const connectionId = change.kind === 'note' ? null : (change.connectionId ?? null);
+    this.database.transaction(() => {
+      this.database
+        .prepare("UPDATE cells SET kind = ?, connection_id = ?, data = '{}', output = NULL, updated_at = ? WHERE id = ?")
+        .run(change.kind, connectionId, now, change.id);
+      this.touch(existing.notebookId, now);
+    })();
+    return this.getCell(change.id);
   }
 
   moveCell(id: string, afterCellId: string | null): void {

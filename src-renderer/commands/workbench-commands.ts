@@ -210,7 +210,7 @@ export const workbenchCommands = registerCommands([
   },
   {
     id: 'edit.undo',
-    label: 'Undo: restore what was deleted last',
+    label: 'Undo: restore the last deleted cell or cell-kind change',
     shortcuts: ['Mod+Z'],
     scope: 'command',
     predicate: ({ state }) => state.undoStack.length > 0,

@@ -223,35 +223,22 @@ export function createNotebookSlice({ client, set, get }: SliceContext): Noteboo
     },
 
     changeCellKind: async (id, kind) => {
-      const cells = get().cells;
-      const index = cells.findIndex((cell) => cell.id === id);
-      const cell = cells[index];
+      const cell = get().cells.find((candidate) => candidate.id === id);
       if (!cell || cell.kind === kind || (cell.kind !== 'query' && cell.kind !== 'note') || cell.author !== 'analyst') return;
+      // A running query would save its output onto the note; it is cancelled or finished first.
+      if ((get().runtimes[id] ?? idleRuntime).status === 'running') throw new WorkbenchError('invalid-request', 'Cancel the running query first');
       await saveCell(id);
-      const source = get().cells.find((candidate) => candidate.id === id)?.source ?? cell.source;
-      const notebookId = get().currentNotebookId;
-      if (!notebookId) return;
-      const connectionId = kind === 'query' ? (neighbourWithConnection(cells, cell.id)?.connectionId ?? get().connections[0]?.id ?? null) : null;
-      const replacement = await client.invoke('cells/insert', {
-        notebookId,
-        kind,
-        author: 'analyst',
-        source,
-        connectionId,
-        settings: cell.settings,
-        afterCellId: id,
-      });
-      await client.invoke('cells/delete', { id });
-      set({ cells: get().cells.map((existing) => (existing.id === id ? replacement : existing)), selectedCellId: replacement.id });
-      get().pushUndo({
-        label: `Turn the ${kind} back into a ${cell.kind}`,
-        targetId: id,
-        undo: async () => {
-          await client.invoke('cells/delete', { id: replacement.id });
-          const restored = await client.invoke('cells/restore', { id });
-          set({ cells: get().cells.map((existing) => (existing.id === replacement.id ? restored : existing)), selectedCellId: restored.id });
-        },
-      });
+      const previous = { kind: cell.kind, connectionId: cell.connectionId };
+      const connectionId = kind === 'query' ? (neighbourWithConnection(get().cells, id)?.connectionId ?? get().connections[0]?.id ?? null) : null;
+      const apply = async (change: { kind: 'query' | 'note'; connectionId: string | null }): Promise<void> => {
+        const changed = await client.invoke('cells/change-kind', { id, ...change });
+        const { [id]: _dropped, ...runtimes } = get().runtimes;
+        set({ cells: get().cells.map((existing) => (existing.id === id ? changed : existing)), runtimes, selectedCellId: id });
+      };
+      await apply({ kind, connectionId });
+      if (capturePolicy({ kind: 'change-cell-kind' }) === 'capture') {
+        get().pushUndo({ label: `Turn the ${kind} back into a ${previous.kind}`, targetId: id, undo: () => apply(previous) });
+      }
     },
 
     moveCell: async (id, direction) => {

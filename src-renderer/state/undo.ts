@@ -2,18 +2,20 @@
  * What Ctrl/Cmd+Z can take back, and the policy that decides what is captured.
  *
  * Policy, per kind of change (Excalidraw names this per update, `CaptureUpdateAction`):
- * - `capture`: the analyst removed something (a cell, an attached document) — undoable, newest first;
+ * - `capture`: the analyst removed something (a cell, an attached document) or turned a query
+ *   into a note or back — undoable, newest first;
  * - `never`: cells a run writes, and text typed in an editor (the editor keeps its own undo).
  */
 export type CapturePolicy = 'capture' | 'never';
 
-export type UndoableChange = { kind: 'delete-cell'; by: 'analyst' | 'run' } | { kind: 'remove-document' } | { kind: 'run-writes-cell' } | { kind: 'edit-text' };
+export type UndoableChange = { kind: 'delete-cell'; by: 'analyst' | 'run' } | { kind: 'remove-document' } | { kind: 'change-cell-kind' } | { kind: 'run-writes-cell' } | { kind: 'edit-text' };
 
 export function capturePolicy(change: UndoableChange): CapturePolicy {
   switch (change.kind) {
     case 'delete-cell':
       return change.by === 'analyst' ? 'capture' : 'never';
     case 'remove-document':
+    case 'change-cell-kind':
       return 'capture';
     case 'run-writes-cell':
     case 'edit-text':

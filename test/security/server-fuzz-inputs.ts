@@ -171,6 +171,7 @@ export const fuzzedMethods = [
   'cells/insert',
   'cells/update',
   'cells/move',
+  'cells/change-kind',
   'cells/delete',
   'cells/restore',
   'query/cancel',

@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openAppDatabase } from '../../src-main/workspace/app-database';
 import { NotebookStore } from '../../src-main/workspace/notebook-store';
+import { TrashStore } from '../../src-main/workspace/trash-store';
 import { fixedEnvironment } from '../support/fixtures';
 import { useTempDirs } from '../support/temp';
 
@@ -90,6 +91,43 @@ describe('NotebookStore', () => {
     expect(copy.cells[0]?.output?.status).toBe('error');
     store.updateCell({ id: copy.cells[0]!.id, source: 'changed' });
     expect(store.getCell(cell.id).source).toBe('SELECT 1');
+  });
+
+  it('turns a query into a note and back in place: same id and position, output dropped, nothing in the trash', () => {
+    const { store, database } = openStore();
+    const notebook = store.create('Kinds');
+    store.insertCell({ notebookId: notebook.id, kind: 'note', author: 'analyst', source: 'above' });
+    const query = store.insertCell({ notebookId: notebook.id, kind: 'query', author: 'analyst', source: 'SELECT 1', connectionId: 'c1', settings: { maxRows: 7, timeoutMs: 2000 } });
+    store.insertCell({ notebookId: notebook.id, kind: 'note', author: 'analyst', source: 'below' });
+    store.saveOutput(query.id, {
+      status: 'ok',
+      ranAt: '2026-01-01T00:00:00.000Z',
+      connectionId: 'c1',
+      result: { columns: [{ name: 'x', type: '' }], rows: [[1]], rowCount: 1, truncated: false, elapsedMs: 1 },
+    });
+
+    const note = store.changeCellKind({ id: query.id, kind: 'note' });
+    expect(note).toMatchObject({ id: query.id, kind: 'note', source: 'SELECT 1', connectionId: null, output: null, settings: { maxRows: 7, timeoutMs: 2000 } });
+    expect(render(store, notebook.id)).toEqual(['note/analyst: above', 'note/analyst: SELECT 1', 'note/analyst: below']);
+
+    const back = store.changeCellKind({ id: query.id, kind: 'query', connectionId: 'c2' });
+    expect(back).toMatchObject({ id: query.id, kind: 'query', connectionId: 'c2', output: null });
+    expect(render(store, notebook.id)).toEqual(['note/analyst: above', 'query/analyst: SELECT 1', 'note/analyst: below']);
+    expect(store.get(notebook.id).cells.map((cell) => cell.id)[1]).toBe(query.id);
+    const trash = new TrashStore(database).list();
+    expect(trash.cells).toEqual([]);
+    expect(trash.notebooks).toEqual([]);
+  });
+
+  it('changes the kind of an analyst query or note only', () => {
+    const { store } = openStore();
+    const notebook = store.create('Kinds');
+    const modelQuery = store.insertCell({ notebookId: notebook.id, kind: 'query', author: 'model', source: 'SELECT 1' });
+    const question = store.insertCell({ notebookId: notebook.id, kind: 'question', author: 'analyst', source: 'Why?' });
+    expect(() => store.changeCellKind({ id: modelQuery.id, kind: 'note' })).toThrow('Only an analyst’s query or note can change kind');
+    expect(() => store.changeCellKind({ id: question.id, kind: 'note' })).toThrow('Only an analyst’s query or note can change kind');
+    expect(() => store.changeCellKind({ id: 'missing', kind: 'note' })).toThrow('No cell missing');
+    expect(render(store, notebook.id)).toEqual(['query/model: SELECT 1', 'question/analyst: Why?']);
   });
 
   it('renames notebooks and refuses unknown ids with a clear error', () => {
