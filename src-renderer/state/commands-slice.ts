@@ -1,3 +1,4 @@
+import { WorkbenchError } from '../../src-main/contract';
 import type { SliceContext } from './store';
 import { undoDepth, type UndoEntry } from './undo';
 
@@ -17,7 +18,10 @@ export interface CommandsSlice {
   requestLeave(id: string): void;
   setPaletteOpen(open: boolean): void;
   pushUndo(entry: UndoEntry): void;
-  /** Forgets entries for a target restored some other way (e.g. from a notice). */
+  /**
+   * Forgets the entries, and dismisses the Undo notices, for a target restored some other way
+   * (from a notice or the trash) or deleted for good (the trash emptied).
+   */
   dropUndo(targetId: string): void;
   /** Takes back the newest captured change; false when there is none. */
   undo(): Promise<boolean>;
@@ -37,7 +41,11 @@ export function createCommandsSlice({ set, get }: SliceContext): CommandsSlice {
     requestLeave: (id) => set({ leaveRequest: { cellId: id, seq: ++seq } }),
     setPaletteOpen: (open) => set({ paletteOpen: open }),
     pushUndo: (entry) => set({ undoStack: [...get().undoStack, entry].slice(-undoDepth) }),
-    dropUndo: (targetId) => set({ undoStack: get().undoStack.filter((entry) => entry.targetId !== targetId) }),
+    dropUndo: (targetId) =>
+      set({
+        undoStack: get().undoStack.filter((entry) => entry.targetId !== targetId),
+        toasts: get().toasts.filter((toast) => toast.restores !== targetId),
+      }),
     undo: async () => {
       const entry = get().undoStack.at(-1);
       if (!entry) return false;
@@ -45,8 +53,8 @@ export function createCommandsSlice({ set, get }: SliceContext): CommandsSlice {
       try {
         await entry.undo();
       } catch (error) {
-        // Keep the entry so the analyst can try again.
-        set({ undoStack: [...get().undoStack, entry] });
+        // Keep the entry so the analyst can try again, unless what it restores is gone for good.
+        if (WorkbenchError.from(error).code !== 'not-found') set({ undoStack: [...get().undoStack, entry] });
         throw error;
       }
       return true;

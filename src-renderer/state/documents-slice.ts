@@ -1,6 +1,6 @@
 import type { DocumentSummary, Result } from '../../src-main/contract';
 import type { SliceContext } from './store';
-import { capturePolicy } from './undo';
+import { capturePolicy, restoreFailure } from './undo';
 
 export interface DocumentsSlice {
   /** The open notebook's attached documents (for that notebook only). */
@@ -44,13 +44,16 @@ export function createDocumentsSlice({ client, set, get }: SliceContext): Docume
       if (current) await get().loadDocuments(current.notebookId);
       const restore = async (): Promise<void> => {
         get().dropUndo(id);
-        const restored = await client.invoke('documents/restore', { id });
+        const restored = await client.invoke('documents/restore', { id }).catch((error: unknown) => {
+          throw restoreFailure(error, name);
+        });
         await get().loadDocuments(restored.notebookId);
       };
       if (capturePolicy({ kind: 'remove-document' }) === 'capture') get().pushUndo({ label: `Restore the document ${name}`, targetId: id, undo: restore });
       get().notify({
         tone: 'info',
         message: `${name} removed — in the trash; Ctrl+Z restores it`,
+        restores: id,
         action: { label: 'Undo', run: () => void restore().catch((error: unknown) => get().reportError(error, 'Could not restore the document')) },
       });
     },

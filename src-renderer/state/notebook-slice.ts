@@ -8,7 +8,7 @@ import {
 } from '../../src-main/contract';
 import { idleRuntime, transitionRuntime, type CellRuntime, type RuntimeMessage } from './cell-runtime';
 import type { SliceContext } from './store';
-import { capturePolicy } from './undo';
+import { capturePolicy, restoreFailure } from './undo';
 
 export type SaveState = 'saved' | 'pending' | 'saving' | 'error';
 
@@ -139,11 +139,15 @@ export function createNotebookSlice({ client, set, get }: SliceContext): Noteboo
       get().notify({
         tone: 'info',
         message: `Deleted “${title}”`,
+        restores: id,
         action: {
           label: 'Undo',
           run: () => {
             void client
               .invoke('notebooks/restore', { id })
+              .catch((error: unknown) => {
+                throw restoreFailure(error, `“${title}”`);
+              })
               .then(refreshNotebookList)
               .then(() => get().openNotebook(id))
               .catch((error: unknown) => get().reportError(error, 'Could not restore the notebook'));
@@ -205,7 +209,9 @@ export function createNotebookSlice({ client, set, get }: SliceContext): Noteboo
       void refreshNotebookList();
       const restore = async (): Promise<void> => {
         get().dropUndo(id);
-        const cell = await client.invoke('cells/restore', { id });
+        const cell = await client.invoke('cells/restore', { id }).catch((error: unknown) => {
+          throw restoreFailure(error, 'The cell');
+        });
         const cells = [...get().cells];
         cells.splice(Math.min(index, cells.length), 0, cell);
         set({ cells, selectedCellId: cell.id });
@@ -215,6 +221,7 @@ export function createNotebookSlice({ client, set, get }: SliceContext): Noteboo
       get().notify({
         tone: 'info',
         message: 'Cell deleted — Ctrl+Z restores it',
+        restores: id,
         action: {
           label: 'Undo',
           run: () => void restore().catch((error: unknown) => get().reportError(error, 'Could not restore the cell')),

@@ -8,6 +8,11 @@ export interface Toast {
   tone: 'info' | 'error';
   /** e.g. Undo after a delete. */
   action?: { label: string; run: () => void };
+  /**
+   * The id of the deleted item the action brings back: the notice goes when that item is
+   * restored some other way or deleted for good (see `dropUndo`).
+   */
+  restores?: string;
 }
 
 export type MainView = 'notebook' | 'benchmarks' | 'trash' | 'search' | 'playbooks';

@@ -1,3 +1,5 @@
+import { WorkbenchError } from '../../src-main/contract';
+
 /**
  * What Ctrl/Cmd+Z can take back, and the policy that decides what is captured.
  *
@@ -33,6 +35,16 @@ export interface UndoEntry {
   /** The cell or notebook the entry brings back; used to drop the entry when it is restored otherwise. */
   targetId: string;
   undo(): Promise<void>;
+}
+
+/**
+ * A restore that found nothing in the trash (emptied since the delete) said `No cell <uuid> in
+ * the trash`; this says it in words, without the internal id.
+ */
+export function restoreFailure(error: unknown, what: string): WorkbenchError {
+  const failure = WorkbenchError.from(error);
+  if (failure.code !== 'not-found') return failure;
+  return new WorkbenchError('not-found', `${what} was deleted for good when the trash was emptied; it cannot be restored`);
 }
 
 /** At most this many steps are kept; older ones fall off. */

@@ -1,10 +1,30 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import type { WorkbenchClient } from '../../src-main/contract';
+import type { Result, WorkbenchClient } from '../../src-main/contract';
 import type { TrashKind, TrashListing } from '../../src-main/contract/trash';
 import { useWorkbench } from '../app/store-context';
 import { useDialogKeys } from '../app/use-dialog-keys';
 
 const when = (iso: string): string => new Date(iso).toLocaleString();
+
+/** “1 notebook”, “2 cells”, “1 set of playbooks”. */
+const countOf = (count: number, one: string, many = `${one}s`): string => `${count.toLocaleString()} ${count === 1 ? one : many}`;
+
+/** Every id the listing holds, of whatever kind. */
+const listedIds = (listing: TrashListing): string[] =>
+  [listing.notebooks, listing.cells, listing.documents, listing.connections, listing.playbooks].flatMap((items) => items.map((item) => item.id));
+
+/** What emptying the trash deleted, naming only the kinds it deleted. */
+function purgedSummary(removed: Result<'trash/empty'>): string {
+  const parts = [
+    removed.notebooks > 0 && countOf(removed.notebooks, 'notebook'),
+    removed.cells > 0 && countOf(removed.cells, 'cell'),
+    removed.documents > 0 && countOf(removed.documents, 'document'),
+    removed.connections > 0 && countOf(removed.connections, 'connection'),
+    removed.playbooks > 0 && countOf(removed.playbooks, 'set of playbooks', 'sets of playbooks'),
+  ].filter((part): part is string => typeof part === 'string');
+  const kept = removed.kept ? ` (${countOf(removed.kept, 'notebook')} kept while a run writes to ${removed.kept === 1 ? 'it' : 'them'})` : '';
+  return `${parts.length === 0 ? 'Nothing was deleted' : `Deleted for good: ${parts.join(', ')}`}${kept}.`;
+}
 
 /**
  * What was deleted — notebooks, cells, attached documents, connections, a removed connection's playbooks — until the analyst restores it or empties
@@ -52,12 +72,14 @@ export function TrashView({ client }: { client: WorkbenchClient }) {
   const empty = async (): Promise<void> => {
     setConfirming(false);
     try {
+      const before = await client.invoke('trash/list', {});
       const removed = await client.invoke('trash/empty', {});
-      notify({
-        tone: 'info',
-        message: `Deleted for good: ${removed.notebooks} notebooks, ${removed.cells} cells, ${removed.documents} documents, ${removed.connections} connections, ${removed.playbooks} sets of playbooks${removed.kept ? ` (${removed.kept} notebooks kept while a run writes to them)` : ''}.`,
-      });
-      await reload();
+      const after = await client.invoke('trash/list', {});
+      setListing(after);
+      // Undo notices and Ctrl+Z entries for what is gone for good would only fail now.
+      const left = new Set(listedIds(after));
+      for (const id of listedIds(before)) if (!left.has(id)) dropUndo(id);
+      notify({ tone: 'info', message: purgedSummary(removed) });
     } catch (error) {
       reportError(error, 'Could not empty the trash');
     }
@@ -77,7 +99,7 @@ export function TrashView({ client }: { client: WorkbenchClient }) {
       {listing && listing.notebooks.length > 0 && (
         <TrashSection title="Notebooks">
           {listing.notebooks.map((notebook) => (
-            <TrashRow key={notebook.id} kind="notebook" title={notebook.title} meta={`${notebook.cellCount} cells · deleted ${when(notebook.deletedAt)}`} onRestore={() => void restore('notebook', notebook.id, null)} />
+            <TrashRow key={notebook.id} kind="notebook" title={notebook.title} meta={`${countOf(notebook.cellCount, 'cell')} · deleted ${when(notebook.deletedAt)}`} onRestore={() => void restore('notebook', notebook.id, null)} />
           ))}
         </TrashSection>
       )}

@@ -87,4 +87,38 @@ describe('the trash view', () => {
     }
     expect(app.pageErrors).toEqual([]);
   });
+
+  it('emptying the trash dismisses the Undo notices of what it deleted for good, and counts in words (1 notebook, 2 cells)', async () => {
+    await page().getByTestId('open-trash').click();
+    await page().getByTestId('notebook-list').getByText('Welcome to Decision Workbench').click();
+    const cells = page().getByTestId('cell');
+    await expect.poll(() => page().getByTestId('notebook-title').textContent()).toBe('Welcome to Decision Workbench');
+    const before = await cells.count();
+    for (const left of [before - 1, before - 2]) {
+      await cells.nth(1).getByRole('button', { name: /delete/i }).click();
+      await expect.poll(() => cells.count()).toBe(left);
+    }
+    await page().getByTestId('new-notebook').click();
+    await expect.poll(notebookTitles).toContain('Untitled 1');
+    await deleteNotebook('Untitled 1');
+    const toasts = page().getByTestId('toast');
+    const notebookNotice = toasts.filter({ hasText: 'Deleted “Untitled 1”' });
+    await notebookNotice.getByRole('button', { name: 'Undo' }).waitFor();
+
+    await runCommand('Open the trash');
+    const view = page().getByTestId('trash-view');
+    await expect.poll(() => view.getByTestId('trash-item').count()).toBe(3);
+    // The notice is still there when the trash is emptied (notices last 8 s).
+    expect(await notebookNotice.count()).toBe(1);
+    await view.getByTestId('empty-trash').click();
+    await page().getByTestId('confirm-empty-trash').getByTestId('confirm-empty').click();
+    await expect.poll(() => view.getByTestId('trash-item').count()).toBe(0);
+    await expect.poll(() => toasts.allInnerTexts()).toContainEqual(expect.stringContaining('Deleted for good: 1 notebook, 2 cells.'));
+    // No Undo is left that could only fail now.
+    expect(await notebookNotice.count()).toBe(0);
+    expect(await toasts.filter({ hasText: 'Cell deleted' }).count()).toBe(0);
+    expect(await toasts.getByRole('button', { name: 'Undo' }).count()).toBe(0);
+    await screenshot(page(), 'trash-03-emptied-notices');
+    expect(app.pageErrors).toEqual([]);
+  });
 });

@@ -130,6 +130,14 @@ describe('NotebookStore', () => {
     expect(render(store, notebook.id)).toEqual(['query/model: SELECT 1', 'question/analyst: Why?']);
   });
 
+  it('a restore after the trash was emptied fails as not-found (the app words it, see restoreFailure)', () => {
+    const { store, database } = openStore();
+    const notebook = store.create('Gone');
+    store.delete(notebook.id);
+    new TrashStore(database).empty(new Set());
+    expect(() => store.restore(notebook.id)).toThrow(expect.objectContaining({ code: 'not-found', message: `No notebook ${notebook.id} in the trash` }));
+  });
+
   it('renames notebooks and refuses unknown ids with a clear error', () => {
     const { store } = openStore();
     const notebook = store.create('Old');

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { Cell } from '../../../src-main/contract';
+import { WorkbenchError, type Cell } from '../../../src-main/contract';
 import { keyboardTable } from '../../../src-renderer/commands/keyboard-table';
 import { chordOf, registerCommands } from '../../../src-renderer/commands/registry';
 import { workbenchCommands } from '../../../src-renderer/commands/workbench-commands';
 import { neighbourWithConnection } from '../../../src-renderer/state/notebook-slice';
-import { capturePolicy } from '../../../src-renderer/state/undo';
+import { capturePolicy, restoreFailure } from '../../../src-renderer/state/undo';
 import readme from '../../../README.md?raw';
 
 const key = (key: string, modifiers: Partial<Record<'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey', boolean>> = {}) => ({
@@ -57,6 +57,16 @@ describe('undo policy', () => {
     expect(capturePolicy({ kind: 'delete-cell', by: 'run' })).toBe('never');
     expect(capturePolicy({ kind: 'run-writes-cell' })).toBe('never');
     expect(capturePolicy({ kind: 'edit-text' })).toBe('never');
+  });
+
+  it('words a restore that came after the trash was emptied without the internal id', () => {
+    // What the workspace answers then (NotebookStore.restore, revived on this side).
+    const answer = WorkbenchError.revive(new WorkbenchError('not-found', 'No notebook 6f1c2e4a-0000-4000-8000-000000000000 in the trash').toJSON());
+    const failure = restoreFailure(answer, '“Gone”');
+    expect(failure.code).toBe('not-found');
+    expect(failure.message).toBe('“Gone” was deleted for good when the trash was emptied; it cannot be restored');
+    // Other failures pass through as they were.
+    expect(restoreFailure(new Error('socket closed'), 'x').message).toBe('socket closed');
   });
 });
 
