@@ -5,7 +5,8 @@ import { cellKindSchema } from './notebook';
 export const trashListingSchema = z.object({
   notebooks: z.array(z.object({ id: z.string(), title: z.string(), cellCount: z.number().int(), deletedAt: z.string() })),
   cells: z.array(z.object({ id: z.string(), notebookId: z.string(), notebookTitle: z.string(), kind: cellKindSchema, excerpt: z.string(), deletedAt: z.string() })),
-  connections: z.array(z.object({ id: z.string(), name: z.string(), engine: z.string(), deletedAt: z.string() })),
+  /** `passwordForgotten`: it had a password, which removing it forgot (a restore asks for it again). */
+  connections: z.array(z.object({ id: z.string(), name: z.string(), engine: z.string(), deletedAt: z.string(), passwordForgotten: z.boolean() })),
   documents: z.array(z.object({ id: z.string(), notebookId: z.string(), notebookTitle: z.string(), name: z.string(), chars: z.number().int(), deletedAt: z.string() })),
   /** A removed connection's playbooks, deleted whole (`playbooks/delete-task`); `id` is what `playbooks/restore` takes; the name while the connection is in the trash. */
   playbooks: z.array(z.object({ id: z.string(), scenario: z.string(), db: z.enum(['rdb', 'gdb']), connectionName: z.string().nullable(), versions: z.number().int(), deletedAt: z.string() })),

@@ -110,6 +110,8 @@ const migrations: string[] = [
    CREATE INDEX documents_by_notebook ON notebook_documents(notebook_id, added_at);`,
   // A removed document goes to the trash (restorable) like a cell, instead of being deleted at once.
   `ALTER TABLE notebook_documents ADD COLUMN deleted_at TEXT;`,
+  // Removing a connection forgets its password; the trash says so only when there was one.
+  `ALTER TABLE connections ADD COLUMN password_forgotten INTEGER NOT NULL DEFAULT 0;`,
 ];
 
 /**

@@ -76,8 +76,10 @@ export class ConnectionStore {
 
   /** Moves the connection to the trash and forgets its password (the database itself is not touched). */
   remove(id: string): void {
-    this.get(id);
-    this.database.prepare('UPDATE connections SET deleted_at = ? WHERE id = ?').run(this.environment.now(), id);
+    const connection = this.get(id);
+    this.database
+      .prepare('UPDATE connections SET deleted_at = ?, password_forgotten = ? WHERE id = ?')
+      .run(this.environment.now(), connection.hasPassword ? 1 : 0, id);
     this.secrets.delete(passwordKey(id));
   }
 

@@ -31,9 +31,11 @@ export class TrashStore {
         )
         .all() as { id: string; notebookId: string; notebookTitle: string; kind: CellKind; source: string; deletedAt: string }[]
     ).map(({ source, ...cell }) => ({ ...cell, excerpt: source.replace(/\s+/g, ' ').trim().slice(0, excerptLength) }));
-    const connections = this.database
-      .prepare('SELECT id, name, engine, deleted_at AS deletedAt FROM connections WHERE deleted_at IS NOT NULL ORDER BY deleted_at DESC')
-      .all() as TrashListing['connections'];
+    const connections = (
+      this.database
+        .prepare('SELECT id, name, engine, deleted_at AS deletedAt, password_forgotten FROM connections WHERE deleted_at IS NOT NULL ORDER BY deleted_at DESC')
+        .all() as (Omit<TrashListing['connections'][number], 'passwordForgotten'> & { password_forgotten: number })[]
+    ).map(({ password_forgotten, ...connection }) => ({ ...connection, passwordForgotten: password_forgotten === 1 }));
     // Like cells, a document of a deleted notebook goes and comes back with its notebook.
     const documents = this.database
       .prepare(

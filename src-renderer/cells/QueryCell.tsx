@@ -4,6 +4,7 @@ import { useWorkbench } from '../app/store-context';
 import { QueryEditor } from '../editor/QueryEditor';
 import { ResultGrid } from '../grid/ResultGrid';
 import { idleRuntime, type StreamedRows } from '../state/cell-runtime';
+import { connectionProblem } from '../state/notebook-slice';
 import { CellFrame } from './CellFrame';
 
 /** A SQL (or Cypher) cell: editor, run controls, and the last result or error. */
@@ -19,6 +20,7 @@ export function QueryCell({ cell }: { cell: Cell }) {
   const setFocusCell = useWorkbench((state) => state.setFocusCell);
   const reportError = useWorkbench((state) => state.reportError);
   const connection = connections.find((candidate) => candidate.id === cell.connectionId);
+  const cannotRun = connectionProblem(cell, connections);
 
   useEffect(() => {
     if (cell.connectionId) void loadSchema(cell.connectionId);
@@ -34,7 +36,7 @@ export function QueryCell({ cell }: { cell: Cell }) {
       <select
         aria-label="Connection"
         data-testid="cell-connection"
-        value={cell.connectionId ?? ''}
+        value={connection ? connection.id : ''}
         onChange={(event) => editCell(cell.id, { connectionId: event.target.value || null })}
       >
         <option value="">Choose a connection…</option>
@@ -78,7 +80,13 @@ export function QueryCell({ cell }: { cell: Cell }) {
           {runtime.status === 'cancelling' ? 'Cancelling…' : 'Cancel'}
         </button>
       ) : (
-        <button className="primary" data-testid="run-query" onClick={() => run(false)} title="Run (Ctrl+Enter); Shift+Enter runs and moves on">
+        <button
+          className="primary"
+          data-testid="run-query"
+          onClick={() => run(false)}
+          disabled={cannotRun !== null}
+          title={cannotRun ?? 'Run (Ctrl+Enter); Shift+Enter runs and moves on'}
+        >
           ▶ Run
         </button>
       )}

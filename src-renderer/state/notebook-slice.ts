@@ -272,8 +272,9 @@ export function createNotebookSlice({ client, set, get }: SliceContext): Noteboo
         else void get().addCell('query', { afterCellId: id, connectionId: cell.connectionId });
       }
       await saveCell(id);
-      if (!cell.connectionId) {
-        get().notify({ tone: 'error', message: 'Choose a connection for this cell first' });
+      const problem = connectionProblem(cell, get().connections);
+      if (problem !== null || !cell.connectionId) {
+        get().notify({ tone: 'error', message: problem ?? noConnectionChosen });
         return;
       }
       const requestId = `run-${Date.now()}-${++requestCounter}`;
@@ -307,6 +308,18 @@ export function createNotebookSlice({ client, set, get }: SliceContext): Noteboo
 
     setFocusCell: (id) => set({ focusCellId: id }),
   };
+}
+
+const noConnectionChosen = 'Choose a connection for this cell first';
+
+/**
+ * Why a cell cannot run on its connection, in words, or null when it can. A removed connection
+ * (in the trash or gone) leaves its id on the cell; the workspace would answer with that id.
+ */
+export function connectionProblem(cell: Pick<Cell, 'connectionId'>, connections: readonly { id: string }[]): string | null {
+  if (!cell.connectionId) return noConnectionChosen;
+  if (!connections.some((connection) => connection.id === cell.connectionId)) return 'This cell’s connection was removed: choose a connection for it';
+  return null;
 }
 
 /**

@@ -136,7 +136,7 @@ export function TrashView({ client }: { client: WorkbenchClient }) {
               key={connection.id}
               kind="connection"
               title={connection.name}
-              meta={`${connection.engine} · deleted ${when(connection.deletedAt)} · a password must be entered again`}
+              meta={`${connection.engine} · deleted ${when(connection.deletedAt)}${connection.passwordForgotten ? ' · its password must be entered again' : ''}`}
               onRestore={() => void restore('connection', connection.id, null)}
             />
           ))}

@@ -66,6 +66,19 @@ describe('the trash', () => {
     expect(await again.invoke('trash/list', {})).toEqual({ notebooks: [], cells: [], connections: [], documents: [], playbooks: [] });
   });
 
+  it('says a removed connection’s password must be entered again only when it had one', async () => {
+    const workbench = open();
+    const file = await workbench.invoke('connections/add', { name: 'file', target: { engine: 'sqlite', path: tinySqlite(tempDir()) } });
+    const server = await workbench.invoke('connections/add', { name: 'server', target: { engine: 'postgres', url: 'postgres://analyst@127.0.0.1:9/shop' }, password: 'hunter2' });
+    const trusting = await workbench.invoke('connections/add', { name: 'trusting', target: { engine: 'postgres', url: 'postgres://analyst@127.0.0.1:9/other' } });
+    for (const connection of [file, server, trusting]) await workbench.invoke('connections/remove', { id: connection.id });
+    const listed = (await workbench.invoke('trash/list', {})).connections;
+    expect(Object.fromEntries(listed.map((connection) => [connection.name, connection.passwordForgotten]))).toEqual({ file: false, server: true, trusting: false });
+    // Restored, it comes back without the password, as the trash said.
+    await workbench.invoke('trash/restore', { kind: 'connection', id: server.id });
+    expect((await workbench.invoke('connections/list', {})).find((connection) => connection.id === server.id)?.hasPassword).toBe(false);
+  });
+
   it('keeps a removed document: listed with its notebook, restored in its place (by Undo or the trash), refused when its name was attached again, gone only when emptied', async () => {
     const directory = tempDir();
     const workbench = open(directory);
