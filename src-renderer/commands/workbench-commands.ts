@@ -49,7 +49,7 @@ export const workbenchCommands = registerCommands([
     label: 'New notebook',
     shortcuts: ['Mod+Alt+N'],
     scope: 'anywhere',
-    perform: reported('Could not create a notebook', ({ state }) => state.createNotebook(`Untitled ${new Date().toLocaleString()}`)),
+    perform: reported('Could not create a notebook', ({ state }) => state.createNotebook()),
   },
   {
     id: 'notebook.save',

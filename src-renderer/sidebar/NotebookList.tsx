@@ -16,16 +16,12 @@ export function NotebookList() {
   const [renaming, setRenaming] = useState<{ id: string; title: string } | null>(null);
 
   const attempt = (work: Promise<unknown>, context: string): void => void work.catch((error: unknown) => reportError(error, context));
-  const newTitle = (): string => {
-    const taken = new Set(notebooks.map((notebook) => notebook.title));
-    for (let n = 1; ; n++) if (!taken.has(`Untitled ${n}`)) return `Untitled ${n}`;
-  };
 
   return (
     <section className="panel" aria-label="Notebooks">
       <header className="panel-header">
         <h2>Notebooks</h2>
-        <button className="ghost small" data-testid="new-notebook" title="New notebook (Ctrl+Alt+N)" onClick={() => attempt(createNotebook(newTitle()), 'Could not create a notebook')}>
+        <button className="ghost small" data-testid="new-notebook" title="New notebook (Ctrl+Alt+N)" onClick={() => attempt(createNotebook(), 'Could not create a notebook')}>
           + New
         </button>
         <button

@@ -25,7 +25,8 @@ export interface NotebookSlice {
 
   loadNotebooks(): Promise<void>;
   openNotebook(id: string): Promise<void>;
-  createNotebook(title: string): Promise<void>;
+  /** Creates and opens a notebook; without a title it is the first free “Untitled N” (the + New button, Ctrl+Alt+N and the palette alike). */
+  createNotebook(title?: string): Promise<void>;
   renameNotebook(id: string, title: string): Promise<void>;
   duplicateNotebook(id: string): Promise<void>;
   deleteNotebook(id: string): Promise<void>;
@@ -109,7 +110,7 @@ export function createNotebookSlice({ client, set, get }: SliceContext): Noteboo
     },
 
     createNotebook: async (title) => {
-      const notebook = await client.invoke('notebooks/create', { title });
+      const notebook = await client.invoke('notebooks/create', { title: title ?? untitledTitle(get().notebooks) });
       await refreshNotebookList();
       await get().openNotebook(notebook.id);
     },
@@ -308,6 +309,12 @@ export function createNotebookSlice({ client, set, get }: SliceContext): Noteboo
 
     setFocusCell: (id) => set({ focusCellId: id }),
   };
+}
+
+/** The first “Untitled N” no notebook has as its title. */
+export function untitledTitle(notebooks: readonly { title: string }[]): string {
+  const taken = new Set(notebooks.map((notebook) => notebook.title));
+  for (let n = 1; ; n++) if (!taken.has(`Untitled ${n}`)) return `Untitled ${n}`;
 }
 
 const noConnectionChosen = 'Choose a connection for this cell first';
