@@ -20,12 +20,14 @@ export type Author = z.infer<typeof authorSchema>;
 
 /** Upper bounds of a query's settings, documented in README › Data sources. */
 export const querySettingsLimits = { maxRows: 1_000_000, timeoutMs: 24 * 3600_000 } as const;
+/** The shortest timeout a query may have, in milliseconds. */
+export const minQueryTimeoutMs = 100;
 
 export const querySettingsSchema = z.object({
   /** Rows kept from a result; more are not read and the result is marked truncated. */
   maxRows: z.number().int().min(1).max(querySettingsLimits.maxRows),
   /** Wall-clock limit of one run of the query, in milliseconds. */
-  timeoutMs: z.number().int().min(100).max(querySettingsLimits.timeoutMs),
+  timeoutMs: z.number().int().min(minQueryTimeoutMs).max(querySettingsLimits.timeoutMs),
 });
 export type QuerySettings = z.infer<typeof querySettingsSchema>;
 export const defaultQuerySettings: QuerySettings = { maxRows: 1000, timeoutMs: 30_000 };

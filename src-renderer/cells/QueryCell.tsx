@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
-import type { Cell } from '../../src-main/contract';
+import { useEffect, useId, useState } from 'react';
+import { minQueryTimeoutMs, querySettingsLimits, type Cell } from '../../src-main/contract';
 import { useWorkbench } from '../app/store-context';
 import { QueryEditor } from '../editor/QueryEditor';
 import { ResultGrid } from '../grid/ResultGrid';
@@ -46,35 +46,31 @@ export function QueryCell({ cell }: { cell: Cell }) {
           </option>
         ))}
       </select>
-      <label className="setting" title="Rows kept from the result; the rest are not read">
-        rows
-        <input
-          type="number"
-          min={1}
-          max={1_000_000}
-          aria-label="Row cap"
-          value={cell.settings.maxRows}
-          onChange={(event) => {
-            const maxRows = Number(event.target.value);
-            if (Number.isInteger(maxRows) && maxRows >= 1 && maxRows <= 1_000_000) editCell(cell.id, { settings: { ...cell.settings, maxRows } });
-          }}
-        />
-      </label>
-      <label className="setting" title="Give up after this many seconds">
-        timeout s
-        <input
-          type="number"
-          min={1}
-          max={86_400}
-          aria-label="Timeout in seconds"
-          value={Math.round(cell.settings.timeoutMs / 1000)}
-          onChange={(event) => {
-            const seconds = Number(event.target.value);
-            if (Number.isFinite(seconds) && seconds >= 1 && seconds <= 86_400)
-              editCell(cell.id, { settings: { ...cell.settings, timeoutMs: Math.round(seconds * 1000) } });
-          }}
-        />
-      </label>
+      <SettingInput
+        label="rows"
+        ariaLabel="Row cap"
+        title="Rows kept from the result; the rest are not read"
+        className="row-cap"
+        min={1}
+        max={querySettingsLimits.maxRows}
+        step={1}
+        value={cell.settings.maxRows}
+        read={readRowCap}
+        allowed={rowCapRange}
+        onValid={(maxRows) => editCell(cell.id, { settings: { ...cell.settings, maxRows } })}
+      />
+      <SettingInput
+        label="timeout s"
+        ariaLabel="Timeout in seconds"
+        title="Give up after this many seconds"
+        min={minQueryTimeoutMs / 1000}
+        max={querySettingsLimits.timeoutMs / 1000}
+        step="any"
+        value={cell.settings.timeoutMs / 1000}
+        read={readTimeoutMs}
+        allowed={timeoutRange}
+        onValid={(timeoutMs) => editCell(cell.id, { settings: { ...cell.settings, timeoutMs } })}
+      />
       {busy ? (
         <button className="danger" data-testid="cancel-query" onClick={cancel} disabled={runtime.status === 'cancelling'} title="Cancel (Ctrl+.)">
           {runtime.status === 'cancelling' ? 'Cancelling…' : 'Cancel'}
@@ -117,6 +113,78 @@ export function QueryCell({ cell }: { cell: Cell }) {
       )}
       {!busy && cell.output?.status === 'ok' && <ResultGrid result={cell.output.result} fileName={`query-${cell.id.slice(0, 8)}`} exportCellId={cell.id} />}
     </CellFrame>
+  );
+}
+
+const rowCapRange = `Row cap: a whole number from 1 to ${querySettingsLimits.maxRows.toLocaleString('en-US')}`;
+const timeoutRange = `Timeout: ${(minQueryTimeoutMs / 1000).toLocaleString('en-US')} to ${(querySettingsLimits.timeoutMs / 1000).toLocaleString('en-US')} seconds`;
+
+/** The row cap typed, or null when it is not a whole number within the contract's range. */
+function readRowCap(text: string): number | null {
+  if (!/^\d+$/.test(text.trim())) return null;
+  const rows = Number(text);
+  return rows >= 1 && rows <= querySettingsLimits.maxRows ? rows : null;
+}
+
+/** The timeout typed in seconds, as milliseconds, or null outside the contract's range. */
+function readTimeoutMs(text: string): number | null {
+  if (text.trim() === '') return null;
+  const seconds = Number(text);
+  if (!Number.isFinite(seconds)) return null;
+  const ms = Math.round(seconds * 1000);
+  return ms >= minQueryTimeoutMs && ms <= querySettingsLimits.timeoutMs ? ms : null;
+}
+
+/**
+ * A number setting of the cell: a valid value is saved as it is typed; an invalid one stays in the
+ * field (nothing saved) with the allowed range said beside it, until it is corrected.
+ */
+function SettingInput(props: {
+  label: string;
+  ariaLabel: string;
+  title: string;
+  className?: string;
+  min: number;
+  max: number;
+  step: number | 'any';
+  value: number;
+  read(text: string): number | null;
+  allowed: string;
+  onValid(value: number): void;
+}) {
+  const [draft, setDraft] = useState<string | null>(null);
+  const errorId = useId();
+  const invalid = draft !== null && props.read(draft) === null;
+  return (
+    <label className="setting" title={props.title}>
+      {props.label}
+      <input
+        type="number"
+        className={props.className}
+        min={props.min}
+        max={props.max}
+        step={props.step}
+        aria-label={props.ariaLabel}
+        aria-invalid={invalid}
+        aria-describedby={invalid ? errorId : undefined}
+        value={draft ?? String(props.value)}
+        onChange={(event) => {
+          // A number input reports '' for text it cannot read (e.g. '1e'), which is invalid too.
+          const text = event.target.value;
+          const read = props.read(text);
+          if (read === null) setDraft(text);
+          else {
+            setDraft(null);
+            props.onValid(read);
+          }
+        }}
+      />
+      {invalid && (
+        <span className="setting-error" id={errorId} role="alert" data-testid="setting-error">
+          {props.allowed}
+        </span>
+      )}
+    </label>
   );
 }
 
