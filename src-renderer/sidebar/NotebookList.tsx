@@ -7,6 +7,7 @@ export function NotebookList() {
   const notebooks = useWorkbench((state) => state.notebooks);
   const currentId = useWorkbench((state) => state.currentNotebookId);
   const openNotebook = useWorkbench((state) => state.openNotebook);
+  const setMainView = useWorkbench((state) => state.setMainView);
   const createNotebook = useWorkbench((state) => state.createNotebook);
   const renameNotebook = useWorkbench((state) => state.renameNotebook);
   const duplicateNotebook = useWorkbench((state) => state.duplicateNotebook);
@@ -52,7 +53,10 @@ export function NotebookList() {
                 }}
               />
             ) : (
-              <button className="list-item" onClick={() => attempt(openNotebook(notebook.id), 'Could not open the notebook')} onDoubleClick={() => setRenaming({ id: notebook.id, title: notebook.title })}>
+              <button
+                className="list-item"
+                // Choosing a notebook shows it, the open one too, whatever view (trash, benchmarks, playbooks) is in front.
+                onClick={() => attempt(openNotebook(notebook.id).then(() => setMainView('notebook')), 'Could not open the notebook')} onDoubleClick={() => setRenaming({ id: notebook.id, title: notebook.title })}>
                 <span className="list-title">{notebook.title}</span>
                 <span className="list-meta">{notebook.cellCount}</span>
               </button>

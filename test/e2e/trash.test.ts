@@ -50,9 +50,9 @@ describe('the trash view', () => {
     await view.locator('[data-kind="cell"]').getByRole('button', { name: /^Restore/ }).click();
     await expect.poll(() => items.count()).toBe(0);
     expect(await view.innerText()).toContain('The trash is empty.');
-    // The cell is back in its notebook, in its place.
-    await page().getByTestId('open-trash').click();
+    // The cell is back in its notebook, in its place; choosing the notebook in the sidebar, even the one already open, leaves the trash.
     await page().getByTestId('notebook-list').getByText('Welcome to Decision Workbench').click();
+    await expect.poll(() => page().getByTestId('trash-view').count()).toBe(0);
     await expect.poll(() => cells.count()).toBe(before);
     expect(await cells.nth(1).getAttribute('data-cell-id')).toBe(secondId);
   });
