@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { screenshot, useAppInBrowser } from '../support/browser';
+import { runPaletteCommand, screenshot, useAppInBrowser } from '../support/browser';
 
 /**
  * M and Y change a cell's kind in place: the same cell in the same place, nothing in the trash,
@@ -11,14 +11,6 @@ const cells = () => page().getByTestId('cell');
 const press = (keys: string): Promise<void> => page().keyboard.press(keys);
 const cellIds = () => cells().evaluateAll((elements) => elements.map((element) => element.getAttribute('data-cell-id')));
 const kinds = () => cells().evaluateAll((elements) => elements.map((element) => element.getAttribute('data-cell-kind')));
-
-async function runCommand(label: string): Promise<void> {
-  await press('Control+K');
-  await page().getByTestId('command-palette').waitFor();
-  await page().keyboard.type(label);
-  await press('Enter');
-  await page().getByTestId('command-palette').waitFor({ state: 'detached' });
-}
 
 describe('changing a cell between query and note', () => {
   it('turns a run query into a note and back in place, keeps the trash empty, and undoes with Ctrl+Z', async () => {
@@ -65,7 +57,7 @@ describe('changing a cell between query and note', () => {
     await screenshot(page(), 'cell-kind-01-back-to-query');
 
     // Nothing went to the trash.
-    await runCommand('Open the trash');
+    await runPaletteCommand(page(), 'Open the trash');
     const view = page().getByTestId('trash-view');
     await view.waitFor();
     await expect.poll(() => view.innerText()).toContain('The trash is empty.');

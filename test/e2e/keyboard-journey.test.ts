@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { screenshot, useAppWithScriptedModel } from '../support/browser';
+import { runPaletteCommand, screenshot, useAppWithScriptedModel } from '../support/browser';
 import type { ScriptStep } from '../support/scripted-openai/script';
 
 /**
@@ -53,22 +53,11 @@ async function chooseOption(select: Locator, text: string): Promise<void> {
   expect(await select.locator('option:checked').innerText()).toBe(text);
 }
 
-/** Opens the palette, types a command's name and runs it. */
-async function runCommand(label: string): Promise<void> {
-  await press('Control+K');
-  const palette = page().getByTestId('command-palette');
-  await palette.waitFor();
-  await type(label);
-  await expect.poll(() => palette.getByTestId('palette-item').first().innerText()).toContain(label);
-  await press('Enter');
-  await palette.waitFor({ state: 'detached' });
-}
-
 describe('a keyboard-only journey', () => {
   it('sets up the model from the palette', async () => {
     await page().goto(app.server.url);
     await expect.poll(() => page().getByTestId('notebook-title').textContent()).toBe('Welcome to Decision Workbench');
-    await runCommand('Set up the model');
+    await runPaletteCommand(page(), 'Set up the model');
     const dialog = page().getByTestId('model-settings');
     await dialog.waitFor();
     await tabTo(named('Base URL'), 'the Base URL field');
@@ -125,7 +114,7 @@ describe('a keyboard-only journey', () => {
   });
 
   it('starts a step-through run, edits one query with a note, approves the next', async () => {
-    await runCommand('Ask the model to decide');
+    await runPaletteCommand(page(), 'Ask the model to decide');
     const composer = page().getByTestId('run-composer');
     await composer.waitFor();
     await expect.poll(async () => (await focused()).name).toBe('Decision question');
@@ -162,14 +151,14 @@ describe('a keyboard-only journey', () => {
     await expect.poll(() => page().getByTestId('run-status').innerText(), { timeout: 20_000 }).toBe('Decided');
     model().verify();
     expect(await page().getByTestId('decision').locator('.decision-value').innerText()).toBe('krakow');
-    await runCommand('Show the run history');
+    await runPaletteCommand(page(), 'Show the run history');
     await expect.poll(() => page().getByTestId('run-history').getByTestId('run-history-row').count()).toBe(1);
     expect(await page().getByTestId('run-history-row').innerText()).toContain('krakow');
     await screenshot(page(), 'journey-05-decided');
   });
 
   it('signs off and exports the report, which the browser downloads with the analyst’s inputs', async () => {
-    await runCommand('Export report');
+    await runPaletteCommand(page(), 'Export report');
     const dialog = page().getByTestId('export-dialog');
     await dialog.waitFor();
     await tabTo((target) => target.tag === 'INPUT' && target.name === 'HTML', 'the format choice');

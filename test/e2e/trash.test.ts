@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe';
-import { screenshot, useAppInBrowser } from '../support/browser';
+import { runPaletteCommand, screenshot, useAppInBrowser } from '../support/browser';
 
 /** Deleted notebooks and cells wait in the trash: opened from the palette, restored, emptied after a confirmation. */
 const app = useAppInBrowser({ viewport: { width: 1440, height: 900 } });
@@ -12,14 +12,6 @@ const notebookTitles = () => page().getByTestId('notebook-list').locator('.list-
 async function deleteNotebook(title: string): Promise<void> {
   await page().getByTestId('notebook-list').locator('li', { hasText: title }).hover();
   await page().getByRole('button', { name: `Delete ${title}` }).click();
-}
-
-async function runCommand(label: string): Promise<void> {
-  await press('Control+K');
-  await page().getByTestId('command-palette').waitFor();
-  await page().keyboard.type(label);
-  await press('Enter');
-  await page().getByTestId('command-palette').waitFor({ state: 'detached' });
 }
 
 describe('the trash view', () => {
@@ -36,7 +28,7 @@ describe('the trash view', () => {
     await deleteNotebook('Untitled 1');
     await expect.poll(notebookTitles).not.toContain('Untitled 1');
 
-    await runCommand('Open the trash');
+    await runPaletteCommand(page(), 'Open the trash');
     const view = page().getByTestId('trash-view');
     await view.waitFor();
     const items = view.getByTestId('trash-item');
@@ -60,7 +52,7 @@ describe('the trash view', () => {
   it('empties only after a confirmation (Esc keeps everything), and passes the accessibility audit', async () => {
     await deleteNotebook('Untitled 1');
     await expect.poll(notebookTitles).not.toContain('Untitled 1');
-    await runCommand('Open the trash');
+    await runPaletteCommand(page(), 'Open the trash');
     const view = page().getByTestId('trash-view');
     await expect.poll(() => view.getByTestId('trash-item').count()).toBe(1);
     await view.getByTestId('empty-trash').click();
@@ -105,7 +97,7 @@ describe('the trash view', () => {
     const notebookNotice = toasts.filter({ hasText: 'Deleted “Untitled 1”' });
     await notebookNotice.getByRole('button', { name: 'Undo' }).waitFor();
 
-    await runCommand('Open the trash');
+    await runPaletteCommand(page(), 'Open the trash');
     const view = page().getByTestId('trash-view');
     await expect.poll(() => view.getByTestId('trash-item').count()).toBe(3);
     // The notice is still there when the trash is emptied (notices last 8 s).

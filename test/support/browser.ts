@@ -93,6 +93,17 @@ export async function typeInEditor(page: Page, editor: Locator, text: string): P
   await page.keyboard.press('Escape'); // close any suggestion list
 }
 
+/** Opens the command palette (Ctrl+K), types a command's name, waits until it is the first match, and runs it. */
+export async function runPaletteCommand(page: Page, label: string): Promise<void> {
+  await page.keyboard.press('Control+K');
+  const palette = page.getByTestId('command-palette');
+  await palette.waitFor();
+  await page.keyboard.type(label);
+  await expect.poll(() => palette.getByTestId('palette-item').first().innerText()).toContain(label);
+  await page.keyboard.press('Enter');
+  await palette.waitFor({ state: 'detached' });
+}
+
 /** The text a Monaco editor shows (it renders spaces as no-break spaces). */
 export async function editorText(editor: Locator): Promise<string> {
   const lines = await editor.locator('.view-line').allInnerTexts();
