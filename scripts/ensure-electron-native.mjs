@@ -33,13 +33,13 @@ try {
   const npmsOwn = process.env.npm_execpath ? join(dirname(process.env.npm_execpath), '..', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js') : '';
   const nodeGyp = process.env.npm_config_node_gyp ?? npmsOwn;
   if (!nodeGyp || !existsSync(nodeGyp)) {
-    console.error('node-gyp not found: run this through npm ("npm start"), or see README › Troubleshooting.');
+    console.error('node-gyp not found: run this through npm ("npm start"), or see docs/troubleshooting.md.');
     process.exit(1);
   }
   run(process.execPath, [nodeGyp, 'rebuild', '--release', `--target=${electronVersion}`, '--runtime=electron', '--dist-url=https://electronjs.org/headers']);
 }
 if (!existsSync(built)) {
-  console.error(`Could not build better-sqlite3 for Electron ${electronVersion}: see README › Troubleshooting.`);
+  console.error(`Could not build better-sqlite3 for Electron ${electronVersion}: see docs/troubleshooting.md.`);
   process.exit(1);
 }
 mkdirSync(dirname(target), { recursive: true });

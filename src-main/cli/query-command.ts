@@ -29,7 +29,7 @@ export async function runQueryCommand(args: string[], io: CommandIo): Promise<nu
   });
   if (!values.connection) throw new WorkbenchError('invalid-request', `--connection is required: ${queryUsage}`);
   if (positionals.length !== 1) throw new WorkbenchError('invalid-request', `give exactly one query: ${queryUsage}`);
-  // The same caps as a notebook cell's settings (README › Data sources).
+  // The same caps as a notebook cell's settings (docs/data-sources.md).
   const maxRows = cappedPositiveInteger(values['max-rows'], '--max-rows', querySettingsLimits.maxRows) ?? defaultQuerySettings.maxRows;
   const timeoutMs = cappedPositiveInteger(values['timeout-ms'], '--timeout-ms', querySettingsLimits.timeoutMs) ?? defaultQuerySettings.timeoutMs;
 

@@ -18,7 +18,7 @@ export type CellKind = z.infer<typeof cellKindSchema>;
 export const authorSchema = z.enum(['analyst', 'model', 'engine']);
 export type Author = z.infer<typeof authorSchema>;
 
-/** Upper bounds of a query's settings, documented in README › Data sources. */
+/** Upper bounds of a query's settings, documented in docs/data-sources.md. */
 export const querySettingsLimits = { maxRows: 1_000_000, timeoutMs: 24 * 3600_000 } as const;
 /** The shortest timeout a query may have, in milliseconds. */
 export const minQueryTimeoutMs = 100;

@@ -3,7 +3,7 @@ import { querySettingsLimits } from './notebook';
 
 /**
  * Exporting a query cell's whole result as CSV (spread into `api` in ./api.ts). The grid keeps
- * only a preview (README › Results); the export runs the cell's query again in the main process
+ * only a preview (docs/data-sources.md › Large results); the export runs the cell's query again in the main process
  * and streams every row to the file, never holding the result in memory.
  */
 export const resultExportOptionsSchema = z.object({

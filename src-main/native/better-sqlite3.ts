@@ -19,7 +19,7 @@ function nativeBinding(): string | undefined {
   if (!electronVersion) return undefined;
   const path = electronBindingPath(appRoot(), electronVersion);
   if (!existsSync(path)) {
-    throw new Error(`better-sqlite3 is not built for Electron ${electronVersion}: run "npm start" (it builds ${path}) or see README › Troubleshooting`);
+    throw new Error(`better-sqlite3 is not built for Electron ${electronVersion}: run "npm start" (it builds ${path}) or see docs/troubleshooting.md`);
   }
   return path;
 }

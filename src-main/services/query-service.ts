@@ -33,7 +33,7 @@ export function createQueryService(dependencies: { connector(id: string): Promis
         try {
           const connector = await dependencies.connector(connectionId);
           // Streamed: the grid gets the first rows at once and a live count; the reply and the
-          // saved output hold a bounded preview (README › Results), never the whole of a large result.
+          // saved output hold a bounded preview (docs/data-sources.md › Large results), never the whole of a large result.
           const onRows = queryRowsForwarder(bus, { requestId, ...cell });
           const result = await connector.query(text, { ...settings, signal: controller.signal, keepRows: resultPreviewRows, onRows });
           if (cellId) notebooks.saveOutput(cellId, { status: 'ok', result, ranAt, connectionId, query: text });

@@ -2,7 +2,7 @@ import { formatShortcutPortable, type Command } from './registry';
 
 const scopeWords = { command: 'command mode', cell: 'in a cell', anywhere: 'anywhere' } as const;
 
-/** The README's shortcut table, made from the registry so the two cannot drift apart. */
+/** The shortcut table of docs/keyboard.md, made from the registry so the two cannot drift apart. */
 export function keyboardTable(commands: readonly Command[]): string {
   const rows = commands
     .filter((command) => command.shortcuts?.length)

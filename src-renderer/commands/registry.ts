@@ -66,7 +66,7 @@ export function formatShortcut(shortcut: KeyChord): string {
     .join(' ');
 }
 
-/** Shortcut formatted for the platform in the way README and tests spell it (`Ctrl`). */
+/** Shortcut formatted for the platform in the way docs/keyboard.md and tests spell it (`Ctrl`). */
 export function formatShortcutPortable(shortcut: KeyChord): string {
   return shortcut
     .split(' ')

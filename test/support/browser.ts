@@ -8,7 +8,7 @@ import { startScriptedOpenAiServer, type ScriptedOpenAiServer, type ScriptStep }
 import { startServe, type ServeProcess } from './serve';
 import { useSuiteTempDir } from './temp';
 
-/** Debian's Chromium, headless, with the same flags the app prints PDFs with (README › Tests). */
+/** Debian's Chromium, headless, with the same flags the app prints PDFs with (docs/testing.md). */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: chromiumPath(), args: chromiumFlags });
 }

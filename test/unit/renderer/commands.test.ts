@@ -5,7 +5,7 @@ import { chordOf, registerCommands } from '../../../src-renderer/commands/regist
 import { workbenchCommands } from '../../../src-renderer/commands/workbench-commands';
 import { neighbourWithConnection } from '../../../src-renderer/state/notebook-slice';
 import { capturePolicy, restoreFailure } from '../../../src-renderer/state/undo';
-import readme from '../../../README.md?raw';
+import keyboardPage from '../../../docs/keyboard.md?raw';
 
 const key = (key: string, modifiers: Partial<Record<'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey', boolean>> = {}) => ({
   key,
@@ -45,8 +45,8 @@ describe('the command registry', () => {
     for (const letter of ['A', 'B', 'M', 'Y', 'J', 'K']) expect(byShortcut.has(letter)).toBe(true);
   });
 
-  it('is what the README lists under Keyboard', () => {
-    expect(readme).toContain(keyboardTable(workbenchCommands));
+  it('is what docs/keyboard.md lists', () => {
+    expect(keyboardPage).toContain(keyboardTable(workbenchCommands));
   });
 });
 
