@@ -1,6 +1,9 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import layers from './eslint-rules/layer-floors.mjs';
 
 /**
  * Import boundaries follow where code runs (house style: folders say where code may run):
@@ -9,12 +12,15 @@ import reactHooks from 'eslint-plugin-react-hooks';
  * - the preload sees only the contract and its channel names;
  * - inside src-main, folders stand in layers (below); a folder imports its own layer and the
  *   ones below, never one above, and only the Electron shell (app/, preload/) imports electron.
+ * Floors are judged by resolved path (eslint-rules/layer-floors.mjs), so no spelling of an
+ * import (`../../../src-main/services/router`, `../contract/../services/router`) gets round them.
  */
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'worker_threads', 'crypto', 'http', 'net', 'url', 'util', 'stream'];
+const projectRoot = path.dirname(fileURLToPath(import.meta.url));
 
 /**
- * The layers of src-main, lowest first (ARCHITECTURE.md › Layers says what each holds and why
- * it sits there). The contract's own rule (below) is stricter: it imports nothing else.
+ * The layers of src-main, lowest first (ARCHITECTURE.md › Layers inside `src-main` says what
+ * each holds and why it sits there). The contract and the preload are held tighter (`only`).
  */
 const mainLayers = [
   ['contract'],
@@ -23,39 +29,25 @@ const mainLayers = [
   ['importers'],
   ['simulators', 'whatif', 'workspace', 'secrets'],
   ['engine'],
-  ['reports'],
+  ['reports', 'dellma-data'],
   ['benchmark'],
   ['services'],
   ['app', 'cli', 'server', 'preload'],
 ];
-const electronShell = ['app', 'preload'];
-const rendererPattern = { regex: 'src-renderer', message: 'Main-process code never imports the renderer.' };
 
-/** One block per src-main folder (but the contract and the preload, which have their own): no imports from a higher layer. */
-function layerBlocks() {
-  return mainLayers.flatMap((layer, index) => {
-    const higher = mainLayers.slice(index + 1).flat();
-    return layer
-      .filter((folder) => folder !== 'contract' && folder !== 'preload')
-      .map((folder) => ({
-        files: [`src-main/${folder}/**/*.ts`],
-        rules: {
-          'no-restricted-imports': [
-            'error',
-            {
-              patterns: [
-                rendererPattern,
-                ...(higher.length
-                  ? [{ regex: `^(\\.\\./)+(${higher.join('|')})(/|$)`, message: `${folder}/ is in layer ${index} of src-main; it imports only its own layer and lower ones (eslint.config.mjs mainLayers, ARCHITECTURE.md › Layers).` }]
-                  : []),
-                ...(electronShell.includes(folder) ? [] : [{ group: ['electron'], message: 'Only the Electron shell (src-main/app) imports electron; inject what you need from it.' }]),
-              ],
-            },
-          ],
-        },
-      }));
-  });
-}
+const electronShell = ['app', 'preload'];
+
+const mainFloorRule = {
+  projectRoot,
+  root: 'src-main',
+  floors: mainLayers,
+  only: { contract: [], preload: ['contract'] },
+  reaches: [],
+  outsideMessage: 'Main-process code imports only src-main (never the renderer).',
+  word: 'layer',
+  table: 'mainLayers',
+  doc: 'ARCHITECTURE.md › Layers inside `src-main`',
+};
 
 export default tseslint.config(
   { ignores: ['out/**', 'node_modules/**', 'dist/**', 'test-results/**', '.tmp/**', 'test/servers/neo4j-harness/**'] },
@@ -82,12 +74,16 @@ export default tseslint.config(
   },
   {
     files: ['src-main/**/*.ts'],
-    ignores: ['src-main/contract/**'],
+    plugins: { dwb: layers },
+    rules: { 'dwb/layer-floors': ['error', mainFloorRule] },
+  },
+  {
+    files: ['src-main/**/*.ts'],
+    ignores: ['src-main/contract/**', 'src-main/preload/**', ...electronShell.map((folder) => `src-main/${folder}/**`)],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [rendererPattern, { group: ['electron'], message: 'Only the Electron shell (src-main/app) imports electron.' }] }],
+      'no-restricted-imports': ['error', { patterns: [{ group: ['electron'], message: 'Only the Electron shell (src-main/app) imports electron; inject what you need from it.' }] }],
     },
   },
-  ...layerBlocks(),
   {
     files: ['src-main/contract/**/*.ts'],
     rules: {
@@ -97,7 +93,6 @@ export default tseslint.config(
           patterns: [
             { group: nodeBuiltins, message: 'The contract is shared with the renderer: no Node modules.' },
             { group: ['electron', 'react', 'react-dom'], message: 'The contract is pure TypeScript.' },
-            { group: ['../*', '!../contract'], message: 'The contract imports nothing else of src-main.' },
           ],
         },
       ],
@@ -129,10 +124,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          patterns: [
-            { regex: '^\\.\\./(?!contract(/|$))', message: 'The preload imports only the contract and its channel names.' },
-            { group: nodeBuiltins, message: 'Sandboxed preloads have no Node modules.' },
-          ],
+          patterns: [{ group: nodeBuiltins, message: 'Sandboxed preloads have no Node modules.' }],
         },
       ],
     },
