@@ -10,8 +10,9 @@ import layers from './eslint-rules/layer-floors.mjs';
  * - src-main/contract is pure TypeScript: no Node, Electron or DOM, nothing else of src-main;
  * - src-renderer sees only the contract of src-main;
  * - the preload sees only the contract and its channel names;
- * - inside src-main, folders stand in layers (below); a folder imports its own layer and the
- *   ones below, never one above, and only the Electron shell (app/, preload/) imports electron.
+ * - inside each process, folders stand on floors (below; src-main calls them layers); a folder
+ *   imports its own floor and the ones below, never one above, and only the Electron shell
+ *   (app/, preload/) imports electron.
  * Floors are judged by resolved path (eslint-rules/layer-floors.mjs), so no spelling of an
  * import (`../../../src-main/services/router`, `../contract/../services/router`) gets round them.
  */
@@ -35,6 +36,21 @@ const mainLayers = [
   ['app', 'cli', 'server', 'preload'],
 ];
 
+/**
+ * The floors of src-renderer, lowest first (ARCHITECTURE.md › Floors inside `src-renderer`):
+ * the store and the client; shared React pieces; the editor and the grid; widgets built on
+ * them; the features; the views that compose features; the app shell. main.tsx is the entry.
+ */
+const rendererFloors = [
+  ['api', 'state'],
+  ['ui'],
+  ['editor', 'grid'],
+  ['plan-graph', 'connections'],
+  ['cells', 'runs', 'settings', 'reports', 'commands'],
+  ['notebook', 'sidebar', 'benchmarks', 'search', 'trash', 'playbooks'],
+  ['app'],
+];
+
 const electronShell = ['app', 'preload'];
 
 const mainFloorRule = {
@@ -47,6 +63,17 @@ const mainFloorRule = {
   word: 'layer',
   table: 'mainLayers',
   doc: 'ARCHITECTURE.md › Layers inside `src-main`',
+};
+
+const rendererFloorRule = {
+  projectRoot,
+  root: 'src-renderer',
+  floors: rendererFloors,
+  reaches: ['src-main/contract'],
+  outsideMessage: 'The renderer talks to the main process only through src-main/contract.',
+  word: 'floor',
+  table: 'rendererFloors',
+  doc: 'ARCHITECTURE.md › Floors inside `src-renderer`',
 };
 
 export default tseslint.config(
@@ -100,17 +127,14 @@ export default tseslint.config(
   },
   {
     files: ['src-renderer/**/*.{ts,tsx}'],
-    plugins: { 'react-hooks': reactHooks },
+    plugins: { 'react-hooks': reactHooks, dwb: layers },
     rules: {
       ...reactHooks.configs.recommended.rules,
+      'dwb/layer-floors': ['error', rendererFloorRule],
       'no-restricted-imports': [
         'error',
         {
           patterns: [
-            {
-              regex: '^(\\.\\./)+src-main/(?!contract(/|$))',
-              message: 'The renderer talks to the main process only through src-main/contract.',
-            },
             { group: nodeBuiltins, message: 'The renderer runs in a sandboxed page: no Node modules.' },
             { group: ['electron'], message: 'The renderer reaches Electron only through the preload bridge.' },
           ],
