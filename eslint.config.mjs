@@ -1,20 +1,27 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import layers from './eslint-rules/layer-floors.mjs';
 
 /**
  * Import boundaries follow where code runs (house style: folders say where code may run):
  * - src-main/contract is pure TypeScript: no Node, Electron or DOM, nothing else of src-main;
  * - src-renderer sees only the contract of src-main;
  * - the preload sees only the contract and its channel names;
- * - inside src-main, folders stand in layers (below); a folder imports its own layer and the
- *   ones below, never one above, and only the Electron shell (app/, preload/) imports electron.
+ * - inside each process, folders stand on floors (below; src-main calls them layers); a folder
+ *   imports its own floor and the ones below, never one above, and only the Electron shell
+ *   (app/, preload/) imports electron.
+ * Floors are judged by resolved path (eslint-rules/layer-floors.mjs), so no spelling of an
+ * import (`../../../src-main/services/router`, `../contract/../services/router`) gets round them.
  */
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'worker_threads', 'crypto', 'http', 'net', 'url', 'util', 'stream'];
+const projectRoot = path.dirname(fileURLToPath(import.meta.url));
 
 /**
- * The layers of src-main, lowest first (ARCHITECTURE.md › Layers says what each holds and why
- * it sits there). The contract's own rule (below) is stricter: it imports nothing else.
+ * The layers of src-main, lowest first (ARCHITECTURE.md › Layers inside `src-main` says what
+ * each holds and why it sits there). The contract and the preload are held tighter (`only`).
  */
 const mainLayers = [
   ['contract'],
@@ -23,39 +30,51 @@ const mainLayers = [
   ['importers'],
   ['simulators', 'whatif', 'workspace', 'secrets'],
   ['engine'],
-  ['reports'],
+  ['reports', 'dellma-data'],
   ['benchmark'],
   ['services'],
   ['app', 'cli', 'server', 'preload'],
 ];
-const electronShell = ['app', 'preload'];
-const rendererPattern = { regex: 'src-renderer', message: 'Main-process code never imports the renderer.' };
 
-/** One block per src-main folder (but the contract and the preload, which have their own): no imports from a higher layer. */
-function layerBlocks() {
-  return mainLayers.flatMap((layer, index) => {
-    const higher = mainLayers.slice(index + 1).flat();
-    return layer
-      .filter((folder) => folder !== 'contract' && folder !== 'preload')
-      .map((folder) => ({
-        files: [`src-main/${folder}/**/*.ts`],
-        rules: {
-          'no-restricted-imports': [
-            'error',
-            {
-              patterns: [
-                rendererPattern,
-                ...(higher.length
-                  ? [{ regex: `^(\\.\\./)+(${higher.join('|')})(/|$)`, message: `${folder}/ is in layer ${index} of src-main; it imports only its own layer and lower ones (eslint.config.mjs mainLayers, ARCHITECTURE.md › Layers).` }]
-                  : []),
-                ...(electronShell.includes(folder) ? [] : [{ group: ['electron'], message: 'Only the Electron shell (src-main/app) imports electron; inject what you need from it.' }]),
-              ],
-            },
-          ],
-        },
-      }));
-  });
-}
+/**
+ * The floors of src-renderer, lowest first (ARCHITECTURE.md › Floors inside `src-renderer`):
+ * the store and the client; shared React pieces; the editor and the grid; widgets built on
+ * them; the features; the views that compose features; the app shell. main.tsx is the entry.
+ */
+const rendererFloors = [
+  ['api', 'state'],
+  ['ui'],
+  ['editor', 'grid'],
+  ['plan-graph', 'connections'],
+  ['cells', 'runs', 'settings', 'reports', 'commands'],
+  ['notebook', 'sidebar', 'benchmarks', 'search', 'trash', 'playbooks'],
+  ['app'],
+];
+
+const electronShell = ['app', 'preload'];
+
+const mainFloorRule = {
+  projectRoot,
+  root: 'src-main',
+  floors: mainLayers,
+  only: { contract: [], preload: ['contract'] },
+  reaches: [],
+  outsideMessage: 'Main-process code imports only src-main (never the renderer).',
+  word: 'layer',
+  table: 'mainLayers',
+  doc: 'ARCHITECTURE.md › Layers inside `src-main`',
+};
+
+const rendererFloorRule = {
+  projectRoot,
+  root: 'src-renderer',
+  floors: rendererFloors,
+  reaches: ['src-main/contract'],
+  outsideMessage: 'The renderer talks to the main process only through src-main/contract.',
+  word: 'floor',
+  table: 'rendererFloors',
+  doc: 'ARCHITECTURE.md › Floors inside `src-renderer`',
+};
 
 export default tseslint.config(
   { ignores: ['out/**', 'node_modules/**', 'dist/**', 'test-results/**', '.tmp/**', 'test/servers/neo4j-harness/**'] },
@@ -82,12 +101,16 @@ export default tseslint.config(
   },
   {
     files: ['src-main/**/*.ts'],
-    ignores: ['src-main/contract/**'],
+    plugins: { dwb: layers },
+    rules: { 'dwb/layer-floors': ['error', mainFloorRule] },
+  },
+  {
+    files: ['src-main/**/*.ts'],
+    ignores: ['src-main/contract/**', 'src-main/preload/**', ...electronShell.map((folder) => `src-main/${folder}/**`)],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [rendererPattern, { group: ['electron'], message: 'Only the Electron shell (src-main/app) imports electron.' }] }],
+      'no-restricted-imports': ['error', { patterns: [{ group: ['electron'], message: 'Only the Electron shell (src-main/app) imports electron; inject what you need from it.' }] }],
     },
   },
-  ...layerBlocks(),
   {
     files: ['src-main/contract/**/*.ts'],
     rules: {
@@ -97,7 +120,6 @@ export default tseslint.config(
           patterns: [
             { group: nodeBuiltins, message: 'The contract is shared with the renderer: no Node modules.' },
             { group: ['electron', 'react', 'react-dom'], message: 'The contract is pure TypeScript.' },
-            { group: ['../*', '!../contract'], message: 'The contract imports nothing else of src-main.' },
           ],
         },
       ],
@@ -105,17 +127,14 @@ export default tseslint.config(
   },
   {
     files: ['src-renderer/**/*.{ts,tsx}'],
-    plugins: { 'react-hooks': reactHooks },
+    plugins: { 'react-hooks': reactHooks, dwb: layers },
     rules: {
       ...reactHooks.configs.recommended.rules,
+      'dwb/layer-floors': ['error', rendererFloorRule],
       'no-restricted-imports': [
         'error',
         {
           patterns: [
-            {
-              regex: '^(\\.\\./)+src-main/(?!contract(/|$))',
-              message: 'The renderer talks to the main process only through src-main/contract.',
-            },
             { group: nodeBuiltins, message: 'The renderer runs in a sandboxed page: no Node modules.' },
             { group: ['electron'], message: 'The renderer reaches Electron only through the preload bridge.' },
           ],
@@ -129,10 +148,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          patterns: [
-            { regex: '^\\.\\./(?!contract(/|$))', message: 'The preload imports only the contract and its channel names.' },
-            { group: nodeBuiltins, message: 'Sandboxed preloads have no Node modules.' },
-          ],
+          patterns: [{ group: nodeBuiltins, message: 'Sandboxed preloads have no Node modules.' }],
         },
       ],
     },

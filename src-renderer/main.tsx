@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { connectClient } from './api/client';
 import { App } from './app/App';
-import { StoreProvider } from './app/store-context';
+import { StoreProvider } from './ui/store-context';
 import { createWorkbenchStore, type WorkbenchStore } from './state/store';
 import './styles.css';
 import './theme-dark.css';

@@ -13,8 +13,9 @@ import { ExportDialog } from '../reports/ExportDialog';
 import { CommandPalette } from '../commands/CommandPalette';
 import { installCommandKeys } from '../commands/keyboard';
 import { workbenchCommands } from '../commands/workbench-commands';
-import { useWorkbench, useWorkbenchStore } from './store-context';
-import { applyTheme, type ThemeChoice } from './theme';
+import { useWorkbench, useWorkbenchStore } from '../ui/store-context';
+import { applyTheme } from './theme';
+import type { ThemeChoice } from '../state/theme-choice';
 import { SidebarResizer, useSidebarWidth } from './SidebarResizer';
 
 /** The window: sidebar (notebooks, connections, schema) beside the open notebook. */

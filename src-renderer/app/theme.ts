@@ -1,20 +1,7 @@
 import { setEditorTheme } from '../editor/monaco-setup';
+import type { ThemeChoice } from '../state/theme-choice';
 
-/** The analyst's choice: follow the system (the default), or always light or dark. */
-export type ThemeChoice = 'system' | 'light' | 'dark';
-
-const storageKey = 'dwb:theme';
 const darkQuery = '(prefers-color-scheme: dark)';
-
-export function storedTheme(): ThemeChoice {
-  const value = window.localStorage.getItem(storageKey);
-  return value === 'light' || value === 'dark' ? value : 'system';
-}
-
-export function storeTheme(choice: ThemeChoice): void {
-  if (choice === 'system') window.localStorage.removeItem(storageKey);
-  else window.localStorage.setItem(storageKey, choice);
-}
 
 /**
  * Applies a choice to the page (`data-theme` on <html>, which the stylesheets key on) and to

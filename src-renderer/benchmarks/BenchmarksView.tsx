@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { BenchmarkSummary, ResultsTable, TechniqueIdValue, TechniqueInfo, WorkbenchClient } from '../../src-main/contract';
 import type { DellmaRunSettingsInput } from '../../src-main/contract/dellma';
-import { useWorkbench } from '../app/store-context';
+import { useWorkbench } from '../ui/store-context';
 import { DellmaSettings } from '../runs/DellmaSettings';
 import { BenchmarkCharts } from './BenchmarkCharts';
 import { dellmaSizeProblem } from '../runs/request-problem';

@@ -1,6 +1,6 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import type { Cell } from '../../src-main/contract';
-import { useWorkbench } from '../app/store-context';
+import { useWorkbench } from '../ui/store-context';
 import { focusEditorIn } from '../editor/QueryEditor';
 import { queryLabelOf } from './cell-label';
 

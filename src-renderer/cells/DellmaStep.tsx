@@ -18,7 +18,7 @@ import {
   type DellmaStep,
 } from '../../src-main/contract/dellma';
 import { documentLimits } from '../../src-main/contract/documents';
-import { useWorkbench } from '../app/store-context';
+import { useWorkbench } from '../ui/store-context';
 import { ResultGrid } from '../grid/ResultGrid';
 import { formatNumber } from './format-number';
 

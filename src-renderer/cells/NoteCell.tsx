@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Cell } from '../../src-main/contract';
-import { useWorkbench } from '../app/store-context';
+import { useWorkbench } from '../ui/store-context';
 import { CellFrame } from './CellFrame';
 import { Markdown } from './Markdown';
 

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ActionSignatureView, Cell, ProgramErrorView } from '../../src-main/contract';
-import { useWorkbench } from '../app/store-context';
+import { useWorkbench } from '../ui/store-context';
 import { monaco } from '../editor/monaco-setup';
 import { forgetModelActions, pearlLanguageId, setModelActions, setProgramMarkers } from '../editor/pearl-language';
 import { CellFrame } from './CellFrame';

@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { minQueryTimeoutMs, querySettingsLimits, type Cell } from '../../src-main/contract';
-import { useWorkbench } from '../app/store-context';
+import { useWorkbench } from '../ui/store-context';
 import { QueryEditor } from '../editor/QueryEditor';
 import { ResultGrid } from '../grid/ResultGrid';
 import { idleRuntime, type StreamedRows } from '../state/cell-runtime';

@@ -1,6 +1,6 @@
 import { diffArrays } from 'diff';
 import type { Cell, CellData } from '../../src-main/contract';
-import { useWorkbench } from '../app/store-context';
+import { useWorkbench } from '../ui/store-context';
 import { PlanGraphView } from '../plan-graph/PlanGraphView';
 import { CellFrame } from './CellFrame';
 import { dellmaStepOf, DellmaStepView } from './DellmaStep';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { Cell } from '../../src-main/contract';
-import { useWorkbench } from '../app/store-context';
+import { useWorkbench } from '../ui/store-context';
 
 /**
  * On a Pearl step's cell: runs this step again, and every step that uses its output, as a new

@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { Cell, Scenario, SimulationResult, SimulationSpec } from '../../src-main/contract';
 import { simulationSpecSchema } from '../../src-main/contract';
-import { useWorkbench } from '../app/store-context';
+import { useWorkbench } from '../ui/store-context';
 import { ResultGrid } from '../grid/ResultGrid';
 import { CellFrame } from './CellFrame';
 import { DeltaChart } from './DeltaChart';
 import { DataSelect, ExperimentError, Notes, rankingTable, useExclusiveRun } from './experiment-parts';
-import { parseJsonObject } from './json-source';
+import { parseJsonObject } from '../state/json-source';
 import { formatNumber } from './format-number';
 
 /**

@@ -1,14 +1,14 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { Candidate, Cell, SchemaInfo, WhatIfResult } from '../../src-main/contract';
 import { WHATIF_DEFAULT_TIMEOUT_MS, candidateParameterFor, candidateText, describeCopiedTables, parseCandidateText, whatIfSpecSchema } from '../../src-main/contract';
-import { useWorkbench } from '../app/store-context';
+import { useWorkbench } from '../ui/store-context';
 import { QueryEditor } from '../editor/QueryEditor';
 import { ResultGrid } from '../grid/ResultGrid';
 import { CellFrame } from './CellFrame';
 import { DeltaChart } from './DeltaChart';
 import { DataSelect, ExperimentError, Notes, rankingTable, useExclusiveRun } from './experiment-parts';
 import { formatNumber } from './format-number';
-import { parseJsonObject } from './json-source';
+import { parseJsonObject } from '../state/json-source';
 import { ScrollablePre } from '../ui/ScrollablePre';
 
 /**

@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
 import type { Cell, CellValue, QueryResult } from '../../src-main/contract';
-import { useWorkbench } from '../app/store-context';
+import { useWorkbench } from '../ui/store-context';
 
 /**
  * What simulation and what-if cells share: the choice of data, a run that cannot be started

@@ -1,6 +1,6 @@
 import { Command as Cmdk } from 'cmdk';
 import { useState } from 'react';
-import { useWorkbench, useWorkbenchStore } from '../app/store-context';
+import { useWorkbench, useWorkbenchStore } from '../ui/store-context';
 import { formatShortcut, isAvailable, type CommandContext } from './registry';
 import { workbenchCommands } from './workbench-commands';
 

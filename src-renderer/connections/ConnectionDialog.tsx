@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import type { Connection, ConnectionTestReport } from '../../src-main/contract';
-import { useWorkbench } from '../app/store-context';
-import { useDialogKeys } from '../app/use-dialog-keys';
+import { useWorkbench } from '../ui/store-context';
+import { useDialogKeys } from '../ui/use-dialog-keys';
 import { connectionKinds, kindInfo, type ConnectionKind } from './connection-kinds';
 import { defaultName, emptyForm, formFromConnection, formFromUrl, passwordFromForm, targetFromForm, type ConnectionFormState } from './connection-form';
 import './connections.css';
-import { DialogFooter, useDialogAction } from '../app/DialogFooter';
+import { DialogFooter, useDialogAction } from '../ui/DialogFooter';
 
 /**
  * Adds or edits a connection: a form per kind of source (a file path, with Browse… in the

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { resultExportMaxRows } from '../../src-main/contract';
-import { useWorkbench } from '../app/store-context';
+import { useWorkbench } from '../ui/store-context';
 
 /**
  * "Export CSV" on a query cell's grid: every row of the result, not the preview the grid holds

@@ -11,12 +11,12 @@ import {
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { CellValue, QueryResult } from '../../src-main/contract';
 import { downloadCsv, toTsv } from './export';
-import { useWorkbench } from '../app/store-context';
+import { useWorkbench } from '../ui/store-context';
 import { ExportAllRows } from './ExportAllRows';
 import { columnLabel } from './column-label';
 import { columnNumberFormat } from './format-cell';
 import { ResultChart } from './ResultChart';
-import { useScrollable } from './use-scrollable';
+import { useScrollable } from '../ui/use-scrollable';
 
 type Row = CellValue[];
 

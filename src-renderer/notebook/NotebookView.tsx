@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { Cell, CellKind } from '../../src-main/contract';
-import { useWorkbench } from '../app/store-context';
+import { useWorkbench } from '../ui/store-context';
 import { NoteCell } from '../cells/NoteCell';
 import { ProgramCell } from '../cells/ProgramCell';
 import { QueryCell } from '../cells/QueryCell';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useWorkbench } from '../app/store-context';
+import { useWorkbench } from '../ui/store-context';
 
 /** Whether a connection's data has a simulator, asked once per connection for the page's life. */
 const fits = new Map<string, Promise<boolean>>();

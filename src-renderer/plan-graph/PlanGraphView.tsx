@@ -3,7 +3,7 @@ import '@xyflow/react/dist/style.css';
 import { useMemo, useState } from 'react';
 import type { Cell } from '../../src-main/contract';
 import { layoutPlanGraph, type PlanGraphLayout, type PlanGraphNode } from '../../src-main/contract/plan-graph';
-import { useWorkbench } from '../app/store-context';
+import { useWorkbench } from '../ui/store-context';
 import { ResultGrid } from '../grid/ResultGrid';
 import { nodeReviewText, planNodesOfCell, planRunCells, skippedQuery, type PlanRunCells } from './plan-graph-data';
 import { ScrollablePre } from '../ui/ScrollablePre';

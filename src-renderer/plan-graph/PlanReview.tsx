@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import type { ReviewDecisionInput, ReviewRequestValue } from '../../src-main/contract';
 import { citedIds, readEditedPlan, type PlanGraph } from '../../src-main/contract/plan-dag-plan';
 import { layoutPlanGraph } from '../../src-main/contract/plan-graph';
-import { useWorkbench } from '../app/store-context';
+import { useWorkbench } from '../ui/store-context';
 import { QueryEditor } from '../editor/QueryEditor';
 import { PlanFlowCanvas } from './PlanGraphView';
 import { addNode, parseDraft, removeNode, setFinal, updateNode, type DraftNode, type DraftPlan } from './plan-draft';

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { DiffPart, PlaybookDetail, PlaybookTask, PlaybookTraining, PlaybookVersionSummary, WorkbenchClient } from '../../src-main/contract';
-import { useWorkbench } from '../app/store-context';
+import { useWorkbench } from '../ui/store-context';
 
 const short = (hash: string | null): string => (hash === null ? '—' : hash.slice(0, 12));
 

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ExportedReport, ReportDownload, ReportFormatValue, SignOffValue } from '../../src-main/contract/reports';
-import { useWorkbench } from '../app/store-context';
-import { useDialogKeys } from '../app/use-dialog-keys';
+import { useWorkbench } from '../ui/store-context';
+import { useDialogKeys } from '../ui/use-dialog-keys';
 import type { ReportsSlice } from '../state/reports-slice';
 import type { WorkbenchState } from '../state/store';
 

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { ActionLibrarySummary, ActionLibraryView } from '../../src-main/contract';
-import { useWorkbench } from '../app/store-context';
+import { useWorkbench } from '../ui/store-context';
 
 /** One action as the form holds it: the parameters as the analyst types them, comma-separated. */
 interface DraftAction {

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { ActionLibrarySummary, ActionLibraryView } from '../../src-main/contract';
-import { useWorkbench } from '../app/store-context';
+import { useWorkbench } from '../ui/store-context';
 import { ActionLibraryEditor } from './ActionLibraryEditor';
 
 /**

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { dellmaVariants, type DellmaCostEstimate, type DellmaRunSettingsInput, type DellmaVariant } from '../../src-main/contract/dellma';
-import { useWorkbench } from '../app/store-context';
+import { useWorkbench } from '../ui/store-context';
 import { dellmaSizeProblem } from './request-problem';
 
 const variantLabels: Record<DellmaVariant, string> = {

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import type { ReviewDecisionInput, ReviewRequestValue } from '../../src-main/contract';
-import { useWorkbench } from '../app/store-context';
+import { useWorkbench } from '../ui/store-context';
 import { QueryEditor } from '../editor/QueryEditor';
 import { PlanReview } from '../plan-graph/PlanReview';
 

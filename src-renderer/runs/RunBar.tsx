@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { RunProgress } from '../../src-main/contract';
-import { useWorkbench } from '../app/store-context';
+import { useWorkbench } from '../ui/store-context';
 import { ReviewPanel } from './ReviewPanel';
 
 const statusLabels: Record<RunProgress['status'], string> = {

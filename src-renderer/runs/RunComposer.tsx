@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
 import type { TechniqueIdValue } from '../../src-main/contract';
-import { useWorkbench } from '../app/store-context';
+import { useWorkbench } from '../ui/store-context';
 import type { RunDraft } from '../state/runs-slice';
 import { ActionLibraryPicker } from './ActionLibraryPicker';
 import { DellmaSettings } from './DellmaSettings';
-import { RunDocumentsNote } from '../notebook/NotebookDocuments';
+import { RunDocumentsNote } from './RunDocumentsNote';
 import { dellmaSizeProblem } from './request-problem';
 
 /** Where a decision run is set up: question, business rules, data, technique and mode. */

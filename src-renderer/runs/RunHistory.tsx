@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { RunSummary } from '../../src-main/contract';
-import { useWorkbench } from '../app/store-context';
+import { useWorkbench } from '../ui/store-context';
 
 const statusWords: Record<RunSummary['status'], string> = {
   running: 'Running',

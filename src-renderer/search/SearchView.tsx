@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { WorkbenchClient } from '../../src-main/contract';
 import type { SearchHit } from '../../src-main/contract/search';
-import { useWorkbench } from '../app/store-context';
+import { useWorkbench } from '../ui/store-context';
 
 const pauseMs = 200;
 

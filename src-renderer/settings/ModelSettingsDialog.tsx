@@ -1,9 +1,9 @@
 import { useRef, useState } from 'react';
 import type { ConnectionReport } from '../../src-main/contract';
-import { useWorkbench } from '../app/store-context';
-import { useDialogKeys } from '../app/use-dialog-keys';
+import { useWorkbench } from '../ui/store-context';
+import { useDialogKeys } from '../ui/use-dialog-keys';
 import type { ModelSettingsForm } from '../state/runs-slice';
-import { DialogFooter, useDialogAction } from '../app/DialogFooter';
+import { DialogFooter, useDialogAction } from '../ui/DialogFooter';
 import { LocalModelsPanel } from './LocalModelsPanel';
 
 const blank: ModelSettingsForm = {

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import type { Connection } from '../../src-main/contract';
-import { useWorkbench } from '../app/store-context';
+import { useWorkbench } from '../ui/store-context';
 import { ConnectionDialog } from '../connections/ConnectionDialog';
 import { describeTarget, kindInfo, kindOfTarget } from '../connections/connection-kinds';
 import { SchemaTree } from './SchemaTree';
-import { PencilIcon } from '../app/icons';
+import { PencilIcon } from '../ui/icons';
 
 /**
  * Saved connections: add or edit one in a dialog (a form per kind), remove with a

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useWorkbench } from '../app/store-context';
+import { useWorkbench } from '../ui/store-context';
 import { ModelSettingsDialog } from '../settings/ModelSettingsDialog';
 
 /** Which model decision runs use, and the way into its settings. */

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { useWorkbench } from '../app/store-context';
-import { CopyIcon, PencilIcon, TrashIcon } from '../app/icons';
+import { useWorkbench } from '../ui/store-context';
+import { CopyIcon, PencilIcon, TrashIcon } from '../ui/icons';
 
 /** The workspace's notebooks: open, create, rename, duplicate, delete (with undo). */
 export function NotebookList() {

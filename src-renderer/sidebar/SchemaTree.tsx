@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { SchemaInfo } from '../../src-main/contract';
-import { useWorkbench } from '../app/store-context';
+import { useWorkbench } from '../ui/store-context';
 import { GraphSchema } from '../connections/GraphSchema';
 import { filterSchema } from '../connections/schema-filter';
 import { useOpenSet } from '../connections/use-open-set';

@@ -1,5 +1,5 @@
 import { simulationSpecSchema, whatIfSpecSchema, WorkbenchError, type Cell, type CellOutput, type Scenario } from '../../src-main/contract';
-import { parseJsonObject } from '../cells/json-source';
+import { parseJsonObject } from './json-source';
 import type { SliceContext } from './store';
 
 /**

@@ -1,6 +1,6 @@
 import type { TransportState } from '../api/client';
 import type { SliceContext } from './store';
-import { storeTheme, storedTheme, type ThemeChoice } from '../app/theme';
+import { storeTheme, storedTheme, type ThemeChoice } from './theme-choice';
 
 export interface Toast {
   id: number;

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { Result, WorkbenchClient } from '../../src-main/contract';
 import type { TrashKind, TrashListing } from '../../src-main/contract/trash';
-import { useWorkbench } from '../app/store-context';
-import { useDialogKeys } from '../app/use-dialog-keys';
+import { useWorkbench } from '../ui/store-context';
+import { useDialogKeys } from '../ui/use-dialog-keys';
 
 const when = (iso: string): string => new Date(iso).toLocaleString();
 

@@ -1,5 +1,5 @@
 import { useRef, type ReactNode } from 'react';
-import { useScrollable } from '../grid/use-scrollable';
+import { useScrollable } from './use-scrollable';
 
 /**
  * Preformatted text that, once it overflows its box, becomes a named tab stop so the keyboard

@@ -1,4 +1,4 @@
-import { useWorkbench } from '../app/store-context';
+import { useWorkbench } from './store-context';
 
 /** Notices at the bottom right; errors stay readable, undo actions are one click away. */
 export function Toasts() {
