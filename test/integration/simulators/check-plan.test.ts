@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Connector } from '../../../src-main/connectors/connector';
 import { openConnector } from '../../../src-main/connectors/open-connector';
@@ -53,5 +55,22 @@ describe('the check plan of a typed question', () => {
     expect(await planCheck(tiny, { rules: 'stated', known: {}, question })).toMatchObject({ scenario: null, unchecked: 'no simulator recognises this schema', simulator: null });
     expect(await planCheck(locating, { rules: 'off', known: {}, question })).toMatchObject({ unchecked: 'the simulator check is turned off for this run', simulator: null });
     expect((await planCheck(locating, { rules: 'compat', known: {}, question: 'We are the country named "SWE". Where should our merchant go?' })).unchecked).toBe('the question names no home node');
+  });
+
+  it('says the simulator cannot read data whose tables look like a scenario but whose columns do not fit', async () => {
+    const path = join(suiteDir(), 'lookalike.sqlite');
+    const database = new Database(path);
+    database.exec('CREATE TABLE country (name TEXT); CREATE TABLE trade_node (name TEXT); CREATE TABLE flow (a TEXT); CREATE TABLE node_country (b TEXT);');
+    database.close();
+    const lookalike = await openConnector({ engine: 'sqlite', path });
+    try {
+      const plan = await planCheck(lookalike, { rules: 'compat', known: {}, question });
+      expect(plan.scenario).toBe('locating');
+      expect(plan.simulator).toBeNull();
+      expect(plan.unchecked).toMatch(/^the simulator cannot read this data: .+/);
+      expect(plan.unchecked).not.toMatch(/Cannot read properties|undefined/);
+    } finally {
+      await lookalike.close();
+    }
   });
 });
