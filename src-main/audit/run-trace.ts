@@ -109,6 +109,8 @@ export interface DecisionRecord {
   rationale: string;
   evidence: string[];
   verification: VerificationValue | null;
+  /** Why no simulator checked it (absent when checked, and in logs from before reasons were recorded). */
+  unchecked?: string;
   /** Set when the decision was computed in code, not written by the model. */
   computedBy?: string;
 }
@@ -264,7 +266,7 @@ export class TraceReader {
         return;
       }
       case 'decision':
-        this.decision = { step: event.step, at, decision: event.decision, rationale: event.rationale, evidence: event.evidence, verification: event.verification ?? null, ...(event.computedBy ? { computedBy: event.computedBy } : {}) };
+        this.decision = { step: event.step, at, decision: event.decision, rationale: event.rationale, evidence: event.evidence, verification: event.verification ?? null, ...(event.unchecked ? { unchecked: event.unchecked } : {}), ...(event.computedBy ? { computedBy: event.computedBy } : {}) };
         for (const id of event.evidence) {
           const query = this.queries.get(id);
           if (query) query.evidence = true;

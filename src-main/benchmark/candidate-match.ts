@@ -3,10 +3,12 @@
  * building ids), forgiving what a person would forgive: case, surrounding quotes and
  * punctuation, spaces versus underscores, and a label around the name ("building 3197",
  * "Trade node: Krakow."). Anything else stays unmatched, so an answer outside the candidate
- * set is reported as such instead of being guessed into it.
+ * set is reported as such instead of being guessed into it: a label that negates a name ("not
+ * krakow", "anything but krakow", "avoid krakow") is `negated`, one that names several
+ * candidates ("krakow or lubeck") `ambiguous`, and neither is credited to any candidate.
  */
 
-export type MatchRule = 'exact' | 'normalized' | 'contained' | 'ambiguous' | 'none' | 'no-decision';
+export type MatchRule = 'exact' | 'normalized' | 'contained' | 'ambiguous' | 'negated' | 'none' | 'no-decision';
 
 export interface CandidateMatch {
   /** The decision as the model gave it; null when the run gave none. */
@@ -14,7 +16,7 @@ export interface CandidateMatch {
   /** The candidate it names, spelled as the simulator spells it; null when none or several fit. */
   matched: string | null;
   rule: MatchRule;
-  /** For `ambiguous`: the candidates the text could mean. */
+  /** For `ambiguous`: the candidates the text names; for `negated`: the candidates it negates or sets aside. */
   alternatives: string[];
 }
 
@@ -28,6 +30,18 @@ export function normalizeName(text: string): string {
 }
 
 const MAX_LABEL_LENGTH = 80;
+
+/**
+ * Words and phrases that turn a name into its opposite or set it aside ("not krakow", "krakow is
+ * not…", "anything but krakow", "avoid krakow", "instead of krakow", "krakow isn't…"). Read on the
+ * lower-cased text with spaces, underscores and hyphens as one space; "no" alone is left out,
+ * since "building no. 1485" is a label.
+ */
+const NEGATION = /(^|[^a-z0-9])(not|never|nor|neither|avoid(s|ing)?|except|excluding|exclude|without|instead|rather than|anything but|everything but|all but|other than|apart from|besides|[a-z]+n['’]t)($|[^a-z0-9])/;
+
+function negates(text: string): boolean {
+  return NEGATION.test(text.toLowerCase().replace(/[\s_-]+/g, ' '));
+}
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -49,6 +63,8 @@ export function matchDecision(raw: string | null, candidates: readonly string[])
   });
   // Prefer the longest names: "north_sea" inside "the_north_sea_node" must not also count "sea".
   const longest = contained.filter((candidate) => !contained.some((other) => other !== candidate && normalizeName(other).includes(normalizeName(candidate))));
+  // A label that negates or sets aside a name chooses nothing it names: "not krakow" is no vote for krakow.
+  if (longest.length > 0 && negates(raw)) return { raw, matched: null, rule: 'negated', alternatives: longest };
   if (longest.length === 1) return { raw, matched: longest[0] as string, rule: 'contained', alternatives: [] };
   if (longest.length > 1) return { raw, matched: null, rule: 'ambiguous', alternatives: longest };
   return { raw, matched: null, rule: 'none', alternatives: [] };

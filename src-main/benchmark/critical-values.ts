@@ -44,8 +44,11 @@ export function isDistinctive(value: number): boolean {
 const NUMBER = /-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?/g;
 
 /**
- * Whether a number equal to `value` appears in `text`, as printed in full or rounded to at
- * least two decimals (a model may have aggregated or formatted it).
+ * Whether a number equal to `value` appears in `text`, as printed in full or rounded to the
+ * decimals it shows: a value printed with k ≥ 1 decimals counts when it is the true value
+ * rounded to k decimals (a database's ROUND(x, 1) or a model's formatting retrieved the value;
+ * 3.2 for 3.2146, never 3.3). A whole number is not taken as a rounding: small integers are
+ * everywhere (row counts, levels), so only an exact whole value counts.
  */
 export function appearsIn(value: number, text: string): boolean {
   for (const match of text.matchAll(NUMBER)) {
@@ -54,7 +57,16 @@ export function appearsIn(value: number, text: string): boolean {
     if (!Number.isFinite(number)) continue;
     if (Math.abs(number - value) <= 1e-9 * Math.max(1, Math.abs(value))) return true;
     const decimals = /\.(\d+)/.exec(printed)?.[1]?.length ?? 0;
-    if (decimals >= 2 && !/[eE]/.test(printed) && Math.abs(number - value) <= 0.5 * 10 ** -decimals) return true;
+    if (decimals >= 1 && !/[eE]/.test(printed) && roundsTo(value, decimals, number)) return true;
   }
   return false;
+}
+
+/**
+ * Whether `value` rounded to `decimals` is `printed`: within half a unit of the last decimal
+ * shown, with room for binary representation (1.005 may print as 1.00 or 1.01, both honest).
+ */
+function roundsTo(value: number, decimals: number, printed: number): boolean {
+  const halfUnit = 0.5 * 10 ** -decimals;
+  return Math.abs(printed - value) <= halfUnit * (1 + 1e-9) + 1e-12 * Math.max(1, Math.abs(value));
 }

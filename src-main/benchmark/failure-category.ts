@@ -65,8 +65,13 @@ export function classifyFailure(input: ClassifyInput): FailureLabel {
   const failedQueries = facts.queries.filter((query) => query.ok === false).length;
   if (failedQueries > 0) evidence.push(`${failedQueries} of ${facts.queries.length} queries failed`);
 
-  if (match.rule === 'none' || match.rule === 'ambiguous') {
-    const why = match.rule === 'ambiguous' ? `could mean any of ${match.alternatives.join(', ')}` : `is not one of the ${input.candidateCount} candidates`;
+  if (match.rule === 'none' || match.rule === 'ambiguous' || match.rule === 'negated') {
+    const why =
+      match.rule === 'ambiguous'
+        ? `names several candidates (${match.alternatives.join(', ')}), not one`
+        : match.rule === 'negated'
+          ? `negates or sets aside ${match.alternatives.join(', ')} instead of choosing a candidate`
+          : `is not one of the ${input.candidateCount} candidates`;
     return { category: 'CAN', automatic: true, evidence: [`the decision "${clip(match.raw ?? '')}" ${why}`, ...evidence] };
   }
   const unrecovered = unrecoveredQueryError(facts);

@@ -219,7 +219,11 @@ function progressLine(event: RunEvent): string | null {
       return `[step ${event.step}] ${event.node ? `${event.node}: ` : ''}model answered in ${Math.round(event.latencyMs)} ms${event.usage ? `, ${event.usage.totalTokens} tokens` : ''}`;
     case 'decision':
       return `[step ${event.step}] decision: ${event.decision}${
-        event.verification ? (event.verification.agrees ? ' (simulator: optimal)' : ` (simulator: best is ${event.verification.best}, regret ${event.verification.regret ?? 'n/a'})`) : ''
+        event.verification
+          ? event.verification.agrees
+            ? ' (simulator: optimal)'
+            : ` (simulator: best is ${event.verification.best}, regret ${event.verification.regret ?? 'n/a'})`
+          : ` (not checked: ${event.unchecked ?? 'no simulator checked it'})`
       }`;
     case 'simulation':
       return `[step ${event.step}] simulated ${event.result.candidates.length} candidates: best ${event.result.best}`;

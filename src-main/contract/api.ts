@@ -13,7 +13,7 @@ import { localModelsViewSchema } from './local-models';
 import { actionLibraryRequests, pearlRequests } from './pearl';
 import { connectionReportSchema, modelSettingsViewSchema, providerSettingsSchema } from './model';
 import { reviewDecisionSchema, runProgressSchema, runSummarySchema, techniqueIdSchema, techniqueInfoSchema } from './run';
-import { scenarioSchema, simulationResultSchema, simulationSpecSchema } from './simulation';
+import { checkPlanSchema, scenarioParametersSchema, scenarioSchema, simulationResultSchema, simulationSpecSchema } from './simulation';
 import { whatIfResultSchema, whatIfSpecSchema } from './whatif';
 import { dellmaCostEstimateSchema, dellmaRunSettingsSchema } from './dellma';
 import {
@@ -194,6 +194,15 @@ export const api = {
 
   /** Which simulator, if any, fits a connection's data. */
   'simulations/detect': { params: z.object({ connectionId: z.string() }), result: z.object({ scenario: scenarioSchema.nullable() }) },
+  /**
+   * How a run of this question would have its decision checked (the composer's preview): the
+   * scenario, the parameters read from the question, those the simulator would use (the
+   * analyst's `known` winning), the ones the data lacks, and why it would not be checked.
+   */
+  'simulations/check-plan': {
+    params: z.object({ connectionId: z.string(), question: z.string(), known: scenarioParametersSchema.default({}), simulatorRules: z.enum(['stated', 'compat', 'off']).default('stated') }),
+    result: checkPlanSchema,
+  },
   /** Simulates every candidate decision; with `cellId` the result is saved with that simulation cell. */
   'simulations/run': {
     params: z.object({ connectionId: z.string(), spec: simulationSpecSchema, cellId: z.string().optional() }),

@@ -40,7 +40,7 @@ export const questionResultSchema = z.object({
   match: z.object({
     raw: z.string().nullable(),
     matched: z.string().nullable(),
-    rule: z.enum(['exact', 'normalized', 'contained', 'ambiguous', 'none', 'no-decision']),
+    rule: z.enum(['exact', 'normalized', 'contained', 'ambiguous', 'negated', 'none', 'no-decision']),
     alternatives: z.array(z.string()),
   }),
   simulator: z

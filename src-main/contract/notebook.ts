@@ -92,6 +92,8 @@ export const cellDataSchemas = {
     /** Cell ids of the query cells the decision cites (query ids where no cell was written). */
     evidence: z.array(z.string()).optional(),
     verification: verificationSchema.nullable().optional(),
+    /** Why the simulator did not check the decision (shown as "not checked: …"). */
+    unchecked: z.string().optional(),
   }),
   note: z.looseObject({ review: z.string().optional(), status: z.string().optional() }),
 } satisfies Record<CellKind, z.ZodType>;

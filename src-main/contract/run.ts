@@ -143,6 +143,8 @@ export const runEventSchema = z.discriminatedUnion('type', [
     evidence: z.array(z.string()),
     /** The simulator's check of the decision, when a simulator fits the data and the question's parameters are known. */
     verification: verificationSchema.nullable().optional(),
+    /** Why no simulator checked the decision ("no simulator recognises this schema", "the question names no home node"); absent when checked, and in logs from before. */
+    unchecked: z.string().optional(),
     /** Set when the decision was computed in code, not written by the model (DeLLMa: "expected utility"). */
     computedBy: z.string().optional(),
   }),
@@ -198,6 +200,23 @@ export const runSummarySchema = z.object({
 });
 export type RunSummary = z.infer<typeof runSummarySchema>;
 
+/**
+ * How the run's decision was checked, for the run bar: the simulator's verdict, or why it was
+ * not checked (said as "not checked: <reason>", never a plain "Decided").
+ */
+export const decisionCheckSchema = z.discriminatedUnion('checked', [
+  z.object({ checked: z.literal(true), agrees: z.boolean(), best: z.string(), regret: z.number().nullable(), objective: z.string() }),
+  z.object({ checked: z.literal(false), reason: z.string() }),
+]);
+export type DecisionCheck = z.infer<typeof decisionCheckSchema>;
+
+/** The check a decision event (or decision cell) records; a record from before reasons were kept reads "no simulator checked it". */
+export function decisionCheck(decision: { verification?: z.infer<typeof verificationSchema> | null; unchecked?: string }): DecisionCheck {
+  const verification = decision.verification ?? null;
+  if (verification) return { checked: true, agrees: verification.agrees, best: verification.best, regret: verification.regret, objective: verification.objective };
+  return { checked: false, reason: decision.unchecked ?? 'no simulator checked it' };
+}
+
 /** Pushed while a run is live: enough for the progress bar and the review panel. */
 export const runProgressSchema = z.object({
   runId: z.string(),
@@ -214,6 +233,8 @@ export const runProgressSchema = z.object({
   /** The language the run's queries are written in, so a query under review is edited as such (absent: SQL). */
   queryLanguage: z.enum(['sql', 'cypher']).optional(),
   message: z.string().nullable(),
+  /** Set once the run has decided: the simulator's verdict or why there is none. */
+  check: decisionCheckSchema.optional(),
 });
 export type RunProgress = z.infer<typeof runProgressSchema>;
 

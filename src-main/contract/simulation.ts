@@ -54,3 +54,31 @@ export const verificationSchema = z.object({
   objective: z.string(),
 });
 export type Verification = z.infer<typeof verificationSchema>;
+
+/** The parameters a simulator checks a decision with (Locating: country and home node; Building: goods). */
+export const scenarioParametersSchema = z.object({ country: z.string().optional(), home: z.string().optional(), goods: z.string().optional() });
+
+/** A parameter named by the question or the analyst that the data does not have. */
+export const parameterProblemSchema = z.object({
+  parameter: z.enum(['country', 'home', 'goods']),
+  /** Who named it: a slip in the question leaves the run unchecked, the analyst's is refused at start. */
+  source: z.enum(['question', 'analyst']),
+  value: z.string(),
+  message: z.string(),
+});
+export type ParameterProblem = z.infer<typeof parameterProblemSchema>;
+
+/**
+ * How a run's decision will be checked, known before it starts (simulators/check-plan.ts): the
+ * scenario the data fits, the parameters read from the question and those the simulator will
+ * use (spelled as in the data), and — when it will not be checked — why ("no simulator
+ * recognises this schema", "the question names no home node").
+ */
+export const checkPlanSchema = z.object({
+  scenario: scenarioSchema.nullable(),
+  parsed: scenarioParametersSchema,
+  parameters: scenarioParametersSchema,
+  problems: z.array(parameterProblemSchema),
+  unchecked: z.string().nullable(),
+});
+export type CheckPlan = z.infer<typeof checkPlanSchema>;

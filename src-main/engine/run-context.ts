@@ -77,6 +77,8 @@ export interface DecisionRunOptions {
   /** Names the query ids of this run (injected for deterministic tests). */
   newQueryId?: () => string;
   simulator?: RunSimulator;
+  /** Why the decision will not be checked, decided before the run (simulators/check-plan.ts); absent: checked when it can be. */
+  uncheckedReason?: string;
   whatIf?: RunWhatIf;
   /** [ext] DeLLMa's exact outcomes: the what-if sandbox on the run's data, whether or not the model is offered `whatif`. */
   scenarios?: RunScenarios;

@@ -16,7 +16,8 @@ import { createReplayProvider } from '../llm/replay-provider';
 import { recordingProvider, writeTranscriptLine, type Transcript } from '../llm/transcript';
 import type { ModelProvider } from '../llm/types';
 import type { LocalModelSettings } from '../llm/local/local-settings';
-import { simulatorFor, type RunSimulator, type SimulatorChoice } from '../simulators/run-simulator';
+import { planCheck, refuseAnalystProblems } from '../simulators/check-plan';
+import type { RunSimulator, SimulatorChoice } from '../simulators/run-simulator';
 import { runWhatIfFor } from '../whatif';
 import { runScenariosFor } from '../whatif/run-scenarios';
 import { defaultRunLimits, runDecision, type ResumeState, type RunLimits, type RunOutcome } from './decision-run';
@@ -57,8 +58,10 @@ export interface RunSetup {
   /** Where the chained log entries go; `lastEntry` when a resumed run continues a chain. */
   log: { append(entry: LoggedEvent): void; lastEntry?: LoggedEvent | null; now?: () => string };
   cells: { sink: CellSink; connectionId: string | null; afterCellId: string | null; knownQueryCells?: Map<string, string> };
-  /** A resolved simulator (or none). Resolve it with `simulatorFor` before starting. */
+  /** A resolved simulator (or none). Resolve it with `planCheck` (or `simulatorFor`) before starting. */
   simulator: RunSimulator | null;
+  /** Why the decision will not be checked (the check plan's `unchecked`); absent: checked when it can be. */
+  uncheckedReason?: string | null;
   whatIf: boolean;
   /** A learned playbook for the `autoplan` technique. */
   playbook?: string;
@@ -128,6 +131,7 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
     ...(setup.signal ? { signal: setup.signal } : {}),
     ...(setup.onToken ? { onToken: setup.onToken } : {}),
     ...(setup.simulator ? { simulator: setup.simulator } : {}),
+    ...(setup.uncheckedReason ? { uncheckedReason: setup.uncheckedReason } : {}),
     ...(whatIf ? { whatIf } : {}),
     scenarios: runScenariosFor(setup.target, setup.connector),
     ...(setup.resume ? { resume: setup.resume } : {}),
@@ -225,7 +229,7 @@ export async function runToDirectory(request: DirectoryRunRequest): Promise<Dire
       transcript: { write: (line) => appendFileSync(transcriptPath, line) },
       log: { append: (entry) => appendFileSync(logPath, `${canonicalJson(entry)}\n`) },
       cells: { sink, connectionId: null, afterCellId: null },
-      simulator: await simulatorFor(connector, request.simulator),
+      ...(await checkedSimulator(connector, request.simulator, request.question)),
       whatIf: request.whatIf,
       ...(request.playbook !== undefined ? { playbook: request.playbook } : {}),
       ...(request.playbookVersion !== undefined ? { playbookVersion: request.playbookVersion } : {}),
@@ -260,4 +264,15 @@ function modelOf(model: DirectoryRunRequest['model']): RunSetup['model'] {
 
 function firstLine(text: string): string {
   return (text.trim().split('\n').find((line) => line.trim() && !/^=+$/.test(line.trim())) ?? 'Decision run').slice(0, 120);
+}
+
+/**
+ * The simulator a run checks its decision with, its parameters read from the question where
+ * the request names none, and why the decision will not be checked when it cannot be. A
+ * parameter given explicitly (`--country`, the composer) that the data lacks is refused here.
+ */
+export async function checkedSimulator(connector: Connector, choice: SimulatorChoice, question: string): Promise<{ simulator: RunSimulator | null; uncheckedReason: string | null }> {
+  const plan = await planCheck(connector, { ...choice, question });
+  refuseAnalystProblems(plan);
+  return { simulator: plan.simulator, uncheckedReason: plan.unchecked };
 }

@@ -7,7 +7,7 @@ import { exactOutcomesOf, exactSectionHtml, exactSectionTitle } from './dellma-e
 import { planGraphHtml } from './plan-graph-report';
 import { reportCss } from './report-css';
 import { formatBytes, formatCount, formatDuration, formatTime, formatValue, plural, reviewLabels, reviewSubjectLabels, reviewText, statusLabel } from './report-format';
-import type { ReviewRecord } from '../audit/run-trace';
+import type { DecisionRecord, ReviewRecord } from '../audit/run-trace';
 import type { DecisionReport, PlanVersion, QueryRecord, SimulationRecord, StepRecord, TraceItem, VerificationValue, WhatIfRecord } from './report-model';
 
 export interface HtmlReportOptions {
@@ -104,7 +104,7 @@ function cover(report: DecisionReport): Html {
 <h1>${report.title}</h1>
 <div class="decision-card${decision ? '' : ' none'}">
   <div class="label">${decision ? 'Recommended decision' : 'No decision'}</div>
-  <div class="verdicts"><span class="pill ${statusTone}">${statusLabel(report.status)}</span>${decision?.verification ? verificationPill(decision.verification) : null}</div>
+  <div class="verdicts"><span class="pill ${statusTone}">${statusLabel(report.status)}</span>${decision ? (decision.verification ? verificationPill(decision.verification) : uncheckedPill(decision)) : null}</div>
   <div class="decision">${decision ? decision.decision : (report.statusMessage ?? 'The run ended without a decision.')}</div>
 </div>
 <dl class="facts">${facts.map(([label, value]) => html`<div><dt>${label}</dt><dd>${value}</dd></div>`)}</dl>
@@ -121,6 +121,15 @@ function verificationPill(verification: VerificationValue): Html {
   return verification.agrees
     ? html`<span class="pill good">Simulator: optimal</span>`
     : html`<span class="pill bad">Simulator: best is ${verification.best}</span>`;
+}
+
+/** A decision no simulator checked says so, with the reason: never only the green status. */
+function uncheckedPill(decision: DecisionRecord): Html {
+  return html`<span class="pill warn" data-check="not-checked">Not checked: ${uncheckedWhy(decision)}</span>`;
+}
+
+function uncheckedWhy(decision: DecisionRecord): string {
+  return decision.unchecked ?? 'no simulator checked it';
 }
 
 function questionSection(report: DecisionReport): Html {
@@ -294,7 +303,9 @@ function simulationSection(report: DecisionReport): Html {
         }${verification.tied.length > 1 ? html` (tied: ${verification.tied.join(', ')})` : null} on <em>${verification.objective}</em>${
           verification.regret !== null && !verification.agrees ? html`; regret ${formatValue(verification.regret)}` : null
         }.</div></div>`
-      : html`<p class="muted">The decision was not checked by a simulator.</p>`
+      : report.decision
+        ? html`<p class="muted">Not checked: ${uncheckedWhy(report.decision)}.</p>`
+        : html`<p class="muted">The decision was not checked by a simulator.</p>`
   }${report.simulations.map((simulation) => html`<h3>Simulation at step ${simulation.step}</h3>${simulationSummary(simulation)}`)}`;
 }
 

@@ -48,7 +48,7 @@ export function renderIpynb(bundle: ReportBundle, report: DecisionReport): strin
     [
       `# ${markdownLiteral(report.title)}`,
       `Decision Workbench run ${markdownCode(report.runId)} (${report.technique.label}, ${markdownLiteral(report.model.name ?? report.model.description)}), ${markdownLiteral(formatTime(report.startedAt))}.`,
-      `**Decision:** ${report.decision ? markdownLiteral(report.decision.decision) : 'none'} · **Integrity head:** ${markdownCode(bundle.head)} · **Sealed by:** ${report.integrity.signer ? `${markdownLiteral(report.integrity.signer.name)}, key ${markdownCode(report.integrity.signer.fingerprint)}` : 'unsigned'}`,
+      `**Decision:** ${report.decision ? markdownLiteral(report.decision.decision) : 'none'}${report.decision ? ` (${report.decision.verification ? (report.decision.verification.agrees ? 'simulator: optimal' : `simulator: best is ${markdownLiteral(report.decision.verification.best)}`) : `not checked: ${markdownLiteral(report.decision.unchecked ?? 'no simulator checked it')}`})` : ''} · **Integrity head:** ${markdownCode(bundle.head)} · **Sealed by:** ${report.integrity.signer ? `${markdownLiteral(report.integrity.signer.name)}, key ${markdownCode(report.integrity.signer.fingerprint)}` : 'unsigned'}`,
       `The queries ran read-only against ${markdownLiteral(report.connection.description)}. To re-run them here, install jupysql (\`pip install jupysql\`) and run the next cell, which connects read-only. Only queries that succeeded are code; refused and failed ones are quoted as text.`,
     ].join('\n\n'),
   );

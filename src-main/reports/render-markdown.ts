@@ -23,7 +23,7 @@ export function renderMarkdownReport(report: DecisionReport, options: MarkdownRe
   parts.push(
     [
       `**Decision:** ${report.decision ? markdownLiteral(report.decision.decision) : `none — ${markdownLiteral(report.statusMessage ?? statusLabel(report.status))}`}  `,
-      `**Status:** ${statusLabel(report.status)}${report.decision?.verification ? ` · simulator: ${report.decision.verification.agrees ? 'optimal' : `best is ${markdownLiteral(report.decision.verification.best)}`}` : ''}  `,
+      `**Status:** ${statusLabel(report.status)}${checkNote(report)}  `,
       `**Signed off:** ${latest ? `${markdownLiteral(latest.name)}, ${markdownLiteral(formatTime(latest.at))}${latest.comment ? ` — “${markdownLiteral(latest.comment)}”` : ''}${keyNote(latest.fingerprint)}` : 'not signed off'}  `,
       `**Integrity head:** ${markdownCode(report.integrity.head)}`,
     ].join('\n'),
@@ -182,9 +182,18 @@ function resultTable(result: QueryResult, digest: string | null, maxRows: number
   return `${body}*${note}${capped}.${digest ? ` sha256 of the full result: ${markdownCode(digest)}` : ''}*`;
 }
 
+/** The simulator's verdict after the status, or "not checked: <reason>" for a decision none checked. */
+function checkNote(report: DecisionReport): string {
+  const decision = report.decision;
+  if (!decision) return '';
+  if (!decision.verification) return ` · not checked: ${markdownLiteral(decision.unchecked ?? 'no simulator checked it')}`;
+  return ` · simulator: ${decision.verification.agrees ? 'optimal' : `best is ${markdownLiteral(decision.verification.best)}`}`;
+}
+
 function simulationSection(report: DecisionReport): string {
   const verification = report.decision?.verification;
   const parts: string[] = [];
+  if (!verification && report.decision) parts.push(`Not checked: ${markdownLiteral(report.decision.unchecked ?? 'no simulator checked it')}.`);
   if (verification) {
     parts.push(`The decision **${markdownLiteral(verification.decision)}** ${verification.agrees ? 'is' : 'is not'} the simulator’s optimum (best: ${markdownLiteral(verification.best)}; objective: ${markdownLiteral(verification.objective)}${verification.regret !== null && !verification.agrees ? `; regret ${verification.regret}` : ''}).`);
   }

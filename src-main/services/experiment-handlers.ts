@@ -1,5 +1,6 @@
 import type { Connector } from '../connectors/connector';
 import { WorkbenchError } from '../contract/errors';
+import { planCheck } from '../simulators/check-plan';
 import { recogniseScenario } from '../simulators/scenario';
 import { runSimulation } from '../simulators/run-simulation';
 import { runWhatIfOnConnection, whatIfSupport } from '../whatif';
@@ -28,6 +29,10 @@ export function experimentHandlers(dependencies: {
   const experiments = new Map<string, AbortController>();
   return {
     'simulations/detect': async ({ connectionId }) => ({ scenario: recogniseScenario(await (await dependencies.connector(connectionId)).schema()) }),
+    'simulations/check-plan': async ({ connectionId, question, known, simulatorRules }) => {
+      const { simulator: _simulator, ...plan } = await planCheck(await dependencies.connector(connectionId), { rules: simulatorRules, known, question });
+      return plan;
+    },
     'simulations/run': async ({ connectionId, spec, cellId }) => {
       const ranAt = environment.now();
       try {

@@ -13,10 +13,10 @@ import { rerunSeed } from '../engine/techniques/plan-dag/rerun';
 import type { ConnectionTarget } from '../contract/connections';
 import { readTranscript } from '../llm/transcript';
 import { WorkbenchError } from '../contract/errors';
-import type { RunProgress, RunStatus } from '../contract/run';
+import { decisionCheck, type RunProgress, type RunStatus } from '../contract/run';
 import type { Connector } from '../connectors/connector';
 import { defaultRunLimits, type ResumeState } from '../engine/decision-run';
-import { executeRun } from '../engine/run-setup';
+import { checkedSimulator, executeRun } from '../engine/run-setup';
 import { techniqueNamed } from '../engine/techniques/registry';
 import type { ActionLibrary } from '../engine/techniques/pearl/library';
 import { mineActions, type MiningResult } from '../engine/techniques/pearl/mining';
@@ -179,7 +179,8 @@ export class RunManager {
     // The notebook's attached documents go with the request (and so with a resume or a re-run) for the techniques that read them.
     const documents = input.documents ?? (techniqueNamed(input.technique).usesDocuments ? (this.dependencies.documents?.(input.notebookId) ?? []) : []);
     const request: RunStart = { ...input, ...(playbook !== undefined ? { playbook } : {}), ...(documents.length ? { documents } : {}) };
-    const simulator = await simulatorFor(connector, { rules: request.simulatorRules, known: request.known });
+    // Parameters read from the question where the composer left them empty; the analyst's own, when not in the data, are refused here.
+    const check = await checkedSimulator(connector, { rules: request.simulatorRules, known: request.known }, request.question);
     const runId = `run-${environment.newId()}`;
     const startedAt = environment.now();
     runs.create({
@@ -192,7 +193,7 @@ export class RunManager {
       createdAt: startedAt,
       request,
     });
-    await this.launch({ runId, request, settings, connector, simulator, notebookCells: notebook.cells, startedAt, resume: null, seed });
+    await this.launch({ runId, request, settings, connector, ...check, notebookCells: notebook.cells, startedAt, resume: null, seed });
     return { runId };
   }
 
@@ -318,14 +319,14 @@ export class RunManager {
     const transcript = readTranscript(runs.transcript(runId));
     const notebook = notebooks.get(request.notebookId);
     const connector = await this.dependencies.connector(request.connectionId);
-    const simulator = await simulatorFor(connector, { rules: request.simulatorRules, known: request.known });
+    const check = await checkedSimulator(connector, { rules: request.simulatorRules, known: request.known }, request.question);
     runs.markResumed(runId);
     await this.launch({
       runId,
       request,
       settings,
       connector,
-      simulator,
+      ...check,
       notebookCells: notebook.cells,
       startedAt: environment.now(),
       resume: {
@@ -349,6 +350,8 @@ export class RunManager {
     settings: RunModel;
     connector: Connector;
     simulator: RunSimulator | null;
+    /** Why the decision will not be checked (the check plan's reason), or null. */
+    uncheckedReason: string | null;
     notebookCells: Cell[];
     startedAt: string;
     resume: { state: ResumeState; lastEntry: LoggedEvent | null; transcriptLines: number; exchanges: number } | null;
@@ -432,6 +435,7 @@ export class RunManager {
         knownQueryCells: queryCellsOf(context.notebookCells, runId),
       },
       simulator,
+      uncheckedReason: context.uncheckedReason,
       whatIf: request.whatIf,
       ...this.playbookText(request.playbook),
       limits: { maxSteps, ...(settings.contextTokens ? { contextTokens: settings.contextTokens } : {}) },
@@ -440,6 +444,7 @@ export class RunManager {
       onToken: (text) => this.dependencies.emit('run-token', { runId, text }),
       onEvent: ({ event }) => {
         if (event.type === 'model-response') this.update(run, { step: event.step, totalTokens: run.progress.totalTokens + (event.usage?.totalTokens ?? 0) });
+        if (event.type === 'decision') this.update(run, { check: decisionCheck(event) });
         if (event.type === 'tool' && event.tool === 'pearl-step') {
           const { action, kind } = event.input as { action?: unknown; kind?: unknown };
           // A step kept from an earlier run (re-running one step) called nothing this time.

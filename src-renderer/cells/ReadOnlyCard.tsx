@@ -122,6 +122,11 @@ function DecisionContent({ cell, data }: { cell: Cell; data: CellData<'decision'
           )}
         </p>
       )}
+      {!verification && (
+        <p className="verification unchecked" data-testid="verification">
+          Not checked: {data.unchecked ?? 'no simulator checked it'}.
+        </p>
+      )}
       {rationale && <Markdown text={rationale} />}
       {evidence.length > 0 && (
         <p className="evidence">

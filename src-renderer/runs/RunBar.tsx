@@ -37,9 +37,10 @@ export function RunBar({ progress, compact = false, onDismiss, onShowHistory }: 
   const elapsed = Math.max(0, (now - Date.parse(progress.startedAt)) / 1000);
   if (compact && !live) {
     return (
-      <section className={`run-bar compact run-${progress.status}`} data-testid="run-bar" aria-label="Last decision run">
+      <section className={`run-bar compact run-${progress.status}${uncheckedClass(progress)}`} data-testid="run-bar" aria-label="Last decision run">
         <div className="run-bar-row">
           <strong data-testid="run-status">{statusLabels[progress.status]}</strong>
+          <RunCheck progress={progress} />
           <span className="muted">{progress.technique}</span>
           <span>
             step {progress.step}/{progress.maxSteps}
@@ -62,10 +63,11 @@ export function RunBar({ progress, compact = false, onDismiss, onShowHistory }: 
     );
   }
   return (
-    <section className={`run-bar run-${progress.status}`} data-testid="run-bar" aria-label="Decision run">
+    <section className={`run-bar run-${progress.status}${uncheckedClass(progress)}`} data-testid="run-bar" aria-label="Decision run">
       <div className="run-bar-row">
         {live && <span className="spinner" />}
         <strong data-testid="run-status">{statusLabels[progress.status]}</strong>
+        <RunCheck progress={progress} />
         <span className="muted">{progress.technique}</span>
         <span>
           step {progress.step}/{progress.maxSteps}
@@ -107,6 +109,29 @@ function RunMessage({ text }: { text: string }) {
   return (
     <span className="run-message-inline" data-testid="run-message" title={text}>
       {text}
+    </span>
+  );
+}
+
+/** A decided run no simulator checked is not shown as a plain green "Decided". */
+function uncheckedClass(progress: RunProgress): string {
+  return progress.status === 'answered' && progress.check?.checked !== true ? ' run-unchecked' : '';
+}
+
+/** The simulator's verdict on the decision, or "not checked: <reason>", beside the status. */
+function RunCheck({ progress }: { progress: RunProgress }) {
+  const check = progress.check;
+  if (progress.status !== 'answered' || !check) return null;
+  if (!check.checked) {
+    return (
+      <span className="run-check unchecked" data-testid="run-check" title={`not checked: ${check.reason}`}>
+        not checked: {check.reason}
+      </span>
+    );
+  }
+  return (
+    <span className={`run-check ${check.agrees ? 'agrees' : 'disagrees'}`} data-testid="run-check">
+      {check.agrees ? '✓ simulator agrees' : `✗ simulator: best is ${check.best}${check.regret === null ? '' : `, regret ${check.regret.toPrecision(4)}`}`}
     </span>
   );
 }

@@ -3,6 +3,7 @@ import type { TechniqueIdValue } from '../../src-main/contract';
 import { useWorkbench } from '../ui/store-context';
 import type { RunDraft } from '../state/runs-slice';
 import { ActionLibraryPicker } from './ActionLibraryPicker';
+import { CheckPlanFields } from './CheckPlanFields';
 import { DellmaSettings } from './DellmaSettings';
 import { RunDocumentsNote } from './RunDocumentsNote';
 import { dellmaSizeProblem } from './request-problem';
@@ -163,6 +164,7 @@ export function RunComposer({ draft }: { draft: RunDraft }) {
         </select>
         <span className="muted">When a simulator fits the data, the model may call it and the decision is checked against it.</span>
       </label>
+      <CheckPlanFields draft={form} onChange={(known) => update({ known })} />
       <label className="inline-setting">
         <input
           type="checkbox"

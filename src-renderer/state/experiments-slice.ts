@@ -1,4 +1,5 @@
 import { simulationSpecSchema, whatIfSpecSchema, WorkbenchError, type Cell, type CellOutput, type Scenario } from '../../src-main/contract';
+import type { CheckPlan } from '../../src-main/contract/simulation';
 import { parseJsonObject } from './json-source';
 import type { SliceContext } from './store';
 
@@ -18,6 +19,8 @@ export interface ExperimentsSlice {
   /** What-if cells running now, by cell id. */
   whatIfRuns: Record<string, WhatIfProgress>;
   detectScenario(connectionId: string): Promise<Scenario | null>;
+  /** How a run of `question` on the connection would have its decision checked (the composer's preview). */
+  checkPlan(request: { connectionId: string; question: string; known: { country?: string; home?: string; goods?: string }; simulatorRules: 'stated' | 'compat' | 'off' }): Promise<CheckPlan>;
   runSimulationCell(cellId: string): Promise<void>;
   /** Why a connection cannot host what-if experiments (`reason`), or where they run when it can (`note`, null when on the data itself). */
   whatIfSupport(connectionId: string): Promise<{ reason: string | null; note: string | null }>;
@@ -57,6 +60,7 @@ export function createExperimentsSlice({ client, set, get }: SliceContext): Expe
   return {
     whatIfRuns: {},
     detectScenario: async (connectionId) => (await client.invoke('simulations/detect', { connectionId })).scenario,
+    checkPlan: (request) => client.invoke('simulations/check-plan', request),
     runSimulationCell: async (cellId) => {
       const cell = await readyCell(cellId, 'Choose the data to simulate first');
       const spec = simulationSpecSchema.safeParse(parseJsonObject(cell.source));

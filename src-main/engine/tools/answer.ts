@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { verifyDecision } from '../../simulators/run-simulation';
 import { defineTool } from './tool';
-import { candidateIds, simulateKnown } from './simulate';
+import { candidateIds, checkDecision } from './simulate';
 
 /** An echoed template placeholder such as `<the decision only>`: the model copied the form instead of filling it. */
 const placeholder = /^<[^>]*>$/;
@@ -53,14 +52,14 @@ export const answerTool = defineTool({
     return { ...schema, properties: { ...properties, decision: { ...properties.decision, enum: candidates } } };
   },
   perform: async (answer, { step }, run) => {
-    const check = run.state.lastSimulation ?? (await simulateKnown(run, step));
+    const check = await checkDecision(run, step, answer.decision);
     run.emit({
       type: 'decision',
       step,
       decision: answer.decision,
       rationale: answer.rationale,
       evidence: [...run.state.evidence],
-      verification: check ? verifyDecision(answer.decision, check) : null,
+      ...check,
     });
     return { answer };
   },
@@ -76,6 +75,7 @@ export const answerTool = defineTool({
           rationale: event.rationale,
           evidence: event.evidence.map((queryId) => cells.queryCells.get(queryId) ?? queryId),
           verification: event.verification ?? null,
+          ...(event.unchecked ? { unchecked: event.unchecked } : {}),
         },
       });
     },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { WorkbenchError } from '../../contract/errors';
-import type { SimulationResult, SimulationSpec } from '../../contract/simulation';
-import { formatSimulationForModel } from '../../simulators/run-simulation';
+import type { SimulationResult, SimulationSpec, Verification } from '../../contract/simulation';
+import { formatSimulationForModel, verifyDecision } from '../../simulators/run-simulation';
 import type { RunSimulator } from '../../simulators/run-simulator';
 import type { RunContext } from '../run-context';
 import { jsonAction } from '../text-protocol';
@@ -60,6 +60,9 @@ function specFor(simulator: RunSimulator, args: Omit<SimulateArguments, 'candida
   return goods ? { scenario: 'building', goods, rules: simulator.rules } : 'give the goods whose price should fall ("goods")';
 }
 
+/** Why the known parameters' simulation failed, per run, for "not checked: the simulator failed: …". */
+const knownFailures = new WeakMap<RunContext, string>();
+
 /** When the question's parameters are known, the decision is checked even if the model never simulated. */
 export async function simulateKnown(run: RunContext, step: number): Promise<SimulationResult | null> {
   const simulator = run.options.simulator;
@@ -70,9 +73,43 @@ export async function simulateKnown(run: RunContext, step: number): Promise<Simu
     const result = await simulator.run(spec);
     run.emit({ type: 'simulation', step, requested: null, result });
     return result;
-  } catch {
-    return null; // verification is a bonus; a failing simulator must not cost the decision
+  } catch (error) {
+    // Verification is a bonus; a failing simulator must not cost the decision, but the decision says it went unchecked.
+    knownFailures.set(run, `the simulator failed: ${WorkbenchError.from(error).message}`);
+    return null;
   }
+}
+
+/** The parameter a simulator still lacks, as the analyst reads it after "not checked:". */
+function missingParameter(simulator: RunSimulator): string | null {
+  if (simulator.scenario === 'locating') {
+    if (!simulator.known.country) return 'the question names no country';
+    return simulator.known.home ? null : 'the question names no home node';
+  }
+  return simulator.known.goods ? null : 'the question names no goods';
+}
+
+/**
+ * Why a run's decision went unchecked when no simulation checked it, in words shown after "not
+ * checked:" by the decision cell, the run bar and the reports: the run set-up's reason (the
+ * check plan: no simulator fits, the check is off, a parameter is missing or not in the data),
+ * else the parameter the simulator lacks, else why its simulation failed.
+ */
+export function uncheckedReason(run: RunContext): string {
+  const simulator = run.options.simulator;
+  return (
+    run.options.uncheckedReason ??
+    (simulator ? (missingParameter(simulator) ?? knownFailures.get(run) ?? 'the simulator gave no result') : 'no simulator recognises this schema')
+  );
+}
+
+/**
+ * The simulator's verdict on a decision, or why there is none: the model's last simulation or
+ * one run with the question's parameters checks it; otherwise `unchecked` says why not.
+ */
+export async function checkDecision(run: RunContext, step: number, decision: string): Promise<{ verification: Verification | null; unchecked?: string }> {
+  const simulation = run.state.lastSimulation ?? (await simulateKnown(run, step));
+  return simulation ? { verification: verifyDecision(decision, simulation) } : { verification: null, unchecked: uncheckedReason(run) };
 }
 
 const knownCandidates = new WeakMap<RunContext, Promise<string[] | null>>();

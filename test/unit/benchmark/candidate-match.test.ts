@@ -44,4 +44,37 @@ describe('matching a decision to the simulator candidates', () => {
     expect(normalizeName(' Baltic-Sea! ')).toBe('baltic_sea');
     expect(normalizeName('(1485)')).toBe('1485');
   });
+
+  it.each([
+    'not krakow',
+    'Not Krakow.',
+    'krakow is not the right node',
+    "krakow isn't it",
+    'anything but krakow',
+    'avoid krakow',
+    'instead of krakow',
+    'krakow: rather than this, wait',
+    'anywhere except krakow',
+    'never krakow',
+    'other than krakow',
+    'do not use krakow',
+    'building 1485 is not worth it',
+  ])('refuses a negated name: %j', (raw) => {
+    const match = matchDecision(raw, [...nodes, ...buildings]);
+    expect(match.matched).toBeNull();
+    expect(match.rule).toBe('negated');
+    expect(match.alternatives.length).toBeGreaterThan(0);
+  });
+
+  it.each(['krakow, novgorod', 'krakow and novgorod', 'novgorod then krakow', 'Building 1485 or 1445', 'krakow (not novgorod)'])('credits no candidate for an answer naming several: %j', (raw) => {
+    const match = matchDecision(raw, [...nodes, ...buildings]);
+    expect(match.matched).toBeNull();
+    expect(['ambiguous', 'negated']).toContain(match.rule);
+  });
+
+  it('still reads a label with "no." as a label, and a name that merely contains a negation word', () => {
+    expect(matchDecision('building no. 1485', buildings)).toMatchObject({ matched: '1485', rule: 'contained' });
+    expect(matchDecision('nottingham', ['nottingham', 'krakow'])).toMatchObject({ matched: 'nottingham', rule: 'exact' });
+    expect(matchDecision('trade node: nottingham', ['nottingham', 'krakow'])).toMatchObject({ matched: 'nottingham', rule: 'contained' });
+  });
 });

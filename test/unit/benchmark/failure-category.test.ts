@@ -116,9 +116,36 @@ describe('failure categories from run logs', () => {
   it('finds a critical value printed in full or rounded, never by a coarse coincidence', () => {
     expect(appearsIn(3.2146, 'value | 3.2146')).toBe(true);
     expect(appearsIn(3.2146, 'value | 3.21')).toBe(true);
-    expect(appearsIn(3.2146, 'value | 3.2')).toBe(false);
     expect(appearsIn(3.2146, 'value | 3')).toBe(false);
     expect(appearsIn(1234.5, 'total: 1.2345e3')).toBe(true);
     expect(appearsIn(412.75, 'rows: 412')).toBe(false);
+  });
+
+  it('MIS allows for the rounding shown: a value retrieved to k decimals is the true value rounded to k decimals', () => {
+    expect(appearsIn(3.2146, 'ROUND(ingoing, 1) | 3.2')).toBe(true);
+    expect(appearsIn(3.2146, 'value | 3.215')).toBe(true);
+    expect(appearsIn(3.25, 'value | 3.3')).toBe(true);
+    expect(appearsIn(87.96, 'total_power: 88.0')).toBe(true);
+    // Another value at the same precision is not the critical value.
+    expect(appearsIn(3.2146, 'value | 3.3')).toBe(false);
+    expect(appearsIn(3.2146, 'value | 3.1')).toBe(false);
+    expect(appearsIn(3.2146, 'value | 3.22')).toBe(false);
+    expect(appearsIn(87.96, 'total_power: 88')).toBe(false);
+  });
+
+  it('MIS is not set for a critical value the run retrieved rounded to one decimal, and is for another value at that precision', () => {
+    const rounded = crafted([response(1), ...query(1, 'q1', 'SELECT trade_node, ROUND(ingoing, 1) …', { rows: [['krakow', 3.2], ['krakow', 412.8]] }), response(2), decision(2, 'novgorod'), end('answered', 2)]);
+    const label = classify(rounded, 'novgorod');
+    expect(label.category).toBe('unlabelled');
+    expect(label.evidence).toContain('critical values seen: ingoing of krakow (IV); total_power of krakow (TPtotal)');
+    const other = crafted([response(1), ...query(1, 'q1', 'SELECT …', { rows: [['krakow', 3.3], ['krakow', 412.6]] }), response(2), decision(2, 'novgorod'), end('answered', 2)]);
+    expect(classify(other, 'novgorod').category).toBe('MIS');
+  });
+
+  it('CAN, not a right decision: an answer that negates the best candidate', () => {
+    const path = crafted([response(1), ...query(1, 'q1', 'SELECT …', { rows: [['krakow', 3.2146]] }), response(2), decision(2, 'not krakow'), end('answered', 2)]);
+    const label = classify(path, 'not krakow');
+    expect(label.category).toBe('CAN');
+    expect(label.evidence[0]).toBe('the decision "not krakow" negates or sets aside krakow instead of choosing a candidate');
   });
 });

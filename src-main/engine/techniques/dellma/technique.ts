@@ -1,6 +1,6 @@
 import { dellmaDocumentUseSchema, dellmaFrameSchema, dellmaRunSettingsSchema, forecastLines, type DellmaContext, type DellmaDocumentUse, type DellmaRunSettings, type DellmaAudit, type DellmaExpected, type DellmaFit, type DellmaForecast, type DellmaFrame, type DellmaRank, type DellmaSampling, type DellmaStep } from '../../../contract/dellma';
 import { WorkbenchError } from '../../../contract/errors';
-import type { SimulationResult } from '../../../contract/simulation';
+import type { SimulationResult, Verification } from '../../../contract/simulation';
 import type { ChatMessage } from '../../../llm/types';
 import { dialectNotes } from '../../dialects';
 import { recordReview } from '../../review-gate';
@@ -8,7 +8,7 @@ import type { RunContext, RunOutcome } from '../../run-context';
 import { summarizeSchema } from '../../schema-summary';
 import { verifyDecision } from '../../../simulators/run-simulation';
 import { runQuery, type QueryRun } from '../../tools/query';
-import { simulateKnown } from '../../tools/simulate';
+import { simulateKnown, uncheckedReason } from '../../tools/simulate';
 import { readQuery } from '../plan-dag/prompts';
 import type { TechniqueDefinition } from '../technique';
 import { normaliseFactor, stateProbability, type BeliefFactor, type State } from './belief';
@@ -297,7 +297,7 @@ async function concludeBaseline(run: RunContext, result: ProblemResult): Promise
   const check = run.state.lastSimulation ?? null;
   // Zero-shot and CoT decisions are the model's own words; self-consistency's is a vote counted in code.
   const computedBy = result.variant === 'sc' ? `majority of the model's ${result.baseline?.answers.length ?? 0} answers` : null;
-  run.emit({ type: 'decision', step, decision: result.chosen, rationale, evidence: [...run.state.evidence], verification: check ? verifyDecision(result.chosen, check) : null, ...(computedBy ? { computedBy } : {}) });
+  run.emit({ type: 'decision', step, decision: result.chosen, rationale, evidence: [...run.state.evidence], ...verdictOf(run, result.chosen, check), ...(computedBy ? { computedBy } : {}) });
   return run.finish('answered', null, { decision: result.chosen, rationale });
 }
 
@@ -352,8 +352,13 @@ async function conclude(run: RunContext, result: ProblemResult, actions: readonl
   const rationale = `Highest expected utility (${chosenExpected.toPrecision(3)}${detail.decision?.margin !== null && detail.decision?.margin !== undefined ? `, ahead of ${actions[detail.decision.runnerUp ?? -1] ?? '?'} by ${detail.decision.margin.toPrecision(3)}` : ''}) over ${detail.states.length} sampled futures ranked in ${detail.batches.length} batch(es).`;
   // The decision is computed here, not written by the model: recorded as such, checked like any answer.
   const check = run.state.lastSimulation ?? null;
-  run.emit({ type: 'decision', step, decision: result.chosen, rationale, evidence: [...run.state.evidence], verification: check ? verifyDecision(result.chosen, check) : null, computedBy: 'expected utility' });
+  run.emit({ type: 'decision', step, decision: result.chosen, rationale, evidence: [...run.state.evidence], ...verdictOf(run, result.chosen, check), computedBy: 'expected utility' });
   return run.finish('answered', null, { decision: result.chosen, rationale });
+}
+
+/** The simulator's verdict on the chosen option, or why it went unchecked ("not checked: …"). */
+function verdictOf(run: RunContext, chosen: string, check: SimulationResult | null): { verification: Verification | null; unchecked?: string } {
+  return check ? { verification: verifyDecision(chosen, check) } : { verification: null, unchecked: uncheckedReason(run) };
 }
 
 /** The simulator's candidates, by name only: their outcomes stay hidden until the decision is checked. */
