@@ -5,6 +5,7 @@ import { runQuery } from '../../tools/query';
 import { readDecision, readNodeAnswer, substituteTags, answerText, type NodeAnswer } from './answers';
 import type { DagNode } from './plan-graph';
 import { answerMessages, queryMessages, queryRepair, reactMessages, readQuery, rewriteMessages, type NodeContext, type RunBrief } from './prompts';
+import { decisionReply, nodeAnswerReply } from './reply-schemas';
 
 /** How a node finds its evidence: its own query (SubQ, default), one shared result (Base), or ReAct inside the node. */
 export type Retrieval = 'per-node' | 'shared' | 'react';
@@ -102,7 +103,9 @@ export async function runNode(run: RunContext, brief: RunBrief, input: NodeInput
   const ask = async (messages: ChatMessage[], purpose: string): Promise<{ content: string; step: number }> => {
     const over = run.overLimit();
     if (over) throw new RunEnding(over.status as RunEnding['status'], over.message);
-    const asked = await run.ask({ messages }, { node: node.id, purpose });
+    // The answer is the one JSON reply of a node: asked for with its schema (the final node's decision, or a node's answer).
+    const output = purpose === 'answer' ? (input.final ? decisionReply : nodeAnswerReply) : undefined;
+    const asked = await run.ask({ messages, ...(output ? { output } : {}) }, { node: node.id, purpose });
     if ('failure' in asked) {
       if (asked.failure === 'failed') throw new NodeFailure('OTH', asked.message);
       throw new RunEnding(asked.failure, asked.message);
