@@ -67,9 +67,10 @@ function planStarModel(decisions: ReadonlyMap<string, string>): (request: Receiv
     if (name === 'plan_graph') return { label: `${question.id} plan`, content: JSON.stringify(plan) };
     if (name === 'node_answer') return { label: `${question.id} answer`, content: JSON.stringify({ answer: 'the trade nodes listed', explanation: 'read from the query' }) };
     if (name === 'decision') return { label: `${question.id} decision`, content: JSON.stringify({ decision: decisions.get(question.id), rationale: 'the scripted choice' }) };
-    if (text.includes('Work step by step: reply either')) {
+    if (name === 'react_step') {
       const answered = request.chat.messages.some((message) => message.role === 'assistant');
-      return { label: `${question.id} react`, content: answered ? 'Answer:\n{"answer": "the trade nodes listed", "explanation": "read from the query"}' : `Query:\n${listNodes}` };
+      const step = answered ? { action: 'answer', query: '', answer: 'the trade nodes listed', explanation: 'read from the query' } : { action: 'query', query: listNodes, answer: '', explanation: '' };
+      return { label: `${question.id} react`, content: JSON.stringify(step) };
     }
     if (text.includes('Write ONE read-only')) return { label: `${question.id} query`, content: `\`\`\`sql\n${listNodes}\n\`\`\`` };
     return { label: `${question.id} unexpected`, content: 'I do not know what to do.' };
@@ -119,11 +120,13 @@ describe('dwb dqa solve --engine plan-dag… against an endpoint that only fills
     expect(server.probes).toHaveLength(1);
     expect(result.stderr).toContain(`structured output: scripted at ${server.baseUrl} honours JSON-schema replies (response_format)`);
     expect(readTranscript(readFileSync(join(out, 'L3', 'transcript.jsonl'), 'utf8')).header.settings).toMatchObject({ structuredOutput: { jsonSchema: true } });
-    // The plan and the answers went under their schemas, and say so; plain-text calls say they were not held.
+    // The plan, the answers and ReAct steps went under their schemas, and say so; plain-text calls say they were not held.
     const calls = callsOf(runEvents(out, 'L1'));
-    expect(calls.filter((call) => ['plan', 'answer'].includes(call.purpose)).map((call) => call.constrained)).toEqual(['json-schema', 'json-schema', 'json-schema'].slice(0, engine === 'plan-dag-react' ? 2 : 3));
-    expect(calls.filter((call) => !['plan', 'answer'].includes(call.purpose)).every((call) => call.constrained === 'none')).toBe(true);
-    expect(calls.length).toBeGreaterThanOrEqual(3);
+    const schemad = calls.filter((call) => ['plan', 'answer', 'react'].includes(call.purpose));
+    expect(schemad.length).toBeGreaterThanOrEqual(3);
+    expect(schemad.every((call) => call.constrained === 'json-schema')).toBe(true);
+    expect(calls.filter((call) => !['plan', 'answer', 'react'].includes(call.purpose)).every((call) => call.constrained === 'none')).toBe(true);
+    if (engine === 'plan-dag-react') expect(schemad.filter((call) => call.purpose === 'react')).toHaveLength(2);
   });
 
   it('an endpoint that takes response_format but ignores it is found out: no schema is sent, every response says "none"', async () => {

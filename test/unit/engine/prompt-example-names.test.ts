@@ -131,6 +131,7 @@ export function namesIn(text: string, names: ReadonlyMap<string, string>): strin
   const found: string[] = [];
   for (const [name, what] of names) {
     if (isOrdinary(name)) {
+      if (!lower.includes(name.toLowerCase())) continue;
       const asValue = new RegExp(`(["'\`]${escape(name)}["'\`])|(e\\.g\\.,?\\s+${escape(name)}\\b)`, what === 'a country' ? '' : 'i');
       if (asValue.test(text)) found.push(name);
     } else if (what === 'a country') {

@@ -9,7 +9,7 @@ import Ajv from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { readPlan } from '../../../src-main/engine/techniques/plan-dag/plan-graph';
 import { readDecision, readNodeAnswer } from '../../../src-main/engine/techniques/plan-dag/answers';
-import { decisionReply as nodeDecisionReply, nodeAnswerReply, planReply } from '../../../src-main/engine/techniques/plan-dag/reply-schemas';
+import { decisionReply as nodeDecisionReply, nodeAnswerReply, planReply, reactStepReply, readReactStep } from '../../../src-main/engine/techniques/plan-dag/reply-schemas';
 import { decisionReply, forecastReply, rankingReply, shortlistReply } from '../../../src-main/engine/techniques/dellma/reply-schemas';
 import { mapDecision, parseForecast, parseRanking } from '../../../src-main/engine/techniques/dellma/responses';
 import type { FactorSpec } from '../../../src-main/engine/techniques/dellma/belief';
@@ -49,6 +49,8 @@ const every: [string, OutputConstraint][] = [
   ['plan', planReply(6)],
   ['node answer', nodeAnswerReply],
   ['final decision', nodeDecisionReply],
+  ['ReAct step', reactStepReply(false)],
+  ['final ReAct step', reactStepReply(true)],
   ['forecast', forecastReply(factors)],
   ['forecast with fixed outcomes', forecastReply(fixedFactors)],
   ['ranking', rankingReply(4)],
@@ -89,6 +91,23 @@ describe('reply schemas', () => {
     expect(fits(nodeDecisionReply, { decision: 'depot_north', rationale: 'emptiest' })).toBe(true);
     expect(readDecision(JSON.stringify({ decision: 'depot_north', rationale: 'emptiest' }))).toEqual({ decision: 'depot_north', rationale: 'emptiest' });
     expect(fits(nodeDecisionReply, { decision: 'depot_north' })).toBe(false);
+  });
+
+  it('a ReAct step is a query to run or the answer, from the schema\'s object or the plain-text form', () => {
+    const query = { action: 'query', query: 'SELECT 1', answer: '', explanation: '' };
+    const answer = { action: 'answer', query: '', answer: ['a', 'b'], explanation: 'two' };
+    expect(fits(reactStepReply(false), query)).toBe(true);
+    expect(fits(reactStepReply(false), answer)).toBe(true);
+    expect(fits(reactStepReply(true), { action: 'answer', query: '', decision: 'depot_north', rationale: 'emptiest' })).toBe(true);
+    expect(fits(reactStepReply(false), { action: 'look', query: '', answer: '', explanation: '' })).toBe(false);
+    expect(readReactStep(JSON.stringify(query))).toEqual({ query: 'SELECT 1' });
+    const read = readReactStep(JSON.stringify(answer));
+    expect('answer' in read && readNodeAnswer(read.answer)).toEqual({ value: ['a', 'b'], explanation: 'two' });
+    const decided = readReactStep(JSON.stringify({ action: 'answer', query: '', decision: 'depot_north', rationale: 'emptiest' }));
+    expect('answer' in decided && readDecision(decided.answer)).toEqual({ decision: 'depot_north', rationale: 'emptiest' });
+    expect(readReactStep('Query:\nSELECT 2')).toEqual({ query: 'Query:\nSELECT 2' });
+    expect(readReactStep('Answer:\n{"answer": 3}')).toEqual({ answer: '{"answer": 3}' });
+    expect(readReactStep('{"answer": 3, "explanation": "x"}')).toEqual({ answer: '{"answer": 3, "explanation": "x"}' });
   });
 
   it('the forecast schema takes exactly the asked unknowns, three outcomes each, words of the scale; fixed outcomes as set', () => {

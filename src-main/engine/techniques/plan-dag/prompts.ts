@@ -142,12 +142,13 @@ export function answerMessages(brief: RunBrief, node: NodeContext, evidence: str
 
 /** ReAct inside a node (Plan*-IterRAG): queries until it can answer, within a small budget. */
 export function reactMessages(brief: RunBrief, node: NodeContext, queriesLeft: number): ChatMessage[] {
-  const answer = node.final ? '{"decision": "…", "rationale": "…"}' : '{"answer": …, "explanation": "…"}';
+  const answer = node.final ? '"decision": "…", "rationale": "…"' : '"answer": …, "explanation": "…"';
+  const unused = node.final ? '"decision": "", "rationale": ""' : '"answer": "", "explanation": ""';
   const language = dialectNotes[brief.engine].label;
   return [
     {
       role: 'system',
-      content: `${role}\n\n# Your job\nAnswer your sub-question. Work step by step: reply either\nQuery:\n<one read-only ${language} query>\nto see its result, or, when the evidence suffices,\nAnswer:\n${answer}\nYou may run at most ${queriesLeft} queries.\n\n${database(brief)}`,
+      content: `${role}\n\n# Your job\nAnswer your sub-question. Work step by step: reply either\n{"action": "query", "query": "<one read-only ${language} query>", ${unused}}\nto see its result, or, when the evidence suffices,\n{"action": "answer", "query": "", ${answer}}\nYou may run at most ${queriesLeft} queries.\n\n${database(brief)}`,
     },
     { role: 'user', content: `${task(brief)}${parentsSection(node)}${subQuestion(node)}` },
   ];

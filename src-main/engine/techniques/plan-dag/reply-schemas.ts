@@ -56,3 +56,46 @@ export const decisionReply: OutputConstraint = {
   name: 'decision',
   schema: { type: 'object', properties: { decision: text, rationale: text }, required: ['decision', 'rationale'], additionalProperties: false },
 };
+
+/**
+ * One step of a ReAct node (Plan*-IterRAG): `{"action": "query", "query": "…"}` to see a result,
+ * or `{"action": "answer", …}` with the node's answer (the final node's decision). One object
+ * with every field, since strict mode takes no choice of objects at the root: the fields the
+ * action does not use are left empty. Read by `readReactStep`.
+ */
+export function reactStepReply(final: boolean): OutputConstraint {
+  const answer = final ? { decision: text, rationale: text } : { answer: answerValue, explanation: text };
+  return {
+    kind: 'json',
+    name: 'react_step',
+    schema: {
+      type: 'object',
+      properties: { action: { type: 'string', enum: ['query', 'answer'] }, query: text, ...answer },
+      required: ['action', 'query', ...Object.keys(answer)],
+      additionalProperties: false,
+    },
+  };
+}
+
+/**
+ * A ReAct step as the node reads it: the query to run, or the answer's JSON (as the answer
+ * readers take it). The schema's object first; else the plain-text form `Query: …` /
+ * `Answer: {…}` of an endpoint that did not hold the reply to the schema.
+ */
+export function readReactStep(reply: string): { query: string } | { answer: string } {
+  try {
+    const json = JSON.parse(reply) as Record<string, unknown>;
+    if (json && typeof json === 'object' && !Array.isArray(json)) {
+      const { action, query, ...answer } = json;
+      if (action === 'query' && typeof query === 'string' && query.trim()) return { query: query.trim() };
+      if (action === 'answer') return { answer: JSON.stringify(answer) };
+      // The answer's JSON alone, as a model that ignores the step form may write it.
+      if (action === undefined && ('answer' in answer || 'decision' in answer)) return { answer: reply };
+    }
+  } catch {
+    // not the schema's object: the plain-text form below
+  }
+  const answer = /(?:^|\n)\s*Answer:\s*([\s\S]*)$/i.exec(reply);
+  if (answer?.[1]) return { answer: answer[1] };
+  return { query: reply };
+}
