@@ -8,13 +8,14 @@ import type { DellmaEnvironment } from '../dellma-data/environment';
 import { loadStocks } from '../dellma-data/stocks';
 import { createModelCaller } from '../engine/techniques/dellma/model-calls';
 import { analystForecast, isDellmaVariant, variants, type DellmaParameters, type Variant } from '../engine/techniques/dellma/pipeline';
-import { createOpenAiProvider } from '../llm/openai-provider';
 import { createReplayProvider } from '../llm/replay-provider';
-import { parseProviderSettings, publicSettings } from '../llm/settings';
+import type { LocalModelSettings } from '../llm/local/local-settings';
+import { publicSettings, type ProviderSettings } from '../llm/settings';
 import { readTranscript, recordingProvider, writeTranscriptLine } from '../llm/transcript';
 import type { ModelProvider } from '../llm/types';
 import { appRoot } from '../native/app-root';
 import { numberOption, positiveInteger, type CommandIo } from './command-io';
+import { checkStructuredOutput, providerFromCliOptions, type CliModel } from './model-options';
 import { apiKeyOptions, resolveApiKey } from './secret-args';
 
 import { dellmaUsage } from './usage';
@@ -90,6 +91,9 @@ export async function runDellmaCommand(args: string[], io: CommandIo): Promise<n
       variant: { type: 'string', default: 'pairs' },
       'base-url': { type: 'string' },
       model: { type: 'string' },
+      'model-file': { type: 'string' },
+      threads: { type: 'string' },
+      context: { type: 'string' },
       ...apiKeyOptions,
       replay: { type: 'string' },
       samples: { type: 'string' },
@@ -145,16 +149,31 @@ export async function runDellmaCommand(args: string[], io: CommandIo): Promise<n
   if (values['dry-run']) return 0;
 
   let provider: ModelProvider;
-  let settings: ReturnType<typeof parseProviderSettings> | null = null;
+  let settings: ProviderSettings | LocalModelSettings | null = null;
+  let cliModel: CliModel | null = null;
   if (values.replay) {
+    if (values['model-file'] !== undefined) throw new WorkbenchError('invalid-request', '--replay and --model-file exclude each other: a replay needs no model');
     provider = createReplayProvider(readTranscript(readFileText(values.replay, 'transcript')));
     if (concurrency > 1) io.stderr('replay runs one call at a time (--concurrency 1), in the order it was recorded');
     concurrency = 1;
   } else {
-    if (!values['base-url'] || !values.model) throw new WorkbenchError('invalid-request', `--base-url and --model are required (or --replay): ${dellmaUsage}`);
-    const timeout = positiveInteger(values['timeout-ms'], '--timeout-ms');
-    settings = parseProviderSettings({ baseUrl: values['base-url'], model: values.model, ...(apiKey ? { apiKey } : {}), ...(timeout ? { requestTimeoutMs: timeout } : {}) });
-    provider = createOpenAiProvider(settings);
+    if (values['model-file'] === undefined && (!values['base-url'] || !values.model)) throw new WorkbenchError('invalid-request', `--base-url and --model are required (or --model-file for a local model, or --replay): ${dellmaUsage}`);
+    // A local GGUF model (as `dwb run --model-file`) or a server; the server's JSON-schema output is checked once, here.
+    cliModel = await checkStructuredOutput(
+      providerFromCliOptions(
+        { 'base-url': values['base-url'], model: values.model, 'model-file': values['model-file'], threads: values.threads, context: values.context, 'timeout-ms': values['timeout-ms'] },
+        dellmaUsage,
+        apiKey,
+      ),
+      io,
+    );
+    provider = cliModel.provider;
+    settings = cliModel.recordedSettings;
+    // One model process answers one call at a time: more at once would only wait.
+    if (cliModel.local && concurrency > 1) {
+      io.stderr('a local model answers one call at a time (--concurrency 1)');
+      concurrency = 1;
+    }
   }
   const outDir = values.out ? resolve(values.out) : null;
   if (outDir) {
@@ -187,6 +206,7 @@ export async function runDellmaCommand(args: string[], io: CommandIo): Promise<n
     failure = error;
   } finally {
     process.removeListener('SIGINT', interrupt);
+    await cliModel?.local?.unload();
     if (outDir) {
       const record = {
         format: 'decision-workbench/dellma-run',
@@ -196,7 +216,7 @@ export async function runDellmaCommand(args: string[], io: CommandIo): Promise<n
         outcome: environment.outcome,
         parameters: params,
         problems: problems.map((problem) => problem.id),
-        model: { description: provider.description, settings: settings ? publicSettings(settings) : null },
+        model: { description: provider.description, settings: settings === null ? null : 'modelPath' in settings ? settings : publicSettings(settings) },
         extensions,
         forecast: run?.forecast ?? null,
         results: run?.results ?? [],

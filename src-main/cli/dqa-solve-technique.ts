@@ -22,7 +22,7 @@ import { benchmarkQuestions, runBenchmark, type BenchmarkProgress } from '../ben
 import type { QuestionResult } from '../benchmark/question-result';
 import { RESULT_FILES, writeResultFiles } from '../benchmark/results-files';
 import { positiveInteger, type CommandIo } from './command-io';
-import { modelCliOptions, providerFromCliOptions } from './model-options';
+import { checkStructuredOutput, modelCliOptions, providerFromCliOptions } from './model-options';
 import { dqaTechniqueUsage } from './usage';
 import { dellmaRunCliOptions, dellmaRunSettingsFrom } from './dellma-run-options';
 
@@ -114,7 +114,8 @@ export async function runDqaTechniqueCommand(args: string[], io: CommandIo): Pro
   for (const set of sets) requireDumpFiles(set.baseDir, set.questions.map((question) => (db === 'rdb' ? question.rdb : question.gdb)), db);
   const outDir = resolve(values.out ?? `dqa-${technique}-${db}`);
   // Checked last, so a bad question file is refused before a model is set up; one model serves every question.
-  const cliModel = providerFromCliOptions(values, dqaTechniqueUsage, local ? undefined : resolveApiKey(values));
+  // The endpoint's structured output is checked once here, for every question of the run.
+  const cliModel = await checkStructuredOutput(providerFromCliOptions(values, dqaTechniqueUsage, local ? undefined : resolveApiKey(values)), io);
   const model: QuestionModel = cliModel.local
     ? { provider: cliModel.provider, settings: cliModel.recordedSettings, details: cliModel.details, toolMode: cliModel.toolMode }
     : { settings: cliModel.recordedSettings as ProviderSettings };

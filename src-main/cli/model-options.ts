@@ -5,9 +5,10 @@ import { createLocalModelProvider, type LocalModelProvider } from '../llm/local/
 import type { LocalModelSettings } from '../llm/local/local-settings';
 import { defaultContextSize, readGgufModelInfo } from '../llm/local/model-file';
 import { createOpenAiProvider } from '../llm/openai-provider';
-import { parseProviderSettings, type ProviderSettings } from '../llm/settings';
+import { parseProviderSettings, redactUrl, type ProviderSettings } from '../llm/settings';
+import { probeJsonSchemaOutput } from '../llm/structured-output-probe';
 import type { ModelProvider } from '../llm/types';
-import { positiveInteger } from './command-io';
+import { positiveInteger, type CommandIo } from './command-io';
 
 /** The model options every command that calls a model takes (spread into its parseArgs options). */
 export const modelCliOptions = {
@@ -110,4 +111,35 @@ export function providerFromCliOptions(values: ModelCliValues, usage: string, ap
     local: null,
     contextTokens: () => Promise.resolve(contextTokens),
   };
+}
+
+/**
+ * Finds out once per command, before any run, whether the endpoint holds replies to a JSON
+ * schema (`response_format`), as Test connection does in the app, and records the answer in the
+ * settings: every provider made from them (one per benchmark question) then asks for JSON-schema
+ * replies only where they are honoured, and says truthfully in each response how it was held
+ * (`constrained`), and the transcript header keeps it. A local model needs no check: its replies
+ * are decoded under a grammar. Settings that already say (a saved Test connection) are kept.
+ */
+export async function checkStructuredOutput(model: CliModel, io: Pick<CommandIo, 'stderr'>): Promise<CliModel> {
+  if (model.local) {
+    io.stderr('structured output: a grammar holds every JSON reply and tool call (local model)');
+    return model;
+  }
+  const settings = model.recordedSettings as ProviderSettings;
+  const known = settings.structuredOutput?.jsonSchema;
+  const honoured = known ?? (await probeJsonSchemaOutput(settings));
+  const endpoint = `${settings.model} at ${redactUrl(settings.baseUrl)}`;
+  if (honoured === null) {
+    io.stderr(`structured output: could not check whether ${endpoint} honours JSON-schema replies; asked for, and dropped at the first refusal`);
+    return model;
+  }
+  io.stderr(
+    honoured
+      ? `structured output: ${endpoint} honours JSON-schema replies (response_format): every JSON reply is asked for with its schema`
+      : `structured output: ${endpoint} does not honour JSON-schema replies: JSON is asked for in the prompt and repaired when unusable`,
+  );
+  if (known !== undefined) return model;
+  const checked: ProviderSettings = { ...settings, structuredOutput: { ...settings.structuredOutput, jsonSchema: honoured } };
+  return { ...model, provider: createOpenAiProvider(checked), recordedSettings: checked, details: checked };
 }

@@ -13,7 +13,7 @@ import { readVersionFile } from '../engine/techniques/autoplan/playbook-store';
 import { techniqueIds, techniqueNamed } from '../engine/techniques/registry';
 import { readTranscript } from '../llm/transcript';
 import { positiveInteger, printConnectionWarnings, type CommandIo } from './command-io';
-import { modelCliOptions, providerFromCliOptions } from './model-options';
+import { checkStructuredOutput, modelCliOptions, providerFromCliOptions } from './model-options';
 import { passwordFileOption, resolveApiKey, resolveDatabasePassword } from './secret-args';
 import { dellmaRunCliOptions, dellmaRunSettingsFrom } from './dellma-run-options';
 import { runUsage } from './usage';
@@ -78,7 +78,7 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
   const whatIfChoice = required('whatif');
   if (whatIfChoice !== 'on' && whatIfChoice !== 'off') throw new WorkbenchError('invalid-request', `--whatif must be on or off, got "${whatIfChoice}"`);
   // A replayed run needs no model; otherwise the options name a server or a local model file.
-  const cliModel = values.replay ? null : providerFromCliOptions(values, runUsage, resolveApiKey(values));
+  const cliModel = values.replay ? null : await checkStructuredOutput(providerFromCliOptions(values, runUsage, resolveApiKey(values)), io);
   const model: DirectoryRunRequest['model'] = cliModel
     ? { provider: cliModel.provider, settings: cliModel.recordedSettings, details: cliModel.details, toolMode: cliModel.toolMode }
     : { replay: readTranscript(readText(values.replay as string, 'transcript')), toolMode: replayedToolMode(values['tool-mode']) };

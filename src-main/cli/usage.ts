@@ -21,7 +21,7 @@ export const whatifUsage =
   'dwb whatif --connection sqlite:PATH|duckdb:PATH|csv:PATH|parquet:PATH|postgres://…|mysql://… [--password-file F] --change SQL --objective SQL (--candidates a,b,c | --candidates-query SQL) [--minimize] [--tolerance X] [--timeout-ms N] [--json]';
 export const keysUsage = 'dwb keys create --name NAME | dwb keys show | dwb keys export [--out FILE]';
 export const dellmaUsage =
-  'dwb dellma solve --problems agriculture|stocks [--variant pairs|top1|naive|zero-shot|cot|sc] (--base-url URL --model M [--api-key-file F] | --replay TRANSCRIPT) [--samples N] [--batch B] [--overlap Q] [--alpha A] [--seed S] [--limit N] [--concurrency N] [--forecast FILE] [--data DIR] [--out DIR] [--dry-run]';
+  'dwb dellma solve --problems agriculture|stocks [--variant pairs|top1|naive|zero-shot|cot|sc] (--base-url URL --model M [--api-key-file F] | --model-file PATH.gguf [--threads N] [--context N] | --replay TRANSCRIPT) [--samples N] [--batch B] [--overlap Q] [--alpha A] [--seed S] [--limit N] [--concurrency N] [--forecast FILE] [--data DIR] [--out DIR] [--dry-run]';
 export const dellmaImportUsage = 'dwb dellma import --problems agriculture --target sqlite:FILE [--data DIR]';
 export const actionsUsage =
   'dwb actions mine --questions F [--questions F …] --db rdb|gdb --base-url URL --model M [--api-key-file F] [--from LIB.json] [--shard-size 80] [--target 40] [--max-rounds 4] --out LIB.json\n  dwb actions refine --library LIB.json --questions F [--questions F …] (--db rdb|gdb | --connection URI [--password-file F]) (--base-url URL --model M [--api-key-file F] | --model-file PATH.gguf) --out LIB.json';

@@ -49,9 +49,10 @@ export const providerSettingsSchema = z.object({
   /**
    * Structured output this endpoint was found to support by Test connection (`tool_choice:
    * "required"`, `response_format` with a JSON schema). Absent: not known yet — asked for, and
-   * dropped for good at the first refusal. False: never asked for (today's repair turns).
+   * dropped for good at the first refusal. False: never asked for (today's repair turns). Either
+   * may be absent alone: the CLI checks only JSON-schema replies (`llm/structured-output-probe.ts`).
    */
-  structuredOutput: z.object({ toolChoice: z.boolean(), jsonSchema: z.boolean() }).optional(),
+  structuredOutput: z.object({ toolChoice: z.boolean().optional(), jsonSchema: z.boolean().optional() }).optional(),
 });
 
 /** Parsed settings: every field present, defaults applied. */

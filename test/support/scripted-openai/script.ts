@@ -112,6 +112,15 @@ export interface ScriptedServerOptions {
   rejectToolChoice?: boolean;
   /** Play a server without structured output: any request with `response_format` gets a 400 (no turn is used). */
   rejectResponseFormat?: boolean;
+  /** Play a server that takes `response_format` but ignores it: the CLI's probe gets prose (turns are served as scripted). */
+  ignoreResponseFormat?: boolean;
+  /**
+   * Play an endpoint that honours `response_format` JSON schemas and ONLY fills the schemas and
+   * tools it is offered: a turn's JSON is served under a schema only if it fits it (else a
+   * failure), a tool call only if that tool was offered, and JSON asked for in plain text
+   * comes back garbled (see `structured.ts`).
+   */
+  structuredOnly?: boolean;
 }
 
 /** A message as it arrived on the wire. */

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { checkExpectations } from './expectations';
 import { messageText, wireChatRequestSchema, type ReceivedChatRequest, type ReceivedRequest, type ScriptedServerOptions, type ScriptedTurn, type ScriptStep, type WireChatRequest } from './script';
+import { isStructuredOutputProbe, probeAnswer, structuredOnlyTurn } from './structured';
 import { chunkObjects, completionObject, errorBody, resolveAnswer, sseDone, sseEvent, type ResolvedAnswer } from './wire';
 
 /** A running scripted server. */
@@ -15,6 +16,8 @@ export interface ScriptedOpenAiServer {
   chatRequests(): ReceivedChatRequest[];
   /** Expectation failures and requests that found no turn left. */
   failures: string[];
+  /** The CLI's structured-output probes, answered by the server itself (kept apart: they take no turn and are not in `requests`). */
+  probes: { body: unknown; status: number }[];
   /** Turns not yet used. */
   remainingTurns(): number;
   /** Throws unless every turn was used and every expectation held. */
@@ -31,6 +34,7 @@ export interface ScriptedOpenAiServer {
 export async function startScriptedOpenAiServer(script: ScriptStep[], options: ScriptedServerOptions = {}): Promise<ScriptedOpenAiServer> {
   const requests: ReceivedRequest[] = [];
   const failures: string[] = [];
+  const probes: { body: unknown; status: number }[] = [];
   const lifetime = new AbortController();
   const used = new Array<boolean>(script.length).fill(false);
   const unused = (): number => used.filter((taken) => !taken).length;
@@ -45,6 +49,7 @@ export async function startScriptedOpenAiServer(script: ScriptStep[], options: S
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const rawBody = await readBody(req);
+    if (answerProbe(rawBody, req, res)) return;
     const record: ReceivedRequest = {
       index: requests.length,
       method: req.method ?? 'GET',
@@ -129,6 +134,15 @@ export async function startScriptedOpenAiServer(script: ScriptStep[], options: S
     } catch (error) {
       turn = { expect: () => `the step function threw: ${error instanceof Error ? error.message : String(error)}` };
     }
+    if (options.structuredOnly) {
+      const served = structuredOnlyTurn(turn, parsed.data);
+      if ('failure' in served) {
+        const message = `turn ${turnIndex}${turn.label ? ` (${turn.label})` : ''}: ${served.failure}`;
+        failures.push(message);
+        return respond(400, errorBody(400, `Scripted expectation failed at ${message}`));
+      }
+      turn = served.turn;
+    }
     const failure = checkExpectations(turn, chatRequest);
     if (failure) {
       const message = `turn ${turnIndex}${turn.label ? ` (${turn.label})` : ''}: ${failure}`;
@@ -136,6 +150,31 @@ export async function startScriptedOpenAiServer(script: ScriptStep[], options: S
       return respond(400, errorBody(400, `Scripted expectation failed at ${message}`));
     }
     await answerTurn(turn, turnIndex, chatRequest, res, requestLife.signal);
+  }
+
+  /** The CLI's structured-output probe, answered here whatever the script says; false for any other request. */
+  function answerProbe(rawBody: string, req: IncomingMessage, res: ServerResponse): boolean {
+    let body: unknown;
+    try {
+      body = JSON.parse(rawBody);
+    } catch {
+      return false;
+    }
+    if (!isStructuredOutputProbe(body)) return false;
+    if (options.requireApiKey !== undefined && req.headers.authorization !== `Bearer ${options.requireApiKey}`) {
+      probes.push({ body, status: 401 });
+      sendJson(res, 401, errorBody(401, 'Incorrect API key provided.'));
+      return true;
+    }
+    if (options.rejectResponseFormat) {
+      probes.push({ body, status: 400 });
+      sendJson(res, 400, errorBody(400, 'response_format json_schema is not supported.'));
+      return true;
+    }
+    probes.push({ body, status: 200 });
+    const model = (body as { model?: unknown }).model;
+    sendJson(res, 200, completionObject(resolveAnswer({ content: probeAnswer(body, options) }, { model: typeof model === 'string' ? model : 'scripted', messages: [{ role: 'user', content: '' }] }, probes.length)));
+    return true;
   }
 
   async function answerTurn(turn: ScriptedTurn, turnIndex: number, request: ReceivedChatRequest, res: ServerResponse, signal: AbortSignal): Promise<void> {
@@ -220,6 +259,7 @@ export async function startScriptedOpenAiServer(script: ScriptStep[], options: S
     port,
     requests,
     failures,
+    probes,
     chatRequests: () => requests.filter((request): request is ReceivedChatRequest => request.chat !== null),
     remainingTurns: unused,
     verify() {

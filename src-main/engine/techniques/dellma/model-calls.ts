@@ -1,5 +1,5 @@
 import { WorkbenchError } from '../../../contract/errors';
-import type { ChatMessage, ModelProvider, ModelUsage } from '../../../llm/types';
+import type { ChatMessage, ConstrainedBy, ModelProvider, ModelUsage, OutputConstraint } from '../../../llm/types';
 
 /**
  * Every model call of a DeLLMa run goes through here, tagged with its purpose
@@ -23,10 +23,19 @@ export interface CallRecord {
   usage: ModelUsage | null;
   latencyMs: number | null;
   error: { code: string; message: string } | null;
+  /** How the provider held the reply to its schema (`none`: not at all); absent for a call that failed. */
+  constrained?: ConstrainedBy;
+}
+
+/** Per-call options: sampling, and the JSON schema of the reply when the step parses one. */
+export interface CallOptions {
+  temperature: number;
+  maxTokens?: number;
+  output?: OutputConstraint;
 }
 
 export interface ModelCaller {
-  call(purpose: CallPurpose, problem: number | null, attempt: number, messages: ChatMessage[], options: { temperature: number; maxTokens?: number }): Promise<string>;
+  call(purpose: CallPurpose, problem: number | null, attempt: number, messages: ChatMessage[], options: CallOptions): Promise<string>;
   readonly calls: CallRecord[];
 }
 
@@ -50,12 +59,13 @@ export function createModelCaller(provider: ModelProvider, options: { signal?: A
       calls.push(record);
       try {
         const response = await provider.generate(
-          { messages, temperature: callOptions.temperature, ...(callOptions.maxTokens ? { maxTokens: callOptions.maxTokens } : {}) },
+          { messages, temperature: callOptions.temperature, ...(callOptions.maxTokens ? { maxTokens: callOptions.maxTokens } : {}), ...(callOptions.output ? { output: callOptions.output } : {}) },
           options.signal ? { signal: options.signal } : {},
         );
         record.content = response.content;
         record.usage = response.usage;
         record.latencyMs = response.latencyMs;
+        record.constrained = response.constrained ?? 'none';
         return response.content;
       } catch (error) {
         const failure = WorkbenchError.from(error);

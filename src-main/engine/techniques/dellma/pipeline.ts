@@ -8,6 +8,7 @@ import type { CallPurpose, ModelCaller } from './model-calls';
 import { cotDecisionMessages, cotFactorsMessages, cotLikelihoodMessages, forecastMessages, rankingMessages, zeroShotMessages, type ProblemFrame } from './prompts';
 import { seededRandom } from './random';
 import { rankToPairs, rankToTop1, repairRank, type Choice, type Pair, type RankRepair } from './ranking';
+import { decisionReply, forecastReply, rankingReply } from './reply-schemas';
 import { mapDecision, parseForecast, parseRanking } from './responses';
 import { naiveSample, pairedSample, type Item } from './sampling';
 import { bootstrap, decide, expectedUtilities, sensitivity, utilities, type BootstrapResult, type Decision } from './utility';
@@ -73,7 +74,7 @@ export async function forecast(caller: ModelCaller, modelDescription: string, in
   if (cached) return cached;
   let conversation: ChatMessage[] = messages;
   for (let attempt = 0; attempt <= maxRepairs; attempt++) {
-    const answer = await caller.call('dellma.forecast', null, attempt, conversation, { temperature: 0, maxTokens: 4096 });
+    const answer = await caller.call('dellma.forecast', null, attempt, conversation, { temperature: 0, maxTokens: 4096, output: forecastReply(input.factors) });
     const parsed = parseForecast(answer, input.factors);
     if (parsed.ok) {
       const outcome: ForecastOutcome = { source: 'model', key, factors: parsed.value.map(normaliseFactor), attempts: attempt + 1, notes: parsed.notes };
@@ -249,7 +250,7 @@ export async function solveWithDellma(
     const record: BatchRecord = { window, items: positions, attempts: 0, rank: null, repair: null, order: null, decision: null, explanation: '', comparisons: 0, rankedBy: 'model', modelOrder: null };
     for (let attempt = 0; attempt <= params.maxRepairs; attempt++) {
       record.attempts = attempt + 1;
-      const answer = await caller.call('dellma.rank', problem, attempt, conversation, { temperature: 0 });
+      const answer = await caller.call('dellma.rank', problem, attempt, conversation, { temperature: 0, output: rankingReply(window.size) });
       const parsed = parseRanking(answer);
       if (parsed.ok) {
         const repair = repairRank(parsed.value.rank, window.size);
@@ -360,14 +361,14 @@ export async function solveWithBaseline(caller: ModelCaller, problem: number, fr
     answers.push({ purpose, choice: index === null ? null : (names[index] ?? null) });
   };
   if (params.variant === 'zero-shot') {
-    choose('dellma.zero-shot', await caller.call('dellma.zero-shot', problem, 0, zeroShotMessages(frame), { temperature: 0 }));
+    choose('dellma.zero-shot', await caller.call('dellma.zero-shot', problem, 0, zeroShotMessages(frame), { temperature: 0, output: decisionReply(names) }));
   } else if (params.variant === 'cot') {
     const factors = await caller.call('dellma.cot-factors', problem, 0, cotFactorsMessages(frame), { temperature: 0 });
     const likelihoods = await caller.call('dellma.cot-likelihoods', problem, 0, cotLikelihoodMessages(frame, factors), { temperature: 0 });
-    choose('dellma.cot-decision', await caller.call('dellma.cot-decision', problem, 0, cotDecisionMessages(frame, factors, likelihoods), { temperature: 0 }));
+    choose('dellma.cot-decision', await caller.call('dellma.cot-decision', problem, 0, cotDecisionMessages(frame, factors, likelihoods), { temperature: 0, output: decisionReply(names) }));
   } else if (params.variant === 'sc') {
     for (let k = 0; k < params.selfConsistency; k++) {
-      choose('dellma.self-consistency', await caller.call('dellma.self-consistency', problem, k, zeroShotMessages(frame), { temperature: params.selfConsistencyTemperature }));
+      choose('dellma.self-consistency', await caller.call('dellma.self-consistency', problem, k, zeroShotMessages(frame), { temperature: params.selfConsistencyTemperature, output: decisionReply(names) }));
     }
   } else throw new WorkbenchError('invalid-request', `${params.variant} is a DeLLMa variant, not a baseline.`);
   const votes: Record<string, number> = {};

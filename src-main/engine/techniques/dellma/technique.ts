@@ -19,6 +19,7 @@ import { emitExactOutcomes } from './exact-step';
 import { isWhatIfLine, readWhatIfMapping } from './whatif-mapping';
 import { addCounts, kendallTau, pairCounts, tauOf, type PairCounts } from './kendall';
 import { extractJsonObject, type CallRecord, type ModelCaller } from './model-calls';
+import { shortlistReply } from './reply-schemas';
 import { windows } from './minibatch';
 import { forecast, forecastKey, isDellmaVariant, problemSeed, solveWithBaseline, solveWithDellma, type BatchRecord, type DellmaParameters, type ProblemResult } from './pipeline';
 import { stateText, type ProblemFrame } from './prompts';
@@ -100,9 +101,13 @@ function runCaller(run: RunContext): ModelCaller {
       const over = run.overLimit();
       if (over) throw new RunEnding(over.status, over.message);
       run.options.onCheckpoint?.(run.checkpoint(null));
-      const asked = await run.ask({ messages, temperature: options.temperature, ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}) }, { purpose: attempt ? `${purpose}-repair` : purpose });
+      const asked = await run.ask(
+        { messages, temperature: options.temperature, ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}), ...(options.output ? { output: options.output } : {}) },
+        { purpose: attempt ? `${purpose}-repair` : purpose },
+      );
       if ('failure' in asked) throw new RunEnding(asked.failure, asked.message);
-      calls.push({ sequence: calls.length, purpose, problem: null, attempt, temperature: options.temperature, promptChars: 0, content: asked.response.content, usage: asked.response.usage, latencyMs: asked.response.latencyMs, error: null });
+      const { response } = asked;
+      calls.push({ sequence: calls.length, purpose, problem: null, attempt, temperature: options.temperature, promptChars: 0, content: response.content, usage: response.usage, latencyMs: response.latencyMs, error: null, constrained: response.constrained ?? 'none' });
       return asked.response.content;
     },
   };
@@ -382,7 +387,7 @@ async function prune(caller: ModelCaller, goal: string, candidates: readonly str
     { role: 'system', content: 'You help a decision maker choose under uncertainty. Answer with exactly one JSON object and nothing else.' },
     { role: 'user', content: `The database:\n${schemaSummary}\n\nMy goal: ${goal}\n\nThe candidates:\n${candidates.join(', ')}\n\nKeep at most ${limit} candidates worth weighing carefully. Reply with {"keep": ["<candidate>", …]}, spelling each as listed.` },
   ];
-  const answer = await caller.call('dellma.shortlist', null, 0, messages, { temperature: 0 });
+  const answer = await caller.call('dellma.shortlist', null, 0, messages, { temperature: 0, output: shortlistReply(candidates, limit) });
   const keep = extractJsonObject(answer)?.keep;
   const chosen = Array.isArray(keep) ? [...new Set(keep.map(String).map((name) => candidates.find((candidate) => candidate.toLowerCase() === name.trim().toLowerCase())).filter((name): name is string => name !== undefined))].slice(0, limit) : [];
   if (chosen.length >= 2) return { actions: chosen, note: null };

@@ -28,7 +28,7 @@ function plannerSystem(context: PlannerContext): string {
   const dialect = dialectNotes[context.engine];
   return [
     'You plan the analysis of a business decision as a small program of actions. You do not see the data: another worker carries out each action against the database later, one at a time, and hands each result on to the actions that use it.',
-    `# Actions you can use\n${context.library.actions.map((action) => `- ${actionLine(action)}`).join('\n')}\n\nAn argument is DB (the database; only where an action has a DB parameter), a quoted string ("baltic_sea", "local value, ingoing"), or the output of an EARLIER step (out1, out2, …). Numbers and names go in quotes.`,
+    `# Actions you can use\n${context.library.actions.map((action) => `- ${actionLine(action)}`).join('\n')}\n\nAn argument is DB (the database; only where an action has a DB parameter), a quoted string ("harbour_east", "unit price, stock"), or the output of an EARLIER step (out1, out2, …). Numbers and names go in quotes.`,
     [
       '# How to write the program',
       '- Prefer the actions above. When none fits, define a new action under "New actions:" with a signature and one general sentence; it is valid only in this program. Otherwise write "- None".',

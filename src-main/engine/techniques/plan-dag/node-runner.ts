@@ -5,6 +5,7 @@ import { runQuery } from '../../tools/query';
 import { readDecision, readNodeAnswer, substituteTags, answerText, type NodeAnswer } from './answers';
 import type { DagNode } from './plan-graph';
 import { answerMessages, queryMessages, queryRepair, reactMessages, readQuery, rewriteMessages, type NodeContext, type RunBrief } from './prompts';
+import { decisionReply, nodeAnswerReply, reactStepReply, readReactStep } from './reply-schemas';
 
 /** How a node finds its evidence: its own query (SubQ, default), one shared result (Base), or ReAct inside the node. */
 export type Retrieval = 'per-node' | 'shared' | 'react';
@@ -102,7 +103,9 @@ export async function runNode(run: RunContext, brief: RunBrief, input: NodeInput
   const ask = async (messages: ChatMessage[], purpose: string): Promise<{ content: string; step: number }> => {
     const over = run.overLimit();
     if (over) throw new RunEnding(over.status as RunEnding['status'], over.message);
-    const asked = await run.ask({ messages }, { node: node.id, purpose });
+    // A node's JSON replies are asked for with their schemas: its answer (the final node's decision) and each ReAct step.
+    const output = purpose === 'answer' ? (input.final ? decisionReply : nodeAnswerReply) : purpose === 'react' ? reactStepReply(input.final) : undefined;
+    const asked = await run.ask({ messages, ...(output ? { output } : {}) }, { node: node.id, purpose });
     if ('failure' in asked) {
       if (asked.failure === 'failed') throw new NodeFailure('OTH', asked.message);
       throw new RunEnding(asked.failure, asked.message);
@@ -185,16 +188,15 @@ async function react(run: RunContext, brief: RunBrief, context: NodeContext, bud
   let anyRows = false;
   for (;;) {
     const turn = await ask(messages, 'react');
-    const answer = /(?:^|\n)\s*Answer:\s*([\s\S]*)$/i.exec(turn.content);
-    if (answer?.[1]) return { reply: answer[1], empty: !anyRows };
+    const step = readReactStep(turn.content);
+    if ('answer' in step) return { reply: step.answer, empty: !anyRows };
     messages.push({ role: 'assistant', content: turn.content });
     if (ran >= budget) {
-      messages.push({ role: 'user', content: 'No queries are left. Reply with Answer: and the JSON now.' });
-      const last = await ask(messages, 'react');
-      const forced = /(?:^|\n)\s*Answer:\s*([\s\S]*)$/i.exec(last.content);
-      return { reply: forced?.[1] ?? last.content, empty: !anyRows };
+      messages.push({ role: 'user', content: 'No queries are left. Reply with your answer now.' });
+      const last = readReactStep((await ask(messages, 'react')).content);
+      return { reply: 'answer' in last ? last.answer : last.query, empty: !anyRows };
     }
-    const outcome = await reviewedQuery(run, context, turn.step, readQuery(turn.content));
+    const outcome = await reviewedQuery(run, context, turn.step, readQuery(step.query));
     ran++;
     anyRows ||= outcome.ok && !outcome.empty;
     messages.push({ role: 'user', content: `Observation:\n${outcome.text}` });

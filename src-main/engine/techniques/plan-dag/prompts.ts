@@ -3,8 +3,9 @@ import type { ChatMessage } from '../../../llm/types';
 import { dialectNotes } from '../../dialects';
 
 /**
- * The prompts of Plan*RAG. The paper's prompt bodies (App. D) are lost from our copy, so these
- * are written from its description: the planner decomposes into a minimal DAG of atomic
+ * The prompts of Plan*RAG, in the project's own words with its own invented examples (never the
+ * paper's text, and never a name from the data: test/unit/engine/prompt-example-names.test.ts),
+ * following the paper's description: the planner decomposes into a minimal DAG of atomic
  * sub-questions (D.1), the rewrite fills tags from the parents' answers (D.2), the generator
  * answers one node from its own evidence and its parents (D.3, Eq. 1). Every node prompt is
  * built from `NodeContext` and nothing else, so no sibling, grand-parent or trace can leak in.
@@ -47,29 +48,31 @@ function subQuestion(node: NodeContext): string {
 }
 
 export function plannerMessages(brief: RunBrief, maxNodes: number): ChatMessage[] {
+  // Written for this project (not the paper's text): the rules say what a node is, how ids and
+  // tags work and what may run at once; the examples are invented business questions.
   const system = [
-    'You are a careful decision analyst. You plan how to answer a business decision question over a database; you do not answer it yet.',
+    'You are a careful decision analyst. Your job here is only to plan: split a business decision question about a database into small sub-questions. Do not answer anything yet.',
     [
       '# Method (Plan*RAG)',
-      'Decompose the main question into a minimal directed acyclic graph of atomic sub-questions. Atomic: one piece of information that one database query can return, or a computation over parent answers alone. Each sub-question may depend only on the answers of its parent nodes.',
-      '- Node ids are Q{level}.{j}: level 1 for nodes that need no other answer, level d+1 for nodes whose parents reach level d; j numbers the nodes of a level from 1.',
-      '- A question cites a parent\'s answer with the tag <A{level}.{j}>, e.g. "What is the local value of each node in <A1.1>?"; list every parent in "parents".',
-      '- Nodes of the same level are answered at the same time, so put independent sub-questions on level 1.',
-      '- Set "compute": true for a node answered from its parents\' answers alone, with no query (a comparison, a formula of the business rules).',
-      '- Exactly one final node, last, decides the main question; name it in "final".',
+      'Lay the question out as a graph of sub-questions with no cycles, as few as the question needs. Each sub-question asks for one thing: either what a single database query can return, or a calculation made only from the answers it builds on. A sub-question may use the answers of the nodes it lists as parents, and nothing else.',
+      '- Name each node Q{level}.{j}. Level 1 is for nodes that build on no other answer; a node one level above its highest parent goes on that next level. j counts the nodes of one level from 1.',
+      '- Refer to a parent\'s answer inside a question with its tag <A{level}.{j}>, for instance "Which suppliers deliver to <A1.1>?", and list every parent you refer to in "parents".',
+      '- All nodes of one level are worked on together, so questions that do not depend on each other belong on level 1.',
+      '- Mark a node with "compute": true when it needs no query because its parents\' answers are enough (comparing them, or applying a formula from the business rules).',
+      '- The last node is the only final node: its answer is the decision. Give its id as "final".',
       `- At most ${maxNodes} nodes.`,
     ].join('\n'),
     [
       '# Reply',
-      'One JSON object and nothing else:',
+      'Only one JSON object, with nothing before or after it:',
       '{"nodes": [{"id": "Q1.1", "question": "…", "parents": []}, {"id": "Q2.1", "question": "… <A1.1> …", "parents": ["Q1.1"]}], "final": "Q2.1"}',
     ].join('\n'),
     [
-      '# Examples',
-      'Question: In what year was the coming-of-age novel by the author of Rumble Fish published by Viking Press?',
-      '{"nodes": [{"id": "Q1.1", "question": "Who is the author of Rumble Fish?", "parents": []}, {"id": "Q2.1", "question": "What is the coming-of-age novel by <A1.1>?", "parents": ["Q1.1"]}, {"id": "Q3.1", "question": "In what year was <A2.1> published by Viking Press?", "parents": ["Q2.1"]}], "final": "Q3.1"}',
-      'Question: Which store should get the new product line: the one with the highest revenue in the region with the most customers?',
-      '{"nodes": [{"id": "Q1.1", "question": "Which region has the most customers?", "parents": []}, {"id": "Q1.2", "question": "What is the revenue of every store, with its region?", "parents": []}, {"id": "Q2.1", "question": "Which store of <A1.2> lies in <A1.1> and has the highest revenue?", "parents": ["Q1.1", "Q1.2"], "compute": true}], "final": "Q2.1"}',
+      '# Examples (invented; they show the form, not your data)',
+      'Question: Which supplier should we reorder part K-17 from: the cheapest of those delivering to the depot that holds the least of it?',
+      '{"nodes": [{"id": "Q1.1", "question": "Which depot holds the smallest stock of part K-17?", "parents": []}, {"id": "Q2.1", "question": "Which suppliers deliver part K-17 to <A1.1>, and at what unit price?", "parents": ["Q1.1"]}, {"id": "Q3.1", "question": "Which supplier of <A2.1> has the lowest unit price?", "parents": ["Q2.1"], "compute": true}], "final": "Q3.1"}',
+      'Question: Which clinic should get the extra nurse: the one with the most visits in the district that has the fewest nurses per patient?',
+      '{"nodes": [{"id": "Q1.1", "question": "How many nurses and how many patients does each district have?", "parents": []}, {"id": "Q1.2", "question": "How many visits did each clinic have last month, and in which district is it?", "parents": []}, {"id": "Q2.1", "question": "Which district of <A1.1> has the fewest nurses per patient?", "parents": ["Q1.1"], "compute": true}, {"id": "Q3.1", "question": "Which clinic of <A1.2> lies in <A2.1> and had the most visits?", "parents": ["Q1.2", "Q2.1"], "compute": true}], "final": "Q3.1"}',
     ].join('\n'),
     database(brief),
   ].join('\n\n');
@@ -128,8 +131,8 @@ export function queryRepair(query: string, problem: string): ChatMessage[] {
 /** The generator (D.3, Eq. 1): the main question, the rules, the schema, the node, its parents, its own result. */
 export function answerMessages(brief: RunBrief, node: NodeContext, evidence: string | null): ChatMessage[] {
   const reply = node.final
-    ? 'You answer the final sub-question, which decides the main question. Reply with one JSON object: {"decision": "<the chosen option exactly as the data names it, e.g. a node name or a building id>", "rationale": "<the evidence, citing the numbers>"}.'
-    : 'Answer your sub-question from the evidence. Reply with one JSON object: {"answer": <a value, or a list of values, e.g. "krakow", 5.2, ["a", "b"]; an object only when the answer is a table>, "explanation": "<one sentence>"}.';
+    ? 'You answer the final sub-question, which decides the main question. Reply with one JSON object: {"decision": "<the chosen option exactly as the data names it, e.g. a name or an id from the data>", "rationale": "<the evidence, citing the numbers>"}.'
+    : 'Answer your sub-question from the evidence. Reply with one JSON object: {"answer": <a value, or a list of values, e.g. "depot_north", 5.2, ["a", "b"]; an object only when the answer is a table>, "explanation": "<one sentence>"}.';
   const own = evidence === null ? '\n\n# Evidence\nNone: answer from the answers above.' : `\n\n# Evidence (your query's result)\n${evidence}`;
   return [
     { role: 'system', content: `${role}\n\n# Your job\n${reply}\n\n${database(brief)}` },
@@ -139,12 +142,13 @@ export function answerMessages(brief: RunBrief, node: NodeContext, evidence: str
 
 /** ReAct inside a node (Plan*-IterRAG): queries until it can answer, within a small budget. */
 export function reactMessages(brief: RunBrief, node: NodeContext, queriesLeft: number): ChatMessage[] {
-  const answer = node.final ? '{"decision": "…", "rationale": "…"}' : '{"answer": …, "explanation": "…"}';
+  const answer = node.final ? '"decision": "…", "rationale": "…"' : '"answer": …, "explanation": "…"';
+  const unused = node.final ? '"decision": "", "rationale": ""' : '"answer": "", "explanation": ""';
   const language = dialectNotes[brief.engine].label;
   return [
     {
       role: 'system',
-      content: `${role}\n\n# Your job\nAnswer your sub-question. Work step by step: reply either\nQuery:\n<one read-only ${language} query>\nto see its result, or, when the evidence suffices,\nAnswer:\n${answer}\nYou may run at most ${queriesLeft} queries.\n\n${database(brief)}`,
+      content: `${role}\n\n# Your job\nAnswer your sub-question. Work step by step: reply either\n{"action": "query", "query": "<one read-only ${language} query>", ${unused}}\nto see its result, or, when the evidence suffices,\n{"action": "answer", "query": "", ${answer}}\nYou may run at most ${queriesLeft} queries.\n\n${database(brief)}`,
     },
     { role: 'user', content: `${task(brief)}${parentsSection(node)}${subQuestion(node)}` },
   ];

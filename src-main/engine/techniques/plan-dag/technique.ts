@@ -13,6 +13,7 @@ import { RunEnding, runNode, type NodeResult, type NodeSettings } from './node-r
 import { depthOf, descendantsOf, extractJson, levelsOf, maxPlanNodes, planJson, readEditedPlan, readPlan, singleNodePlan, type DagNode, type PlanGraph } from './plan-graph';
 import { rerunSeedSchema, type RerunSeed } from './rerun';
 import { planRepair, plannerMessages, queryMessages, readQuery, replannerMessages, type RunBrief } from './prompts';
+import { planReply } from './reply-schemas';
 
 /**
  * Plan*RAG (arXiv 2410.20753 v2) on a database: one planner call lays the question out as a
@@ -136,7 +137,7 @@ class PlanDagRun {
       const over = this.run.overLimit();
       if (over) throw new RunEnding(over.status as RunEnding['status'], over.message);
       this.run.options.onCheckpoint?.(this.run.checkpoint(null));
-      const asked = await this.run.ask({ messages }, { purpose: attempt === 0 ? 'plan' : 'plan-repair' });
+      const asked = await this.run.ask({ messages, output: planReply(maxNodes) }, { purpose: attempt === 0 ? 'plan' : 'plan-repair' });
       if ('failure' in asked) {
         if (asked.failure === 'failed') {
           problem = asked.message;
@@ -319,7 +320,7 @@ class PlanDagRun {
     );
     const over = this.run.overLimit();
     if (over) throw new RunEnding(over.status as RunEnding['status'], over.message);
-    const asked = await this.run.ask({ messages }, { purpose: 'replan' });
+    const asked = await this.run.ask({ messages, output: planReply(maxNodes) }, { purpose: 'replan' });
     if ('failure' in asked) {
       if (asked.failure === 'failed') return false;
       throw new RunEnding(asked.failure, asked.message);
