@@ -354,9 +354,12 @@ export class RunContext {
     const at = { ...(about.node ? { node: about.node } : {}), ...(about.purpose ? { purpose: about.purpose } : {}) };
     this.emit({ type: 'model-request', step, tools: about.tools ?? [], messageCount: about.messageCount ?? request.messages.length, ...at });
     let response: ModelResponse;
+    // A call that names no temperature of its own (Plan*RAG's) is sent at the run's (paper fidelity: 0).
+    const temperature = this.runTemperature();
+    const sent = request.temperature === undefined && temperature !== undefined ? { ...request, temperature } : request;
     const call = deadlineSignal(this.remainingMs(), this.signal);
     try {
-      response = await options.provider.generate(request, { signal: call.signal, ...(options.onToken ? { onToken: options.onToken } : {}) });
+      response = await options.provider.generate(sent, { signal: call.signal, ...(options.onToken ? { onToken: options.onToken } : {}) });
     } catch (error) {
       const failure = WorkbenchError.from(error);
       if (call.expired()) return { failure: 'time-limit', message: this.timeLimitMessage(), step };
@@ -464,8 +467,13 @@ export class RunContext {
    * settings'; and the call's token limit when the technique gives one.
    */
   private sampling(call: { maxTokens?: number } = {}): { temperature?: number; maxTokens?: number } {
-    const temperature = this.options.fidelity?.temperature ?? this.technique.temperature;
-    return { ...(temperature === undefined || temperature === null ? {} : { temperature }), ...(call.maxTokens ? { maxTokens: call.maxTokens } : {}) };
+    const temperature = this.runTemperature();
+    return { ...(temperature === undefined ? {} : { temperature }), ...(call.maxTokens ? { maxTokens: call.maxTokens } : {}) };
+  }
+
+  /** The run's temperature: its fidelity's when that sets one, else the technique's own; undefined: the model settings'. */
+  private runTemperature(): number | undefined {
+    return this.options.fidelity?.temperature ?? this.technique.temperature;
   }
 
   private remainingMs(): number {

@@ -6,6 +6,8 @@ import type { RunEvent } from '../../../src-main/contract/run';
 import { runDwb } from '../../support/cli';
 import { devQuestions, techniqueModel, writeQuestionFile } from '../../support/dqa-technique-model';
 import { sqliteFromDqaDump } from '../../support/fixtures';
+import { nodeTurn, plannerTurn, queryTurn } from '../../support/plan-dag-script';
+import { preferring } from '../dellma/scripted-dellma-model';
 import { startScriptedOpenAiServer, type ReceivedChatRequest, type ScriptedOpenAiServer, type ScriptStep } from '../../support/scripted-openai';
 import { useSuiteTempDir, useTempDirs } from '../../support/temp';
 
@@ -195,6 +197,37 @@ describe('Pearl by fidelity', () => {
   });
 });
 
+/** A Plan*RAG graph of two roots and a join, each node's calls matched by its id. */
+const planDagScript = (): ScriptStep[] => [
+  plannerTurn({
+    nodes: [
+      { id: 'Q1.1', question: 'Which trade nodes have a flow into baltic_sea?' },
+      { id: 'Q1.2', question: "What is SWE's base trading power at each node?" },
+      { id: 'Q2.1', question: 'Which of <A1.1> is best for SWE given A1.2?', parents: ['Q1.1', 'Q1.2'], compute: true },
+    ],
+    final: 'Q2.1',
+  }),
+  queryTurn('Q1.1', "SELECT source FROM flow WHERE dest = 'baltic_sea' ORDER BY source"),
+  queryTurn('Q1.2', "SELECT trade_node, base_trading_power FROM node_country WHERE country_name = 'SWE'"),
+  nodeTurn('Q1.1', 'answer', { answer: ['krakow', 'novgorod'] }),
+  nodeTurn('Q1.2', 'answer', { answer: 'krakow 7.98, novgorod 11.795' }),
+  nodeTurn('Q2.1', 'decide', { decision: 'krakow', rationale: 'krakow feeds baltic_sea.' }),
+];
+
+describe('Plan*RAG by fidelity', () => {
+  it('sends every call, its own calls included, at temperature 0 at paper fidelity and at the settings’ at product', async () => {
+    const temperatures = async (fidelity: string): Promise<(number | null | undefined)[]> => {
+      const server = await serve(planDagScript());
+      const result = await runDwb(['run', '--connection', `sqlite:${database}`, '--question-file', questionFile, '--technique', 'plan-dag', '--base-url', server.baseUrl, '--model', 'scripted', '--simulator', 'off', '--fidelity', fidelity, '--out', tempDir()]);
+      expect(result.code, result.stderr).toBe(0);
+      server.verify();
+      return server.chatRequests().map((request) => request.chat.temperature);
+    };
+    expect(await temperatures('paper')).toEqual([0, 0, 0, 0, 0, 0]);
+    expect(await temperatures('product')).toEqual([0.2, 0.2, 0.2, 0.2, 0.2, 0.2]);
+  });
+});
+
 describe('dwb dqa solve --engine', () => {
   it('runs at paper fidelity by default and at product fidelity when asked, each said and recorded per question', async () => {
     const questions = devQuestions('locating', ['L2']);
@@ -216,5 +249,25 @@ describe('dwb dqa solve --engine', () => {
     expect(product.stderr).toContain('fidelity: product (temperature 0.4; extensions on: Richer database feedback)');
     expect(product.server.chatRequests().map((request) => request.chat.temperature)).toEqual([0.4, 0.4]);
     expect(runStart(join(product.out, 'L2'))?.fidelity).toMatchObject({ fidelity: 'product', temperature: 0.4, temperatureFrom: 'option' });
+  });
+});
+
+describe('dwb dellma solve', () => {
+  it('runs at paper fidelity by default (every call at 0, recorded); --temperature replaces the greedy 0 and is recorded', async () => {
+    const solve = async (extra: string[]): Promise<{ temperatures: (number | null | undefined)[]; record: { fidelity: unknown }; stderr: string }> => {
+      const server = await serve(Array.from({ length: 4 }, () => preferring('apple')));
+      const out = tempDir();
+      const result = await runDwb(['dellma', 'solve', '--problems', 'agriculture', '--limit', '1', '--samples', '8', '--batch', '8', '--base-url', server.baseUrl, '--model', 'scripted', '--out', out, ...extra]);
+      expect(result.code, result.stderr).toBe(0);
+      server.verify();
+      return { temperatures: server.chatRequests().map((request) => request.chat.temperature), record: JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')) as { fidelity: unknown }, stderr: result.stderr };
+    };
+    const paper = await solve([]);
+    expect(paper.temperatures).toEqual([0, 0, 0, 0]);
+    expect(paper.stderr).toContain('fidelity: paper (temperature 0');
+    expect(paper.record.fidelity).toEqual({ fidelity: 'paper', temperature: 0, temperatureFrom: 'paper', reAsks: 0 });
+    const warmer = await solve(['--fidelity', 'product', '--temperature', '0.3']);
+    expect(warmer.temperatures).toEqual([0.3, 0.3, 0.3, 0.3]);
+    expect(warmer.record.fidelity).toEqual({ fidelity: 'product', temperature: 0.3, temperatureFrom: 'option', reAsks: 1 });
   });
 });
