@@ -101,7 +101,7 @@ export async function runDqaTechniqueCommand(args: string[], io: CommandIo): Pro
   // DeLLMa's variant and sizes, as `dwb run` and `dwb dellma solve` take them; refused for another engine.
   const dellma = dellmaRunSettingsFrom(values, technique, '--engine');
   // The benchmark measures the techniques as their papers ran them unless told otherwise.
-  const fidelity = fidelityFromCli(values, 'paper');
+  const fidelity = fidelityFromCli(values, 'paper', technique);
   const local = values['model-file'] !== undefined;
   if (!local) {
     for (const flag of ['base-url', 'model'] as const) {

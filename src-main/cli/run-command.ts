@@ -66,7 +66,7 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
   if (values.actions !== undefined && technique !== 'pearl') throw new WorkbenchError('invalid-request', `--actions is an action library for --technique pearl, not ${technique}`);
   const dellma = dellmaRunSettingsFrom(values, technique);
   // `dwb run` is the product's run: its labelled extensions on unless --fidelity paper; the run-start line says which.
-  const fidelity = fidelityFromCli(values, 'product');
+  const fidelity = fidelityFromCli(values, 'product', technique);
   const documents = readDocuments(values.document ?? [], technique);
   const library = values.actions === undefined ? null : readActionLibrary(readText(values.actions, 'action library'), values.actions);
   const outDir = resolve(required('out'));

@@ -105,6 +105,8 @@ export const runFidelityRequestSchema = z.object({
   fidelity: fidelitySchema,
   /** Overrides the fidelity's temperature for every turn the run's techniques do not fix themselves. */
   temperature: z.number().min(0).max(2).optional(),
+  /** Single extensions switched against the fidelity's default, by id (`--extension query-feedback=on`). */
+  extensions: z.record(z.string(), z.boolean()).optional(),
 });
 export type RunFidelityRequest = z.infer<typeof runFidelityRequestSchema>;
 
@@ -140,6 +142,7 @@ export function extensionDefault(extension: RunExtension, fidelity: Fidelity, te
  */
 export function resolveFidelity(technique: string, request: RunFidelityRequest, unavailable: readonly string[] = []): ResolvedFidelity {
   const { fidelity } = request;
+  const switched = request.extensions ?? {};
   const temperature = request.temperature ?? (fidelity === 'paper' ? 0 : null);
   return {
     fidelity,
@@ -149,9 +152,22 @@ export function resolveFidelity(technique: string, request: RunFidelityRequest, 
     extensions: extensionsFor(technique).map((extension) => ({
       id: extension.id,
       label: extension.label,
-      on: !unavailable.includes(extension.id) && extensionDefault(extension, fidelity, technique),
+      on: !unavailable.includes(extension.id) && (switched[extension.id] ?? extensionDefault(extension, fidelity, technique)),
     })),
   };
+}
+
+/**
+ * The problem with switching these extensions for a technique, or null: an id the registry does
+ * not have, or one that does not concern the technique, is refused rather than silently ignored.
+ */
+export function extensionSwitchProblem(technique: string, switched: Readonly<Record<string, boolean>>): string | null {
+  for (const id of Object.keys(switched)) {
+    const extension = runExtensions.find((candidate) => candidate.id === id);
+    if (!extension) return `No extension "${id}": the extensions are ${runExtensions.map((candidate) => candidate.id).join(', ')}`;
+    if (extension.techniques && !extension.techniques.includes(technique)) return `The extension ${id} is for ${extension.techniques.join(', ')}, not ${technique}`;
+  }
+  return null;
 }
 
 /** Whether a resolved run has an extension on; one that does not concern the technique counts as off. A run without a record (older callers) runs as `product`. */

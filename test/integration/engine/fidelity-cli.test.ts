@@ -120,6 +120,17 @@ describe('dwb run --fidelity', () => {
     expect(runStart(out)?.model.temperature).toBe(0.6);
   });
 
+  it('--extension switches one extension against the fidelity: paper with the richer feedback on', async () => {
+    const server = await serve(mistypedColumn);
+    const out = tempDir();
+    const result = await runDwb(planragArgs(server, out, ['--fidelity', 'paper', '--extension', 'query-feedback=on']));
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('fidelity: paper (temperature 0; extensions on: Richer database feedback)');
+    expect(failedObservation(out)).toContain('local_value');
+    expect(server.chatRequests().flatMap(offered)).not.toContain('simulate');
+    expect(switches(out)).toEqual({ 'query-feedback': true, 'simulate-tool': false, 'whatif-tool': false });
+  });
+
   it('refuses a fidelity or a temperature it does not know, before any model call', async () => {
     const server = await serve([]);
     const wrongFidelity = await runDwb(planragArgs(server, tempDir(), ['--fidelity', 'exact']));

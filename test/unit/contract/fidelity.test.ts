@@ -56,6 +56,12 @@ describe('a run’s fidelity to its paper', () => {
     expect(resolvedFidelitySchema.parse(resolveFidelity('pearl', { fidelity: 'paper' }))).toEqual(resolveFidelity('pearl', { fidelity: 'paper' }));
   });
 
+  it('switches single extensions against the fidelity’s default, still off where the run cannot have them', () => {
+    expect(on(resolveFidelity('planrag', { fidelity: 'paper', extensions: { 'query-feedback': true } }))).toEqual({ 'query-feedback': true, 'simulate-tool': false, 'whatif-tool': false });
+    expect(on(resolveFidelity('dellma', { fidelity: 'product', extensions: { 'dellma-option-factors': false } }))['dellma-option-factors']).toBe(false);
+    expect(on(resolveFidelity('planrag', { fidelity: 'paper', extensions: { 'simulate-tool': true } }, ['simulate-tool']))['simulate-tool']).toBe(false);
+  });
+
   it('reads an extension off the record, and a run without a record as the product', () => {
     const paper = resolveFidelity('planrag', { fidelity: 'paper' });
     expect(extensionOn(paper, 'query-feedback')).toBe(false);
@@ -77,6 +83,10 @@ describe('--fidelity and --temperature', () => {
     expect(fidelityFromCli({ fidelity: 'product', temperature: '0.3' }, 'paper')).toEqual({ fidelity: 'product', temperature: 0.3 });
   });
 
+  it('--extension ID=on|off switches one extension of the run’s technique', () => {
+    expect(fidelityFromCli({ extension: ['query-feedback=on', 'pearl-planrag-fallback=off'] }, 'paper', 'pearl')).toEqual({ fidelity: 'paper', extensions: { 'query-feedback': true, 'pearl-planrag-fallback': false } });
+  });
+
   it('refuse anything else with a specific error', () => {
     const refusal = (values: { fidelity?: string; temperature?: string }): WorkbenchError => {
       try {
@@ -89,5 +99,17 @@ describe('--fidelity and --temperature', () => {
     expect(refusal({ fidelity: 'exact' })).toMatchObject({ code: 'invalid-request', message: '--fidelity must be paper or product, got "exact"' });
     expect(refusal({ temperature: '2.5' })).toMatchObject({ code: 'invalid-request', message: '--temperature takes a number from 0 to 2, got "2.5"' });
     expect(refusal({ temperature: 'hot' })).toMatchObject({ code: 'invalid-request', message: '--temperature takes a number from 0 to 2, got "hot"' });
+    const switchRefusal = (extension: string[], technique?: string): WorkbenchError => {
+      try {
+        fidelityFromCli({ extension }, 'paper', technique);
+      } catch (error) {
+        return error as WorkbenchError;
+      }
+      throw new Error('not refused');
+    };
+    expect(switchRefusal(['query-feedback'], 'planrag')).toMatchObject({ code: 'invalid-request', message: '--extension takes ID=on or ID=off (e.g. query-feedback=on), got "query-feedback"' });
+    expect(switchRefusal(['louder=on'], 'planrag').message).toMatch(/^--extension: No extension "louder": the extensions are query-feedback, simulate-tool, /);
+    expect(switchRefusal(['pearl-query-retry=on'], 'planrag')).toMatchObject({ code: 'invalid-request', message: '--extension: The extension pearl-query-retry is for pearl, not planrag' });
+    expect(switchRefusal(['query-feedback=on'])).toMatchObject({ code: 'invalid-request', message: '--extension switches an extension of a decision technique; this command runs none' });
   });
 });
