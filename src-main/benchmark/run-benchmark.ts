@@ -6,6 +6,7 @@
  * stopped finishes where it left off.
  */
 import type { DellmaRunSettings } from '../contract/dellma';
+import type { RunFidelityRequest } from '../contract/fidelity';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { WorkbenchError } from '../contract/errors';
@@ -85,6 +86,8 @@ export interface BenchmarkOptions {
   playbookVersion?: string;
   /** For `dellma`: the variant and sizes every run uses (absent: the defaults). */
   dellma?: DellmaRunSettings;
+  /** The fidelity every run uses (the CLI and the app pass `paper` unless told otherwise); recorded in each run's run-start. */
+  fidelity?: RunFidelityRequest;
   signal?: AbortSignal;
   /** Once per question, recorded earlier (`resumed`) or just now. */
   onResult?: (result: QuestionResult, resumed: boolean, progress: BenchmarkProgress) => void;
@@ -175,6 +178,7 @@ export async function runBenchmark(options: BenchmarkOptions): Promise<Benchmark
         ...(options.playbook !== undefined ? { playbook: options.playbook } : {}),
         ...(options.playbookVersion !== undefined ? { playbookVersion: options.playbookVersion } : {}),
         ...(options.dellma ? { dellma: options.dellma } : {}),
+        ...(options.fidelity ? { fidelity: options.fidelity } : {}),
         ...(options.signal ? { signal: options.signal } : {}),
       });
       // A run stopped by the batch's stop is not decided: a resume runs it again.

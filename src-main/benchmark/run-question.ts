@@ -10,6 +10,7 @@
  */
 import { parseConnectionUriWithPassword } from '../connectors/connection-uri';
 import type { DellmaRunSettings } from '../contract/dellma';
+import type { RunFidelityRequest } from '../contract/fidelity';
 import type { RunEvent, RunStatus } from '../contract/run';
 import { runToDirectory, type DirectoryRunRequest } from '../engine/run-setup';
 
@@ -34,6 +35,8 @@ export interface QuestionRunInput {
   dellma?: DellmaRunSettings;
   /** The DQA question's id: DeLLMa's sampling seed follows it, so each question gets its own draw. */
   questionId?: string;
+  /** The fidelity to the technique's paper (absent: `product`, as for any run). */
+  fidelity?: RunFidelityRequest;
   signal?: AbortSignal;
   /** Every event of the run as it happens (progress). */
   onEvent?: (event: RunEvent) => void;
@@ -67,6 +70,7 @@ export async function runQuestion(input: QuestionRunInput): Promise<QuestionRunO
     ...(input.playbookVersion !== undefined ? { playbookVersion: input.playbookVersion } : {}),
     ...(input.dellma ? { dellma: input.dellma } : {}),
     ...(input.questionId !== undefined ? { questionId: input.questionId } : {}),
+    ...(input.fidelity ? { fidelity: input.fidelity } : {}),
     limits: { maxSteps: input.maxSteps, ...(input.contextTokens ? { contextTokens: input.contextTokens } : {}) },
     ...(input.signal ? { signal: input.signal } : {}),
     ...(input.onEvent ? { onEvent: input.onEvent } : {}),

@@ -17,19 +17,25 @@ import { appRoot } from '../native/app-root';
 import { numberOption, positiveInteger, type CommandIo } from './command-io';
 import { checkStructuredOutput, providerFromCliOptions, type CliModel } from './model-options';
 import { apiKeyOptions, resolveApiKey } from './secret-args';
+import { fidelityCliOptions, fidelityFromCli } from './fidelity-options';
 
 import { dellmaUsage } from './usage';
 import { readBoundedText } from '../native/bounded-read';
 
 export { dellmaUsage };
 
-const extensions = [
-  '[ext] bootstrap interval of the expected utilities (states resampled, fit kept)',
-  '[ext] sensitivity: forecast moves that flip the decision (importance re-weighting, no new calls)',
-  '[ext] an unusable forecast or ranking answer is re-asked once; duplicate or out-of-range ranks are dropped',
-  '[ext] an exact tie at the top is reported as no decision instead of taking the first-listed action',
-  '[ext] Kendall τ-b between the expected utilities and the true outcomes of each problem\'s actions',
-];
+const reAskLine = '[ext] an unusable forecast or ranking answer is re-asked once; duplicate or out-of-range ranks are dropped';
+
+/** The extensions a run has: at paper fidelity an unusable answer is not asked again (the paper asks once). */
+function extensionsAt(fidelity: 'paper' | 'product'): string[] {
+  return [
+    '[ext] bootstrap interval of the expected utilities (states resampled, fit kept)',
+    '[ext] sensitivity: forecast moves that flip the decision (importance re-weighting, no new calls)',
+    ...(fidelity === 'product' ? [reAskLine] : ['duplicate or out-of-range ranks are dropped; an unusable forecast or ranking answer is not asked again (paper fidelity)']),
+    '[ext] an exact tie at the top is reported as no decision instead of taking the first-listed action',
+    "[ext] Kendall τ-b between the expected utilities and the true outcomes of each problem's actions",
+  ];
+}
 
 function loadEnvironment(name: string, dataDir: string): DellmaEnvironment {
   if (name === 'agriculture') return loadAgriculture(join(dataDir, 'agriculture')).environment;
@@ -108,12 +114,16 @@ export async function runDellmaCommand(args: string[], io: CommandIo): Promise<n
       out: { type: 'string' },
       'timeout-ms': { type: 'string' },
       'dry-run': { type: 'boolean', default: false },
+      ...fidelityCliOptions,
     },
   });
   if (positionals.length > 0) throw new WorkbenchError('invalid-request', `unexpected argument "${positionals[0] ?? ''}": ${dellmaUsage}`);
   if (!values.problems) throw new WorkbenchError('invalid-request', `--problems is required: ${dellmaUsage}`);
   if (!(variants as readonly string[]).includes(values.variant)) throw new WorkbenchError('invalid-request', `--variant must be one of ${variants.join(', ')}, got "${values.variant}"`);
   const variant = values.variant as Variant;
+  // The paper's benchmark, so the paper's settings unless --fidelity product.
+  const fidelity = fidelityFromCli(values, 'paper');
+  const extensions = extensionsAt(fidelity.fidelity);
   const environment = loadEnvironment(values.problems, resolve(values.data ?? join(appRoot(), 'fixtures', 'dellma')));
   for (const problem of environment.malformed) io.stderr(`malformed row ${problem.file}:${problem.line}: ${problem.message}: ${problem.raw}`);
 
@@ -130,7 +140,7 @@ export async function runDellmaCommand(args: string[], io: CommandIo): Promise<n
     bootstrapResamples: 1000,
     selfConsistency: 5,
     selfConsistencyTemperature: 0.5,
-    maxRepairs: 1,
+    maxRepairs: fidelity.fidelity === 'product' ? 1 : 0,
   };
   const limit = positiveInteger(values.limit, '--limit');
   const problems = environment.problems.slice(0, limit ?? environment.problems.length);
@@ -183,8 +193,9 @@ export async function runDellmaCommand(args: string[], io: CommandIo): Promise<n
   }
   for (const line of extensions) io.stderr(line);
   io.stderr(`model: ${provider.description}`);
+  io.stderr(`fidelity: ${fidelity.fidelity} (temperature ${fidelity.temperature ?? 0} for the calls the paper makes at 0; self-consistency at ${params.selfConsistencyTemperature})`);
 
-  const caller = createModelCaller(provider);
+  const caller = createModelCaller(provider, fidelity.temperature !== undefined ? { greedyTemperature: fidelity.temperature } : {});
   const controller = new AbortController();
   const interrupt = (): void => controller.abort();
   process.once('SIGINT', interrupt);
@@ -218,6 +229,7 @@ export async function runDellmaCommand(args: string[], io: CommandIo): Promise<n
         problems: problems.map((problem) => problem.id),
         model: { description: provider.description, settings: settings === null ? null : 'modelPath' in settings ? settings : publicSettings(settings) },
         extensions,
+        fidelity: { fidelity: fidelity.fidelity, temperature: fidelity.temperature ?? 0, temperatureFrom: fidelity.temperature !== undefined ? 'option' : 'paper', reAsks: params.maxRepairs },
         forecast: run?.forecast ?? null,
         results: run?.results ?? [],
         summary: run ? { correct: run.correct, total: run.total, meanNormalisedUtility: run.meanNormalisedUtility, meanTau: run.meanTau } : null,

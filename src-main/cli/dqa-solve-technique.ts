@@ -25,6 +25,8 @@ import { positiveInteger, type CommandIo } from './command-io';
 import { checkStructuredOutput, modelCliOptions, providerFromCliOptions } from './model-options';
 import { dqaTechniqueUsage } from './usage';
 import { dellmaRunCliOptions, dellmaRunSettingsFrom } from './dellma-run-options';
+import { fidelityCliOptions, fidelityFromCli } from './fidelity-options';
+import { fidelityLine, resolveFidelity } from '../contract/fidelity';
 
 export { dqaTechniqueUsage };
 
@@ -87,6 +89,7 @@ export async function runDqaTechniqueCommand(args: string[], io: CommandIo): Pro
       playbook: { type: 'string' },
       workspace: { type: 'string' },
       ...dellmaRunCliOptions,
+      ...fidelityCliOptions,
     },
   });
   if (positionals.length > 0) throw new WorkbenchError('invalid-request', `unexpected argument "${positionals[0] ?? ''}": ${dqaTechniqueUsage}`);
@@ -97,6 +100,8 @@ export async function runDqaTechniqueCommand(args: string[], io: CommandIo): Pro
   const db: DbKind = values.db;
   // DeLLMa's variant and sizes, as `dwb run` and `dwb dellma solve` take them; refused for another engine.
   const dellma = dellmaRunSettingsFrom(values, technique, '--engine');
+  // The benchmark measures the techniques as their papers ran them unless told otherwise.
+  const fidelity = fidelityFromCli(values, 'paper', technique);
   const local = values['model-file'] !== undefined;
   if (!local) {
     for (const flag of ['base-url', 'model'] as const) {
@@ -138,6 +143,8 @@ export async function runDqaTechniqueCommand(args: string[], io: CommandIo): Pro
   };
   try {
     io.stderr(`solving ${questions.length} questions from ${files.join(', ')} with ${technique} on --db ${db}, ${concurrency} at a time, into ${outDir}`);
+    // The benchmark offers no simulator or sandbox to the model whatever the fidelity (./run-question.ts).
+    io.stderr(fidelityLine(resolveFidelity(technique, fidelity, ['simulate-tool', 'whatif-tool'])));
     const outcome = await runBenchmark({
       questions,
       technique,
@@ -150,6 +157,7 @@ export async function runDqaTechniqueCommand(args: string[], io: CommandIo): Pro
       ...(chosen !== null ? { playbook: chosen.text } : {}),
       ...(chosen?.version ? { playbookVersion: chosen.version } : {}),
       ...(dellma ? { dellma } : {}),
+      fidelity,
       signal: controller.signal,
       onResult: (result, resumed, progress) => {
         io.stderr(progressLine(result, resumed, progress));

@@ -16,6 +16,8 @@ import { positiveInteger, printConnectionWarnings, type CommandIo } from './comm
 import { checkStructuredOutput, modelCliOptions, providerFromCliOptions } from './model-options';
 import { passwordFileOption, resolveApiKey, resolveDatabasePassword } from './secret-args';
 import { dellmaRunCliOptions, dellmaRunSettingsFrom } from './dellma-run-options';
+import { fidelityCliOptions, fidelityFromCli } from './fidelity-options';
+import { fidelityLine } from '../contract/fidelity';
 import { runUsage } from './usage';
 import { readBounded, readBoundedText, readLimits } from '../native/bounded-read';
 
@@ -49,6 +51,7 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
       playbook: { type: 'string' },
       document: { type: 'string', multiple: true },
       ...dellmaRunCliOptions,
+      ...fidelityCliOptions,
     },
   });
   const required = (name: keyof typeof values): string => {
@@ -62,6 +65,8 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
   }
   if (values.actions !== undefined && technique !== 'pearl') throw new WorkbenchError('invalid-request', `--actions is an action library for --technique pearl, not ${technique}`);
   const dellma = dellmaRunSettingsFrom(values, technique);
+  // `dwb run` is the product's run: its labelled extensions on unless --fidelity paper; the run-start line says which.
+  const fidelity = fidelityFromCli(values, 'product', technique);
   const documents = readDocuments(values.document ?? [], technique);
   const library = values.actions === undefined ? null : readActionLibrary(readText(values.actions, 'action library'), values.actions);
   const outDir = resolve(required('out'));
@@ -114,6 +119,7 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
       ...(playbookVersion !== undefined ? { playbookVersion } : {}),
       ...(dellma ? { dellma } : {}),
       ...(documents.length ? { documents } : {}),
+      fidelity,
       limits: { maxSteps, maxTokens: maxRunTokens, contextTokens: cliModel ? await cliModel.contextTokens() : null },
       signal: controller.signal,
       onEvent: (event) => {
@@ -198,7 +204,7 @@ function progressLine(event: RunEvent): string | null {
   const clip = (text: string): string => text.replace(/\s+/g, ' ').slice(0, 160);
   switch (event.type) {
     case 'run-start':
-      return `run: ${event.technique} on ${event.connection.description} with ${event.model.description}`;
+      return `run: ${event.technique} on ${event.connection.description} with ${event.model.description}${event.fidelity ? `\n${fidelityLine(event.fidelity)}` : ''}`;
     case 'plan':
       return `[step ${event.step}] plan: ${event.steps.map((step, index) => `${index + 1}. ${step}`).join(' ')}`;
     case 'replan':

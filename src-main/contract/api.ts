@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { cellValueSchema, queryResultSchema } from './data';
+import { fidelitySchema } from './fidelity';
 import { connectionRequests } from './connections';
 import { reportRequests } from './reports';
 import { resultExportProgressSchema, resultExportRequests } from './result-export';
@@ -155,6 +156,10 @@ export const api = {
       actionLibrary: z.string().optional(),
       /** DeLLMa: the variant and sizes (absent: Pairs with the defaults); refused for other techniques. */
       dellma: dellmaRunSettingsSchema.optional(),
+      /** Fidelity to the technique's paper (contract/fidelity.ts); app runs default to the product's labelled extensions. */
+      fidelity: fidelitySchema.default('product'),
+      /** The temperature of every turn the technique does not fix itself; absent: the fidelity's (paper: 0) or the model settings'. */
+      temperature: z.number().min(0).max(2).optional(),
     }),
     result: z.object({ runId: z.string() }),
   },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dellmaRunSettingsSchema } from './dellma';
+import { fidelitySchema } from './fidelity';
 import { runStatusSchema, techniqueIdSchema } from './run';
 
 /**
@@ -133,6 +134,13 @@ export const benchmarkSpecSchema = z.object({
   maxSteps: z.number().int().min(1).max(200).default(20),
   /** DeLLMa: the variant and sizes its runs use, as `dwb dqa solve --engine dellma --variant … --samples … --batch … --overlap …` (absent: the defaults). */
   dellma: dellmaRunSettingsSchema.optional(),
+  /**
+   * Fidelity to each technique's paper (contract/fidelity.ts). A new benchmark without it runs
+   * at `paper`; a benchmark stored before it existed ran at `product`, and a resume keeps that.
+   */
+  fidelity: fidelitySchema.optional(),
+  /** An explicit temperature for every run (absent: the fidelity's). */
+  temperature: z.number().min(0).max(2).optional(),
 });
 export type BenchmarkSpec = z.output<typeof benchmarkSpecSchema>;
 

@@ -20,6 +20,8 @@ export const dellmaFrameSchema = z.object({
   pruned: z.array(z.string()),
   maxActions: z.number(),
   note: z.string().nullable(),
+  /** [ext] `dellma-option-factors`: each option got a factor of its own ("how <option> turns out"). Absent in runs before it was recorded, which all had it. */
+  optionFactors: z.boolean().optional(),
 });
 
 /** An attached document as a DeLLMa context used it: its length and how much of it the context took (src-main/engine/techniques/dellma/documents.ts). */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { engineSchema, queryResultSchema } from './data';
+import { resolvedFidelitySchema } from './fidelity';
 import { workbenchErrorSchema } from './error-schema';
 import { simulationResultSchema, verificationSchema } from './simulation';
 import { whatIfResultSchema, whatIfSpecSchema } from './whatif';
@@ -85,6 +86,8 @@ export const runEventSchema = z.discriminatedUnion('type', [
     playbook: z.object({ version: z.string().nullable(), sha256: z.string(), text: z.string() }).optional(),
     /** Documents the analyst attached to the run (name, length, the text's sha256); DeLLMa reads them into its context. */
     documents: z.array(z.object({ name: z.string(), chars: z.number(), sha256: z.string() })).optional(),
+    /** The run's fidelity to its paper: temperature, per-call token limits, every extension on or off (contract/fidelity.ts); absent in logs written before it. */
+    fidelity: resolvedFidelitySchema.optional(),
   }),
   /** `node` and `purpose` when a technique asks on behalf of a plan node (e.g. Q2.1, `answer`). */
   z.object({ type: z.literal('model-request'), step: z.number(), tools: z.array(z.string()), messageCount: z.number(), node: nodeField, purpose: z.string().optional() }),

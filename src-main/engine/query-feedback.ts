@@ -1,5 +1,6 @@
 /**
- * Richer feedback from the database, for every technique: AutoPlan's authors found
+ * Richer feedback from the database, an extension (`query-feedback`, contract/fidelity.ts): on
+ * for every technique at product fidelity, for AutoPlan only at paper fidelity. AutoPlan's authors found
  * fine-grained environment feedback to be what lets an agent correct itself (Ouyang & Li
  * 2023, §5). An unknown table, column, label or property gets the valid names from the
  * schema (and the closest one); a syntax error names the clause it is in; an empty result of

@@ -5,6 +5,7 @@ import type { SimulationResult } from '../contract/simulation';
 import type { DellmaRunSettings } from '../contract/dellma';
 import type { ForecastStore } from './techniques/dellma/forecast-store';
 import type { RunDocument } from '../contract/documents';
+import type { ResolvedFidelity } from '../contract/fidelity';
 import type { Connector } from '../connectors/connector';
 import type { ChatMessage, ModelProvider, ModelRequest, ModelResponse } from '../llm/types';
 import type { RunSimulator } from '../simulators/run-simulator';
@@ -100,6 +101,12 @@ export interface DecisionRunOptions {
   forecastStore?: ForecastStore;
   /** Documents the analyst attached (the notebook's, or `dwb run --document`): DeLLMa reads them into its context; other techniques ignore them. */
   documents?: RunDocument[];
+  /**
+   * The run's fidelity to its paper, resolved (contract/fidelity.ts): the temperature of its
+   * turns, per-call token limits and which extensions are on. Absent (older callers): the
+   * product's behaviour, every extension on.
+   */
+  fidelity?: ResolvedFidelity;
   /** Continue a run that was interrupted: no run-start, and the technique starts from this state. */
   resume?: ResumeState;
   /** A new run's technique-specific start, read by the technique (a Plan*RAG node re-run, techniques/plan-dag/rerun.ts). */
@@ -280,7 +287,7 @@ export class RunContext {
    * request (bounded by `maxRepairs`) and comes back with no calls; the assistant message is
    * appended to `messages` either way.
    */
-  async turn(messages: ChatMessage[], offered: ToolDefinition[]): Promise<Turn> {
+  async turn(messages: ChatMessage[], offered: ToolDefinition[], call: { maxTokens?: number } = {}): Promise<Turn> {
     const { options, limits } = this;
     options.onCheckpoint?.(this.checkpoint(messages));
     fitToContext(messages, limits.contextTokens, this.state.tokensPerChar);
@@ -297,9 +304,9 @@ export class RunContext {
             // Every turn must call one of the offered tools: providers that can hold the model to
             // it (a grammar, tool_choice "required") do; the others fall back to repair turns.
             output: { kind: 'tool-call', required: true },
-            ...this.sampling(),
+            ...this.sampling(call),
           }
-        : { messages: withTextInstructions(messages, offered), stop: textStopSequences, ...this.sampling() };
+        : { messages: withTextInstructions(messages, offered), stop: textStopSequences, ...this.sampling(call) };
     const asked = await this.ask(request, { tools: offered.map((tool) => tool.name), messageCount: messages.length });
     if ('failure' in asked) {
       if (asked.failure === 'time-limit') return { end: this.timeLimit() };
@@ -349,9 +356,12 @@ export class RunContext {
     const at = { ...(about.node ? { node: about.node } : {}), ...(about.purpose ? { purpose: about.purpose } : {}) };
     this.emit({ type: 'model-request', step, tools: about.tools ?? [], messageCount: about.messageCount ?? request.messages.length, ...at });
     let response: ModelResponse;
+    // A call that names no temperature of its own (Plan*RAG's) is sent at the run's (paper fidelity: 0).
+    const temperature = this.runTemperature();
+    const sent = request.temperature === undefined && temperature !== undefined ? { ...request, temperature } : request;
     const call = deadlineSignal(this.remainingMs(), this.signal);
     try {
-      response = await options.provider.generate(request, { signal: call.signal, ...(options.onToken ? { onToken: options.onToken } : {}) });
+      response = await options.provider.generate(sent, { signal: call.signal, ...(options.onToken ? { onToken: options.onToken } : {}) });
     } catch (error) {
       const failure = WorkbenchError.from(error);
       if (call.expired()) return { failure: 'time-limit', message: this.timeLimitMessage(), step };
@@ -453,8 +463,19 @@ export class RunContext {
     };
   }
 
-  private sampling(): { temperature?: number } {
-    return this.technique.temperature === undefined ? {} : { temperature: this.technique.temperature };
+  /**
+   * The sampling of one turn: the run's temperature when its fidelity sets one (the paper's 0,
+   * or `--temperature`), else the technique's own (AutoPlan decodes greedily), else the model
+   * settings'; and the call's token limit when the technique gives one.
+   */
+  private sampling(call: { maxTokens?: number } = {}): { temperature?: number; maxTokens?: number } {
+    const temperature = this.runTemperature();
+    return { ...(temperature === undefined ? {} : { temperature }), ...(call.maxTokens ? { maxTokens: call.maxTokens } : {}) };
+  }
+
+  /** The run's temperature: its fidelity's when that sets one, else the technique's own; undefined: the model settings'. */
+  private runTemperature(): number | undefined {
+    return this.options.fidelity?.temperature ?? this.technique.temperature;
   }
 
   private remainingMs(): number {

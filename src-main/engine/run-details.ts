@@ -1,4 +1,5 @@
 import type { Connector } from '../connectors/connector';
+import type { ResolvedFidelity } from '../contract/fidelity';
 import type { ProviderSettings } from '../contract/model';
 import type { RunEvent } from '../contract/run';
 import { redactUrl } from '../llm/settings';
@@ -8,6 +9,8 @@ import { connectionFingerprint, databaseFilePath, type ConnectionFingerprint } f
 export interface RunDetails {
   fingerprint: ConnectionFingerprint | null;
   settings: Pick<ProviderSettings, 'baseUrl' | 'model' | 'temperature' | 'maxTokens'> | null;
+  /** The run's fidelity as resolved (temperature, per-call limits, each extension on or off); recorded whole. */
+  fidelity?: ResolvedFidelity;
 }
 
 /**
@@ -21,26 +24,30 @@ export interface RunDetails {
  * A fingerprint that cannot be read (a schema error) is left out rather than failing the run:
  * the engine reports the schema error itself.
  */
-export async function runDetails(input: { connector: Pick<Connector, 'schema'>; target: { engine: string }; settings: RunDetails['settings'] }): Promise<(event: RunEvent) => RunEvent> {
+export async function runDetails(input: { connector: Pick<Connector, 'schema'>; target: { engine: string }; settings: RunDetails['settings']; fidelity?: ResolvedFidelity }): Promise<(event: RunEvent) => RunEvent> {
   let fingerprint: ConnectionFingerprint | null = null;
   try {
     fingerprint = await connectionFingerprint({ schema: await input.connector.schema(), filePath: databaseFilePath(input.target) });
   } catch {
     fingerprint = null;
   }
-  return (event) => addRunDetails(event, { fingerprint, settings: input.settings });
+  return (event) => addRunDetails(event, { fingerprint, settings: input.settings, ...(input.fidelity ? { fidelity: input.fidelity } : {}) });
 }
 
 /** The `run-start` event with the details added; any other event unchanged. */
 export function addRunDetails(event: RunEvent, details: RunDetails): RunEvent {
   if (event.type !== 'run-start') return event;
-  const { settings } = details;
+  const { settings, fidelity } = details;
+  // The temperature the run's turns are asked with: the fidelity's when it sets one, else the settings'.
+  const temperature = fidelity?.temperature ?? settings?.temperature;
   return {
     ...event,
     connection: { ...event.connection, ...(details.fingerprint ? { fingerprint: details.fingerprint } : {}) },
     model: {
       ...event.model,
-      ...(settings ? { endpoint: redactUrl(settings.baseUrl), name: settings.model, temperature: settings.temperature, maxTokens: settings.maxTokens } : {}),
+      ...(settings ? { endpoint: redactUrl(settings.baseUrl), name: settings.model, maxTokens: settings.maxTokens } : {}),
+      ...(temperature !== undefined ? { temperature } : {}),
     },
+    ...(fidelity ? { fidelity } : {}),
   };
 }

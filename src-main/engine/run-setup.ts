@@ -1,6 +1,7 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ConnectionTarget } from '../contract/connections';
+import { resolveFidelity, type RunFidelityRequest } from '../contract/fidelity';
 import type { ProviderSettings } from '../contract/model';
 import type { RunEvent } from '../contract/run';
 import type { ForecastStore } from './techniques/dellma/forecast-store';
@@ -81,6 +82,8 @@ export interface RunSetup {
   forecastStore?: ForecastStore;
   /** Documents the analyst attached; DeLLMa reads them into its context. */
   documents?: RunDocument[];
+  /** The fidelity to the technique's paper and an explicit temperature (absent: `product`); resolved here and recorded in run-start. */
+  fidelity?: RunFidelityRequest;
   limits?: Partial<RunLimits>;
   gate?: ReviewGate;
   signal?: AbortSignal;
@@ -114,9 +117,12 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
     ...(setup.transcript.continueAt !== undefined ? { continueAt: setup.transcript.continueAt } : {}),
   });
   const whatIf = runWhatIfFor(setup.target, setup.connector, setup.whatIf);
-  // The run-start event records the data's fingerprint and the model settings for the audit trail.
+  // What the run cannot offer whatever its fidelity, so the record says what the model was offered.
+  const unavailable = [...(setup.simulator ? [] : ['simulate-tool']), ...(whatIf ? [] : ['whatif-tool'])];
+  const fidelity = resolveFidelity(setup.technique, setup.fidelity ?? { fidelity: 'product' }, unavailable);
+  // The run-start event records the data's fingerprint, the model settings and the fidelity for the audit trail.
   const details = setup.model.details ?? (settings !== null && 'baseUrl' in settings ? settings : null);
-  const withDetails = await runDetails({ connector: setup.connector, target: setup.target, settings: details });
+  const withDetails = await runDetails({ connector: setup.connector, target: setup.target, settings: details, fidelity });
   return runDecision({
     question: setup.question,
     rules: setup.rules,
@@ -145,6 +151,7 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
     ...(setup.questionId !== undefined ? { questionId: setup.questionId } : {}),
     ...(setup.forecastStore ? { forecastStore: setup.forecastStore } : {}),
     ...(setup.documents?.length ? { documents: setup.documents } : {}),
+    fidelity,
     ...(setup.onCheckpoint ? { onCheckpoint: setup.onCheckpoint } : {}),
   });
 }
@@ -178,6 +185,8 @@ export interface DirectoryRunRequest {
   questionId?: string;
   /** Documents attached to the run (`--document`); DeLLMa reads them into its context. */
   documents?: RunDocument[];
+  /** The fidelity to the technique's paper and an explicit temperature (absent: `product`). */
+  fidelity?: RunFidelityRequest;
   limits?: Partial<RunLimits>;
   signal?: AbortSignal;
   runId?: string;
@@ -236,6 +245,7 @@ export async function runToDirectory(request: DirectoryRunRequest): Promise<Dire
       ...(request.dellma ? { dellma: request.dellma } : {}),
       ...(request.questionId !== undefined ? { questionId: request.questionId } : {}),
       ...(request.documents?.length ? { documents: request.documents } : {}),
+      ...(request.fidelity ? { fidelity: request.fidelity } : {}),
       ...(request.limits ? { limits: request.limits } : {}),
       ...(request.signal ? { signal: request.signal } : {}),
       onEvent: ({ event }) => {

@@ -95,6 +95,7 @@ export function createBenchmarkService(deps: {
             maxSteps: spec.maxSteps,
             concurrency: spec.concurrency,
             ...(technique === 'dellma' && spec.dellma ? { dellma: spec.dellma } : {}),
+            fidelity: { fidelity: spec.fidelity ?? 'product', ...(spec.temperature !== undefined ? { temperature: spec.temperature } : {}) },
             signal,
             onResult: (result) => {
               progress.done += 1;
@@ -135,7 +136,9 @@ export function createBenchmarkService(deps: {
 
   const handlers: BenchmarkHandlers = {
     'benchmarks/list': () => store.list(),
-    'benchmarks/start': (spec) => {
+    'benchmarks/start': (asked) => {
+      // The benchmark measures the papers' techniques unless told otherwise; stored with the spec so a resume keeps it.
+      const spec: BenchmarkSpec = { ...asked, fidelity: asked.fidelity ?? 'paper' };
       const settings = requireModel();
       const perKind = readQuestions(spec);
       const id = deps.environment.newId();

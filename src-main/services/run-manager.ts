@@ -5,6 +5,7 @@ import type { EventName, EventPayload } from '../contract/api';
 import type { Cell } from '../contract/notebook';
 import { techniqueIdSchema } from '../contract/run';
 import { dellmaRunSettingsSchema } from '../contract/dellma';
+import { fidelitySchema } from '../contract/fidelity';
 import { runDocumentSchema, type RunDocument } from '../contract/documents';
 import { jsonForecastStore } from '../engine/techniques/dellma/forecast-store';
 import type { LoggedEvent } from '../audit/hash-chain';
@@ -75,6 +76,10 @@ const runStartSchema = z.object({
   actionLibrary: z.string().optional(),
   /** DeLLMa: the variant and sizes the run was asked for (absent: Pairs with the defaults). */
   dellma: dellmaRunSettingsSchema.optional(),
+  /** Fidelity to the technique's paper; runs stored before it ran as the product. A resume keeps it. */
+  fidelity: fidelitySchema.default('product'),
+  /** An explicit temperature for the run's turns (absent: the fidelity's or the model settings'). */
+  temperature: z.number().min(0).max(2).optional(),
   /** The documents attached to the notebook when the run started (techniques that read them: DeLLMa). */
   documents: z.array(runDocumentSchema).optional(),
   /** The playbook version (hash) an `autoplan` run follows: the one asked for, else the task type's pinned one. */
@@ -455,6 +460,7 @@ export class RunManager {
       ...(request.program !== undefined ? { program: request.program } : {}),
       ...(request.actionLibrary !== undefined ? { actionLibrary: this.libraryOf(request.actionLibrary) } : {}),
       ...(request.dellma !== undefined ? { dellma: request.dellma } : {}),
+      fidelity: { fidelity: request.fidelity, ...(request.temperature !== undefined ? { temperature: request.temperature } : {}) },
       ...(request.documents?.length ? { documents: request.documents } : {}),
       ...(this.dependencies.forecastStorePath ? { forecastStore: jsonForecastStore(this.dependencies.forecastStorePath, runId) } : {}),
       ...(context.seed !== undefined ? { seed: context.seed } : {}),

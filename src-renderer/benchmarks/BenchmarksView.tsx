@@ -3,6 +3,7 @@ import type { BenchmarkSummary, ResultsTable, TechniqueIdValue, TechniqueInfo, W
 import type { DellmaRunSettingsInput } from '../../src-main/contract/dellma';
 import { useWorkbench } from '../ui/store-context';
 import { DellmaSettings } from '../runs/DellmaSettings';
+import { FidelitySetting, type FidelityChoice } from '../runs/FidelitySetting';
 import { BenchmarkCharts } from './BenchmarkCharts';
 import { dellmaSizeProblem } from '../runs/request-problem';
 
@@ -41,6 +42,8 @@ export function BenchmarksView({ client, onOpenNotebook }: { client: WorkbenchCl
   const [maxSteps, setMaxSteps] = useState(20);
   // DeLLMa's variant and sizes, as `dwb dqa solve --engine dellma --variant … --samples … --batch … --overlap …`.
   const [dellma, setDellma] = useState<DellmaRunSettingsInput>({});
+  // A benchmark measures the techniques as their papers ran them unless the analyst chooses the product.
+  const [fidelity, setFidelity] = useState<FidelityChoice>({ fidelity: 'paper', temperature: undefined, temperatureValid: true });
   const [starting, setStarting] = useState(false);
 
   const loadTable = useCallback(
@@ -80,7 +83,16 @@ export function BenchmarksView({ client, onOpenNotebook }: { client: WorkbenchCl
   const start = (): void => {
     setStarting(true);
     client
-      .invoke('benchmarks/start', { questionsFile, techniques, dbs, concurrency, maxSteps, ...(techniques.includes('dellma') ? { dellma } : {}) })
+      .invoke('benchmarks/start', {
+        questionsFile,
+        techniques,
+        dbs,
+        concurrency,
+        maxSteps,
+        fidelity: fidelity.fidelity,
+        ...(fidelity.temperature !== undefined ? { temperature: fidelity.temperature } : {}),
+        ...(techniques.includes('dellma') ? { dellma } : {}),
+      })
       .then((summary) => setSelectedId(summary.id))
       // A refused DeLLMa size reads as its reason, without the request's internal field path.
       .catch((error: unknown) => reportError(error instanceof Error ? new Error(dellmaSizeProblem(error.message)) : error, 'Could not start the benchmark'))
@@ -147,7 +159,8 @@ export function BenchmarksView({ client, onOpenNotebook }: { client: WorkbenchCl
           Max steps
           <input type="number" aria-label="Max steps" min={1} max={200} value={maxSteps} onChange={(event) => setMaxSteps(Number(event.target.value))} />
         </label>
-        <button className="primary" data-testid="start-benchmark" disabled={starting || questionsFile.trim() === '' || techniques.length === 0 || dbs.length === 0} onClick={start}>
+        <FidelitySetting techniques={techniques} fidelity={fidelity.fidelity} onChange={setFidelity} />
+        <button className="primary" data-testid="start-benchmark" disabled={starting || questionsFile.trim() === '' || techniques.length === 0 || dbs.length === 0 || !fidelity.temperatureValid} onClick={start}>
           Start
         </button>
       </section>
@@ -157,7 +170,7 @@ export function BenchmarksView({ client, onOpenNotebook }: { client: WorkbenchCl
           {benchmarks.map((benchmark) => (
             <li key={benchmark.id} className={benchmark.id === selectedId ? 'selected' : ''} data-testid="benchmark-item" data-status={benchmark.status}>
               <button className="link" onClick={() => setSelectedId(benchmark.id)}>
-                {benchmark.spec.techniques.join(', ')} · {benchmark.spec.dbs.join(', ')} · {benchmark.spec.questionsFile.split(/[\\/]/).slice(-2).join('/')}
+                {benchmark.spec.techniques.join(', ')} · {benchmark.spec.dbs.join(', ')} · {benchmark.spec.questionsFile.split(/[\\/]/).slice(-2).join('/')} · {benchmark.spec.fidelity ?? 'product'} fidelity
               </button>
               <span className="benchmark-progress" data-testid="benchmark-progress">
                 {benchmark.status}: {benchmark.progress.done}/{benchmark.progress.total} questions · accuracy so far {benchmark.progress.correct}/{benchmark.progress.done} ({percent(benchmark.progress.correct, benchmark.progress.done)}) · {benchmark.progress.tokens} tokens

@@ -87,9 +87,13 @@ function FrameView({ frame }: { frame: DellmaFrame }) {
         </p>
       )}
       {frame.note && <p className="warning">{frame.note}</p>}
-      <p className="muted">
-        [ext] DeLLMa on a database: each option gets a factor of its own, “how &lt;option&gt; turns out”, beside any unknowns the question lists, and one query the model writes gives the context.
-      </p>
+      {frame.optionFactors === false ? (
+        <p className="muted">Only the unknowns the question lists are forecast (extension “a factor per option” off); one query the model writes gives the context.</p>
+      ) : (
+        <p className="muted" data-extension="dellma-option-factors">
+          [ext] DeLLMa on a database (extension “a factor per option”, on): each option gets a factor of its own, “how &lt;option&gt; turns out”, beside any unknowns the question lists, and one query the model writes gives the context.
+        </p>
+      )}
     </>
   );
 }

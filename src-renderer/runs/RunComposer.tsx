@@ -5,6 +5,7 @@ import type { RunDraft } from '../state/runs-slice';
 import { ActionLibraryPicker } from './ActionLibraryPicker';
 import { CheckPlanFields } from './CheckPlanFields';
 import { DellmaSettings } from './DellmaSettings';
+import { FidelitySetting } from './FidelitySetting';
 import { RunDocumentsNote } from './RunDocumentsNote';
 import { dellmaSizeProblem } from './request-problem';
 
@@ -26,6 +27,8 @@ export function RunComposer({ draft }: { draft: RunDraft }) {
   const [form, setForm] = useState(draft);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // A temperature typed out of range keeps the run from starting until it is corrected or cleared.
+  const [temperatureValid, setTemperatureValid] = useState(true);
   const update = (change: Partial<RunDraft>): void => setForm({ ...form, ...change });
   const whatIfSupport = useWorkbench((state) => state.whatIfSupport);
   /** Why the chosen data cannot host what-if experiments (the tool is then not offered), or null. */
@@ -73,8 +76,13 @@ export function RunComposer({ draft }: { draft: RunDraft }) {
     setError(null);
     try {
       // Only Pearl plans with an action library, only DeLLMa takes its settings.
-      const { actionLibrary, dellma, ...rest } = form;
-      await startRun({ ...rest, ...(form.technique === 'pearl' && actionLibrary ? { actionLibrary } : {}), ...(form.technique === 'dellma' && dellma ? { dellma } : {}) });
+      const { actionLibrary, dellma, temperature: _typed, ...rest } = form;
+      await startRun({
+        ...rest,
+        ...(form.technique === 'pearl' && actionLibrary ? { actionLibrary } : {}),
+        ...(form.technique === 'dellma' && dellma ? { dellma } : {}),
+        ...(form.temperature !== undefined ? { temperature: form.temperature } : {}),
+      });
     } catch (caught) {
       setError(dellmaSizeProblem(caught instanceof Error ? caught.message : String(caught)));
     } finally {
@@ -89,7 +97,7 @@ export function RunComposer({ draft }: { draft: RunDraft }) {
       aria-label="New decision run"
       onKeyDown={(event) => {
         // The keyboard's way through the form: Ctrl/Cmd+Enter starts the run, Esc closes the form.
-        if (event.key === 'Enter' && (event.ctrlKey || event.metaKey) && !busy && form.question.trim() && form.connectionId && model?.settings) {
+        if (event.key === 'Enter' && (event.ctrlKey || event.metaKey) && !busy && temperatureValid && form.question.trim() && form.connectionId && model?.settings) {
           event.preventDefault();
           void start();
         } else if (event.key === 'Escape' && !event.defaultPrevented) {
@@ -155,6 +163,15 @@ export function RunComposer({ draft }: { draft: RunDraft }) {
       )}
       <RunDocumentsNote technique={form.technique} />
       {form.technique === 'dellma' && <DellmaSettings question={form.question} rules={form.rules} value={form.dellma ?? {}} onChange={(dellma) => update({ dellma })} />}
+      <FidelitySetting
+        techniques={[form.technique]}
+        fidelity={form.fidelity}
+        onChange={(choice) => {
+          const { temperature: _previous, ...rest } = form;
+          setTemperatureValid(choice.temperatureValid);
+          setForm({ ...rest, fidelity: choice.fidelity, ...(choice.temperature !== undefined ? { temperature: choice.temperature } : {}) });
+        }}
+      />
       <label className="inline-setting">
         Simulator check
         <select aria-label="Simulator check" value={form.simulatorRules} onChange={(event) => update({ simulatorRules: event.target.value as RunDraft['simulatorRules'] })}>
@@ -162,22 +179,28 @@ export function RunComposer({ draft }: { draft: RunDraft }) {
           <option value="compat">DQA-compatible rules</option>
           <option value="off">Off</option>
         </select>
-        <span className="muted">When a simulator fits the data, the model may call it and the decision is checked against it.</span>
+        <span className="muted">
+          {form.fidelity === 'paper'
+            ? 'When a simulator fits the data, the decision is checked against it (at paper fidelity the model is not offered it).'
+            : 'When a simulator fits the data, the model may call it and the decision is checked against it.'}
+        </span>
       </label>
       <CheckPlanFields draft={form} onChange={(known) => update({ known })} />
       <label className="inline-setting">
         <input
           type="checkbox"
           aria-label="Offer what-if experiments"
-          checked={form.whatIf && whatIfUnavailable === null}
-          disabled={whatIfUnavailable !== null}
+          checked={form.whatIf && whatIfUnavailable === null && form.fidelity !== 'paper'}
+          disabled={whatIfUnavailable !== null || form.fidelity === 'paper'}
           onChange={(event) => update({ whatIf: event.target.checked })}
         />
         What-if experiments
         <span className="muted" data-testid="whatif-offer-note">
           {whatIfUnavailable !== null
             ? `Not offered: ${whatIfUnavailable}.`
-            : whatIfOnServerCopy
+            : form.fidelity === 'paper'
+              ? 'Not offered at paper fidelity: the papers retrieve only.'
+              : whatIfOnServerCopy
               ? 'The model may test candidate changes on a local DuckDB copy of the tables it names (the server is only read).'
               : 'The model may test candidate changes on a throwaway copy of the data (the data itself never changes).'}
         </span>
@@ -194,7 +217,7 @@ export function RunComposer({ draft }: { draft: RunDraft }) {
           {form.technique === 'autoplan' && pinned !== null && <span data-testid="playbook-note"> {pinned}</span>}
         </span>
         <span className="spacer" />
-        <button className="primary" data-testid="start-run" title="Ctrl+Enter" disabled={busy || !form.question.trim() || !form.connectionId || !hasModel} onClick={() => void start()}>
+        <button className="primary" data-testid="start-run" title="Ctrl+Enter" disabled={busy || !form.question.trim() || !form.connectionId || !hasModel || !temperatureValid} onClick={() => void start()}>
           {busy ? 'Starting…' : '▶ Start run'}
         </button>
       </footer>

@@ -1,3 +1,4 @@
+import type { Fidelity } from '../../src-main/contract';
 import type { ActionLibrarySummary, ActionLibraryView, ActionSignatureView, EditedActionView, ProgramErrorView, RunSummary, ConnectionReport, ModelSettingsView, ProviderSettingsInput, ReviewDecisionInput, RunProgress, TechniqueIdValue, TechniqueInfo, PlaybookTask } from '../../src-main/contract';
 import type { DellmaCostEstimate, DellmaRunSettingsInput } from '../../src-main/contract/dellma';
 import type { SliceContext } from './store';
@@ -20,6 +21,10 @@ export interface RunDraft {
   actionLibrary?: string;
   /** DeLLMa: the variant and sizes; absent: Pairs with the defaults. */
   dellma?: DellmaRunSettingsInput;
+  /** Fidelity to the technique's paper; app runs start at `product` (the labelled extensions on). */
+  fidelity: Fidelity;
+  /** An explicit temperature for the run's turns; absent: the fidelity's (paper: 0) or the model settings'. */
+  temperature?: number;
 }
 
 export interface RunsSlice {
@@ -118,7 +123,7 @@ export function createRunsSlice({ client, set, get }: SliceContext): RunsSlice {
 
     openRunDraft: (draft) => {
       const connectionId = draft.connectionId ?? get().connections[0]?.id ?? '';
-      set({ runDraft: { question: '', rules: '', technique: 'planrag', mode: 'auto', simulatorRules: 'stated', whatIf: true, known: {}, ...draft, connectionId } });
+      set({ runDraft: { question: '', rules: '', technique: 'planrag', mode: 'auto', simulatorRules: 'stated', whatIf: true, known: {}, fidelity: 'product', ...draft, connectionId } });
     },
     closeRunDraft: () => set({ runDraft: null }),
 

@@ -37,10 +37,15 @@ describe('benchmarks in the app', () => {
     await view.getByLabel('Questions file').fill(file);
     await view.getByLabel('PlanRAG', { exact: true }).uncheck();
     await view.getByLabel('IterRAG (ReAct)', { exact: true }).check();
+    // A benchmark measures the techniques at the papers' settings unless the analyst chooses the product's.
+    const fidelity = view.getByTestId('fidelity-setting');
+    expect(await fidelity.getByLabel('Fidelity').locator('option:checked').innerText()).toBe('Paper settings');
+    await expect.poll(() => fidelity.locator('[data-extension="query-feedback"]').innerText()).toBe('[ext] Richer database feedback: off');
     await view.getByTestId('start-benchmark').click();
 
     const item = view.getByTestId('benchmark-item').first();
     await expect.poll(() => item.getAttribute('data-status'), { timeout: 60_000 }).toBe('finished');
+    expect(await item.locator('button.link').innerText()).toMatch(/ · paper fidelity$/);
     expect(await item.getByTestId('benchmark-progress').innerText()).toBe('finished: 3/3 questions · accuracy so far 2/3 (66.7%) · 660 tokens');
     const rows = view.getByTestId('results-table').locator('tbody tr');
     await expect.poll(() => rows.count()).toBe(1);

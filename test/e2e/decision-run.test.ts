@@ -36,6 +36,23 @@ describe('a decision run in step-through mode', () => {
     const composer = await openRunComposer(app.page);
     expect(await composer.getByLabel('Decision question').inputValue()).toContain('baltic_sea');
     expect(await composer.getByLabel('Run connection').locator('option:checked').innerText()).toBe('DQA Locating 1445 (demo)');
+    // The composer says which fidelity applies (app runs: the product's labelled extensions) and lets the analyst choose.
+    const fidelity = composer.getByTestId('fidelity-setting');
+    expect(await fidelity.getByLabel('Fidelity').locator('option:checked').innerText()).toBe('Product (labelled extensions on)');
+    expect(await fidelity.getByTestId('fidelity-note').innerText()).toMatch(/^Product: /);
+    expect(await fidelity.locator('[data-extension="simulate-tool"]').innerText()).toBe('[ext] Simulate tool offered: on');
+    expect(await fidelity.locator('[data-extension="query-feedback"]').getAttribute('title')).toMatch(/^The paper: The database's own message only/);
+    await fidelity.getByLabel('Fidelity').selectOption('paper');
+    await expect.poll(() => fidelity.locator('[data-extension="simulate-tool"]').innerText()).toBe('[ext] Simulate tool offered: off');
+    expect(await fidelity.getByTestId('fidelity-note').innerText()).toMatch(/^Paper: The papers' settings: temperature 0/);
+    expect(await composer.getByLabel('Offer what-if experiments').isDisabled()).toBe(true);
+    await fidelity.getByLabel('Temperature').fill('3');
+    await expect.poll(() => fidelity.getByRole('alert').innerText()).toBe('Temperature: a number from 0 to 2, or blank');
+    expect(await composer.getByTestId('start-run').isDisabled()).toBe(true);
+    await fidelity.getByLabel('Temperature').fill('');
+    await fidelity.getByLabel('Fidelity').selectOption('product');
+    await expect.poll(() => fidelity.locator('[data-extension="simulate-tool"]').innerText()).toBe('[ext] Simulate tool offered: on');
+    await screenshot(app.page, 'run-01b-composer-fidelity');
     await composer.getByLabel('Step-through').check();
     await composer.getByTestId('start-run').click();
 

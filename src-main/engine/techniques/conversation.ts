@@ -1,3 +1,4 @@
+import { extensionOn } from '../../contract/fidelity';
 import type { RunContext, RunOutcome } from '../run-context';
 import { toolNamed } from '../tools/registry';
 import type { ToolDefinition } from '../tools/tool';
@@ -46,8 +47,9 @@ export function conversationTechnique(definition: Omit<TechniqueDefinition, 'run
         if (limit) return limit;
         const offered: ToolDefinition[] = toolsOffered(definition.rules, {
           ...run.state,
-          canSimulate: run.options.simulator !== undefined,
-          canWhatIf: run.options.whatIf !== undefined,
+          // Both are product extensions: at paper fidelity the model is offered neither.
+          canSimulate: run.options.simulator !== undefined && extensionOn(run.options.fidelity, 'simulate-tool'),
+          canWhatIf: run.options.whatIf !== undefined && extensionOn(run.options.fidelity, 'whatif-tool'),
         }).map(toolNamed);
         const turn = await run.turn(messages, offered);
         if ('end' in turn) return turn.end;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { QueryResult } from '../../contract/data';
 import { WorkbenchError } from '../../contract/errors';
+import { extensionOn } from '../../contract/fidelity';
 import { formatObservation } from '../observation';
 import { emptyResultFeedback, errorFeedback } from '../query-feedback';
 import { resultDigest } from '../result-digest';
@@ -100,6 +101,16 @@ async function explainError(run: RunContext, error: WorkbenchError, query: strin
   return feedback ? `${feedback} ` : '';
 }
 
+/**
+ * The database's own words for a failed query: the connector adds the closest known names to
+ * an unknown-object error (connectors/shared/unknown-names.ts) and keeps the engine's error as
+ * its cause, which is what the papers' models read.
+ */
+function databaseMessage(error: WorkbenchError): string {
+  const cause: unknown = error.cause;
+  return cause instanceof WorkbenchError && cause.code === error.code ? databaseMessage(cause) : error.message;
+}
+
 /** Runs a query through the read-only connector and records it; errors become observations the model can correct. */
 export async function runQuery(run: RunContext, context: { step: number; node?: string | undefined; query: string; author: 'model' | 'analyst' }): Promise<QueryRun> {
   const queryId = run.newQueryId();
@@ -113,7 +124,8 @@ export async function runQuery(run: RunContext, context: { step: number; node?: 
       ...(run.signal ? { signal: run.signal } : {}),
     });
     run.emit({ type: 'query-end', step, queryId, result, error: null, digest: resultDigest(result) });
-    const empty = result.rowCount === 0 && RELATIONAL.has(run.engine) ? await emptyResultFeedback(context.query, (sql) => countRows(run, sql)) : null;
+    const feedback = extensionOn(run.options.fidelity, 'query-feedback');
+    const empty = feedback && result.rowCount === 0 && RELATIONAL.has(run.engine) ? await emptyResultFeedback(context.query, (sql) => countRows(run, sql)) : null;
     const text = `${formatObservation(result)}${empty ? `\n${empty}` : ''}`;
     run.emit({ type: 'observation', step, queryId, text, ...node });
     run.state.evidence.push(queryId);
@@ -121,10 +133,13 @@ export async function runQuery(run: RunContext, context: { step: number; node?: 
   } catch (caught) {
     const error = WorkbenchError.from(caught);
     run.emit({ type: 'query-end', step, queryId, result: null, error: error.toJSON(), digest: null });
+    // At paper fidelity the model reads the database's own message and nothing the workbench adds.
     const text =
       error.code === 'read-only'
         ? `Refused: the connection is read-only, so only queries that read data can run. (${error.message})`
-        : `Error (${error.code}): ${error.message}. ${await explainError(run, error, context.query)}Correct the query and try again.`;
+        : extensionOn(run.options.fidelity, 'query-feedback')
+          ? `Error (${error.code}): ${error.message}. ${await explainError(run, error, context.query)}Correct the query and try again.`
+          : `Error (${error.code}): ${databaseMessage(error)}`;
     run.emit({ type: 'observation', step, queryId, text, ...node });
     return { text, queryId, error, rowCount: 0, result: null };
   }

@@ -97,6 +97,33 @@ describe('a run interrupted by the app stopping', () => {
     expect(transcript.exchanges.map((exchange) => exchange.index)).toEqual([0, 1, 2, 3]);
   }, 90_000);
 
+  it('keeps the fidelity it was started with: a paper run resumed after a crash still sends temperature 0', async () => {
+    const model = await startScriptedOpenAiServer([
+      { toolCalls: [{ name: 'plan', arguments: { steps: ['Count the nodes'] } }] },
+      { toolCalls: [{ name: 'query', arguments: { query: 'SELECT count(*) AS n FROM trade_node' } }] },
+      { toolCalls: [{ name: 'query', arguments: { query: 'SELECT count(*) AS n FROM trade_node' } }] },
+      { toolCalls: [{ name: 'answer', arguments: { decision: '80', rationale: 'counted' } }] },
+    ]);
+    onCleanup(() => model.close());
+    const app = await launchApp();
+    const warm = { baseUrl: model.baseUrl, model: 'm', temperature: 0.5, maxTokens: 100, requestTimeoutMs: 10_000, maxRetries: 0, stream: false, toolMode: 'tools' as const };
+    await app.client().invoke('model/save', { settings: warm });
+    const locating = (await app.client().invoke('connections/list', {})).find((connection) => connection.name.startsWith('DQA Locating'))!;
+    const notebook = await app.client().invoke('notebooks/create', { title: 'Paper, interrupted' });
+    const { runId } = await app.client().invoke('runs/start', { notebookId: notebook.id, connectionId: locating.id, question: 'How many nodes?', technique: 'planrag', mode: 'step', fidelity: 'paper' });
+    await until(async () => (await app.client().invoke('runs/active', {}))[0]?.pendingReview ?? undefined);
+
+    await app.killAndRestart();
+    const client = app.client();
+    await client.invoke('model/save', { settings: warm });
+    await client.invoke('runs/resume', { runId });
+    await until(async () => (await client.invoke('runs/active', {}))[0]?.pendingReview ?? undefined);
+    await client.invoke('runs/set-mode', { runId, mode: 'auto' });
+    expect(await untilEnded(client, notebook.id)).toMatchObject({ status: 'answered', decision: '80' });
+    model.verify();
+    expect(model.chatRequests().map((request) => request.chat.temperature)).toEqual([0, 0, 0, 0]);
+  }, 90_000);
+
   it('killed while the model is answering, makes that same call again instead of starting over', async () => {
     const model = await startScriptedOpenAiServer([
       { toolCalls: [{ name: 'plan', arguments: { steps: ['Count the nodes'] } }] },

@@ -96,6 +96,33 @@ describe('benchmarks in the workbench', () => {
     expect((await reopened.invoke('benchmarks/list', {})).map((summary) => [summary.id, summary.status, summary.progress.done])).toEqual([[started.id, 'finished', 8]]);
   });
 
+  it('runs at paper fidelity unless the start form chooses otherwise, stores the choice with the spec and records it in every run', async () => {
+    const one = questions.slice(0, 1);
+    const server = await serve(one, scripts);
+    const file = writeQuestionFile(join(tempDir(), 'one.json'), 'locating', one);
+    const workbench = open(tempDir());
+    await workbench.invoke('model/save', { settings: { ...settings(server.baseUrl), temperature: 0.5 } });
+    const runStartOf = (summary: BenchmarkSummary): { fidelity?: { fidelity: string; temperature: number | null } } =>
+      readFileSync(join(summary.directory, 'iterrag-rdb', 'L1', 'run-log.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { event: { type: string; fidelity?: { fidelity: string; temperature: number | null } } }).event)
+        .find((event) => event.type === 'run-start') ?? {};
+
+    const paperDone = progressOf(workbench, (summary) => summary.status === 'finished');
+    const paper = await workbench.invoke('benchmarks/start', { questionsFile: file, techniques: ['iterrag'], dbs: ['rdb'] });
+    expect(paper.spec.fidelity).toBe('paper');
+    await paperDone;
+    expect(runStartOf(paper).fidelity).toMatchObject({ fidelity: 'paper', temperature: 0 });
+
+    const productDone = progressOf(workbench, (summary) => summary.status === 'finished' && summary.id !== paper.id);
+    const product = await workbench.invoke('benchmarks/start', { questionsFile: file, techniques: ['iterrag'], dbs: ['rdb'], fidelity: 'product', temperature: 0.7 });
+    expect(product.spec).toMatchObject({ fidelity: 'product', temperature: 0.7 });
+    await productDone;
+    expect(runStartOf(product).fidelity).toMatchObject({ fidelity: 'product', temperature: 0.7 });
+    expect(server.chatRequests().map((request) => request.chat.temperature)).toEqual([0, 0, 0.7, 0.7]);
+  });
+
   it('stops with the decided questions kept, and resumes without asking them again', async () => {
     const slow = await serve(questions, scripts, { delayMs: 400 });
     const file = writeQuestionFile(join(tempDir(), 'questions.json'), 'locating', questions);

@@ -1,4 +1,7 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import type { RunEvent } from '../../../src-main/contract/run';
 import type { EventName, EventPayload } from '../../../src-main/contract/api';
 import { openWorkbench, type Workbench } from '../../../src-main/services/workbench';
 import { startScriptedOpenAiServer, type ScriptedOpenAiServer } from '../../support/scripted-openai';
@@ -12,14 +15,28 @@ const onCleanup = useCleanups();
 
 async function setup(script: ScriptStep[]) {
   const server: ScriptedOpenAiServer = await startScriptedOpenAiServer(script);
-  const workbench: Workbench = openWorkbench({ workspaceDir: tempDir(), platform: { transport: 'websocket' } });
+  const workspaceDir = tempDir();
+  const workbench: Workbench = openWorkbench({ workspaceDir, platform: { transport: 'websocket' } });
   onCleanup(() => server.close(), () => workbench.close());
   const events: { event: EventName; payload: unknown }[] = [];
   workbench.subscribe((event, payload) => events.push({ event, payload }));
   const connections = await workbench.invoke('connections/list', {});
   const locating = connections.find((connection) => connection.name.startsWith('DQA Locating'))!;
   const notebook = await workbench.invoke('notebooks/create', { title: 'Run' });
-  return { server, workbench, events, locating, notebook };
+  return { server, workbench, events, locating, notebook, workspaceDir };
+}
+
+/** A run's run-start event as the workspace database holds it. */
+function storedRunStart(workspaceDir: string, runId: string): Extract<RunEvent, { type: 'run-start' }> {
+  const database = new Database(join(workspaceDir, 'workspace.sqlite'), { readonly: true });
+  try {
+    const rows = database.prepare('SELECT event FROM run_events WHERE run_id = ? ORDER BY seq').pluck().all(runId) as string[];
+    const start = rows.map((row) => JSON.parse(row) as RunEvent).find((event) => event.type === 'run-start');
+    if (start?.type !== 'run-start') throw new Error(`run ${runId} has no run-start`);
+    return start;
+  } finally {
+    database.close();
+  }
 }
 
 const lastProgress = (events: { event: EventName; payload: unknown }[]) =>
@@ -95,6 +112,31 @@ describe('decision runs in the workspace', () => {
     const [run] = await workbench.invoke('runs/list', { notebookId: notebook.id });
     expect(run).toMatchObject({ id: runId, status: 'answered', decision: 'krakow', mode: 'step' });
     await expect(workbench.invoke('runs/review', { runId, decision: { action: 'approve' } })).rejects.toThrow(`No run ${runId} is going`);
+  });
+
+  it('runs/start carries the fidelity: paper sends temperature 0 and offers no simulate tool, the product default the settings and simulate; both recorded', async () => {
+    const turns: ScriptStep[] = [
+      { toolCalls: [{ name: 'plan', arguments: { steps: ['Look at krakow'] } }] },
+      { toolCalls: [{ name: 'answer', arguments: { decision: 'krakow', rationale: 'It feeds the home node.' } }] },
+    ];
+    const { workbench, server, events, locating, notebook, workspaceDir } = await setup([...turns, ...turns]);
+    await workbench.invoke('model/save', { settings: { baseUrl: server.baseUrl, model: 'm', temperature: 0.5, maxTokens: 100, requestTimeoutMs: 5000, maxRetries: 0, stream: true, toolMode: 'tools' } });
+    const ask = { notebookId: notebook.id, connectionId: locating.id, question: 'Where should SWE place its merchant to maximise profit at baltic_sea?', technique: 'planrag', mode: 'auto' as const, known: { country: 'SWE', home: 'baltic_sea' } };
+    const finished = (runId: string) => until(() => (events.some((entry) => entry.event === 'run-progress' && (entry.payload as EventPayload<'run-progress'>).runId === runId && (entry.payload as EventPayload<'run-progress'>).status === 'answered') ? true : undefined));
+
+    const paper = await workbench.invoke('runs/start', { ...ask, fidelity: 'paper' });
+    await finished(paper.runId);
+    const product = await workbench.invoke('runs/start', ask);
+    await finished(product.runId);
+    server.verify();
+    const requests = server.chatRequests();
+    expect(requests.map((request) => request.chat.temperature)).toEqual([0, 0, 0.5, 0.5]);
+    const tools = requests.map((request) => (request.chat.tools ?? []).map((tool) => tool.function.name));
+    expect(tools[1]).not.toContain('simulate');
+    expect(tools[3]).toContain('simulate');
+    expect(storedRunStart(workspaceDir, paper.runId).fidelity).toMatchObject({ fidelity: 'paper', temperature: 0, extensions: expect.arrayContaining([{ id: 'simulate-tool', label: 'Simulate tool offered', on: false }]) });
+    expect(storedRunStart(workspaceDir, product.runId).fidelity).toMatchObject({ fidelity: 'product', temperature: null, extensions: expect.arrayContaining([{ id: 'simulate-tool', label: 'Simulate tool offered', on: true }]) });
+    await expect(workbench.invoke('runs/start', { ...ask, fidelity: 'exact' as 'paper' })).rejects.toThrow(/fidelity/);
   });
 
   it('stops a run waiting for review', async () => {

@@ -39,11 +39,16 @@ export interface ModelCaller {
   readonly calls: CallRecord[];
 }
 
-export function createModelCaller(provider: ModelProvider, options: { signal?: AbortSignal } = {}): ModelCaller {
+/**
+ * `greedyTemperature` replaces the temperature of the calls the paper makes greedily (at 0),
+ * for `--temperature`; a call with a temperature of its own (self-consistency's) keeps it.
+ */
+export function createModelCaller(provider: ModelProvider, options: { signal?: AbortSignal; greedyTemperature?: number } = {}): ModelCaller {
   const calls: CallRecord[] = [];
   return {
     calls,
-    async call(purpose, problem, attempt, messages, callOptions) {
+    async call(purpose, problem, attempt, messages, asked) {
+      const callOptions = asked.temperature === 0 && options.greedyTemperature !== undefined ? { ...asked, temperature: options.greedyTemperature } : asked;
       const record: CallRecord = {
         sequence: calls.length,
         purpose,

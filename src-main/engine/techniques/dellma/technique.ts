@@ -1,5 +1,6 @@
 import { dellmaDocumentUseSchema, dellmaFrameSchema, dellmaRunSettingsSchema, forecastLines, type DellmaContext, type DellmaDocumentUse, type DellmaRunSettings, type DellmaAudit, type DellmaExpected, type DellmaFit, type DellmaForecast, type DellmaFrame, type DellmaRank, type DellmaSampling, type DellmaStep } from '../../../contract/dellma';
 import { WorkbenchError } from '../../../contract/errors';
+import { extensionOn } from '../../../contract/fidelity';
 import type { SimulationResult, Verification } from '../../../contract/simulation';
 import type { ChatMessage } from '../../../llm/types';
 import { dialectNotes } from '../../dialects';
@@ -97,7 +98,10 @@ function runCaller(run: RunContext): ModelCaller {
   const calls: CallRecord[] = [];
   return {
     calls,
-    async call(purpose, _problem, attempt, messages, options) {
+    async call(purpose, _problem, attempt, messages, requested) {
+      // An explicit run temperature (`--temperature`) replaces the paper's greedy 0; self-consistency keeps its own.
+      const set = run.options.fidelity?.temperatureFrom === 'option' ? run.options.fidelity.temperature : null;
+      const options = requested.temperature === 0 && set !== null && set !== undefined ? { ...requested, temperature: set } : requested;
       const over = run.overLimit();
       if (over) throw new RunEnding(over.status, over.message);
       run.options.onCheckpoint?.(run.checkpoint(null));
@@ -172,7 +176,9 @@ async function decide(run: RunContext): Promise<RunOutcome> {
   }
 
   // 3. Forecast, and the analyst's review of it.
-  const factors = frameFactors(actions, listedAfter('unknowns', question) ?? [], new Map(mapping.mapping?.factors.map((factor) => [factor.name, factor.values.map((entry) => entry.value)]) ?? []));
+  // [ext] `dellma-option-factors`: on a database each option gets an unknown of its own (frames recorded before the flag all had it).
+  const factors = frameFactors(frame.optionFactors === false ? [] : actions, listedAfter('unknowns', question) ?? [], new Map(mapping.mapping?.factors.map((factor) => [factor.name, factor.values.map((entry) => entry.value)]) ?? []));
+  if (factors.length === 0) return run.finish('failed', 'DeLLMa has no unknown to forecast: list them in the question ("Unknowns: a; b"), or run with the per-option factors extension on');
   const cost = estimateCost({ variant: params.variant, actions: actions.length, perAction: params.perAction, naiveSamples: params.naiveSamples, batch: params.batch, overlap: params.overlap, contextChars: context.length, factorNameChars: factors.reduce((sum, factor) => sum + factor.name.length, 0), factorCount: factors.length, forecastCached: true, selfConsistency: params.selfConsistency });
   let beliefs = progress.beliefs;
   if (!beliefs) {
@@ -236,8 +242,10 @@ async function frameOptions(run: RunContext, caller: ModelCaller, question: stri
   }
   const shortlist = candidates.length > dellmaSettings.maxActions ? await prune(caller, goal, candidates, schemaSummary) : { actions: candidates, note: null };
   const actions = shortlist.actions;
-  const frame: DellmaFrame = { goal, actions, source: listed ? 'question' : fromSimulator ? 'simulator' : 'query', pruned: candidates.filter((name) => !actions.includes(name)), maxActions: dellmaSettings.maxActions, note: shortlist.note };
-  emitStep(run, 'frame', frame, `Options (${frame.source === 'question' ? 'listed in the question' : frame.source === 'query' ? 'listed by a query' : "the simulator's candidates, names only"}): ${actions.join(', ')}${frame.pruned.length ? `. Left out by the shortlist: ${frame.pruned.join(', ')}` : ''}${frame.note ? `. ${frame.note}` : ''}`);
+  const optionFactors = extensionOn(run.options.fidelity, 'dellma-option-factors');
+  const frame: DellmaFrame = { goal, actions, source: listed ? 'question' : fromSimulator ? 'simulator' : 'query', pruned: candidates.filter((name) => !actions.includes(name)), maxActions: dellmaSettings.maxActions, note: shortlist.note, optionFactors };
+  const factorNote = optionFactors ? '. [ext] Each option gets a factor of its own ("how <option> turns out")' : ". Only the question's listed unknowns are forecast";
+  emitStep(run, 'frame', frame, `Options (${frame.source === 'question' ? 'listed in the question' : frame.source === 'query' ? 'listed by a query' : "the simulator's candidates, names only"}): ${actions.join(', ')}${frame.pruned.length ? `. Left out by the shortlist: ${frame.pruned.join(', ')}` : ''}${frame.note ? `. ${frame.note}` : ''}${factorNote}`);
   return frame;
 }
 

@@ -139,3 +139,23 @@ export function mappingMessages(question: string, answer: string, candidates: re
     },
   ];
 }
+
+/**
+ * The paper's fallback when no program parses: the zero-shot baseline, which answers from the
+ * question alone — here the question, the rules and the schema, never the data.
+ */
+export function zeroShotMessages(context: Pick<PlannerContext, 'question' | 'rules' | 'engine' | 'schemaSummary'>): ChatMessage[] {
+  const rules = context.rules.trim() ? [`# Business rules\n${context.rules.trim()}`] : [];
+  return [
+    { role: 'system', content: 'You make a business decision without looking at the data: you know only what the question, the rules and the layout of the database say.' },
+    {
+      role: 'user',
+      content: [
+        `# The database (${dialectNotes[context.engine].label}; its layout only, no rows)\n${context.schemaSummary}`,
+        ...rules,
+        `# Question\n${context.question.trim()}`,
+        'Decide now, without any query: give the decision, named exactly as the data would name it, and a short rationale.',
+      ].join('\n\n'),
+    },
+  ];
+}

@@ -1,4 +1,5 @@
 import { WorkbenchError } from '../../../contract/errors';
+import { extensionOn } from '../../../contract/fidelity';
 import type { ChatMessage } from '../../../llm/types';
 import { recogniseScenario } from '../../../simulators/scenario';
 import { RunContext, type AcceptedCall, type RunOutcome, type Turn } from '../../run-context';
@@ -13,16 +14,21 @@ import type { TechniqueDefinition } from '../technique';
 import { actionLine, availableLibraries, libraryFor, signaturesOf, type ActionLibrary } from './library';
 import { mapAnswer } from './mapping';
 import { argumentText, formatProgramError, parseProgram, programNodes, sinkSteps, type NewAction, type Program, type ProgramStep } from './program';
-import { fixMessages, mappingMessages, plannerMessages, stepMessages, type PlannerContext } from './prompts';
+import { fixMessages, mappingMessages, plannerMessages, stepMessages, zeroShotMessages, type PlannerContext } from './prompts';
 import { outputsToKeep, stepAndDependents } from './rerun';
 import { programTool, stepOutputTool } from './tools';
 
 /** Planner attempts before the fallback (the reference code gives up after the eighth). */
 export const maxProgramAttempts = 8;
-/** Queries one database step may make: its query, and one more when that one failed [ext]. */
+/** Queries one database step may make: its query, and one more when that one failed [ext] (`pearl-query-retry`; the paper: one). */
 const maxQueriesPerStep = 2;
-/** Steps carried out at once when their inputs allow (one at a time in step-through) [ext]. */
+/** Steps carried out at once when their inputs allow (one at a time in step-through) [ext] (`pearl-parallel-steps`; the paper: in order). */
 export const maxParallelSteps = 3;
+
+/** The token limit of one of Pearl's calls when the run's fidelity sets one (the paper's 256 for the plan, 512 for a step). */
+function callTokens(run: RunContext, purpose: 'plan' | 'step' | 'mapping'): number | undefined {
+  return run.options.fidelity?.callMaxTokens[purpose];
+}
 
 /**
  * Pearl (Sun et al. 2023, "PEARL: Prompting LLMs to Plan and Execute Actions Over Long
@@ -32,7 +38,8 @@ export const maxParallelSteps = 3;
  *    the schema, never the data, shown a few demonstrations.
  *    A program the analyst edited in the program cell (`options.program`) replaces this step.
  * 2. The parser checks it (./program.ts); an invalid program goes back with every error so
- *    far, up to eight attempts; then the run falls back to PlanRAG, labelled in its events.
+ *    far, up to eight attempts; then the run falls back to the paper's zero-shot answer (or,
+ *    an extension, to PlanRAG), labelled in its events.
  * 3. The steps run as their references allow (independent ones at once, up to
  *    `maxParallelSteps`; one at a time in step-through). A step whose action takes DB asks for one query realising it
  *    with its bound arguments, runs it read-only, and turns the rows into the step's output;
@@ -48,7 +55,7 @@ export const pearl: TechniqueDefinition = {
   id: 'pearl',
   label: 'Pearl',
   summary:
-    'Plans the analysis as a small program over a library of typed actions, checked by a parser (up to 8 corrections, then PlanRAG), and runs it step by step: one query per database step, CONCAT in code, the answer from every unused output.',
+    'Plans the analysis as a small program over a library of typed actions, checked by a parser (up to 8 corrections, then a zero-shot answer as in the paper, or PlanRAG in the product), and runs it step by step: one query per database step, CONCAT in code, the answer from every unused output.',
   method: '# Method\nThe analysis is a program of typed actions; each call carries out one step of it.',
   run: runPearl,
 };
@@ -89,7 +96,7 @@ export async function runPearlWith(run: RunContext, failedPrograms: readonly str
   else {
     const planned = run.options.program !== undefined ? analystProgram(run, context.library, run.options.program) : await formulate(run, context, failedPrograms);
     if ('end' in planned) return planned.end;
-    if ('fallback' in planned) return fallBack(run, planned.errors);
+    if ('fallback' in planned) return fallBack(run, planned.errors, context);
     const reviewed = run.options.gate.interactive ? await reviewProgram(run, planned.program, signaturesOf(library)) : planned;
     if ('end' in reviewed) return reviewed.end;
     program = reviewed.program;
@@ -106,7 +113,8 @@ export async function runPearlWith(run: RunContext, failedPrograms: readonly str
     run.state.technique = state;
   };
   keep();
-  const ended = await executeSteps(program, outputs, run.options.gate.interactive ? 1 : maxParallelSteps, async (step) => {
+  const parallel = run.options.gate.interactive || !extensionOn(run.options.fidelity, 'pearl-parallel-steps') ? 1 : maxParallelSteps;
+  const ended = await executeSteps(program, outputs, parallel, async (step) => {
     const done = await execute(run, { step, program, library, schemaSummary, outputs });
     if (typeof done !== 'string') return done;
     outputs.set(step.id, done);
@@ -219,7 +227,7 @@ async function formulate(run: RunContext, context: PlannerContext, failedProgram
   let last: { text: string; errors: string[] } | null = null;
   for (let attempt = 1; attempt <= maxProgramAttempts; attempt++) {
     const messages = last ? fixMessages(context, last.text, last.errors, everyError.slice(0, everyError.length - last.errors.length), failedPrograms) : plannerMessages(context, failedPrograms);
-    const reply = await ask(run, messages, [programTool]);
+    const reply = await ask(run, messages, [programTool], callTokens(run, 'plan'));
     if ('end' in reply) return reply;
     const text = (reply.call.arguments as { program: string }).program;
     const parsed = parseProgram(text, signatures);
@@ -284,14 +292,14 @@ async function reviewProgram(run: RunContext, proposed: Program, signatures: Ret
 }
 
 /** One reply that makes one of the offered calls (unusable replies are repaired by the executor). */
-async function ask(run: RunContext, messages: ChatMessage[], offered: ToolDefinition[]): Promise<{ call: AcceptedCall; step: number; turn: Extract<Turn, { calls: AcceptedCall[] }> } | { end: RunOutcome }> {
+async function ask(run: RunContext, messages: ChatMessage[], offered: ToolDefinition[], maxTokens?: number): Promise<{ call: AcceptedCall; step: number; turn: Extract<Turn, { calls: AcceptedCall[] }> } | { end: RunOutcome }> {
   for (;;) {
     // A step in flight ended the run (its answer, a failure, a limit): stop at this step's next model call.
     const ended = run.ended;
     if (ended) return { end: ended };
     const limit = run.limitReached();
     if (limit) return { end: limit };
-    const turn = await run.turn(messages, offered);
+    const turn = await run.turn(messages, offered, maxTokens ? { maxTokens } : {});
     if ('end' in turn) return turn;
     const call = turn.calls[0];
     if (call) return { call, step: turn.step, turn };
@@ -353,9 +361,10 @@ async function execute(run: RunContext, { step, program, library, schemaSummary,
   const stepEvidence = (): string[] => run.state.evidence.slice(evidenceBefore).filter((id) => own.has(id));
   let queries = 0;
   let lastFailed = false;
+  const queriesAllowed = extensionOn(run.options.fidelity, 'pearl-query-retry') ? maxQueriesPerStep : 1;
   for (;;) {
-    const offered = !readsDatabase ? [stepOutputTool] : queries === 0 ? [queryTool] : lastFailed && queries < maxQueriesPerStep ? [queryTool, stepOutputTool] : [stepOutputTool];
-    const reply = await ask(run, messages, offered);
+    const offered = !readsDatabase ? [stepOutputTool] : queries === 0 ? [queryTool] : lastFailed && queries < queriesAllowed ? [queryTool, stepOutputTool] : [stepOutputTool];
+    const reply = await ask(run, messages, offered, callTokens(run, 'step'));
     if ('end' in reply) return reply.end;
     if (reply.call.tool === stepOutputTool) {
       const output = (reply.call.arguments as { output: string }).output;
@@ -385,7 +394,7 @@ async function answer(run: RunContext, program: Program, outputs: Map<string, st
     return 'answer' in outcome ? run.finish('answered', null, outcome.answer) : run.finish('failed', 'The answer could not be recorded');
   }
   const messages = mappingMessages(run.options.question, text, candidates);
-  const reply = await ask(run, messages, [answerTool]);
+  const reply = await ask(run, messages, [answerTool], callTokens(run, 'mapping'));
   if ('end' in reply) return reply.end;
   const proposed = reply.call.arguments as { decision: string; rationale: string };
   const matched = candidates ? mapAnswer(proposed.decision, candidates) : null;
@@ -408,22 +417,35 @@ function mappingText(answerText: string, sinks: string[], decision: string, meth
 }
 
 /**
- * No valid program after every attempt: PlanRAG answers instead, on the same run (its log,
- * counters and limits), after an audit entry that says so (category OTH, SPECS.md §2.6).
+ * No valid program after every attempt, after an audit entry that says so (category OTH,
+ * SPECS.md §2.6): the paper's zero-shot answer, or [ext] (`pearl-planrag-fallback`) PlanRAG
+ * on the same run (its log, counters and limits).
  */
-async function fallBack(run: RunContext, errors: string[]): Promise<RunOutcome> {
+async function fallBack(run: RunContext, errors: string[], context: PlannerContext): Promise<RunOutcome> {
+  const toPlanRag = extensionOn(run.options.fidelity, 'pearl-planrag-fallback');
   run.emit({
     type: 'tool',
     step: run.state.steps,
     tool: 'pearl-fallback',
-    input: { attempts: maxProgramAttempts, errors, fallback: planRag.id, category: 'OTH' },
-    output: `No valid program after ${maxProgramAttempts} attempts (${errors.length} parser errors): falling back to ${planRag.label}, which answers this question instead.`,
+    input: { attempts: maxProgramAttempts, errors, fallback: toPlanRag ? planRag.id : 'zero-shot', category: 'OTH' },
+    output: toPlanRag
+      ? `No valid program after ${maxProgramAttempts} attempts (${errors.length} parser errors): falling back to ${planRag.label}, which answers this question instead.`
+      : `No valid program after ${maxProgramAttempts} attempts (${errors.length} parser errors): falling back to a zero-shot answer (the question, the rules and the schema, no queries), as the paper does.`,
   });
+  if (!toPlanRag) return zeroShot(run, context);
   const { resume: _resume, ...options } = run.options;
   const remaining = run.limits.maxDurationMs - (Date.now() - run.started);
   const fallback = new RunContext({ ...options, limits: { ...run.limits, maxDurationMs: Math.max(1, remaining) } }, planRag);
   Object.assign(fallback.state, { steps: run.state.steps, tokens: run.state.tokens, queryCount: run.state.queryCount });
   return planRag.run(fallback);
+}
+
+/** The paper's fallback: one answer from the question, the rules and the schema, no queries. */
+async function zeroShot(run: RunContext, context: PlannerContext): Promise<RunOutcome> {
+  const messages = zeroShotMessages(context);
+  const reply = await ask(run, messages, [answerTool], callTokens(run, 'mapping'));
+  if ('end' in reply) return reply.end;
+  return (await run.perform(messages, { ...reply.turn, calls: [reply.call] }, { node: 'zero-shot' })) ?? run.finish('failed', 'The zero-shot answer could not be recorded');
 }
 
 /**
