@@ -1,5 +1,5 @@
 import { GgufFormatError } from './gguf-byte-reader';
-import type { GgufHeader, GgufValue } from './gguf-header';
+import { quoteKey, type GgufHeader, type GgufValue } from './gguf-header';
 
 /** The header values the model manager shows and the memory estimate needs, type-checked. */
 export interface HeaderFields {
@@ -42,7 +42,7 @@ export function headerFields(header: GgufHeader): HeaderFields {
 function text(metadata: Map<string, GgufValue>, key: string): string | null {
   const entry = metadata.get(key);
   if (entry === undefined) return null;
-  if (entry.type !== 'string') throw new GgufFormatError(`metadata '${key}' should be a string but is ${describe(entry)}`);
+  if (entry.type !== 'string') throw new GgufFormatError(`metadata ${quoteKey(key)} should be a string but is ${describe(entry)}`);
   return entry.value;
 }
 
@@ -51,7 +51,7 @@ function count(metadata: Map<string, GgufValue>, key: string, perLayer = false):
   if (entry === undefined) return null;
   if (entry.type === 'array' && perLayer) return null;
   if (entry.type === 'array' || !integerTypes.has(entry.type) || typeof entry.value !== 'number' || entry.value < 0) {
-    throw new GgufFormatError(`metadata '${key}' should be a whole number of at least 0 but is ${describe(entry)}`);
+    throw new GgufFormatError(`metadata ${quoteKey(key)} should be a whole number of at least 0 but is ${describe(entry)}`);
   }
   return entry.value;
 }

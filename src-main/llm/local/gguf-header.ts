@@ -86,10 +86,11 @@ async function parseHeader(reader: GgufByteReader): Promise<GgufHeader> {
   for (let index = 0; index < Number(entryCount); index++) {
     const keyAt = reader.position;
     const key = await readKey(reader, index);
-    if (metadata.has(key)) throw new GgufFormatError(`metadata key '${key}' appears twice (again at byte ${keyAt})`);
-    await reader.need(4, `the value type of '${key}'`);
-    const type = valueType(reader.takeUint32(), `metadata '${key}'`);
-    metadata.set(key, await readValue(reader, type, key, 0));
+    const label = quoteKey(key);
+    if (metadata.has(key)) throw new GgufFormatError(`metadata key ${label} appears twice (again at byte ${keyAt})`);
+    await reader.need(4, `the value type of ${label}`);
+    const type = valueType(reader.takeUint32(), `metadata ${label}`);
+    metadata.set(key, await readValue(reader, type, label, 0));
   }
   // The tensor descriptions follow the metadata: their count must fit in what is left.
   assertCountFits(reader, tensorCount, minimumTensorBytes, (count, left) => `the header claims ${count} tensors but the file has only ${left} bytes left after its metadata`);
@@ -106,27 +107,28 @@ async function readKey(reader: GgufByteReader, index: number): Promise<string> {
   return decodeText(reader.takeBytes(Number(length)), `the key of metadata entry ${index + 1} (at byte ${at})`);
 }
 
+/** `key` in the functions below is the key as messages show it (quoteKey). */
 async function readValue(reader: GgufByteReader, type: GgufTypeName, key: string, depth: number): Promise<GgufValue> {
   if (type === 'string') return readString(reader, key);
   if (type === 'array') return readArray(reader, key, depth);
   const bytes = typeBytes(type);
-  await reader.need(bytes, `the value of '${key}'`);
+  await reader.need(bytes, `the value of ${key}`);
   const value = scalarAt(reader.peek(bytes), type);
-  reader.skip(bytes, `the value of '${key}'`);
+  reader.skip(bytes, `the value of ${key}`);
   return { type, value };
 }
 
 async function readString(reader: GgufByteReader, key: string): Promise<GgufValue> {
   const at = reader.position;
-  await reader.need(8, `the length of '${key}'`);
+  await reader.need(8, `the length of ${key}`);
   const length = reader.takeUint64();
-  assertCountFits(reader, length, 1, (count, left) => `metadata '${key}' claims a string of ${count} bytes but the file has only ${left} bytes left`);
+  assertCountFits(reader, length, 1, (count, left) => `metadata ${key} claims a string of ${count} bytes but the file has only ${left} bytes left`);
   const bytes = Number(length);
   if (bytes > maximumKeptStringBytes) {
-    throw new GgufFormatError(`metadata '${key}' (at byte ${at}) is a string of ${bytes} bytes; a header string this app reads is at most ${maximumKeptStringBytes}`);
+    throw new GgufFormatError(`metadata ${key} (at byte ${at}) is a string of ${bytes} bytes; a header string this app reads is at most ${maximumKeptStringBytes}`);
   }
-  await reader.need(bytes, `the value of '${key}'`);
-  return { type: 'string', value: decodeText(reader.takeBytes(bytes), `metadata '${key}' (at byte ${at})`) };
+  await reader.need(bytes, `the value of ${key}`);
+  return { type: 'string', value: decodeText(reader.takeBytes(bytes), `metadata ${key} (at byte ${at})`) };
 }
 
 /**
@@ -136,35 +138,35 @@ async function readString(reader: GgufByteReader, key: string): Promise<GgufValu
  */
 async function readArray(reader: GgufByteReader, key: string, depth: number): Promise<GgufValue> {
   const at = reader.position;
-  await reader.need(12, `the element type and length of array '${key}'`);
-  const elementType = valueType(reader.takeUint32(), `the elements of array '${key}'`);
+  await reader.need(12, `the element type and length of array ${key}`);
+  const elementType = valueType(reader.takeUint32(), `the elements of array ${key}`);
   const count = reader.takeUint64();
   const elementBytes = typeBytes(elementType);
-  assertCountFits(reader, count, elementBytes, (claimed, left) => `metadata array '${key}' (at byte ${at}) claims ${claimed} elements of ${elementType} but the file has only ${left} bytes left`);
+  assertCountFits(reader, count, elementBytes, (claimed, left) => `metadata array ${key} (at byte ${at}) claims ${claimed} elements of ${elementType} but the file has only ${left} bytes left`);
   const length = Number(count);
   if (elementType === 'string') {
     for (let index = 0; index < length; index++) {
-      if (!reader.has(8)) await reader.need(8, `element ${index} of array '${key}'`);
+      if (!reader.has(8)) await reader.need(8, `element ${index} of array ${key}`);
       const bytes = reader.takeUint64();
-      assertCountFits(reader, bytes, 1, (claimed, left) => `element ${index} of array '${key}' claims a string of ${claimed} bytes but the file has only ${left} bytes left`);
-      reader.skip(Number(bytes), `element ${index} of array '${key}'`);
+      assertCountFits(reader, bytes, 1, (claimed, left) => `element ${index} of array ${key} claims a string of ${claimed} bytes but the file has only ${left} bytes left`);
+      reader.skip(Number(bytes), `element ${index} of array ${key}`);
       if ((index & 0xffff) === 0xffff) reader.checkBudget();
     }
   } else if (elementType === 'array') {
-    if (depth + 1 >= maximumArrayDepth) throw new GgufFormatError(`metadata array '${key}' (at byte ${at}) nests arrays deeper than ${maximumArrayDepth} levels`);
+    if (depth + 1 >= maximumArrayDepth) throw new GgufFormatError(`metadata array ${key} (at byte ${at}) nests arrays deeper than ${maximumArrayDepth} levels`);
     for (let index = 0; index < length; index++) {
       await readArray(reader, `${key}[${index}]`, depth + 1);
       if ((index & 0xfff) === 0xfff) reader.checkBudget();
     }
   } else {
-    reader.skip(length * elementBytes, `the elements of array '${key}'`);
+    reader.skip(length * elementBytes, `the elements of array ${key}`);
   }
   return { type: 'array', elementType, length };
 }
 
 function valueType(code: number, what: string): GgufTypeName {
   const type = valueTypes[code];
-  if (!type) throw new GgufFormatError(`${what} has value type ${code}, which GGUF does not define (0 to ${valueTypes.length - 1})`);
+  if (!type) throw new GgufFormatError(`${what}: value type ${code} is not one GGUF defines (0 to ${valueTypes.length - 1})`);
   return type.name;
 }
 
@@ -213,6 +215,15 @@ function assertCountFits(reader: GgufByteReader, count: bigint, bytesEach: numbe
 export function describeCount(count: bigint): string {
   if (count >= 1n << 32n && (count & (count - 1n)) === 0n) return `2^${count.toString(2).length - 1}`;
   return count.toString();
+}
+
+/**
+ * A key as messages show it: in single quotes when it is short printable text, else as a JSON
+ * string cut at 80 characters, so a hostile key cannot fill or garble the message.
+ */
+export function quoteKey(key: string): string {
+  if (/^[\x20-\x26\x28-\x7e]{1,80}$/.test(key)) return `'${key}'`;
+  return JSON.stringify(key.length > 80 ? `${key.slice(0, 80)}…` : key);
 }
 
 function decodeText(bytes: Buffer, what: string): string {

@@ -1,10 +1,9 @@
-import fc from 'fast-check';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WorkbenchError } from '../../../src-main/contract/errors';
 import { defaultGgufReadLimits } from '../../../src-main/llm/local/gguf-byte-reader';
-import { readGgufModelInfo, type GgufModelInfo } from '../../../src-main/llm/local/model-file';
+import { readGgufModelInfo } from '../../../src-main/llm/local/model-file';
 import { ggufHeader, realisticGgufHeader, u32, u64 } from '../../support/gguf-file';
 import { useTempDirs } from '../../support/temp';
 
@@ -48,7 +47,9 @@ describe('GGUF header reader: hostile and broken headers', () => {
     );
     let nested = Buffer.concat([u32(4), u64(0)]);
     for (let depth = 0; depth < 5; depth++) nested = Buffer.concat([u32(9), u64(1), nested]);
-    expect(await refusal(ggufHeader([['deep', { rawType: 9, bytes: nested }]]))).toContain("metadata array 'deep[0][0][0]' (at byte 76) nests arrays deeper than 4 levels");
+    expect(await refusal(ggufHeader([['deep', { rawType: 9, bytes: nested }]]))).toContain("metadata array 'deep'[0][0][0] (at byte 76) nests arrays deeper than 4 levels");
+    // A key that is no plain text is shown as a JSON string, cut short.
+    expect(await refusal(ggufHeader([[`bad\n${'k'.repeat(200)}`, { rawType: 77, bytes: Buffer.alloc(4) }]]))).toContain(`metadata "bad\\n${'k'.repeat(76)}…": value type 77 is not one GGUF defines`);
   });
 
   it('refuses metadata and tensor counts the file cannot hold', async () => {
@@ -77,7 +78,7 @@ describe('GGUF header reader: hostile and broken headers', () => {
     expect(await refusal(ggufHeader([['general.architecture', { string: 'llama' }], ['llama.block_count', { float32: 1.5 }]]))).toContain(
       "metadata 'llama.block_count' should be a whole number of at least 0 but is float32 1.5",
     );
-    expect(await refusal(ggufHeader([['general.name', { rawType: 13, bytes: Buffer.alloc(8) }]]))).toContain("metadata 'general.name' has value type 13, which GGUF does not define (0 to 12)");
+    expect(await refusal(ggufHeader([['general.name', { rawType: 13, bytes: Buffer.alloc(8) }]]))).toContain("metadata 'general.name': value type 13 is not one GGUF defines (0 to 12)");
     expect(await refusal(ggufHeader([['general.name', { string: 'Tiny' }]]))).toContain('it names no architecture (general.architecture is missing)');
     expect(await refusal(ggufHeader([['general.architecture', { string: 'llama' }], ['general.architecture', { string: 'NOT llama' }]]))).toContain(
       "metadata key 'general.architecture' appears twice (again at byte 69)",
@@ -117,73 +118,5 @@ describe('GGUF header reader: real headers', () => {
       keyValueWidth: 192,
       chatTemplate: expect.stringContaining('<|im_start|>'),
     });
-  });
-});
-
-/** Every outcome is a header read or a clear refusal: never a TypeError, RangeError or an "undefined" leaking out. */
-async function outcomeOf(bytes: Buffer, path: string): Promise<GgufModelInfo | WorkbenchError> {
-  writeFileSync(path, bytes);
-  try {
-    return await readGgufModelInfo(path);
-  } catch (error) {
-    if (!(error instanceof WorkbenchError)) throw new Error(`not a WorkbenchError: ${String(error)} for ${bytes.toString('hex')}`);
-    expect(error.code).toBe('unsupported');
-    expect(error.message).toMatch(/^(Cannot read the GGUF header of |The model in |.+ is not a GGUF model file ).+/);
-    expect(error.message).not.toMatch(/undefined|Cannot read properties|is not a function|out of range|RangeError|TypeError|NaN/);
-    return error;
-  }
-}
-
-describe('GGUF header reader: fuzz', () => {
-  const header = realisticGgufHeader();
-
-  it('refuses every truncation of a real header clearly, and reads it whole', async () => {
-    const path = join(tempDir(), 'cut.gguf');
-    for (let length = 0; length < header.length; length++) {
-      const outcome = await outcomeOf(header.subarray(0, length), path);
-      expect(outcome, `cut at ${length}`).toBeInstanceOf(WorkbenchError);
-    }
-    expect(await outcomeOf(header, path)).toMatchObject({ architecture: 'llama' });
-  });
-
-  it('answers random byte changes, huge counts, wrong types and random bytes with a header or a clear error', async () => {
-    const path = join(tempDir(), 'fuzz.gguf');
-    const mutation = fc.oneof(
-      // Some bytes of the real header overwritten.
-      fc.array(fc.tuple(fc.nat({ max: header.length - 1 }), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 8 }).map((changes) => {
-        const bytes = Buffer.from(header);
-        for (const [at, value] of changes) bytes[at] = value;
-        return bytes;
-      }),
-      // A 64-bit count or length anywhere replaced by a huge or odd one.
-      fc.tuple(fc.nat({ max: header.length - 8 }), fc.bigInt({ min: 0n, max: (1n << 64n) - 1n })).map(([at, value]) => {
-        const bytes = Buffer.from(header);
-        bytes.writeBigUInt64LE(value, at);
-        return bytes;
-      }),
-      // A value type (or element type) anywhere replaced by any 32-bit code.
-      fc.tuple(fc.nat({ max: header.length - 4 }), fc.integer({ min: 0, max: 0xffffffff })).map(([at, value]) => {
-        const bytes = Buffer.from(header);
-        bytes.writeUInt32LE(value, at);
-        return bytes;
-      }),
-      // Random bytes after a valid start.
-      fc.uint8Array({ maxLength: 300 }).map((random) => Buffer.concat([Buffer.from('GGUF'), u32(3), Buffer.from(random)])),
-      // Random bytes.
-      fc.uint8Array({ maxLength: 300 }).map((random) => Buffer.from(random)),
-    );
-    let parsed = 0;
-    let refused = 0;
-    await fc.assert(
-      fc.asyncProperty(mutation, async (bytes) => {
-        const outcome = await outcomeOf(bytes, path);
-        if (outcome instanceof WorkbenchError) refused++;
-        else parsed++;
-      }),
-      { numRuns: 1500 },
-    );
-    // Both outcomes occur: the fuzz reaches deep into real headers, not only their first bytes.
-    expect(parsed).toBeGreaterThan(0);
-    expect(refused).toBeGreaterThan(0);
   });
 });
