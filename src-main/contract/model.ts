@@ -12,11 +12,16 @@ export const toolModes = ['tools', 'text', 'auto'] as const;
 /** One of `toolModes`. */
 export type ToolMode = (typeof toolModes)[number];
 
-/** True when a URL carries a user name or password (`http://user:secret@host/`). */
+/**
+ * True when a base URL carries what could be a credential: a user name or password
+ * (`http://user:secret@host/`), any query string (`?api_key=…`, `?key=…`) or any fragment
+ * (`#…`). An API root needs none of them, and each would be stored, logged and shown with
+ * the URL; a `?` or `#` anywhere counts, even with nothing after it.
+ */
 export function urlHasCredentials(url: string): boolean {
   try {
     const parsed = new URL(url);
-    return parsed.username !== '' || parsed.password !== '';
+    return parsed.username !== '' || parsed.password !== '' || url.includes('?') || url.includes('#');
   } catch {
     return false;
   }
@@ -24,13 +29,13 @@ export function urlHasCredentials(url: string): boolean {
 
 /** Said when a base URL carries credentials; never quotes the URL, which holds the secret. */
 export const credentialsInUrlMessage =
-  'baseUrl must not contain a user name or password (user:secret@): remove them and give the key as the API key, which is kept in the secret store';
+  'baseUrl must not contain a user name or password (user:secret@), a query string (?api_key=…) or a fragment (#…): remove them and give the key as the API key, which is kept in the secret store';
 
 /** Settings of one OpenAI-compatible model server, as stored and as edited in settings. */
 export const providerSettingsSchema = z.object({
   /**
    * API root, e.g. `http://127.0.0.1:11434/v1` (the part before `/chat/completions`). Never with
-   * credentials: the URL is stored and shown in plain text, and fetch refuses such URLs anyway.
+   * credentials, a query or a fragment: the URL is stored and shown in plain text.
    */
   baseUrl: z
     .url({ protocol: /^https?$/, error: 'baseUrl must be an http(s) URL such as http://127.0.0.1:11434/v1' })
@@ -81,6 +86,8 @@ export const modelSettingsViewSchema = z.object({
   hasApiKey: z.boolean(),
   /** False in browser mode: a key lasts until the server stops, and is never written to disk. */
   secretsPersistent: z.boolean(),
+  /** Said once after opening a workspace whose stored base URL held credentials, which were removed. */
+  notice: z.string().optional(),
   presets: z.array(providerPresetSchema),
 });
 export type ModelSettingsView = z.infer<typeof modelSettingsViewSchema>;

@@ -1,5 +1,6 @@
 import type { RunEvent } from '../contract/run';
 import { chainEntry, type LoggedEvent } from '../audit/hash-chain';
+import { wellFormed } from '../audit/well-formed';
 
 /**
  * Appends a run's events to a hash chain and hands each entry to its listeners (the notebook
@@ -23,7 +24,8 @@ export class RunLog {
   }
 
   append(event: RunEvent): LoggedEvent {
-    const entry = chainEntry(this.last, this.runId, this.now(), event);
+    // No lone surrogate reaches the chain: a signed bundle of it must read one way (well-formed.ts).
+    const entry = chainEntry(this.last, this.runId, this.now(), wellFormed(event));
     this.last = entry;
     for (const listener of this.listeners) listener(entry);
     return entry;

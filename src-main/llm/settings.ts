@@ -18,12 +18,14 @@ export function publicSettings(settings: ProviderSettings): PublicProviderSettin
   return { ...rest, baseUrl: redactUrl(settings.baseUrl) };
 }
 
-/** A URL safe to show: `user:password@` removed, no trailing slash. */
+/** A URL safe to show: `user:password@`, the query and the fragment removed, no trailing slash. */
 export function redactUrl(url: string): string {
   try {
     const parsed = new URL(url);
     parsed.username = '';
     parsed.password = '';
+    parsed.search = '';
+    parsed.hash = '';
     return parsed.toString().replace(/\/$/, '');
   } catch {
     return url;

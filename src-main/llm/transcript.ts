@@ -1,6 +1,7 @@
 import { parseLocalModelSettings, type LocalModelSettingsInput } from './local/local-settings';
 import type { z } from 'zod';
 import { WorkbenchError } from '../contract/errors';
+import { wellFormed } from '../audit/well-formed';
 import { parseProviderSettings, publicSettings, type ProviderSettingsInput } from './settings';
 import {
   transcriptExchangeSchema,
@@ -50,7 +51,8 @@ function headerSettings(settings: RecordingOptions['settings']): Record<string, 
 
 /** One line of the file: the JSON of `line` and a newline. */
 export function writeTranscriptLine(line: TranscriptLine): string {
-  return `${JSON.stringify(line)}\n`;
+  // Lone surrogates (a model's "\ud83d", a text cut inside a pair) become U+FFFD: bundles carry these lines.
+  return `${JSON.stringify(wellFormed(line))}\n`;
 }
 
 /**

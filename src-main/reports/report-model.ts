@@ -3,6 +3,7 @@ import { TraceReader, type DecisionRecord, type PlanVersion, type QueryRecord, t
 import { registeredTechniques } from '../engine/techniques/registry';
 import type { JsonObject, ReportBundle, SealRecord } from './bundle-format';
 import { planGraphReport, type PlanGraphReport } from './plan-graph-report';
+import { redactUrl } from '../llm/settings';
 
 export type {
   DecisionRecord,
@@ -119,7 +120,7 @@ export function buildReport(bundle: ReportBundle): DecisionReport {
     endedAt,
     durationMs: endedAt ? Date.parse(endedAt) - Date.parse(startedAt) : null,
     connection: start.event.connection,
-    model: { ...start.event.model, servedAs: [...servedAs], settings: isObject(header?.['settings']) ? header['settings'] : null },
+    model: shownModel(start.event.model, [...servedAs], isObject(header?.['settings']) ? header['settings'] : null),
     limits: start.event.limits,
     totals: reader.totals(),
     plans: reader.plans,
@@ -164,4 +165,16 @@ function firstLine(text: string): string {
 
 function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The model as reports show it. Runs from before base URLs were refused with a query or a
+ * fragment may have recorded `…?api_key=…`: the chain keeps what was recorded, but the
+ * rendered report shows the endpoint without user info, query or fragment.
+ */
+function shownModel(model: RunStart['model'], servedAs: string[], settings: JsonObject | null): DecisionReport['model'] {
+  const shownSettings = settings && typeof settings['baseUrl'] === 'string' ? { ...settings, baseUrl: redactUrl(settings['baseUrl']) } : settings;
+  // The description names the endpoint too ("m at http://…"), as the provider wrote it then.
+  const description = model.description.replace(/https?:\/\/\S+/g, (url) => redactUrl(url));
+  return { ...model, description, ...(typeof model.endpoint === 'string' ? { endpoint: redactUrl(model.endpoint) } : {}), servedAs, settings: shownSettings };
 }

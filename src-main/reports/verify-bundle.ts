@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { jsonDigest } from '../audit/digest';
 import { checkRawChain, firstIssue } from '../audit/raw-chain';
 import { hashSealEntry, type SealEntry } from '../audit/seal';
+import { StrictJsonError, parseStrictJson } from '../audit/strict-json';
 import { keyFingerprint, signatureMatches } from '../audit/signing';
 import {
   bundleFields,
@@ -68,9 +69,13 @@ const sealEnvelopeSchema = z.strictObject({
 export function verifyBundleText(text: string, options: { expectedHead?: string } = {}): Verdict {
   let value: unknown;
   try {
-    value = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
+    // Strict: a repeated key, an escape or number canonical JSON never writes, a lone surrogate
+    // or __proto__ could read one way here and another in a reader, grep or another parser.
+    value = parseStrictJson(text.startsWith('\uFEFF') ? text.slice(1) : text);
   } catch (error) {
-    return fail('bundle', null, null, `not valid JSON, so it was cut short or edited by hand (${error instanceof Error ? error.message : String(error)})`);
+    if (!(error instanceof StrictJsonError)) throw error;
+    if (error.kind === 'syntax') return fail('bundle', null, null, `not valid JSON, so it was cut short or edited by hand (${error.message})`);
+    return fail('bundle', null, null, `written in a way JSON.stringify never writes, so it was edited by hand: ${error.message}`);
   }
   return verifyBundle(value, options);
 }

@@ -132,6 +132,11 @@ export function ModelSettingsDialog({ onClose }: { onClose(): void }) {
               <input type="checkbox" checked={form.stream ?? true} onChange={(event) => update({ stream: event.target.checked })} /> Stream tokens
             </label>
           </div>
+          {model?.notice && (
+            <p className="warning" role="note" data-testid="model-settings-notice">
+              {model.notice}
+            </p>
+          )}
           {model && !model.secretsPersistent && (
             <p className="warning" role="note">
               This mode has no secure key store: an API key is kept in memory only and must be entered again after a restart.

@@ -97,6 +97,36 @@ describe('dwb run takes the API key without argv', () => {
   });
 });
 
+describe('an API key in the base URL query string or fragment (issue 26, item 3)', () => {
+  // Refused before any model call or file is written, by every command that takes --base-url:
+  // nothing listens on port 1, so a command that tried to call would fail differently.
+  const inQuery = 'sk-query-Mw3-not-in-argv';
+  const urls = [`http://127.0.0.1:1/v1?api_key=${inQuery}`, `http://127.0.0.1:1/v1?key=${inQuery}`, `http://127.0.0.1:1/v1#${inQuery}`];
+  const model = ['--model', 'm'];
+  const commands: string[][] = [
+    ['run', '--connection', 'sqlite:DATABASE', '--question-file', 'QUESTION', '--technique', 'iterrag', '--base-url', 'URL', ...model, '--out', 'OUT'],
+    ['dqa', 'solve', '--questions', 'QUESTIONS', '--engine', 'planrag', '--base-url', 'URL', ...model, '--out', 'OUT'],
+    ['dellma', 'solve', '--problems', 'agriculture', '--base-url', 'URL', ...model, '--out', 'OUT'],
+    ['actions', 'mine', '--questions', 'QUESTIONS', '--db', 'rdb', '--base-url', 'URL', ...model, '--out', 'OUT/lib.json'],
+    ['playbook', 'train', '--questions', 'QUESTIONS', '--base-url', 'URL', ...model, '--out', 'OUT'],
+  ];
+  const cases = commands.flatMap((args) => urls.map((url) => [`${args.slice(0, args[0] === 'run' ? 1 : 2).join(' ')} ${url.replace(inQuery, 'KEY')}`, args, url] as const));
+  it.each(cases)('dwb %s is refused with the user:secret@ message, quoting no key and writing nothing', async (_, args, url) => {
+    const questions = join(dqaRoot(), 'locating', 'questions.json');
+    const out = tempDir();
+    const filled = args.map((arg) =>
+      arg === 'URL' ? url : arg === 'QUESTION' ? questionFile : arg === 'QUESTIONS' ? questions : arg === 'sqlite:DATABASE' ? `sqlite:${database}` : arg.replace(/^OUT/, join(out, 'result')),
+    );
+    const result = await runDwb(filled, { env: { DWB_API_KEY: '' } });
+    expect(result.code, result.stderr).toBe(2);
+    // dwb dellma says its cost estimate first: the refusal is a line of its own.
+    expect(result.stderr.trim()).toMatch(/^dwb [a-z ]+: invalid-request: Invalid model settings: baseUrl: baseUrl must not contain a user name or password \(user:secret@\), a query string \(\?api_key=…\) or a fragment \(#…\): remove them and give the key as the API key/m);
+    expect(result.stderr).not.toContain(inQuery);
+    expect(result.stdout).not.toContain(inQuery);
+    expect(readdirSync(out)).toEqual([]);
+  });
+});
+
 describe('a database password written into a URI on the command line', () => {
   // Refused before anything connects, by every command that takes a server URI: nothing listens
   // on port 1, so a command that tried to connect would fail differently.

@@ -105,13 +105,49 @@ function refusal(tree: unknown): string | null {
   return judged.length ? `${judged[0]?.status}` : null;
 }
 
-const figures = { plain: { tried: 0, caught: 0 }, resealed: { tried: 0, caught: 0, bySignature: 0, unsigned: 0, untrustedKey: 0, otherCheck: 0 } };
+const figures = {
+  plain: { tried: 0, caught: 0 },
+  resealed: { tried: 0, caught: 0, bySignature: 0, unsigned: 0, untrustedKey: 0, otherCheck: 0 },
+  twoReadings: { tried: 0, caught: 0 },
+};
 
 afterAll(() => {
   const { plain, resealed } = figures;
   console.log(`tampering: ${plain.tried} without re-seal caught ${plain.caught}; ${resealed.tried} re-sealed caught ${resealed.caught}`);
   console.log(`  re-sealed, caught by: signature mismatch ${resealed.bySignature}, unsigned ${resealed.unsigned}, untrusted key ${resealed.untrustedKey}, another check (malformed record) ${resealed.otherCheck}`);
+  console.log(`  text that JSON.parse reads as the signed bundle but another reader may not (duplicate keys, escapes, numbers): ${figures.twoReadings.tried} tried, caught ${figures.twoReadings.caught}`);
 });
+
+/**
+ * The bundle written out as JSON.stringify would, except at `path`: a duplicate of its key with
+ * `fake` just before the real one (JSON.parse keeps the last, so every hash and signature still
+ * holds), or its value in another spelling (`respell`) that JSON.parse reads as the same value.
+ */
+function textWith(tree: Json, path: Path, change: { duplicate: Json } | { respell: (written: string) => string }, at: Path = []): string {
+  const here = at.length === path.length && at.every((part, index) => part === path[index]);
+  if (here && 'respell' in change) return change.respell(JSON.stringify(tree));
+  if (Array.isArray(tree)) return `[${tree.map((child, index) => textWith(child, path, change, [...at, index])).join(',')}]`;
+  if (tree === null || typeof tree !== 'object') return JSON.stringify(tree);
+  const parentHere = at.length === path.length - 1 && at.every((part, index) => part === path[index]);
+  const members = Object.entries(tree).map(([key, child]) => {
+    const member = `${JSON.stringify(key)}:${textWith(child, path, change, [...at, key])}`;
+    return parentHere && key === path.at(-1) && 'duplicate' in change ? `${JSON.stringify(key)}:${JSON.stringify(change.duplicate)},${member}` : member;
+  });
+  return `{${members.join(',')}}`;
+}
+
+/** Spellings JSON.parse reads as the same value but canonical JSON never writes. */
+function respellings(value: Json): ((written: string) => string)[] {
+  if (typeof value === 'number') return [(written) => (Number.isInteger(value) ? `${written}.0` : `${written}0`), (written) => `${written}e0`];
+  if (typeof value === 'string' && value.length > 0) {
+    return [
+      // The first character as a \u escape: grep for the value no longer finds it.
+      (written) => `"\\u${(written.codePointAt(1) as number).toString(16).padStart(4, '0')}${written.slice(written.codePointAt(1) as number > 0xffff ? 3 : 2)}`,
+      (written) => written.replaceAll('/', '\\/'),
+    ];
+  }
+  return [];
+}
 
 describe('tampering with a signed report bundle', () => {
   it('the untouched signed bundle is accepted, and re-sealing it untouched with its own signatures changes nothing', () => {
@@ -157,5 +193,56 @@ describe('tampering with a signed report bundle', () => {
     );
     expect(figures.resealed.tried).toBeGreaterThanOrEqual(500);
     expect(figures.resealed.caught).toBe(figures.resealed.tried);
+  });
+
+  it('a duplicated key, such as "decision":"Decide NOT" before the signed decision, is refused with the key and its place, signed, re-sealed or re-signed', () => {
+    // The reproducer: the signed bundle with a decision nobody signed put before the real one.
+    const signedText = serializeBundle(sampleBundle());
+    const forged = signedText.replace('"decision": "krakow <img', '"decision":"Decide NOT",\n      "decision": "krakow <img');
+    expect(forged).not.toBe(signedText);
+    expect(canonicalJson(JSON.parse(forged))).toBe(canonicalJson(original));
+    const verdict = verifyBundleText(forged);
+    expect(verdict.ok).toBe(false);
+    expect(verdict.ok ? null : describeFailure(verdict.failure)).toMatch(
+      /^bundle: written in a way JSON\.stringify never writes, so it was edited by hand: the key "decision" appears twice in the object at events\[\d+\]\.event; JSON\.parse would keep the last value, another reader the first \(line \d+, column \d+, offset \d+\)$/,
+    );
+
+    const keyed = allPaths.filter(({ path }) => typeof path.at(-1) === 'string');
+    const handling = fc.constantFrom<SignatureHandling | 'as signed'>('as signed', 'keep', 'strip', { resign: forger });
+    fc.assert(
+      fc.property(fc.nat({ max: keyed.length - 1 }), fc.nat(), handling, (index, seed, signatures) => {
+        const { path, value } = keyed[index] as { path: Path; value: Json };
+        const tree = signatures === 'as signed' ? original : (resealBundle(original, signatures) as { [key: string]: Json });
+        const text = textWith(tree, path, { duplicate: flipped(value, seed) });
+        // Stripping signatures removes some keys (signer, fingerprint): nothing to duplicate then.
+        fc.pre(text !== JSON.stringify(tree));
+        // What JSON.parse sees is the bundle as it was: only a strict reader tells.
+        expect(canonicalJson(JSON.parse(text))).toBe(canonicalJson(tree));
+        figures.twoReadings.tried++;
+        const result = verifyBundleText(text);
+        if (result.ok) throw new Error(`duplicate key at ${path.join('.')} accepted`);
+        expect(describeFailure(result.failure)).toContain(`the key ${JSON.stringify(path.at(-1))} appears twice`);
+        figures.twoReadings.caught++;
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('a value respelled (a character as \\u escape, \\/, 1 as 1.0 or 1e0) reads the same to JSON.parse and is refused', () => {
+    const respellable = allPaths.flatMap(({ path, value }) => respellings(value).map((respell) => ({ path, respell })));
+    fc.assert(
+      fc.property(fc.nat({ max: respellable.length - 1 }), (index) => {
+        const { path, respell } = respellable[index] as { path: Path; respell: (written: string) => string };
+        const text = textWith(original, path, { respell });
+        fc.pre(text !== JSON.stringify(original));
+        expect(canonicalJson(JSON.parse(text))).toBe(canonicalJson(original));
+        figures.twoReadings.tried++;
+        const result = verifyBundleText(text);
+        if (result.ok) throw new Error(`respelled value at ${path.join('.')} accepted`);
+        expect(describeFailure(result.failure)).toMatch(/^bundle: written in a way JSON\.stringify never writes, so it was edited by hand: the (escape|number) /);
+        figures.twoReadings.caught++;
+      }),
+      { numRuns: 300 },
+    );
   });
 });

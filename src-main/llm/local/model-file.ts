@@ -1,7 +1,9 @@
 import { open, stat } from 'node:fs/promises';
 import { freemem } from 'node:os';
-import type { readGgufFileInfo } from 'node-llama-cpp';
 import { WorkbenchError, fileErrorReason } from '../../contract/errors';
+import { GgufFormatError, type GgufReadLimits } from './gguf-byte-reader';
+import { headerFields, type HeaderFields } from './gguf-fields';
+import { readGgufHeader } from './gguf-header';
 
 /** What the model manager shows of a GGUF file, read from its header (the weights are not read). */
 export interface GgufModelInfo {
@@ -48,40 +50,37 @@ export async function assertGgufFile(path: string): Promise<number> {
 }
 
 /** Reads the header of a GGUF file; refuses non-GGUF files and architectures llama.cpp does not know. */
-export async function readGgufModelInfo(path: string): Promise<GgufModelInfo> {
+export async function readGgufModelInfo(path: string, limits?: GgufReadLimits): Promise<GgufModelInfo> {
   const sizeBytes = await assertGgufFile(path);
+  // Our own bounded reader, not node-llama-cpp's: that one allocates whatever an array claims
+  // (2^60 elements hung the server) and reads a cut-off file into undefined fields.
+  let fields: HeaderFields;
+  try {
+    fields = headerFields(await readGgufHeader(path, sizeBytes, limits));
+  } catch (error) {
+    if (error instanceof GgufFormatError) throw new WorkbenchError('unsupported', `Cannot read the GGUF header of ${path}: ${error.message}`);
+    throw new WorkbenchError('not-found', `Cannot read the model file ${path}: ${fileErrorReason(error)}`);
+  }
   // node-llama-cpp is an ES module: imported on demand, so the CommonJS main bundle can load it.
   const llamaCpp = await import('node-llama-cpp');
-  const { GgufFileType, readGgufFileInfo: readInfo } = llamaCpp;
+  const { GgufFileType } = llamaCpp;
   // A const enum in the typings, an object at run time: the architectures llama.cpp knows.
   const knownArchitectures = new Set<string>(Object.values((llamaCpp as unknown as { GgufArchitectureType: Record<string, string> }).GgufArchitectureType));
-  let info: Awaited<ReturnType<typeof readGgufFileInfo>>;
-  try {
-    info = await readInfo(path, { readTensorInfo: false, logWarnings: false });
-  } catch (error) {
-    throw new WorkbenchError('unsupported', `Cannot read the GGUF header of ${path}: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  const architecture = String(info.metadata.general.architecture);
+  const { architecture } = fields;
   if (!knownArchitectures.has(architecture)) {
     throw new WorkbenchError('unsupported', `The model in ${path} has the architecture "${architecture}", which this version of llama.cpp does not support`);
   }
-  const arch = info.architectureMetadata as Record<string, unknown> & { attention?: Record<string, unknown> };
-  const number = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
-  const embedding = number(arch.embedding_length);
-  const heads = number(arch.attention?.head_count);
-  const keyValueHeads = number(arch.attention?.head_count_kv) ?? heads;
-  const fileType = info.metadata.general.file_type;
-  const template = (info.metadata as { tokenizer?: { chat_template?: unknown } }).tokenizer?.chat_template;
+  const keyValueHeads = fields.keyValueHeads ?? fields.heads;
   return {
     path,
     sizeBytes,
-    name: typeof info.metadata.general.name === 'string' && info.metadata.general.name ? info.metadata.general.name : (path.split(/[\\/]/).pop() ?? path),
+    name: fields.name ? fields.name : (path.split(/[\\/]/).pop() ?? path),
     architecture,
-    quantization: fileType !== undefined ? (GgufFileType[fileType] ?? `type ${fileType}`) : 'unknown',
-    contextLength: number(arch.context_length),
-    chatTemplate: typeof template === 'string' && template.length > 0 ? template : null,
-    layers: number(arch.block_count),
-    keyValueWidth: embedding !== null && heads && keyValueHeads ? Math.round((embedding * keyValueHeads) / heads) : null,
+    quantization: fields.fileType !== null ? ((GgufFileType as Record<number, string | undefined>)[fields.fileType] ?? `type ${fields.fileType}`) : 'unknown',
+    contextLength: fields.contextLength,
+    chatTemplate: fields.chatTemplate,
+    layers: fields.layers,
+    keyValueWidth: fields.embedding !== null && fields.heads && keyValueHeads ? Math.round((fields.embedding * keyValueHeads) / fields.heads) : null,
   };
 }
 

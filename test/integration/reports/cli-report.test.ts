@@ -84,6 +84,27 @@ describe('dwb report and dwb verify', () => {
     expect(refused.stderr.trim()).toBe(`dwb report: invalid-request: The bundle does not verify: event ${index} (query-end): its content does not match its hash (it was changed after it was logged)`);
   });
 
+  it('refuses a signed bundle with a decision put before the signed one under the same key, in dwb verify and dwb report --bundle', async () => {
+    const out = tempDir();
+    await dwb(['report', '--run', runDir, '--format', 'json', '--out', join(out, 'bundle.json'), '--signed-by', 'Ada Analyst']);
+    const text = readFileSync(join(out, 'bundle.json'), 'utf8');
+    expect((await dwb(['verify', join(out, 'bundle.json')])).code).toBe(0);
+    const at = text.indexOf('"type": "decision"');
+    expect(at).toBeGreaterThan(0);
+    // JSON.parse keeps the last "decision": the signed one; grep and other readers see the first.
+    const forged = `${text.slice(0, at)}"decision":"Decide NOT",${text.slice(at)}`;
+    writeFileSync(join(out, 'forged.json'), forged);
+    const line = forged.slice(0, forged.indexOf('"decision":', at + 30)).split('\n').length;
+    const verified = await dwb(['verify', join(out, 'forged.json')]);
+    expect(verified.code).toBe(1);
+    expect(verified.stdout).toMatch(
+      new RegExp(`^not verified: bundle: written in a way JSON\\.stringify never writes, so it was edited by hand: the key "decision" appears twice in the object at events\\[\\d+\\]\\.event; JSON\\.parse would keep the last value, another reader the first \\(line ${line}, column \\d+, offset \\d+\\)\n$`),
+    );
+    const reported = await dwb(['report', '--bundle', join(out, 'forged.json'), '--format', 'html', '--out', join(out, 'x.html')]);
+    expect(reported.code).toBe(2);
+    expect(reported.stderr).toContain('dwb report: invalid-request: The bundle does not verify: bundle: written in a way JSON.stringify never writes, so it was edited by hand: the key "decision" appears twice');
+  });
+
   it('replays the recorded queries and lists a result whose rows changed since', async () => {
     const out = tempDir();
     await dwb(['report', '--run', runDir, '--format', 'json', '--out', join(out, 'bundle.json')]);

@@ -201,3 +201,23 @@ describe('a what-if experiment in a report', () => {
     expect(markdown).toContain('candidates: SELECT name FROM node');
   });
 });
+
+describe('a run recorded before base URLs with a query were refused (issue 26, item 3)', () => {
+  const oldKey = 'sk-old-run-Tz6-in-query';
+  const events = sampleEvents().map((event) =>
+    event.type === 'run-start'
+      ? { ...event, model: { ...event.model, description: `scripted at http://127.0.0.1:9/v1?api_key=${oldKey}`, endpoint: `http://127.0.0.1:9/v1?api_key=${oldKey}#${oldKey}` } }
+      : event,
+  );
+  const old = buildReport(bundleFromRun(sampleMaterials(events), { at: '2026-01-02T10:00:00.000Z', signOff: null, generator: 'test' }));
+
+  it('shows the endpoint without its query or fragment in HTML and Markdown', () => {
+    expect(old.model).toMatchObject({ endpoint: 'http://127.0.0.1:9/v1', description: 'scripted at http://127.0.0.1:9/v1' });
+    const html = renderHtmlReport(old);
+    expect(html).toContain('<tr><th>Endpoint</th><td class="mono">http://127.0.0.1:9/v1</td></tr>');
+    expect(html).not.toContain(oldKey);
+    const markdown = renderMarkdownReport(old);
+    expect(markdown).toContain('| Endpoint | http://127.0.0.1:9/v1 |');
+    expect(markdown).not.toContain(oldKey);
+  });
+});
