@@ -21,8 +21,8 @@ import { expectPlantedWritesRefused, plantedNote } from './obedient-model';
 
 /**
  * Generated write and escape attempts against every server engine, each logged in with every
- * right it can have (PostgreSQL superuser allowed through `allow_privileged`, MariaDB with ALL
- * PRIVILEGES and FILE, Neo4j without auth): each attempt must be refused, and a fingerprint of
+ * right it can have (PostgreSQL superuser and MariaDB with ALL PRIVILEGES and FILE, both
+ * allowed through `allow_privileged`; Neo4j without auth): each attempt must be refused, and a fingerprint of
  * data, schema, roles and server state taken through a separate admin session must not change.
  * Files the attempts aim at live in a world-writable folder that must stay empty.
  */
@@ -150,7 +150,7 @@ describeOrNotRun('security: PostgreSQL (superuser login, allowed explicitly)', w
 
 /** Tables, rows, users and a global setting, read through a separate connection. */
 async function mysqlFingerprint(): Promise<string> {
-  const admin = await mysql.createConnection({ uri: servers.mariadb?.uri ?? '', dateStrings: true });
+  const admin = await mysql.createConnection({ uri: servers.mariadb?.adminUri ?? '', dateStrings: true });
   try {
     const snapshot: unknown[] = [];
     for (const sql of ['SHOW TABLES', 'SELECT * FROM nodes ORDER BY id', 'SELECT * FROM trades ORDER BY id', 'SELECT user, host FROM mysql.user ORDER BY 1, 2', 'SELECT @@GLOBAL.max_connections']) {
@@ -163,9 +163,16 @@ async function mysqlFingerprint(): Promise<string> {
   }
 }
 
-describeOrNotRun('security: MySQL/MariaDB (ALL PRIVILEGES, FILE)', whyMariadbUnavailable(), () => {
+/** The ALL PRIVILEGES login (FILE, GRANT OPTION), allowed explicitly: the worst case. */
+function privilegedMariadbUrl(): string {
+  const url = new URL(servers.mariadb?.adminUri ?? '');
+  url.searchParams.set('allow_privileged', '1');
+  return url.toString();
+}
+
+describeOrNotRun('security: MySQL/MariaDB (ALL PRIVILEGES, FILE, allowed explicitly)', whyMariadbUnavailable(), () => {
   it('refuses every generated write and escape; data, users and settings unchanged', async () => {
-    const uri = servers.mariadb?.uri ?? '';
+    const uri = privilegedMariadbUrl();
     const connector = await openMysqlConnector({ url: uri });
     await attack('mysql (MariaDB)', 'mysql', connector, {
       INSERT: "INSERT INTO nodes VALUES (99, 'Evil', 'x')",
@@ -184,9 +191,9 @@ describeOrNotRun('security: MySQL/MariaDB (ALL PRIVILEGES, FILE)', whyMariadbUna
   }, 300_000);
 
   it('a model obeying instructions planted in a table runs each write the notes give; every one is refused and nothing changes', async () => {
-    const uri = servers.mariadb?.uri ?? '';
+    const uri = privilegedMariadbUrl();
     const planted = [`SELECT * FROM nodes INTO OUTFILE '${join(scratch, 'planted.csv')}'`, 'SET GLOBAL max_connections = 7', '/* tidy up */ DELETE FROM trades'];
-    const admin = await mysql.createConnection({ uri });
+    const admin = await mysql.createConnection({ uri: servers.mariadb?.adminUri ?? '' });
     try {
       await admin.query('CREATE TABLE notes (id int PRIMARY KEY, note text)');
       for (const [index, statement] of planted.entries()) await admin.query('INSERT INTO notes VALUES (?, ?)', [index, plantedNote(statement)]);
