@@ -11,9 +11,11 @@ import type { Connector } from '../../src-main/connectors/connector';
 import { openMysqlConnector } from '../../src-main/connectors/mysql';
 import { openNeo4jConnector } from '../../src-main/connectors/neo4j';
 import { openPostgresConnector } from '../../src-main/connectors/postgres';
+import { WorkbenchError } from '../../src-main/contract/errors';
 import { digestRows } from '../integration/connectors/contract';
 import { loadMysqlFixture, loadNeo4jFixture, loadPostgresFixture } from '../integration/connectors/fixture-loaders';
 import { startMariadb, startNeo4j, startPostgres, whyMariadbUnavailable, whyNeo4jUnavailable, whyPostgresUnavailable, type TestServer } from '../servers';
+import { mariadbAdmin } from '../servers/admin-sql';
 import { describeOrNotRun } from '../servers/not-run';
 import { generateAttempts, type DialectFamily } from './attack-generator';
 import { entriesOf, reportTally, runAttempts } from './attack-runner';
@@ -145,6 +147,89 @@ describeOrNotRun('security: PostgreSQL (superuser login, allowed explicitly)', w
       await client.end();
     }
     await expectPlantedWritesRefused({ engine: 'postgres', open: () => openPostgresConnector({ url: url.toString() }), planted, fingerprint: postgresFingerprint });
+  }, 120_000);
+});
+
+/**
+ * Logins with rights beyond reading, each made on the server and opened without
+ * allow_privileged: every one must be refused at connect (read-only), and the suite's ordinary
+ * login (PostgreSQL: the database owner; MariaDB: SELECT and SHOW VIEW only) accepted. Prints `security logins ENGINE: N privileged logins, N refused`.
+ */
+async function expectPrivilegedLoginsRefused(engine: string, logins: { name: string; url: string }[], open: (url: string) => Promise<{ close(): Promise<void> }>, readOnlyUrl: string): Promise<void> {
+  const accepted: string[] = [];
+  const codes: Record<string, number> = {};
+  for (const login of logins) {
+    try {
+      const connector = await open(login.url);
+      await connector.close();
+      accepted.push(login.name);
+    } catch (error) {
+      const code = error instanceof WorkbenchError ? error.code : `not a WorkbenchError: ${String(error)}`;
+      codes[code] = (codes[code] ?? 0) + 1;
+    }
+  }
+  const reader = await open(readOnlyUrl);
+  await reader.close();
+  console.log(`security logins ${engine}: ${logins.length} privileged logins, ${logins.length - accepted.length} refused at connect (${Object.entries(codes).map(([code, count]) => `${code} ${count}`).join(', ')}), the suite's ordinary login accepted`);
+  expect(logins.length).toBeGreaterThanOrEqual(8);
+  expect(accepted).toEqual([]);
+  expect(codes).toEqual({ 'read-only': logins.length });
+}
+
+describeOrNotRun('security: PostgreSQL logins one SET ROLE away from a privileged role', whyPostgresUnavailable(), () => {
+  it('refuses each at connect, whatever INHERIT says and however deep the grant', async () => {
+    const shapes: [string, string[]][] = [
+      ['superuser', ['CREATE ROLE sec_su LOGIN SUPERUSER']],
+      ['NOINHERIT member of a superuser role', ['CREATE ROLE sec_admins NOLOGIN SUPERUSER', 'CREATE ROLE sec_noinherit LOGIN NOINHERIT', 'GRANT sec_admins TO sec_noinherit']],
+      ['member of a superuser role through three roles', ['CREATE ROLE sec_a NOLOGIN NOINHERIT', 'CREATE ROLE sec_b NOLOGIN NOINHERIT', 'CREATE ROLE sec_c NOLOGIN NOINHERIT', 'GRANT sec_admins TO sec_a', 'GRANT sec_a TO sec_b', 'GRANT sec_b TO sec_c', 'CREATE ROLE sec_deep LOGIN NOINHERIT', 'GRANT sec_c TO sec_deep']],
+      ['NOINHERIT member of pg_execute_server_program', ['CREATE ROLE sec_program LOGIN NOINHERIT', 'GRANT pg_execute_server_program TO sec_program']],
+      ['member of pg_write_server_files through a role', ['CREATE ROLE sec_files NOLOGIN', 'GRANT pg_write_server_files TO sec_files', 'CREATE ROLE sec_files_member LOGIN', 'GRANT sec_files TO sec_files_member']],
+      ['member of a BYPASSRLS role', ['CREATE ROLE sec_rls NOLOGIN BYPASSRLS', 'CREATE ROLE sec_rls_member LOGIN NOINHERIT', 'GRANT sec_rls TO sec_rls_member']],
+      ['member of a REPLICATION role', ['CREATE ROLE sec_repl NOLOGIN REPLICATION', 'CREATE ROLE sec_repl_member LOGIN', 'GRANT sec_repl TO sec_repl_member']],
+      ['CREATEROLE', ['CREATE ROLE sec_createrole LOGIN CREATEROLE']],
+      ['granted EXECUTE on lo_export', ['CREATE ROLE sec_lo LOGIN', 'GRANT EXECUTE ON FUNCTION lo_export(oid, text) TO sec_lo']],
+      ['granted EXECUTE on pg_read_file', ['CREATE ROLE sec_read LOGIN', 'GRANT EXECUTE ON FUNCTION pg_read_file(text) TO sec_read']],
+    ];
+    const logins: { name: string; url: string }[] = [];
+    for (const [name, statements] of shapes) {
+      await postgresAdmin(statements);
+      const role = [...statements.join(' ').matchAll(/CREATE ROLE (\w+) LOGIN/g)].at(-1)?.[1] ?? '';
+      await postgresAdmin([`ALTER ROLE ${role} PASSWORD 'pw'`]);
+      const url = new URL(servers.postgres?.uri ?? '');
+      url.username = role;
+      url.password = 'pw';
+      logins.push({ name, url: url.toString() });
+    }
+    await expectPrivilegedLoginsRefused('postgres', logins, (url) => openPostgresConnector({ url }), servers.postgres?.uri ?? '');
+  }, 120_000);
+});
+
+describeOrNotRun('security: MySQL/MariaDB logins with rights beyond reading', whyMariadbUnavailable(), () => {
+  it('refuses each at connect, directly granted or through a role', async () => {
+    const shapes: [string, string[]][] = [
+      ['ALL PRIVILEGES', ['GRANT ALL PRIVILEGES ON *.* TO %']],
+      ['FILE', ['GRANT SELECT, FILE ON *.* TO %']],
+      ['SUPER', ['GRANT SELECT, SUPER ON *.* TO %']],
+      ['PROCESS', ['GRANT SELECT, PROCESS ON *.* TO %']],
+      ['INSERT on the database', ['GRANT SELECT, INSERT ON wbtest.* TO %']],
+      ['DELETE on one table', ['GRANT SELECT ON wbtest.* TO %', 'GRANT DELETE ON wbtest.trades TO %']],
+      ['UPDATE of one column', ['GRANT SELECT ON wbtest.* TO %', 'GRANT UPDATE (name) ON wbtest.nodes TO %']],
+      ['CREATE ROUTINE and TRIGGER', ['GRANT SELECT, CREATE ROUTINE, TRIGGER ON wbtest.* TO %']],
+      ['SELECT WITH GRANT OPTION', ['GRANT SELECT ON wbtest.* TO % WITH GRANT OPTION']],
+      ['a writing role, not enabled', ['CREATE ROLE IF NOT EXISTS sec_writer', 'GRANT INSERT ON wbtest.* TO sec_writer', 'GRANT SELECT ON wbtest.* TO %', 'GRANT sec_writer TO %']],
+      ['a default role holding a FILE role', ['CREATE ROLE IF NOT EXISTS sec_file_role', 'GRANT FILE ON *.* TO sec_file_role', 'CREATE ROLE IF NOT EXISTS sec_team', 'GRANT sec_file_role TO sec_team', 'GRANT SELECT ON wbtest.* TO %', 'GRANT sec_team TO %', 'SET DEFAULT ROLE sec_team FOR %']],
+    ];
+    const logins: { name: string; url: string }[] = [];
+    for (const [index, [name, grants]] of shapes.entries()) {
+      const user = `sec_login_${index}`;
+      const account = `'${user}'@'127.0.0.1'`;
+      await mariadbAdmin(servers.mariadb?.uri ?? '', [`CREATE USER ${account} IDENTIFIED BY 'pw'`, ...grants.map((grant) => grant.replace('%', account))]);
+      const url = new URL(servers.mariadb?.uri ?? '');
+      url.username = user;
+      url.password = 'pw';
+      logins.push({ name, url: url.toString() });
+    }
+    await expectPrivilegedLoginsRefused('mysql (MariaDB)', logins, (url) => openMysqlConnector({ url }), servers.mariadb?.uri ?? '');
   }, 120_000);
 });
 
