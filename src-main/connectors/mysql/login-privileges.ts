@@ -29,16 +29,18 @@ export interface MysqlLoginPrivileges {
 }
 
 export async function readMysqlLoginPrivileges(connection: Connection): Promise<MysqlLoginPrivileges> {
-  const [current] = await runOwnStatement(connection, 'SELECT CURRENT_USER(), CURRENT_ROLE()');
+  const [current] = await runOwnStatement(connection, 'SELECT CURRENT_USER()');
   const login = String(current?.[0] ?? '(unknown)');
   const own = (await runOwnStatement(connection, 'SHOW GRANTS FOR CURRENT_USER')).map((row) => String(row[0] ?? ''));
   const dangers = own.flatMap((line) => grantDangers(line, ''));
   const roles = [...new Set(own.flatMap(grantedRoles))].sort();
   if (roles.length > 0) {
+    // Only a server with roles grants one, so CURRENT_ROLE() exists here (MySQL 5.7 has neither).
+    const [role] = await runOwnStatement(connection, 'SELECT CURRENT_ROLE()');
     try {
-      for (const role of roles) dangers.push(...(await roleDangers(connection, role)));
+      for (const granted of roles) dangers.push(...(await roleDangers(connection, granted)));
     } finally {
-      await restoreRole(connection, current?.[1]);
+      await restoreRole(connection, role?.[0]);
     }
   }
   return { login, dangers: [...new Set(dangers)] };
