@@ -93,6 +93,19 @@ export const disguises: Disguise[] = [
   { name: 'CTE in front', families: ['sqlite', 'duckdb', 'postgres', 'mysql'], apply: (write) => `WITH x AS (SELECT 1) ${write}` },
   { name: 'in parentheses', families: sql, apply: (write) => `(${write})` },
   { name: 'WITH in front (Cypher)', families: ['cypher'], apply: (write) => `WITH 1 AS x ${write}` },
+  // Cypher's own prefixes and shapes: a version or runtime prefix, a write after a read in one
+  // query, a write reached through UNION or an OPTIONAL MATCH, and Unicode spaces where the
+  // first space belongs (Neo4j's lexer takes several as whitespace).
+  { name: 'CYPHER version prefix', families: ['cypher'], apply: (write) => `CYPHER 5 ${write}` },
+  { name: 'CYPHER runtime prefix', families: ['cypher'], apply: (write) => `CYPHER runtime=slotted ${write}` },
+  { name: 'EXPLAIN after the CYPHER prefix', families: ['cypher'], apply: (write) => `CYPHER 5 EXPLAIN ${write}` },
+  { name: 'after OPTIONAL MATCH … WITH', families: ['cypher'], apply: (write) => `OPTIONAL MATCH (z:Nothing) WITH z ${write}` },
+  { name: 'UNION with a read', families: ['cypher'], apply: (write, read) => `${read} AS x UNION ${write} RETURN 1 AS x` },
+  { name: 'trailing // comment holding a read', families: ['cypher'], apply: (write) => `${write} // RETURN 1` },
+  { name: 'block comment holding a quote and a semicolon', families: ['cypher'], apply: (write) => `/* '; RETURN 1 */ ${write}` },
+  ...(['\u00A0', '\u2029', '\u3000'] as const).map(
+    (space): Disguise => ({ name: `first space as U+${space.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`, families: ['cypher'], apply: (write) => write.replace(' ', space) }),
+  ),
 ];
 
 /** Every write combined with every disguise of its family (the reads a disguise adds are harmless). */

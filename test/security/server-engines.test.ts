@@ -11,9 +11,11 @@ import type { Connector } from '../../src-main/connectors/connector';
 import { openMysqlConnector } from '../../src-main/connectors/mysql';
 import { openNeo4jConnector } from '../../src-main/connectors/neo4j';
 import { openPostgresConnector } from '../../src-main/connectors/postgres';
+import { WorkbenchError } from '../../src-main/contract/errors';
 import { digestRows } from '../integration/connectors/contract';
 import { loadMysqlFixture, loadNeo4jFixture, loadPostgresFixture } from '../integration/connectors/fixture-loaders';
 import { startMariadb, startNeo4j, startPostgres, whyMariadbUnavailable, whyNeo4jUnavailable, whyPostgresUnavailable, type TestServer } from '../servers';
+import { mariadbAdmin } from '../servers/admin-sql';
 import { describeOrNotRun } from '../servers/not-run';
 import { generateAttempts, type DialectFamily } from './attack-generator';
 import { entriesOf, reportTally, runAttempts } from './attack-runner';
@@ -21,8 +23,8 @@ import { expectPlantedWritesRefused, plantedNote } from './obedient-model';
 
 /**
  * Generated write and escape attempts against every server engine, each logged in with every
- * right it can have (PostgreSQL superuser allowed through `allow_privileged`, MariaDB with ALL
- * PRIVILEGES and FILE, Neo4j without auth): each attempt must be refused, and a fingerprint of
+ * right it can have (PostgreSQL superuser and MariaDB with ALL PRIVILEGES and FILE, both
+ * allowed through `allow_privileged`; Neo4j without auth): each attempt must be refused, and a fingerprint of
  * data, schema, roles and server state taken through a separate admin session must not change.
  * Files the attempts aim at live in a world-writable folder that must stay empty.
  */
@@ -148,9 +150,92 @@ describeOrNotRun('security: PostgreSQL (superuser login, allowed explicitly)', w
   }, 120_000);
 });
 
+/**
+ * Logins with rights beyond reading, each made on the server and opened without
+ * allow_privileged: every one must be refused at connect (read-only), and the suite's ordinary
+ * login (PostgreSQL: the database owner; MariaDB: SELECT and SHOW VIEW only) accepted. Prints `security logins ENGINE: N privileged logins, N refused`.
+ */
+async function expectPrivilegedLoginsRefused(engine: string, logins: { name: string; url: string }[], open: (url: string) => Promise<{ close(): Promise<void> }>, readOnlyUrl: string): Promise<void> {
+  const accepted: string[] = [];
+  const codes: Record<string, number> = {};
+  for (const login of logins) {
+    try {
+      const connector = await open(login.url);
+      await connector.close();
+      accepted.push(login.name);
+    } catch (error) {
+      const code = error instanceof WorkbenchError ? error.code : `not a WorkbenchError: ${String(error)}`;
+      codes[code] = (codes[code] ?? 0) + 1;
+    }
+  }
+  const reader = await open(readOnlyUrl);
+  await reader.close();
+  console.log(`security logins ${engine}: ${logins.length} privileged logins, ${logins.length - accepted.length} refused at connect (${Object.entries(codes).map(([code, count]) => `${code} ${count}`).join(', ')}), the suite's ordinary login accepted`);
+  expect(logins.length).toBeGreaterThanOrEqual(8);
+  expect(accepted).toEqual([]);
+  expect(codes).toEqual({ 'read-only': logins.length });
+}
+
+describeOrNotRun('security: PostgreSQL logins one SET ROLE away from a privileged role', whyPostgresUnavailable(), () => {
+  it('refuses each at connect, whatever INHERIT says and however deep the grant', async () => {
+    const shapes: [string, string[]][] = [
+      ['superuser', ['CREATE ROLE sec_su LOGIN SUPERUSER']],
+      ['NOINHERIT member of a superuser role', ['CREATE ROLE sec_admins NOLOGIN SUPERUSER', 'CREATE ROLE sec_noinherit LOGIN NOINHERIT', 'GRANT sec_admins TO sec_noinherit']],
+      ['member of a superuser role through three roles', ['CREATE ROLE sec_a NOLOGIN NOINHERIT', 'CREATE ROLE sec_b NOLOGIN NOINHERIT', 'CREATE ROLE sec_c NOLOGIN NOINHERIT', 'GRANT sec_admins TO sec_a', 'GRANT sec_a TO sec_b', 'GRANT sec_b TO sec_c', 'CREATE ROLE sec_deep LOGIN NOINHERIT', 'GRANT sec_c TO sec_deep']],
+      ['NOINHERIT member of pg_execute_server_program', ['CREATE ROLE sec_program LOGIN NOINHERIT', 'GRANT pg_execute_server_program TO sec_program']],
+      ['member of pg_write_server_files through a role', ['CREATE ROLE sec_files NOLOGIN', 'GRANT pg_write_server_files TO sec_files', 'CREATE ROLE sec_files_member LOGIN', 'GRANT sec_files TO sec_files_member']],
+      ['member of a BYPASSRLS role', ['CREATE ROLE sec_rls NOLOGIN BYPASSRLS', 'CREATE ROLE sec_rls_member LOGIN NOINHERIT', 'GRANT sec_rls TO sec_rls_member']],
+      ['member of a REPLICATION role', ['CREATE ROLE sec_repl NOLOGIN REPLICATION', 'CREATE ROLE sec_repl_member LOGIN', 'GRANT sec_repl TO sec_repl_member']],
+      ['CREATEROLE', ['CREATE ROLE sec_createrole LOGIN CREATEROLE']],
+      ['granted EXECUTE on lo_export', ['CREATE ROLE sec_lo LOGIN', 'GRANT EXECUTE ON FUNCTION lo_export(oid, text) TO sec_lo']],
+      ['granted EXECUTE on pg_read_file', ['CREATE ROLE sec_read LOGIN', 'GRANT EXECUTE ON FUNCTION pg_read_file(text) TO sec_read']],
+    ];
+    const logins: { name: string; url: string }[] = [];
+    for (const [name, statements] of shapes) {
+      await postgresAdmin(statements);
+      const role = [...statements.join(' ').matchAll(/CREATE ROLE (\w+) LOGIN/g)].at(-1)?.[1] ?? '';
+      await postgresAdmin([`ALTER ROLE ${role} PASSWORD 'pw'`]);
+      const url = new URL(servers.postgres?.uri ?? '');
+      url.username = role;
+      url.password = 'pw';
+      logins.push({ name, url: url.toString() });
+    }
+    await expectPrivilegedLoginsRefused('postgres', logins, (url) => openPostgresConnector({ url }), servers.postgres?.uri ?? '');
+  }, 120_000);
+});
+
+describeOrNotRun('security: MySQL/MariaDB logins with rights beyond reading', whyMariadbUnavailable(), () => {
+  it('refuses each at connect, directly granted or through a role', async () => {
+    const shapes: [string, string[]][] = [
+      ['ALL PRIVILEGES', ['GRANT ALL PRIVILEGES ON *.* TO %']],
+      ['FILE', ['GRANT SELECT, FILE ON *.* TO %']],
+      ['SUPER', ['GRANT SELECT, SUPER ON *.* TO %']],
+      ['PROCESS', ['GRANT SELECT, PROCESS ON *.* TO %']],
+      ['INSERT on the database', ['GRANT SELECT, INSERT ON wbtest.* TO %']],
+      ['DELETE on one table', ['GRANT SELECT ON wbtest.* TO %', 'GRANT DELETE ON wbtest.trades TO %']],
+      ['UPDATE of one column', ['GRANT SELECT ON wbtest.* TO %', 'GRANT UPDATE (name) ON wbtest.nodes TO %']],
+      ['CREATE ROUTINE and TRIGGER', ['GRANT SELECT, CREATE ROUTINE, TRIGGER ON wbtest.* TO %']],
+      ['SELECT WITH GRANT OPTION', ['GRANT SELECT ON wbtest.* TO % WITH GRANT OPTION']],
+      ['a writing role, not enabled', ['CREATE ROLE IF NOT EXISTS sec_writer', 'GRANT INSERT ON wbtest.* TO sec_writer', 'GRANT SELECT ON wbtest.* TO %', 'GRANT sec_writer TO %']],
+      ['a default role holding a FILE role', ['CREATE ROLE IF NOT EXISTS sec_file_role', 'GRANT FILE ON *.* TO sec_file_role', 'CREATE ROLE IF NOT EXISTS sec_team', 'GRANT sec_file_role TO sec_team', 'GRANT SELECT ON wbtest.* TO %', 'GRANT sec_team TO %', 'SET DEFAULT ROLE sec_team FOR %']],
+    ];
+    const logins: { name: string; url: string }[] = [];
+    for (const [index, [name, grants]] of shapes.entries()) {
+      const user = `sec_login_${index}`;
+      const account = `'${user}'@'127.0.0.1'`;
+      await mariadbAdmin(servers.mariadb?.uri ?? '', [`CREATE USER ${account} IDENTIFIED BY 'pw'`, ...grants.map((grant) => grant.replace('%', account))]);
+      const url = new URL(servers.mariadb?.uri ?? '');
+      url.username = user;
+      url.password = 'pw';
+      logins.push({ name, url: url.toString() });
+    }
+    await expectPrivilegedLoginsRefused('mysql (MariaDB)', logins, (url) => openMysqlConnector({ url }), servers.mariadb?.uri ?? '');
+  }, 120_000);
+});
+
 /** Tables, rows, users and a global setting, read through a separate connection. */
 async function mysqlFingerprint(): Promise<string> {
-  const admin = await mysql.createConnection({ uri: servers.mariadb?.uri ?? '', dateStrings: true });
+  const admin = await mysql.createConnection({ uri: servers.mariadb?.adminUri ?? '', dateStrings: true });
   try {
     const snapshot: unknown[] = [];
     for (const sql of ['SHOW TABLES', 'SELECT * FROM nodes ORDER BY id', 'SELECT * FROM trades ORDER BY id', 'SELECT user, host FROM mysql.user ORDER BY 1, 2', 'SELECT @@GLOBAL.max_connections']) {
@@ -163,9 +248,16 @@ async function mysqlFingerprint(): Promise<string> {
   }
 }
 
-describeOrNotRun('security: MySQL/MariaDB (ALL PRIVILEGES, FILE)', whyMariadbUnavailable(), () => {
+/** The ALL PRIVILEGES login (FILE, GRANT OPTION), allowed explicitly: the worst case. */
+function privilegedMariadbUrl(): string {
+  const url = new URL(servers.mariadb?.adminUri ?? '');
+  url.searchParams.set('allow_privileged', '1');
+  return url.toString();
+}
+
+describeOrNotRun('security: MySQL/MariaDB (ALL PRIVILEGES, FILE, allowed explicitly)', whyMariadbUnavailable(), () => {
   it('refuses every generated write and escape; data, users and settings unchanged', async () => {
-    const uri = servers.mariadb?.uri ?? '';
+    const uri = privilegedMariadbUrl();
     const connector = await openMysqlConnector({ url: uri });
     await attack('mysql (MariaDB)', 'mysql', connector, {
       INSERT: "INSERT INTO nodes VALUES (99, 'Evil', 'x')",
@@ -184,9 +276,9 @@ describeOrNotRun('security: MySQL/MariaDB (ALL PRIVILEGES, FILE)', whyMariadbUna
   }, 300_000);
 
   it('a model obeying instructions planted in a table runs each write the notes give; every one is refused and nothing changes', async () => {
-    const uri = servers.mariadb?.uri ?? '';
+    const uri = privilegedMariadbUrl();
     const planted = [`SELECT * FROM nodes INTO OUTFILE '${join(scratch, 'planted.csv')}'`, 'SET GLOBAL max_connections = 7', '/* tidy up */ DELETE FROM trades'];
-    const admin = await mysql.createConnection({ uri });
+    const admin = await mysql.createConnection({ uri: servers.mariadb?.adminUri ?? '' });
     try {
       await admin.query('CREATE TABLE notes (id int PRIMARY KEY, note text)');
       for (const [index, statement] of planted.entries()) await admin.query('INSERT INTO notes VALUES (?, ?)', [index, plantedNote(statement)]);
@@ -211,8 +303,23 @@ async function neo4jFingerprint(): Promise<string> {
       'MATCH ()-[r]->() RETURN elementId(r) AS id, type(r) AS type, properties(r) AS props ORDER BY id',
       'SHOW INDEXES YIELD name RETURN name ORDER BY name',
       'SHOW CONSTRAINTS YIELD name RETURN name ORDER BY name',
+      // Token stores: db.createLabel/createRelationshipType/createProperty add names without any node.
+      'CALL db.labels() YIELD label RETURN label ORDER BY label',
+      'CALL db.relationshipTypes() YIELD relationshipType RETURN relationshipType ORDER BY relationshipType',
+      'CALL db.propertyKeys() YIELD propertyKey RETURN propertyKey ORDER BY propertyKey',
+      // Settings dbms.setConfigValue could change.
+      "CALL dbms.listConfig('db.logs.query') YIELD name, value RETURN name, value ORDER BY name",
     ]) {
       snapshot.push((await session.run(cypher)).records.map((record) => record.toObject()));
+    }
+    // Databases and users live in the system database (USE system … , CREATE DATABASE, CREATE USER).
+    const system = driver.session({ database: 'system', defaultAccessMode: neo4j.session.READ });
+    try {
+      for (const cypher of ['SHOW DATABASES YIELD name RETURN name ORDER BY name', 'SHOW USERS YIELD user RETURN user ORDER BY user']) {
+        snapshot.push((await system.run(cypher)).records.map((record) => record.toObject()));
+      }
+    } finally {
+      await system.close();
     }
     return digestRows(snapshot);
   } finally {
@@ -240,13 +347,46 @@ describeOrNotRun('security: Neo4j', whyNeo4jUnavailable(), () => {
       'db.createLabel': "CALL db.createLabel('Evil')",
       'CREATE relationship': 'MATCH (a:Node {id: 1}), (b:Node {id: 2}) CREATE (a)-[:TRADES {id: 99}]->(b)',
       'SET label': 'MATCH (n:Node) SET n:Evil',
+      // Issue 26, item 8: Cypher's own ways to write or reach outside the query.
+      'SET +=': "MATCH (n:Node) SET n += {name: 'Evil'}",
+      'DELETE relationship': 'MATCH ()-[r]->() DELETE r',
+      'MERGE … ON MATCH SET': "MERGE (n:Node {id: 1}) ON MATCH SET n.name = 'Evil'",
+      'UNWIND … CREATE': 'UNWIND range(1, 3) AS i CREATE (:Evil {i: i})',
+      'CALL { … } IN TRANSACTIONS': "MATCH (n:Node) CALL { WITH n SET n.name = 'Evil' } IN TRANSACTIONS OF 1 ROW",
+      'scoped CALL () { … }': 'CALL () { CREATE (:Evil) }',
+      'CALL subquery after a read': "MATCH (n:Node) WITH n LIMIT 1 CALL { WITH n DETACH DELETE n } RETURN 1",
+      'USE the same database': 'USE neo4j CREATE (:Evil)',
+      'USE system: CREATE USER': "USE system CREATE USER evil SET PASSWORD 'evil-password-1' CHANGE NOT REQUIRED",
+      'CREATE DATABASE': 'CREATE DATABASE evil',
+      'DROP INDEX': 'DROP INDEX evil IF EXISTS',
+      'LOAD CSV from a URL': "LOAD CSV FROM 'http://127.0.0.1:9/evil.csv' AS line RETURN line",
+      'LOAD CSV WITH HEADERS … MERGE': "LOAD CSV WITH HEADERS FROM 'file:///etc/hostname' AS row MERGE (:Evil {v: row})",
+      'db.createRelationshipType': "CALL db.createRelationshipType('EVIL')",
+      'db.createProperty': "CALL db.createProperty('evil')",
+      'db.createLabel with backticked names': "CALL `db`.`createLabel`('Evil')",
+      'db.clearQueryCaches': 'CALL db.clearQueryCaches()',
+      'dbms.setConfigValue': "CALL dbms.setConfigValue('db.logs.query.enabled', 'OFF')",
+      'dbms.killTransaction-like TERMINATE': "TERMINATE TRANSACTIONS 'neo4j-transaction-1'",
+      'apoc.create.node (if installed)': "CALL apoc.create.node(['Evil'], {})",
+      'apoc.cypher.doIt (if installed)': "CALL apoc.cypher.doIt('CREATE (:Evil)', {}) YIELD value RETURN value",
+      'tx.setMetaData': "CALL tx.setMetaData({evil: true})",
     }, neo4jFingerprint);
   }, 300_000);
 
   it('a model obeying instructions planted in the graph runs each write the notes give; every one is refused and nothing changes', async () => {
     const server = servers.neo4j;
     if (server === null) throw new Error('Neo4j not started');
-    const planted = ['MATCH (n:Node) DETACH DELETE n', "LOAD CSV FROM 'file:///etc/hostname' AS line CREATE (:Evil {line: line})", "CALL db.createLabel('Evil')"];
+    const planted = [
+      'MATCH (n:Node) DETACH DELETE n',
+      "LOAD CSV FROM 'file:///etc/hostname' AS line CREATE (:Evil {line: line})",
+      "CALL db.createLabel('Evil')",
+      'MATCH (n:Node) CALL { WITH n DETACH DELETE n } IN TRANSACTIONS',
+      'USE neo4j MATCH (n:Node) DETACH DELETE n',
+      "TERMINATE TRANSACTIONS 'neo4j-transaction-1'",
+      "CYPHER 5 MATCH (n:Node) SET n.name = 'Evil'",
+      // Administration commands (USE system CREATE USER …) and Enterprise procedures (dbms.setConfigValue)
+      // are in the generated attempts above: this Community server refuses them itself (syntax, unknown procedure).
+    ];
     const driver = neo4j.driver(server.uri, neo4j.auth.basic(server.username, server.password));
     try {
       await driver.executeQuery('UNWIND $notes AS note CREATE (:Note {id: note.id, note: note.text})', { notes: planted.map((statement, index) => ({ id: index, text: plantedNote(statement) })) });

@@ -1,3 +1,5 @@
+import { mariadbAdminUri } from './mariadb';
+
 /**
  * Admin SQL on a test server, outside the workbench's read-only connectors: to create the
  * data a suite needs and to read the server's own row checksums before and after a run.
@@ -16,9 +18,10 @@ export async function postgresAdmin(uri: string, statements: string[]): Promise<
   }
 }
 
+/** Runs as the server's privileged login on the database `uri` names, whichever login `uri` carries. */
 export async function mariadbAdmin(uri: string, statements: string[]): Promise<unknown[][]> {
   const mysql = await import('mysql2/promise');
-  const connection = await mysql.createConnection({ uri, supportBigNumbers: true, bigNumberStrings: true, dateStrings: true });
+  const connection = await mysql.createConnection({ uri: mariadbAdminUri(uri), supportBigNumbers: true, bigNumberStrings: true, dateStrings: true });
   try {
     let rows: unknown[][] = [];
     for (const text of statements) [rows] = (await connection.query({ sql: text, rowsAsArray: true })) as unknown as [unknown[][]];

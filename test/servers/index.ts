@@ -4,7 +4,7 @@
  * returns null, after printing a one-line reason, when the server software is not installed,
  * and each `why…Unavailable()` says so up front for `describe.skipIf`.
  */
-export { startMariadb, whyMariadbUnavailable } from './mariadb';
+export { mariadbAdminUri, startMariadb, whyMariadbUnavailable } from './mariadb';
 export { startNeo4j, whyNeo4jUnavailable } from './neo4j';
 export { startPostgres, whyPostgresUnavailable } from './postgres';
 export type { TestServer } from './types';

@@ -9,9 +9,25 @@ import type { TestServer } from './types';
 import { makeServerDataDir, removeDataDir, runAsServiceAccount } from './unprivileged-user';
 import { skippedOnRequest } from './skip';
 
-const user = 'wb';
-const password = 'wb-test-secret';
+/** The read-only login the tests' URI carries: what the connector accepts without allow_privileged. */
+const user = 'wb_reader';
+const password = 'wb-reader-secret';
+/** The login that creates the data: ALL PRIVILEGES with FILE and GRANT OPTION, the worst case the connector must refuse or survive. */
+const adminUser = 'wb';
+const adminPassword = 'wb-test-secret';
 const database = 'wbtest';
+
+/**
+ * The same server and database as `uri`, logged in as the test server's privileged login: for
+ * admin SQL (fixtures, imports) and for tests of privileged logins. The credentials are the
+ * throwaway server's own, fixed here, never a real secret.
+ */
+export function mariadbAdminUri(uri: string): string {
+  const url = new URL(uri);
+  url.username = adminUser;
+  url.password = adminPassword;
+  return url.toString();
+}
 
 const serverCandidates = ['/usr/sbin/mariadbd', '/usr/sbin/mysqld'];
 const installCandidates = ['/usr/bin/mariadb-install-db', '/usr/bin/mysql_install_db'];
@@ -31,9 +47,11 @@ export function whyMariadbUnavailable(): string | null {
 }
 
 /**
- * Starts a real MariaDB on 127.0.0.1 with its data in a temp directory. The login user gets
- * ALL PRIVILEGES including FILE on purpose: the connector must stay read-only with every right.
- * Returns null (after printing why) when MariaDB is not installed.
+ * Starts a real MariaDB on 127.0.0.1 with its data in a temp directory. `uri` logs in as a
+ * read-only login (SELECT and SHOW VIEW on every database, the kind the connector accepts);
+ * `adminUri` as a login with ALL PRIVILEGES including FILE and GRANT OPTION, which the
+ * connector refuses unless `allow_privileged=1` is given, and with which the security suites
+ * show the read-only layers still hold. Returns null (after printing why) when MariaDB is not installed.
  */
 export async function startMariadb(): Promise<TestServer | null> {
   const skipped = skippedOnRequest('mariadb');
@@ -90,11 +108,15 @@ export async function startMariadb(): Promise<TestServer | null> {
     await waitUntilReady(server, () => runAsRoot(socket, ['SELECT 1']), 60_000, 'MariaDB');
     await runAsRoot(socket, [
       `CREATE DATABASE ${database}`,
+      `CREATE USER '${adminUser}'@'127.0.0.1' IDENTIFIED BY '${adminPassword}'`,
+      `GRANT ALL PRIVILEGES ON *.* TO '${adminUser}'@'127.0.0.1' WITH GRANT OPTION`,
       `CREATE USER '${user}'@'127.0.0.1' IDENTIFIED BY '${password}'`,
-      `GRANT ALL PRIVILEGES ON *.* TO '${user}'@'127.0.0.1' WITH GRANT OPTION`,
+      `GRANT SELECT, SHOW VIEW ON *.* TO '${user}'@'127.0.0.1'`,
     ]);
+    const uri = `mysql://${user}:${password}@127.0.0.1:${port}/${database}`;
     return {
-      uri: `mysql://${user}:${password}@127.0.0.1:${port}/${database}`,
+      uri,
+      adminUri: mariadbAdminUri(uri),
       username: user,
       password,
       startupMs: Date.now() - started,

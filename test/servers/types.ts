@@ -2,7 +2,10 @@
 export interface TestServer {
   /** Connection URI with credentials, e.g. `postgres://wb:secret@127.0.0.1:5433/wbtest`. */
   readonly uri: string;
-  /** PostgreSQL only: the same database as the cluster's superuser. */
+  /**
+   * The same database as a privileged login: PostgreSQL's cluster superuser; MariaDB's login
+   * with ALL PRIVILEGES (its `uri` is a read-only login, see mariadb.ts).
+   */
   readonly adminUri?: string;
   /** Credentials again, for drivers (Neo4j) that take them apart from the URI. */
   readonly username: string;

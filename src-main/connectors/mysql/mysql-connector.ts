@@ -9,6 +9,7 @@ import { throwIfAborted } from '../shared/interruption';
 import { countOrNull } from '../shared/relational-schema';
 import { runInterruptible } from '../shared/interruptible-run';
 import { bindNamedParameters } from './named-params';
+import { privilegedMysqlLoginRefusal, privilegedMysqlLoginWarning, readMysqlLoginPrivileges } from './login-privileges';
 import { connectReadOnly, killQuery, runInReadOnlyTransaction, type ServerFlavor, type ServerRows } from './read-only-session';
 import { readMysqlSchema } from './schema';
 import { SerialQueue } from '../shared/serial-queue';
@@ -40,14 +41,30 @@ export class MysqlConnector implements Connector {
   private readonly queue = new SerialQueue();
   private closed = false;
 
-  private constructor(private readonly options: ConnectionOptions, session: Session) {
+  private constructor(
+    private readonly options: ConnectionOptions,
+    session: Session,
+    readonly warnings: readonly string[],
+  ) {
     this.current = session;
   }
 
-  static async open(options: ConnectionOptions): Promise<MysqlConnector> {
+  /** Connects and checks the login's rights: a privileged login is refused unless allowed. */
+  static async open(options: ConnectionOptions, allowPrivilegedLogin: boolean): Promise<MysqlConnector> {
     let connector: MysqlConnector | null = null;
     const session: Session = await connectReadOnly(options, () => connector?.forget(session.connection));
-    connector = new MysqlConnector(options, session);
+    let warnings: string[] = [];
+    try {
+      const privileges = await readMysqlLoginPrivileges(session.connection);
+      if (privileges.dangers.length > 0) {
+        if (!allowPrivilegedLogin) throw privilegedMysqlLoginRefusal(privileges);
+        warnings = [privilegedMysqlLoginWarning(privileges)];
+      }
+    } catch (error) {
+      session.connection.destroy();
+      throw error;
+    }
+    connector = new MysqlConnector(options, session, warnings);
     return connector;
   }
 

@@ -2,6 +2,7 @@ import { createConnection, type Connection, type ConnectionOptions, type FieldPa
 
 import { requireUrlScheme, type UrlRule } from '../shared/url-scheme';
 import type { ReadOnlyRun } from '../shared/read-only-run';
+import { allowPrivilegedParameter } from '../shared/allow-privileged';
 
 /** The two dialects differ in the names of the read-only flag and the statement time limit. */
 export interface ServerFlavor {
@@ -32,6 +33,8 @@ export interface RowBatches {
 export function readOnlyConnectionOptions(url: string, connectTimeoutMs: number): ConnectionOptions {
   const parsed = new URL(url);
   parsed.protocol = 'mysql:';
+  // The workbench's own parameter; mysql2 would take it for a driver option.
+  parsed.searchParams.delete(allowPrivilegedParameter);
   return {
     uri: parsed.toString(),
     multipleStatements: false,
@@ -137,7 +140,8 @@ function readStream(connection: Connection, query: ReturnType<Connection['query'
     let consumerError: unknown = null;
     query.on('fields', (received: FieldPacket[] | FieldPacket) => {
       // Only the first result set counts; a CALL could return several.
-      if (fields.length === 0) fields = Array.isArray(received) ? received : [received];
+      // A statement without a result set reports no fields at all.
+      if (fields.length === 0 && received !== undefined) fields = Array.isArray(received) ? received : [received];
     });
     query.on('result', (row: unknown) => {
       if (!Array.isArray(row) || taken + rows.length >= rowLimit || consumerError !== null) return;

@@ -28,7 +28,9 @@ const sideEffectFunctions = new Set(['load_file', 'get_lock', 'release_lock', 'r
 
 /**
  * First protection layer, before the server sees the text. `SELECT … INTO OUTFILE/DUMPFILE`
- * is refused here because a read-only transaction lets it write a server file.
+ * is refused here because a read-only transaction lets it write a server file, and
+ * `SELECT … INTO @variable` because it assigns session variables, which the rollback keeps
+ * (and which returns no result set to show).
  */
 export function checkMysqlStatement(text: string): void {
   guardSqlText(scanMysqlSql(text), {
@@ -38,18 +40,25 @@ export function checkMysqlStatement(text: string): void {
     sideEffectFunctions,
     functionName: (token) => token.value.toLowerCase(),
     refuse: (statement) => {
-      const target = fileTarget(statement);
-      return target === null ? null : `SELECT … INTO ${target} is not allowed: it writes a file on the server`;
+      const target = intoTarget(statement);
+      if (target === null) return null;
+      if (target === 'OUTFILE' || target === 'DUMPFILE') return `SELECT … INTO ${target} is not allowed: it writes a file on the server`;
+      return 'SELECT … INTO a variable is not allowed: it assigns session variables instead of returning rows; select the value itself';
     },
   });
 }
 
-function fileTarget(tokens: SqlToken[]): string | null {
-  for (let index = 0; index < tokens.length - 1; index += 1) {
+/**
+ * What a statement's `INTO` writes to: OUTFILE, DUMPFILE or 'variable'. In a statement that
+ * starts like a read, a bare INTO (strings, comments and quoted names are other tokens) can
+ * only be SELECT's INTO clause.
+ */
+function intoTarget(tokens: SqlToken[]): 'OUTFILE' | 'DUMPFILE' | 'variable' | null {
+  for (let index = 0; index < tokens.length; index += 1) {
     if (tokens[index]?.kind !== 'word' || tokens[index]?.value.toUpperCase() !== 'INTO') continue;
     const next = tokens[index + 1];
     const word = next?.kind === 'word' ? next.value.toUpperCase() : '';
-    if (word === 'OUTFILE' || word === 'DUMPFILE') return word;
+    return word === 'OUTFILE' || word === 'DUMPFILE' ? word : 'variable';
   }
   return null;
 }

@@ -2,7 +2,8 @@ import type { Connector } from '../connector';
 import { openFailure } from '../shared/open-failure';
 import { toWorkbenchError } from './errors';
 import { PostgresConnector } from './postgres-connector';
-import { allowsPrivilegedLogin, readOnlyClientConfig, requirePostgresUrl } from './read-only-session';
+import { allowsPrivilegedLogin } from '../shared/allow-privileged';
+import { readOnlyClientConfig, requirePostgresUrl } from './read-only-session';
 
 export interface PostgresConnectorOptions {
   /** `postgres://user:password@host:port/database` (or postgresql://), libpq URL parameters allowed. */

@@ -3,6 +3,7 @@ import pg, { type Client, type ClientConfig } from 'pg';
 import { requireUrlScheme, type UrlRule } from '../shared/url-scheme';
 import { CappedQuery, type CappedRows, type RowBatches } from './capped-query';
 import type { ReadOnlyRun } from '../shared/read-only-run';
+import { allowPrivilegedParameter } from '../shared/allow-privileged';
 
 /**
  * Session settings sent in the startup packet. default_transaction_read_only makes every
@@ -10,15 +11,6 @@ import type { ReadOnlyRun } from '../shared/read-only-run';
  * connector never does; ISO date styles keep date text ISO 8601.
  */
 const readOnlyStartupOptions = '-c default_transaction_read_only=on -c DateStyle=ISO -c IntervalStyle=iso_8601';
-
-/** The URL parameter that lets a privileged login connect anyway (see login-privileges.ts). */
-export const allowPrivilegedParameter = 'allow_privileged';
-
-/** True when the URL carries `allow_privileged=1` (or `true`/`yes`/`on`). */
-export function allowsPrivilegedLogin(url: string): boolean {
-  const value = new URL(url).searchParams.get(allowPrivilegedParameter);
-  return value !== null && ['1', 'true', 'yes', 'on'].includes(value.toLowerCase());
-}
 
 /**
  * Client settings for a read-only session. An `options` parameter in the URL is kept but ours

@@ -1,4 +1,5 @@
 import { guardSqlText } from '../shared/sql-guard';
+import { calledFunction, type LexedToken } from '../shared/sql-tokens';
 import { scanPostgresSql } from './sql-lexer';
 
 /**
@@ -67,6 +68,24 @@ const sideEffectFunctions = new Set([
 ]);
 
 /**
+ * The large-object functions other than lo_import/lo_export (which touch server files and are
+ * listed above). They create, write, truncate and unlink objects that live beside the tables:
+ * PostgreSQL runs them inside a READ ONLY transaction (lo_create and lo_from_bytea succeed
+ * there), so only the connector's rollback would undo them. What the server itself enforces:
+ * writing or unlinking someone else's object needs its owner's rights (lo_compat_privileges
+ * off, the default), and lo_import/lo_export are not executable by ordinary logins (the
+ * connector refuses at connect a login that may run them: login-privileges.ts). Nothing
+ * a decision needs reads large objects, so every one is refused here, reads included.
+ */
+const largeObjectFunctions = new Set([
+  'lo_create', 'lo_creat', 'lo_from_bytea', 'lo_put', 'lo_get', 'lo_open', 'lo_close', 'loread', 'lowrite',
+  'lo_lseek', 'lo_lseek64', 'lo_tell', 'lo_tell64', 'lo_truncate', 'lo_truncate64', 'lo_unlink',
+]);
+
+/** A called name as PostgreSQL compares it: unquoted names fold to lower case, quoted ones are compared as written. */
+const postgresName = (token: LexedToken): string => (token.kind === 'word' ? token.value.toLowerCase() : token.value);
+
+/**
  * First protection layer, before the server sees the text: each statement must be a read
  * statement and must not call a side-effect function. The server-side layers (read-only
  * session, read-only transaction, single-statement extended protocol) apply regardless.
@@ -77,7 +96,10 @@ export function checkPostgresStatement(text: string): void {
     readStatements,
     otherStatements,
     sideEffectFunctions,
-    // Unquoted names fold to lower case; quoted ones are compared as written.
-    functionName: (token) => (token.kind === 'word' ? token.value.toLowerCase() : token.value),
+    functionName: postgresName,
+    refuse: (statement) => {
+      const called = calledFunction(statement, largeObjectFunctions, postgresName);
+      return called === null ? null : `${called}() is not allowed: the connector runs no large-object functions (they create and change objects outside the tables)`;
+    },
   });
 }

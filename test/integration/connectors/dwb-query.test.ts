@@ -165,6 +165,25 @@ describeOrNotRun('dwb query with a wrong password', whyPostgresUnavailable(), ()
   });
 });
 
+// Issue 26, item 5: a MariaDB login with FILE or write privileges connected without a word.
+describeOrNotRun('dwb query with a privileged MariaDB login', whyMariadbUnavailable(), () => {
+  it('refuses it in one line naming its rights and how to make a read-only login', async () => {
+    const result = await query(servers.mariadb?.adminUri ?? '', 'SELECT 1');
+    expectOneLineFailure(result, 'read-only');
+    expect(result.stderr).toContain('refusing to connect as wb@127.0.0.1 (ALL PRIVILEGES on *.*, GRANT OPTION on *.*)');
+    expect(result.stderr).toContain("GRANT SELECT, SHOW VIEW ON mydb.* TO 'dwb_reader'@'%'");
+  });
+
+  it('connects with allow_privileged=1 and warns on stderr', async () => {
+    const url = new URL(servers.mariadb?.adminUri ?? '');
+    url.searchParams.set('allow_privileged', '1');
+    const result = await query(url.toString(), '--json', 'SELECT 1 AS one');
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.trim()).toBe('{"one":1}');
+    expect(result.stderr).toMatch(/^WARNING: connected as privileged MySQL login wb@127\.0\.0\.1 \(ALL PRIVILEGES on \*\.\*/);
+  });
+});
+
 // Issue 17: a superuser login made the function deny-list the only barrier.
 describeOrNotRun('dwb query with a privileged PostgreSQL login', whyPostgresUnavailable(), () => {
   it('refuses a superuser login in one line that says how to make a read-only role', async () => {

@@ -8,6 +8,7 @@ import neo4j from 'neo4j-driver';
 import pg from 'pg';
 
 import { graphFixtureCypher, relationalFixtureSql, tradeNodes, trades } from './fixture-data';
+import { mariadbAdminUri } from '../../servers/mariadb';
 
 /**
  * Writes the trade-node fixture (see fixture-data.ts) into each engine through its own
@@ -82,8 +83,9 @@ export async function loadPostgresFixture(uri: string): Promise<void> {
   }
 }
 
+/** Creates the fixture tables as the test server's privileged login, whichever login `uri` carries. */
 export async function loadMysqlFixture(uri: string): Promise<void> {
-  const connection = await mysql.createConnection({ uri });
+  const connection = await mysql.createConnection({ uri: mariadbAdminUri(uri) });
   try {
     for (const sql of relationalFixtureSql({ decimal: 'DECIMAL(10,2)', date: 'DATE', text: 'VARCHAR(40)' })) await connection.query(sql);
   } finally {

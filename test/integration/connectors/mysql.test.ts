@@ -7,6 +7,8 @@ import mysql, { type Connection as PromiseConnection } from 'mysql2/promise';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
 import { openMysqlConnector } from '../../../src-main/connectors/mysql';
+import { testConnection } from '../../../src-main/connectors/test-connection';
+import { WorkbenchError } from '../../../src-main/contract/errors';
 import { toWorkbenchError } from '../../../src-main/connectors/mysql/errors';
 import { connectReadOnly, readOnlyConnectionOptions, runInReadOnlyTransaction, type ServerFlavor } from '../../../src-main/connectors/mysql/read-only-session';
 import { startMariadb, whyMariadbUnavailable, type TestServer } from '../../servers';
@@ -98,7 +100,7 @@ beforeAll(async () => {
   server = await startMariadb();
   if (server === null) throw new Error('MariaDB vanished between the check and the start');
   console.log(`[servers] MariaDB started in ${server.startupMs} ms`);
-  admin = await mysql.createConnection({ uri: server.uri, dateStrings: true });
+  admin = await mysql.createConnection({ uri: server.adminUri ?? '', dateStrings: true });
   for (const sql of relationalFixtureSql({ decimal: 'DECIMAL(10,2)', date: 'DATE', text: 'VARCHAR(40)' })) await admin.query(sql);
   await admin.query('CREATE SEQUENCE trade_seq');
   await admin.query('CREATE FUNCTION wipe_trades() RETURNS INT MODIFIES SQL DATA BEGIN DELETE FROM trades; RETURN 1; END');
@@ -110,13 +112,20 @@ afterAll(async () => {
   await server?.stop();
 }, 60_000);
 
-runConnectorContract('MySQL/MariaDB connector', {
+/** The ALL PRIVILEGES login with `allow_privileged=1`: the worst case the read-only layers must survive. */
+function privilegedUrl(): string {
+  const url = new URL(server?.adminUri ?? '');
+  url.searchParams.set('allow_privileged', '1');
+  return url.toString();
+}
+
+runConnectorContract('MySQL/MariaDB connector (ALL PRIVILEGES login with FILE, allowed explicitly)', {
   unavailable,
   writeAttempts,
   forbiddenPaths: [outFile, dumpFile, commentFile],
   async setup() {
     if (server === null) throw new Error('MariaDB server not started');
-    const connector = await openMysqlConnector({ url: server.uri });
+    const connector = await openMysqlConnector({ url: privilegedUrl() });
     return {
       connector,
       selectNodes: 'SELECT id, name, region FROM nodes ORDER BY id',
@@ -139,7 +148,8 @@ describeOrNotRun('MySQL/MariaDB engine layers on their own', unavailable, () => 
 
   beforeAll(async () => {
     if (server === null) throw new Error('server not started');
-    session = await connectReadOnly(readOnlyConnectionOptions(server.uri, 5000), () => undefined);
+    // The privileged login: the engine's read-only transaction must refuse writes whatever the rights.
+    session = await connectReadOnly(readOnlyConnectionOptions(server.adminUri ?? '', 5000), () => undefined);
   }, 60_000);
 
   afterAll(() => {
@@ -193,6 +203,141 @@ describeOrNotRun('MySQL/MariaDB engine layers on their own', unavailable, () => 
 
   it('refuses a URL that is not mysql://', async () => {
     await expect(openMysqlConnector({ url: 'postgres://x@127.0.0.1/db' })).rejects.toMatchObject({ code: 'invalid-uri' });
+  });
+});
+
+// Issue 26, item 6: `SELECT 1 INTO @v` failed with "Cannot read properties of undefined (reading 'columnType')".
+describeOrNotRun('MySQL/MariaDB SELECT … INTO a variable', unavailable, () => {
+  const limits = { maxRows: 10, timeoutMs: 5000 };
+
+  it.each(['SELECT 1 INTO @v', 'SELECT id FROM nodes ORDER BY id LIMIT 1 INTO @v', 'SELECT 1, 2 INTO @a, @b', '/* c */ select 1 into @v', 'SELECT 1 /*!INTO @v */'])(
+    'refuses %s as read-only with a clear message, and the variable stays unset',
+    async (text) => {
+      const connector = await openMysqlConnector({ url: server?.uri ?? '' });
+      try {
+        const error = await connector.query(text, limits).then(() => null, (caught: unknown) => caught);
+        expect(error).toBeInstanceOf(WorkbenchError);
+        expect((error as WorkbenchError).code).toBe('read-only');
+        expect((error as WorkbenchError).message).toBe(
+          'MySQL: SELECT … INTO a variable is not allowed: it assigns session variables instead of returning rows; select the value itself',
+        );
+        expect((await connector.query('SELECT @v, @a', limits)).rows).toEqual([[null, null]]);
+      } finally {
+        await connector.close();
+      }
+    },
+  );
+
+  it('a read that only mentions INTO in a string, a comment or a quoted name runs', async () => {
+    const connector = await openMysqlConnector({ url: server?.uri ?? '' });
+    try {
+      expect((await connector.query("SELECT 'INTO @v' AS `into` /* INTO @w */", limits)).rows).toEqual([['INTO @v']]);
+    } finally {
+      await connector.close();
+    }
+  });
+
+  it('without the guard the server assigns the variable and the rollback keeps it, with no result set (why it is refused)', async () => {
+    const session = await connectReadOnly(readOnlyConnectionOptions(server?.uri ?? '', 5000), () => undefined);
+    try {
+      const run = { values: [], rowLimit: 10, timeoutMs: 5000 };
+      expect(await runInReadOnlyTransaction(session.connection, session.flavor, { ...run, text: 'SELECT 41 + 1 INTO @kept' })).toEqual({ fields: [], rows: [] });
+      expect((await runInReadOnlyTransaction(session.connection, session.flavor, { ...run, text: 'SELECT @kept' })).rows).toEqual([[42]]);
+    } finally {
+      session.connection.destroy();
+    }
+  });
+});
+
+// Issue 26, item 5: a login with FILE, SUPER, PROCESS or any write privilege connected as any other.
+describeOrNotRun('MySQL/MariaDB login privileges', unavailable, () => {
+  const limits = { maxRows: 10, timeoutMs: 5000 };
+  const loginUrl = (user: string, allow = false): string => {
+    const url = new URL(server?.uri ?? '');
+    url.username = user;
+    url.password = 'pw';
+    if (allow) url.searchParams.set('allow_privileged', '1');
+    return url.toString();
+  };
+  const refusalOf = (url: string): Promise<WorkbenchError | null> =>
+    openMysqlConnector({ url }).then(
+      async (connector) => {
+        await connector.close();
+        return null;
+      },
+      (caught: unknown) => caught as WorkbenchError,
+    );
+
+  it('accepts the read-only login (SELECT, SHOW VIEW) without a warning', async () => {
+    const connector = await openMysqlConnector({ url: server?.uri ?? '' });
+    try {
+      expect(connector.warnings).toEqual([]);
+      expect((await connector.query('SELECT count(*) FROM trades', limits)).rows[0]?.[0]).toBeGreaterThan(0);
+    } finally {
+      await connector.close();
+    }
+  });
+
+  it('refuses the ALL PRIVILEGES login by default, naming its rights and how to make a read-only login, never its password hash', async () => {
+    const error = await refusalOf(server?.adminUri ?? '');
+    expect(error).toBeInstanceOf(WorkbenchError);
+    expect(error?.code).toBe('read-only');
+    expect(error?.message).toContain('MySQL: refusing to connect as wb@127.0.0.1 (ALL PRIVILEGES on *.*, GRANT OPTION on *.*)');
+    expect(error?.message).toContain("GRANT SELECT, SHOW VIEW ON mydb.* TO 'dwb_reader'@'%'");
+    expect(error?.message).toContain('allow_privileged=1');
+    expect(error?.message).not.toMatch(/IDENTIFIED BY PASSWORD|\*[0-9A-F]{40}/);
+  });
+
+  it.each([
+    ['FILE', 'FILE on *.*', ['GRANT FILE ON *.* TO %', 'GRANT SELECT ON wbtest.* TO %']],
+    ['SUPER', 'SUPER on *.*', ['GRANT SELECT, SUPER ON *.* TO %']],
+    ['PROCESS', 'PROCESS on *.*', ['GRANT PROCESS ON *.* TO %', 'GRANT SELECT ON wbtest.* TO %']],
+    ['INSERT on the schema', 'INSERT on `wbtest`.*', ['GRANT SELECT, INSERT ON wbtest.* TO %']],
+    ['UPDATE of one column', 'UPDATE on `wbtest`.`nodes`', ['GRANT SELECT (id), UPDATE (name) ON wbtest.nodes TO %']],
+    ['DELETE on one table', 'DELETE on `wbtest`.`trades`', ['GRANT SELECT ON wbtest.* TO %', 'GRANT DELETE ON wbtest.trades TO %']],
+    ['CREATE, DROP, ALTER and INDEX', 'CREATE on `wbtest`.*, DROP on `wbtest`.*, INDEX on `wbtest`.*, ALTER on `wbtest`.*', ['GRANT SELECT, CREATE, DROP, ALTER, INDEX ON wbtest.* TO %']],
+    ['CREATE ROUTINE, EVENT and TRIGGER', 'CREATE ROUTINE on `wbtest`.*', ['GRANT CREATE ROUTINE, EVENT, TRIGGER ON wbtest.* TO %']],
+    ['SELECT WITH GRANT OPTION', 'GRANT OPTION on `wbtest`.*', ['GRANT SELECT ON wbtest.* TO % WITH GRANT OPTION']],
+    ['granted a writing role it has not enabled (one SET ROLE away)', 'INSERT on `wbtest`.* (through role risky_writer_1)', [
+      'CREATE ROLE risky_writer_1', 'GRANT INSERT ON wbtest.* TO risky_writer_1', 'GRANT SELECT ON wbtest.* TO %', 'GRANT risky_writer_1 TO %',
+    ]],
+    ['given a default role that holds a writing role', 'UPDATE on `wbtest`.* (through role risky_team)', [
+      'CREATE ROLE risky_writer_2', 'GRANT UPDATE ON wbtest.* TO risky_writer_2', 'CREATE ROLE risky_team', 'GRANT risky_writer_2 TO risky_team',
+      'GRANT SELECT ON wbtest.* TO %', 'GRANT risky_team TO %', 'SET DEFAULT ROLE risky_team FOR %',
+    ]],
+  ])('refuses a login with %s, and connects it with allow_privileged=1 and a warning', async (shape, danger, grants) => {
+    const user = `risky_${shape.replace(/\W+/g, '_').toLowerCase()}`.slice(0, 32);
+    const account = `'${user}'@'127.0.0.1'`;
+    await admin?.query(`CREATE USER ${account} IDENTIFIED BY 'pw'`);
+    for (const grant of grants) await admin?.query(grant.replace('%', account));
+    const error = await refusalOf(loginUrl(user));
+    expect(error?.code, error?.message).toBe('read-only');
+    expect(error?.message).toContain(`refusing to connect as ${user}@127.0.0.1 (`);
+    expect(error?.message, error?.message).toContain(danger);
+    const connector = await openMysqlConnector({ url: loginUrl(user, true) });
+    try {
+      expect(connector.warnings).toEqual([expect.stringMatching(new RegExp(`^WARNING: connected as privileged MySQL login ${user}@127\\.0\\.0\\.1 \\(.*${danger.replace(/[.*()`]/g, '\\$&')}`))]);
+      expect((await connector.query('SELECT 1', limits)).rows).toEqual([[1]]);
+      // Reading a role's grants switches to it for a moment; the session is back on the role it logged in with.
+      const raw = await mysql.createConnection({ uri: loginUrl(user) });
+      try {
+        const [rows] = await raw.query({ sql: 'SELECT CURRENT_ROLE()', rowsAsArray: true });
+        expect((await connector.query('SELECT CURRENT_ROLE()', limits)).rows).toEqual(rows);
+      } finally {
+        await raw.end();
+      }
+    } finally {
+      await connector.close();
+    }
+  });
+
+  it('says so in the connection test when allowed', async () => {
+    const url = new URL(privilegedUrl());
+    const password = decodeURIComponent(url.password);
+    url.password = '';
+    const report = await testConnection({ engine: 'mysql', url: url.toString() }, password);
+    expect(report.ok).toBe(true);
+    expect(report.warnings).toEqual([expect.stringMatching(/^WARNING: connected as privileged MySQL login wb@127\.0\.0\.1 \(ALL PRIVILEGES on \*\.\*/)]);
   });
 });
 

@@ -62,6 +62,13 @@ const writeAttempts: WriteAttempt[] = [
   { name: 'set_config() read-write', text: "SELECT set_config('default_transaction_read_only', 'off', false)" },
   { name: 'lo_import() of a server file', text: "SELECT lo_import('/etc/hostname')" },
   { name: 'lo_export() to a server file', text: `SELECT lo_export(1, '${outFile}')` },
+  // Issue 26, item 5: these ran inside the read-only transaction, undone only by the rollback.
+  { name: 'lo_from_bytea()', text: "SELECT lo_from_bytea(0, 'evil')" },
+  { name: 'lo_create()', text: 'SELECT lo_create(0)' },
+  { name: 'lo_creat()', text: 'SELECT lo_creat(-1)' },
+  { name: 'lo_create() quoted and schema-qualified', text: 'SELECT pg_catalog."lo_create"(0)' },
+  { name: 'lo_put() into a new object', text: "SELECT lo_put(lo_create(0), 0, 'evil')" },
+  { name: 'lo_unlink()', text: 'SELECT lo_unlink(1)' },
   { name: 'pg_terminate_backend()', text: 'SELECT pg_terminate_backend(pid) FROM pg_stat_activity' },
   { name: 'ANALYZE', text: 'ANALYZE nodes' },
   { name: 'REFRESH/VACUUM-like maintenance (REINDEX)', text: 'REINDEX TABLE nodes' },
@@ -242,6 +249,79 @@ describeOrNotRun('PostgreSQL login privileges', unavailable, () => {
     url.username = role;
     url.password = 'pw';
     await expect(openPostgresConnector({ url: url.toString() })).rejects.toMatchObject({ code: 'read-only', message: expect.stringContaining(danger) as string });
+  });
+
+  // Issue 26, item 5: only the login's own attributes and its (inherited) pg_* memberships were
+  // read, so a member of a superuser role, which becomes a superuser with one SET ROLE, connected.
+  it.each([
+    ['a NOINHERIT member of a superuser role', 'member of risky_admins_1 (SUPERUSER; SET ROLE risky_admins_1 gives it)', [
+      'CREATE ROLE risky_admins_1 NOLOGIN SUPERUSER', "CREATE ROLE risky_noinherit LOGIN NOINHERIT PASSWORD 'pw'", 'GRANT risky_admins_1 TO risky_noinherit',
+    ]],
+    ['an INHERIT member of a superuser role', 'member of risky_admins_2 (SUPERUSER', [
+      'CREATE ROLE risky_admins_2 NOLOGIN SUPERUSER', "CREATE ROLE risky_inherit LOGIN INHERIT PASSWORD 'pw'", 'GRANT risky_admins_2 TO risky_inherit',
+    ]],
+    ['a member of a superuser role through two NOINHERIT roles', 'member of risky_admins_3 (SUPERUSER', [
+      'CREATE ROLE risky_admins_3 NOLOGIN SUPERUSER', 'CREATE ROLE risky_team NOLOGIN NOINHERIT', 'CREATE ROLE risky_group NOLOGIN NOINHERIT',
+      'GRANT risky_admins_3 TO risky_team', 'GRANT risky_team TO risky_group', "CREATE ROLE risky_chain LOGIN NOINHERIT PASSWORD 'pw'", 'GRANT risky_group TO risky_chain',
+    ]],
+    ['a member of a REPLICATION role', 'member of risky_replicators (REPLICATION', [
+      'CREATE ROLE risky_replicators NOLOGIN REPLICATION', "CREATE ROLE risky_repl_member LOGIN PASSWORD 'pw'", 'GRANT risky_replicators TO risky_repl_member',
+    ]],
+    ['a member of a CREATEROLE role', 'member of risky_role_makers (CREATEROLE', [
+      'CREATE ROLE risky_role_makers NOLOGIN CREATEROLE', "CREATE ROLE risky_maker_member LOGIN NOINHERIT PASSWORD 'pw'", 'GRANT risky_role_makers TO risky_maker_member',
+    ]],
+    ['CREATEROLE', 'CREATEROLE', ["CREATE ROLE risky_createrole LOGIN CREATEROLE PASSWORD 'pw'"]],
+    ['granted EXECUTE on lo_export (writes server files)', 'may EXECUTE lo_export(oid, text)', [
+      "CREATE ROLE risky_lo_export LOGIN PASSWORD 'pw'", 'GRANT EXECUTE ON FUNCTION lo_export(oid, text) TO risky_lo_export',
+    ]],
+  ])('refuses a login that is %s', async (_case, danger, statements) => {
+    await runAsSuperuser(statements);
+    const role = /CREATE ROLE (\w+) LOGIN/.exec(statements.join(' '))?.[1] ?? '';
+    const url = new URL(server?.uri ?? '');
+    url.username = role;
+    url.password = 'pw';
+    await expect(openPostgresConnector({ url: url.toString() })).rejects.toMatchObject({ code: 'read-only', message: expect.stringContaining(danger) as string });
+    url.searchParams.set('allow_privileged', '1');
+    const allowed = await openPostgresConnector({ url: url.toString() });
+    try {
+      expect(allowed.warnings).toEqual([expect.stringContaining(danger)]);
+    } finally {
+      await allowed.close();
+    }
+  });
+
+  it('the NOINHERIT member of a superuser role really becomes a superuser with one SET ROLE (why it is refused)', async () => {
+    await runAsSuperuser(['CREATE ROLE risky_admins_4 NOLOGIN SUPERUSER', "CREATE ROLE risky_setrole LOGIN NOINHERIT PASSWORD 'pw'", 'GRANT risky_admins_4 TO risky_setrole']);
+    const url = new URL(server?.uri ?? '');
+    url.username = 'risky_setrole';
+    url.password = 'pw';
+    const client = new pg.Client({ connectionString: url.toString() });
+    await client.connect();
+    try {
+      expect((await client.query("SELECT current_setting('is_superuser') AS su")).rows[0]).toEqual({ su: 'off' });
+      await client.query('SET ROLE risky_admins_4');
+      expect((await client.query("SELECT current_setting('is_superuser') AS su")).rows[0]).toEqual({ su: 'on' });
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('refuses large-object functions for an accepted login too; the server would have run lo_create in the read-only transaction', async () => {
+    const connector = await openPostgresConnector({ url: server?.uri ?? '' });
+    const client = await connectReadOnly(readOnlyClientConfig(server?.uri ?? '', 5000), () => undefined);
+    try {
+      const before = await fingerprint();
+      for (const text of ["SELECT lo_from_bytea(0, 'evil')", 'SELECT lo_create(0)', 'SELECT "lo_creat"(-1)', "SELECT lo_put(lo_create(0), 0, 'x')"]) {
+        await expect(connector.query(text, limits), text).rejects.toMatchObject({ code: 'read-only', message: expect.stringContaining('runs no large-object functions') as string });
+      }
+      // What the guard stands in for: inside a READ ONLY transaction the server creates the object (the rollback removes it).
+      const created = await runInReadOnlyTransaction(client, { text: 'SELECT lo_create(0)', values: [], rowLimit: 10, timeoutMs: 5000 });
+      expect(Number(created.rows[0]?.[0])).toBeGreaterThan(0);
+      expect(await fingerprint()).toBe(before);
+    } finally {
+      await client.end();
+      await connector.close();
+    }
   });
 
   it('connects a privileged login with allow_privileged=1, warning loudly in the connection test', async () => {

@@ -232,7 +232,7 @@ describeOrNotRun('streamed results on MariaDB', whyMariadbUnavailable(), () => {
     mariadb = await startMariadb();
     if (mariadb === null) throw new Error('MariaDB vanished between the check and the start');
     const mysql = await import('mysql2/promise');
-    const admin = await mysql.createConnection(mariadb.uri);
+    const admin = await mysql.createConnection(mariadb.adminUri ?? '');
     try {
       await admin.query('CREATE TABLE t (n INT PRIMARY KEY, label VARCHAR(40))');
       await admin.query(`SET SESSION max_recursive_iterations = ${total + 1}`);

@@ -72,7 +72,8 @@ const engines: Engine[] = [
     name: 'MariaDB',
     kind: 'relational',
     unavailable: whyMariadbUnavailable(),
-    target: () => servers.mariadb?.uri ?? '',
+    // The import writes, so it logs in as the privileged login; the reads go through the read-only one.
+    target: () => servers.mariadb?.adminUri ?? '',
     open: (dump) => ({ uri: withDatabase(servers.mariadb?.uri ?? '', dump), dump: null }),
   },
   { name: 'Kùzu', kind: 'graph', unavailable: null, target: () => `kuzu:${folder('kuzu')}`, open: (dump) => ({ uri: `kuzu:${folder('kuzu')}/${dump}.kuzu`, dump: null }) },

@@ -58,6 +58,21 @@ describe('PostgreSQL statement guard (no server)', () => {
     expect(attempts).toBe(functions.length * 9);
   });
 
+  // Issue 26, item 5: lo_create and lo_from_bytea ran inside the read-only transaction; only the rollback undid them.
+  it('refuses every large-object function, however it is spelt', () => {
+    const functions = ['lo_create', 'lo_creat', 'lo_from_bytea', 'lo_put', 'lo_get', 'lo_open', 'lo_close', 'loread', 'lowrite', 'lo_lseek', 'lo_lseek64', 'lo_tell', 'lo_tell64', 'lo_truncate', 'lo_truncate64', 'lo_unlink'];
+    for (const name of functions) {
+      for (const spelt of spellings(name)) {
+        const text = `SELECT ${spelt}(0)`;
+        const error = refusal(text);
+        expect(error?.code, text).toBe('read-only');
+        expect(error?.message, text).toContain(`${name}() is not allowed: the connector runs no large-object functions`);
+      }
+    }
+    expect(refusal('SELECT lo_import(\'/etc/hostname\')')?.message).toContain('effects outside the read-only transaction');
+    expect(refusal("SELECT 'lo_create(0)' AS text, lo_size FROM t")).toBeNull();
+  });
+
   it('refuses the two-argument ts_rewrite hiding a dblink DELETE (found by the issue-17 audit)', () => {
     const text = "SELECT ts_rewrite('a'::tsquery, 'SELECT ''a''::tsquery, ''b''::tsquery FROM dblink_exec(''host=x'', ''DELETE FROM trades'') AS d')";
     expect(refusal(text)?.message).toMatch(/ts_rewrite\(\) is not allowed/);
