@@ -4,9 +4,10 @@
  * database round-trip. Nothing here loads a database driver; reading through an engine is
  * `scenario-databases.ts` (`--target`, and the connector tests).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, type Stats } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
-import { WorkbenchError } from '../contract/errors';
+import { WorkbenchError, fileErrorCode, fileErrorReason } from '../contract/errors';
 import type { BuildingData } from './building-data';
 import { fileIdentity, type DumpCache } from './dump-cache';
 import { dumpSourceHash, type DumpCacheKey } from './dump-cache-format';
@@ -14,7 +15,7 @@ import { loadBuildingDump, loadLocatingDump } from './load';
 import type { LocatingData } from './locating-data';
 import { prepareScenario, type LoadedScenario } from './prepared-scenario';
 import type { DatabaseOptions, DbKind, LoadedDatabase, ScenarioDatabases } from './scenario-database';
-import { readBounded, readBoundedText, readLimits, utf8Text } from '../native/bounded-read';
+import { nonRegularKind, readBounded, readBoundedText, readLimits, utf8Text } from '../native/bounded-read';
 
 /** Memoizes one load per key, so questions sharing a dump share its promise. */
 export function cachedLoader(load: (dump: string) => Promise<LoadedDatabase>, keyOf: (dump: string) => string): (dump: string) => Promise<LoadedDatabase> {
@@ -33,14 +34,36 @@ export function cachedLoader(load: (dump: string) => Promise<LoadedDatabase>, ke
 export function dumpPathOf(baseDir: string, dump: string, db: DbKind): string {
   const path = resolve(baseDir, dump);
   if (!existsSync(path)) throw new WorkbenchError('not-found', `dump ${dump} not found at ${path}`);
+  requireDumpExtension(path, dump, db);
+  return path;
+}
+
+function requireDumpExtension(path: string, dump: string, db: DbKind): void {
   const expected = db === 'rdb' ? '.sql' : '.cql';
   if (extname(path).toLowerCase() !== expected) throw new WorkbenchError('invalid-request', `${dump}: a --db ${db} dump must be a ${expected} file`);
-  return path;
 }
 
 /** Checks every dump up front, so a bad path fails before any work (and with one message). */
 export function requireDumpFiles(baseDir: string, dumps: readonly string[], db: DbKind): void {
   for (const dump of new Set(dumps)) dumpPathOf(baseDir, dump, db);
+}
+
+/**
+ * `requireDumpFiles` for dumps a questions file names to the server: looked at off the main
+ * thread, and each must be a regular file (a named pipe there would stall the server's reader).
+ */
+export async function checkDumpFiles(baseDir: string, dumps: readonly string[], db: DbKind): Promise<void> {
+  for (const dump of new Set(dumps)) {
+    const path = resolve(baseDir, dump);
+    let stats: Stats;
+    try {
+      stats = await stat(path);
+    } catch (error) {
+      throw new WorkbenchError(fileErrorCode(error), `dump ${dump} cannot be read at ${path}: ${fileErrorReason(error)}`);
+    }
+    if (!stats.isFile()) throw new WorkbenchError('invalid-request', `dump ${dump} at ${path} is ${nonRegularKind(stats)}, not a regular file`);
+    requireDumpExtension(path, dump, db);
+  }
 }
 
 function parseDumpText(text: string, dump: string, options: Pick<DatabaseOptions, 'scenario' | 'db'>): LocatingData | BuildingData {
