@@ -92,6 +92,8 @@ const fileErrorWords: Readonly<Record<string, string>> = {
 /** Why a file operation failed, for a message: "no such file (ENOENT)", else the error's own text. */
 export function fileErrorReason(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
+  // Node refuses such a path before asking the system, in words of its own API.
+  if (code === 'ERR_INVALID_ARG_VALUE' && error instanceof Error && error.message.includes('null bytes')) return 'the path holds a NUL character, which no file name can';
   const words = typeof code === 'string' ? fileErrorWords[code] : undefined;
   if (words !== undefined) return `${words} (${code})`;
   return error instanceof Error ? error.message : String(error);

@@ -102,6 +102,42 @@ describe('a path a client names cannot stall dwb serve (issue 26, item 1)', () =
   });
 });
 
+/** The 52-byte GGUF of issue 26, item 2: one metadata array of uint8 claiming 2^60 elements. */
+function hostileGguf(): Buffer {
+  const header = Buffer.alloc(52);
+  header.write('GGUF', 0, 'ascii');
+  header.writeUInt32LE(3, 4); // version
+  header.writeBigUInt64LE(0n, 8); // tensors
+  header.writeBigUInt64LE(1n, 16); // metadata entries
+  header.writeBigUInt64LE(1n, 24); // key length
+  header.write('a', 32, 'ascii');
+  header.writeUInt32LE(9, 33); // array
+  header.writeUInt32LE(0, 37); // of uint8
+  header.writeBigUInt64LE(1n << 60n, 41); // elements
+  return header;
+}
+
+describe('a model file a client names cannot stall dwb serve either (issue 26, item 1)', () => {
+  it('answers other clients while one adds a GGUF whose header claims 2^60 elements, and refuses it as damaged', { timeout: 90_000 }, async () => {
+    const path = join(suiteDir(), 'hostile.gguf');
+    writeFileSync(path, hostileGguf());
+    const holder = await connectSocket(server);
+    const other = await connectSocket(server);
+    const held = holder.invoke('local-models/add', { path }).then(
+      () => 'added',
+      (error: unknown) => error,
+    );
+    // The header is read in a worker thread: the main thread answers meanwhile.
+    expect(await other.invoke('workspace/info', {})).toMatchObject({ transport: 'websocket' });
+    expect((await fetch(server.url)).status).toBe(200);
+    expect(await other.invoke('notebooks/list', {})).toBeInstanceOf(Array);
+    expect(await held).toMatchObject({ name: 'WorkbenchError', code: 'unsupported', message: expect.stringMatching(/^Cannot read the GGUF header of .*hostile\.gguf: /) });
+    expect((await other.invoke('local-models/list', {})).models).toEqual([]);
+    holder.close();
+    other.close();
+  });
+});
+
 describe('every request that takes a path says what is wrong with it (issue 26, items 1 and 6)', () => {
   it('pearl/libraries/import', async () => {
     const method = 'pearl/libraries/import';
