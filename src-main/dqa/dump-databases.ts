@@ -15,7 +15,7 @@ import { loadBuildingDump, loadLocatingDump } from './load';
 import type { LocatingData } from './locating-data';
 import { prepareScenario, type LoadedScenario } from './prepared-scenario';
 import type { DatabaseOptions, DbKind, LoadedDatabase, ScenarioDatabases } from './scenario-database';
-import { nonRegularKind, readBounded, readBoundedText, readLimits, utf8Text } from '../native/bounded-read';
+import { nonRegularKind, readLimits, readRegularBounded, readRegularBoundedText, utf8Text } from '../native/bounded-read';
 
 /** Memoizes one load per key, so questions sharing a dump share its promise. */
 export function cachedLoader(load: (dump: string) => Promise<LoadedDatabase>, keyOf: (dump: string) => string): (dump: string) => Promise<LoadedDatabase> {
@@ -78,7 +78,20 @@ function preparedFrom(data: LocatingData | BuildingData, scenario: DatabaseOptio
 
 /** Parses one dump file into the scenario's prepared, indexed form. */
 export function parseDumpFile(path: string, dump: string, options: Pick<DatabaseOptions, 'scenario' | 'db'>): LoadedScenario {
-  return preparedFrom(parseDumpText(readBoundedText(path), dump, options), options.scenario);
+  return preparedFrom(parseDumpText(readDumpText(path), dump, options), options.scenario);
+}
+
+/**
+ * A dump's bytes. A questions file names its dumps, so only a regular file is read, opened so
+ * that a named pipe put there cannot block the thread (the app server's main thread, in a
+ * benchmark or a training); a questions file itself may still come from a pipe on the CLI.
+ */
+function readDumpBytes(path: string): Buffer {
+  return readRegularBounded(path, readLimits.text);
+}
+
+function readDumpText(path: string): string {
+  return readRegularBoundedText(path);
 }
 
 /**
@@ -99,7 +112,7 @@ export function parsedDumpData(
   let bytes: Buffer | null = null;
   let sourceHash = identity === null ? null : cache.knownSourceHash(identity);
   if (sourceHash === null) {
-    bytes = readBounded(path, readLimits.text);
+    bytes = readDumpBytes(path);
     sourceHash = dumpSourceHash(bytes);
     if (identity !== null) cache.rememberSourceHash(path, identity, sourceHash);
   }
@@ -111,7 +124,7 @@ export function parsedDumpData(
   progress(`parsing ${dump}`);
   // Parsed from the bytes there now, and stored under their own hash.
   if (bytes === null) {
-    bytes = readBounded(path, readLimits.text);
+    bytes = readDumpBytes(path);
     const fresh = dumpSourceHash(bytes);
     if (identity !== null && !fresh.equals(sourceHash)) cache.rememberSourceHash(path, identity, fresh);
     sourceHash = fresh;

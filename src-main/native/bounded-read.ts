@@ -37,22 +37,47 @@ export function readBounded(path: string, maxBytes: number): Buffer {
   try {
     const stats = fstatSync(descriptor);
     if (stats.isDirectory()) throw Object.assign(new Error(`EISDIR: illegal operation on a directory, read`), { code: 'EISDIR' });
-    // A regular file says its size: refuse it before reading a byte, and read it in one go.
-    if (stats.isFile() && stats.size > maxBytes) throw tooLarge(maxBytes);
-    const chunks: Buffer[] = [];
-    let total = 0;
-    for (;;) {
-      const chunk = Buffer.allocUnsafe(stats.isFile() ? Math.max(stats.size - total, 0) + 1 : chunkBytes);
-      const read = readSync(descriptor, chunk, 0, chunk.length, null);
-      if (read === 0) break;
-      total += read;
-      if (total > maxBytes) throw tooLarge(maxBytes);
-      chunks.push(read === chunk.length ? chunk : chunk.subarray(0, read));
-    }
-    return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total);
+    return readDescriptor(descriptor, stats, maxBytes);
   } finally {
     closeSync(descriptor);
   }
+}
+
+/**
+ * `readBounded` for a path that a file names rather than the user (the dumps a questions file
+ * lists): only a regular file is read. It is opened non-blocking, so a named pipe with no writer
+ * is refused at once (ENOTREG) instead of blocking the thread, as is a device or a socket.
+ */
+export function readRegularBounded(path: string, maxBytes: number): Buffer {
+  const descriptor = openSync(path, nonBlockingRead);
+  try {
+    const stats = fstatSync(descriptor);
+    if (!stats.isFile()) throw notRegularFile(stats);
+    return readDescriptor(descriptor, stats, maxBytes);
+  } finally {
+    closeSync(descriptor);
+  }
+}
+
+/** `readRegularBounded` as UTF-8 text, refused with EILSEQ when it is not UTF-8. */
+export function readRegularBoundedText(path: string, maxBytes: number = readLimits.text): string {
+  return utf8Text(readRegularBounded(path, maxBytes));
+}
+
+function readDescriptor(descriptor: number, stats: Stats, maxBytes: number): Buffer {
+  // A regular file says its size: refuse it before reading a byte, and read it in one go.
+  if (stats.isFile() && stats.size > maxBytes) throw tooLarge(maxBytes);
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(stats.isFile() ? Math.max(stats.size - total, 0) + 1 : chunkBytes);
+    const read = readSync(descriptor, chunk, 0, chunk.length, null);
+    if (read === 0) break;
+    total += read;
+    if (total > maxBytes) throw tooLarge(maxBytes);
+    chunks.push(read === chunk.length ? chunk : chunk.subarray(0, read));
+  }
+  return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total);
 }
 
 /**

@@ -3,7 +3,7 @@ import { closeSync, constants, mkdirSync, openSync, symlinkSync, truncateSync, w
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readBounded, readBoundedText, readRegularFile, readRegularHead, readRegularText } from '../../../src-main/native/bounded-read';
+import { readBounded, readBoundedText, readRegularBounded, readRegularBoundedText, readRegularFile, readRegularHead, readRegularText } from '../../../src-main/native/bounded-read';
 import { useTempDirs } from '../../support/temp';
 
 /** What `code` a read failed with, and its message. */
@@ -146,5 +146,31 @@ describe('reading a file a request names: regular files only, never waiting on o
     closeSync(openSync(huge, 'w'));
     truncateSync(huge, 300 * 1024 ** 3);
     expect(await asyncFailure(() => readRegularText(huge))).toEqual({ code: 'EFBIG', message: 'it holds more than 32 MB, the most read from such a file' });
+  });
+});
+
+describe('reading a file another file names (a dump a questions file lists), on this thread', () => {
+  const tempDir = useTempDirs();
+
+  it('reads a regular file, and refuses a named pipe with no writer at once instead of blocking', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'dump.sql'), 'INSERT INTO t VALUES (1);\n');
+    expect(readRegularBoundedText(join(dir, 'dump.sql'))).toBe('INSERT INTO t VALUES (1);\n');
+    const fifo = join(dir, 'pipe.sql');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    // readBounded would wait here for a writer that never comes.
+    expect(failure(() => readRegularBounded(fifo, 1024))).toEqual({ code: 'ENOTREG', message: 'it is a named pipe, not a regular file' });
+    expect(() => openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK)).toThrow(expect.objectContaining({ code: 'ENXIO' }));
+  });
+
+  it('refuses devices and folders, and a regular file past the limit', () => {
+    const dir = tempDir();
+    expect(failure(() => readRegularBounded('/dev/zero', 1024))).toEqual({ code: 'ENOTREG', message: 'it is a device, not a regular file' });
+    mkdirSync(join(dir, 'sub'));
+    expect(failure(() => readRegularBounded(join(dir, 'sub'), 10)).code).toBe('EISDIR');
+    writeFileSync(join(dir, 'big'), Buffer.alloc(2048, 'a'));
+    expect(failure(() => readRegularBounded(join(dir, 'big'), 1024)).code).toBe('EFBIG');
+    writeFileSync(join(dir, 'latin1.sql'), Buffer.from('Krak\xf3w', 'latin1'));
+    expect(failure(() => readRegularBoundedText(join(dir, 'latin1.sql'))).code).toBe('EILSEQ');
   });
 });
