@@ -3,7 +3,7 @@ import { closeSync, constants, mkdirSync, openSync, readFileSync, symlinkSync, t
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Method, Params } from '../../src-main/contract/api';
-import { repoRoot } from '../support/fixtures';
+import { repoRoot, tinySqlite } from '../support/fixtures';
 import { connectSocket, startServe, type ServeProcess } from '../support/serve';
 import { useSuiteTempDir } from '../support/temp';
 
@@ -133,6 +133,28 @@ describe('a model file a client names cannot stall dwb serve either (issue 26, i
     expect(await other.invoke('notebooks/list', {})).toBeInstanceOf(Array);
     expect(await held).toMatchObject({ name: 'WorkbenchError', code: 'unsupported', message: expect.stringMatching(/^Cannot read the GGUF header of .*hostile\.gguf: /) });
     expect((await other.invoke('local-models/list', {})).models).toEqual([]);
+    holder.close();
+    other.close();
+  });
+});
+
+describe('a file beside a connection cannot stall dwb serve (issue 26, item 1)', () => {
+  it('answers other clients while a what-if hashes a SQLite file whose -wal is a named pipe, and refuses it', async () => {
+    const dir = join(suiteDir(), 'whatif');
+    mkdirSync(dir);
+    const path = tinySqlite(dir);
+    const holder = await connectSocket(server);
+    const other = await connectSocket(server);
+    const connection = await holder.invoke('connections/add', { name: 'tiny', target: { engine: 'sqlite', path } });
+    const wal = mkfifo(`${path}-wal`);
+    const spec = { change: 'UPDATE store SET revenue = revenue + 100 WHERE id = :candidate', objective: 'SELECT sum(revenue) FROM store', candidates: [1, 2] };
+    const held = holder.invoke('whatif/run', { connectionId: connection.id, spec }).then(
+      () => 'ran',
+      (error: unknown) => error,
+    );
+    expect(await other.invoke('workspace/info', {})).toMatchObject({ transport: 'websocket' });
+    expect(await held).toMatchObject({ name: 'WorkbenchError', code: 'invalid-request', message: `what-if source ${wal} is a named pipe, not a regular file` });
+    expect(pipeHasNoReader(wal)).toBe(true);
     holder.close();
     other.close();
   });
