@@ -21,6 +21,7 @@ export default defineConfig({
           'whatif-worker': resolve(__dirname, 'src-main/whatif/worker.ts'),
           'kuzu-worker': resolve(__dirname, 'src-main/connectors/kuzu/worker.ts'),
           'model-process': resolve(__dirname, 'src-main/llm/local/model-process.ts'),
+          'model-header-worker': resolve(__dirname, 'src-main/llm/local/model-header-worker.ts'),
         },
         output: flatOutput,
       },

@@ -3,7 +3,8 @@ import { pathToFileURL } from 'node:url';
 import { WorkbenchError } from '../contract/errors';
 import { createLocalModelProvider, type LocalModelProvider } from '../llm/local/local-provider';
 import type { LocalModelSettings } from '../llm/local/local-settings';
-import { defaultContextSize, readGgufModelInfo } from '../llm/local/model-file';
+import { defaultContextSize } from '../llm/local/model-file';
+import { readModelInfoOffThread } from '../llm/local/model-header';
 import { createOpenAiProvider } from '../llm/openai-provider';
 import { parseProviderSettings, redactUrl, type ProviderSettings } from '../llm/settings';
 import { probeJsonSchemaOutput } from '../llm/structured-output-probe';
@@ -77,7 +78,7 @@ export function providerFromCliOptions(values: ModelCliValues, usage: string, ap
     });
     const settings: LocalModelSettings = local.settings;
     return {
-      contextTokens: async () => contextSize ?? defaultContextSize(await readGgufModelInfo(settings.modelPath)),
+      contextTokens: async () => contextSize ?? defaultContextSize(await readModelInfoOffThread(settings.modelPath)),
       provider: local,
       toolMode: 'tools',
       recordedSettings: { ...settings },

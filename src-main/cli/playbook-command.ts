@@ -21,7 +21,7 @@ import { defaultWorkspaceDir } from '../workspace/paths';
  * `dwb playbook list|import DIR|accept HASH|reject HASH|pin HASH [--workspace W]`: the
  * workspace's playbooks from the command line, as the app's Playbooks view shows them.
  */
-function runPlaybookReview(sub: 'list' | 'import' | 'accept' | 'reject' | 'pin', args: string[], io: CommandIo): number {
+async function runPlaybookReview(sub: 'list' | 'import' | 'accept' | 'reject' | 'pin', args: string[], io: CommandIo): Promise<number> {
   const { values, positionals } = parseOptions({ args, allowPositionals: true, options: { workspace: { type: 'string' } } });
   const wanted = sub === 'list' ? 0 : 1;
   if (positionals.length !== wanted) throw new WorkbenchError('invalid-request', `dwb playbook ${sub} takes ${wanted === 0 ? 'no argument' : sub === 'import' ? 'one folder' : 'one version hash'}: ${playbookUsage}`);
@@ -29,7 +29,7 @@ function runPlaybookReview(sub: 'list' | 'import' | 'accept' | 'reject' | 'pin',
   const store = playbookStoreOf(workspaceDir);
   const argument = positionals[0] as string;
   if (sub === 'import') {
-    const { added, known } = store.importDirectory(resolve(argument));
+    const { added, known } = await store.importDirectory(resolve(argument));
     io.stdout(`added ${added} version(s) to ${workspaceDir} as proposed${known > 0 ? `; ${known} were there already` : ''}`);
     return 0;
   }

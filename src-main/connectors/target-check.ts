@@ -1,7 +1,8 @@
-import { existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import type { ConnectionTarget } from '../contract/connections';
-import { WorkbenchError } from '../contract/errors';
-import { requireRegularFile } from './shared/file-kind';
+import { WorkbenchError, fileErrorReason } from '../contract/errors';
+import { nonRegularKind } from '../native/bounded-read';
 import { resolveUserPath } from './user-path';
 
 const fileKinds = {
@@ -11,12 +12,32 @@ const fileKinds = {
   parquet: 'a Parquet file',
 } as const;
 
-/** An absolute path to an existing regular file, or a clear error naming what was expected. */
-function existingFile(path: string, expected: string): string {
+/**
+ * What is at a path a client named, looked at off the main thread; undefined when nothing is
+ * there. Another failure (a part of the path is a file, no permission, a loop of links) is
+ * reported in words, not as "no file".
+ */
+async function statOrNothing(path: string): Promise<Stats | undefined> {
+  try {
+    return await stat(path);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === 'ENOENT') return undefined;
+    throw new WorkbenchError(code === 'ENOTDIR' ? 'not-found' : 'invalid-request', `Cannot open ${path}: ${fileErrorReason(error)}`);
+  }
+}
+
+/**
+ * An absolute path to an existing regular file, or a clear error naming what was expected: a
+ * database engine given a device reads it forever or misreads it, and a named pipe blocks its reader.
+ */
+async function existingFile(path: string, expected: string): Promise<string> {
   const absolute = resolveUserPath(path);
-  if (!existsSync(absolute)) throw new WorkbenchError('not-found', `No file at ${absolute}`);
-  requireRegularFile(absolute, expected);
-  return absolute;
+  const stats = await statOrNothing(absolute);
+  if (stats === undefined) throw new WorkbenchError('not-found', `No file at ${absolute}`);
+  if (stats.isFile()) return absolute;
+  const kind = nonRegularKind(stats);
+  throw new WorkbenchError('invalid-request', kind === 'a folder' ? `${absolute} is a folder, not ${expected}` : `${absolute} is ${kind}, not a regular file: expected ${expected}`);
 }
 
 /**
@@ -25,15 +46,15 @@ function existingFile(path: string, expected: string): string {
  * user-path.ts) and files must exist (a Kùzu database is a file since Kùzu 0.11, a folder before);
  * server URLs were already checked by the contract (scheme, no password).
  */
-export function normalizeTarget(target: ConnectionTarget): ConnectionTarget {
+export async function normalizeTarget(target: ConnectionTarget): Promise<ConnectionTarget> {
   switch (target.engine) {
     case 'sqlite':
-      return { engine: 'sqlite', path: existingFile(target.path, fileKinds.sqlite) };
+      return { engine: 'sqlite', path: await existingFile(target.path, fileKinds.sqlite) };
     case 'duckdb':
-      return { engine: 'duckdb', format: target.format, path: existingFile(target.path, fileKinds[target.format]) };
+      return { engine: 'duckdb', format: target.format, path: await existingFile(target.path, fileKinds[target.format]) };
     case 'kuzu': {
       const path = resolveUserPath(target.path);
-      if (!existsSync(path)) throw new WorkbenchError('not-found', `No Kùzu database at ${path}`);
+      if ((await statOrNothing(path)) === undefined) throw new WorkbenchError('not-found', `No Kùzu database at ${path}`);
       return { engine: 'kuzu', path };
     }
     case 'postgres':

@@ -34,7 +34,7 @@ function describe(counts: NonNullable<ConnectionTestReport['counts']>): string {
 export async function testConnection(target: ConnectionTarget, password: string | null): Promise<ConnectionTestReport> {
   const started = performance.now();
   try {
-    const connector = await openConnector(normalizeTarget(target), password);
+    const connector = await openConnector(await normalizeTarget(target), password);
     try {
       const counts = countsOf(await connector.schema());
       const warnings = connector.warnings ?? [];

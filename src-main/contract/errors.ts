@@ -82,6 +82,8 @@ const fileErrorWords: Readonly<Record<string, string>> = {
   EPERM: 'operation not permitted',
   EISDIR: 'it is a folder, not a file',
   ENOTDIR: 'a part of the path is not a folder',
+  ELOOP: 'the path goes round a loop of symbolic links',
+  ENAMETOOLONG: 'the path is too long',
   EMFILE: 'too many open files',
   ENOSPC: 'no space left on the device',
   EROFS: 'the file system is read-only',
@@ -90,7 +92,19 @@ const fileErrorWords: Readonly<Record<string, string>> = {
 /** Why a file operation failed, for a message: "no such file (ENOENT)", else the error's own text. */
 export function fileErrorReason(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
+  // Node refuses such a path before asking the system, in words of its own API.
+  if (code === 'ERR_INVALID_ARG_VALUE' && error instanceof Error && error.message.includes('null bytes')) return 'the path holds a NUL character, which no file name can';
   const words = typeof code === 'string' ? fileErrorWords[code] : undefined;
   if (words !== undefined) return `${words} (${code})`;
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * The code for a file a request named that could not be read: `not-found` when nothing is there
+ * (ENOENT, or ENOTDIR: a part of the path is a file), `invalid-request` for a path that names the
+ * wrong thing (a folder, a pipe or device, a file too big, not UTF-8, not permitted).
+ */
+export function fileErrorCode(error: unknown): ErrorCode {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR' ? 'not-found' : 'invalid-request';
 }

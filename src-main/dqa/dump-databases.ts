@@ -4,9 +4,10 @@
  * database round-trip. Nothing here loads a database driver; reading through an engine is
  * `scenario-databases.ts` (`--target`, and the connector tests).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, type Stats } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
-import { WorkbenchError } from '../contract/errors';
+import { WorkbenchError, fileErrorCode, fileErrorReason } from '../contract/errors';
 import type { BuildingData } from './building-data';
 import { fileIdentity, type DumpCache } from './dump-cache';
 import { dumpSourceHash, type DumpCacheKey } from './dump-cache-format';
@@ -14,7 +15,7 @@ import { loadBuildingDump, loadLocatingDump } from './load';
 import type { LocatingData } from './locating-data';
 import { prepareScenario, type LoadedScenario } from './prepared-scenario';
 import type { DatabaseOptions, DbKind, LoadedDatabase, ScenarioDatabases } from './scenario-database';
-import { readBounded, readBoundedText, readLimits, utf8Text } from '../native/bounded-read';
+import { nonRegularKind, readLimits, readRegularBounded, readRegularBoundedText, utf8Text } from '../native/bounded-read';
 
 /** Memoizes one load per key, so questions sharing a dump share its promise. */
 export function cachedLoader(load: (dump: string) => Promise<LoadedDatabase>, keyOf: (dump: string) => string): (dump: string) => Promise<LoadedDatabase> {
@@ -33,14 +34,36 @@ export function cachedLoader(load: (dump: string) => Promise<LoadedDatabase>, ke
 export function dumpPathOf(baseDir: string, dump: string, db: DbKind): string {
   const path = resolve(baseDir, dump);
   if (!existsSync(path)) throw new WorkbenchError('not-found', `dump ${dump} not found at ${path}`);
+  requireDumpExtension(path, dump, db);
+  return path;
+}
+
+function requireDumpExtension(path: string, dump: string, db: DbKind): void {
   const expected = db === 'rdb' ? '.sql' : '.cql';
   if (extname(path).toLowerCase() !== expected) throw new WorkbenchError('invalid-request', `${dump}: a --db ${db} dump must be a ${expected} file`);
-  return path;
 }
 
 /** Checks every dump up front, so a bad path fails before any work (and with one message). */
 export function requireDumpFiles(baseDir: string, dumps: readonly string[], db: DbKind): void {
   for (const dump of new Set(dumps)) dumpPathOf(baseDir, dump, db);
+}
+
+/**
+ * `requireDumpFiles` for dumps a questions file names to the server: looked at off the main
+ * thread, and each must be a regular file (a named pipe there would stall the server's reader).
+ */
+export async function checkDumpFiles(baseDir: string, dumps: readonly string[], db: DbKind): Promise<void> {
+  for (const dump of new Set(dumps)) {
+    const path = resolve(baseDir, dump);
+    let stats: Stats;
+    try {
+      stats = await stat(path);
+    } catch (error) {
+      throw new WorkbenchError(fileErrorCode(error), `dump ${dump} cannot be read at ${path}: ${fileErrorReason(error)}`);
+    }
+    if (!stats.isFile()) throw new WorkbenchError('invalid-request', `dump ${dump} at ${path} is ${nonRegularKind(stats)}, not a regular file`);
+    requireDumpExtension(path, dump, db);
+  }
 }
 
 function parseDumpText(text: string, dump: string, options: Pick<DatabaseOptions, 'scenario' | 'db'>): LocatingData | BuildingData {
@@ -55,7 +78,20 @@ function preparedFrom(data: LocatingData | BuildingData, scenario: DatabaseOptio
 
 /** Parses one dump file into the scenario's prepared, indexed form. */
 export function parseDumpFile(path: string, dump: string, options: Pick<DatabaseOptions, 'scenario' | 'db'>): LoadedScenario {
-  return preparedFrom(parseDumpText(readBoundedText(path), dump, options), options.scenario);
+  return preparedFrom(parseDumpText(readDumpText(path), dump, options), options.scenario);
+}
+
+/**
+ * A dump's bytes. A questions file names its dumps, so only a regular file is read, opened so
+ * that a named pipe put there cannot block the thread (the app server's main thread, in a
+ * benchmark or a training); a questions file itself may still come from a pipe on the CLI.
+ */
+function readDumpBytes(path: string): Buffer {
+  return readRegularBounded(path, readLimits.text);
+}
+
+function readDumpText(path: string): string {
+  return readRegularBoundedText(path);
 }
 
 /**
@@ -76,7 +112,7 @@ export function parsedDumpData(
   let bytes: Buffer | null = null;
   let sourceHash = identity === null ? null : cache.knownSourceHash(identity);
   if (sourceHash === null) {
-    bytes = readBounded(path, readLimits.text);
+    bytes = readDumpBytes(path);
     sourceHash = dumpSourceHash(bytes);
     if (identity !== null) cache.rememberSourceHash(path, identity, sourceHash);
   }
@@ -88,7 +124,7 @@ export function parsedDumpData(
   progress(`parsing ${dump}`);
   // Parsed from the bytes there now, and stored under their own hash.
   if (bytes === null) {
-    bytes = readBounded(path, readLimits.text);
+    bytes = readDumpBytes(path);
     const fresh = dumpSourceHash(bytes);
     if (identity !== null && !fresh.equals(sourceHash)) cache.rememberSourceHash(path, identity, fresh);
     sourceHash = fresh;

@@ -9,7 +9,7 @@ import { writeSqliteDatabase } from './sqlite-import';
 import { parseCypherDump } from './cypher-dump';
 import { writeKuzuDatabase } from './kuzu-import';
 import { parseSqlDump } from './sql-dump';
-import { readBoundedText } from '../native/bounded-read';
+import { readRegularBoundedText } from '../native/bounded-read';
 
 /** A file name for the imported copy of `dumpPath`, unique within one scratch folder. */
 function targetName(dumpPath: string, index: number, extension: string): string {
@@ -18,13 +18,13 @@ function targetName(dumpPath: string, index: number, extension: string): string 
 
 export function importRelationalDump(dumpPath: string, scratchDir: string, index: number): string {
   const target = join(scratchDir, targetName(dumpPath, index, '.sqlite'));
-  writeSqliteDatabase(parseSqlDump(readBoundedText(dumpPath), dumpPath), target);
+  writeSqliteDatabase(parseSqlDump(readRegularBoundedText(dumpPath), dumpPath), target);
   return target;
 }
 
 export async function importGraphDump(dumpPath: string, scratchDir: string, index: number): Promise<string> {
   const target = join(scratchDir, targetName(dumpPath, index, '.kuzu'));
-  await writeKuzuDatabase(parseCypherDump(readBoundedText(dumpPath), dumpPath), target, dumpPath);
+  await writeKuzuDatabase(parseCypherDump(readRegularBoundedText(dumpPath), dumpPath), target, dumpPath);
   return target;
 }
 

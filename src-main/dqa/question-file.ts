@@ -5,9 +5,9 @@
  * field. Dump paths (`rdb`, `gdb`) are relative to the file's folder, as in fixtures/dqa.
  */
 import { dirname, resolve } from 'node:path';
-import { WorkbenchError, fileErrorReason } from '../contract/errors';
+import { WorkbenchError, fileErrorCode, fileErrorReason } from '../contract/errors';
 import type { BuildingQuestion, DqaScenario, LocatingQuestion } from './dataset';
-import { readBoundedText } from '../native/bounded-read';
+import { readBoundedText, readRegularText } from '../native/bounded-read';
 
 export type QuestionSet =
   | { scenario: 'locating'; path: string; baseDir: string; questions: LocatingQuestion[] }
@@ -20,6 +20,10 @@ function readJson(path: string): unknown {
   } catch (error) {
     throw new WorkbenchError('not-found', `cannot read the questions file ${path}: ${fileErrorReason(error)}`);
   }
+  return parseJson(text, path);
+}
+
+function parseJson(text: string, path: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
@@ -89,7 +93,25 @@ function validQuestions(path: string, items: unknown[], fields: readonly (readon
 
 export function readQuestionSet(pathArgument: string): QuestionSet {
   const path = resolve(pathArgument);
-  const raw = readJson(path);
+  return questionSetOf(path, readJson(path));
+}
+
+/**
+ * `readQuestionSet` for a path a client of the server names: read off the main thread, and only
+ * when it is a regular file (a named pipe or a device would stall every client).
+ */
+export async function readQuestionSetFile(pathArgument: string): Promise<QuestionSet> {
+  const path = resolve(pathArgument);
+  let text: string;
+  try {
+    text = await readRegularText(path);
+  } catch (error) {
+    throw new WorkbenchError(fileErrorCode(error), `cannot read the questions file ${path}: ${fileErrorReason(error)}`);
+  }
+  return questionSetOf(path, parseJson(text, path));
+}
+
+function questionSetOf(path: string, raw: unknown): QuestionSet {
   if (!Array.isArray(raw)) throw new WorkbenchError('invalid-request', `${path}: expected a JSON array of questions`);
   if (raw.length === 0) throw new WorkbenchError('invalid-request', `${path}: the file holds no questions`);
   const baseDir = dirname(path);

@@ -25,7 +25,7 @@ import { importGraphDump, importRelationalDump, kuzuUnavailableReason } from './
 import { loadScenarioFromConnector, type LoadedScenario } from './prepared-scenario';
 import type { DatabaseOptions, LoadedDatabase, ScenarioDatabases } from './scenario-database';
 
-export { requireDumpFiles } from './dump-databases';
+export { checkDumpFiles, requireDumpFiles } from './dump-databases';
 export type { DatabaseOptions, DbKind, LoadedDatabase, ScenarioDatabases } from './scenario-database';
 
 async function withConnector<T>(connector: Connector, work: (connector: Connector) => Promise<T>): Promise<T> {

@@ -6,6 +6,7 @@ import { WebSocket, WebSocketServer } from 'ws';
 import { WorkbenchError } from '../contract/errors';
 import type { EventMessage, ResponseMessage } from '../contract/transport';
 import type { Workbench } from '../services/workbench';
+import { ReplyLedger, SessionReplies, sessionIdPattern } from './request-replies';
 import { closeReasons, maxRequestBytes, readRequestFrame } from './socket-frames';
 import { serveStatic } from './static-files';
 
@@ -45,6 +46,7 @@ export async function startBrowserServer(options: { workbench: Workbench; render
   const sockets = new WebSocketServer({ noServer: true, maxPayload: maxRequestBytes, WebSocket: ExplainingWebSocket });
   let origins: Set<string> = new Set();
   let connectSrc = '';
+  const ledger = new ReplyLedger();
 
   server.on('request', (request, response) => {
     try {
@@ -66,9 +68,12 @@ export async function startBrowserServer(options: { workbench: Workbench; render
         socket.end(`HTTP/1.1 ${refusal}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
         return;
       }
+      // A page names its session, so a reconnected socket shares its request ids; a client naming none has one per socket.
+      const session = sessionOf(request);
+      const replies = session === null ? new SessionReplies() : ledger.session(session);
       sockets.handleUpgrade(request, socket, head, (client) => {
         socket.removeListener('error', onSocketError);
-        serveClient(client, options.workbench, log);
+        serveClient(client, options.workbench, replies, log);
       });
     } catch (error) {
       log(`dwb serve: upgrade failed: ${describe(error)}`);
@@ -107,7 +112,14 @@ function upgradeRefusal(request: IncomingMessage, token: string, origins: Set<st
   if (url.pathname !== '/api') return '404 Not Found';
   if (!sameToken(url.searchParams.get('token') ?? '', token)) return '401 Unauthorized';
   if (!origins.has(request.headers.origin ?? '')) return '403 Forbidden';
+  const session = url.searchParams.get('session');
+  if (session !== null && !sessionIdPattern.test(session)) return '400 Bad Request';
   return null;
+}
+
+/** The session the upgrade names (checked by upgradeRefusal), or null. */
+function sessionOf(request: IncomingMessage): string | null {
+  return new URL(request.url ?? '/', 'http://127.0.0.1').searchParams.get('session');
 }
 
 /**
@@ -135,21 +147,15 @@ function serveDownload(workbench: Workbench, request: IncomingMessage, response:
   return true;
 }
 
-function serveClient(client: WebSocket, workbench: Workbench, log: ServerLog): void {
+function serveClient(client: WebSocket, workbench: Workbench, replies: SessionReplies, log: ServerLog): void {
   // ws closes the socket itself (1009 too big, 1007 bad UTF-8, 1002 bad frame); this only records it.
   client.on('error', (error) => log(`dwb serve: closed a WebSocket client: ${describe(error)}`));
+  const sendText = (text: string): void => {
+    if (client.readyState === client.OPEN) client.send(text);
+  };
   const send = (message: ResponseMessage | EventMessage): void => {
-    if (client.readyState !== client.OPEN) return;
-    let text: string;
-    try {
-      text = JSON.stringify(message);
-    } catch (error) {
-      // A value JSON cannot carry (a BigInt, a cycle): the caller still gets an answer.
-      log(`dwb serve: could not serialize a message: ${describe(error)}`);
-      if (!('id' in message)) return;
-      text = JSON.stringify({ id: message.id, ok: false, error: new WorkbenchError('internal', 'The result could not be sent over the WebSocket').toJSON() });
-    }
-    client.send(text);
+    const text = client.readyState === client.OPEN ? messageText(message, log) : null;
+    if (text !== null) client.send(text);
   };
   const unsubscribe = workbench.subscribe((event, payload) => send({ event, payload }));
   client.on('close', unsubscribe);
@@ -161,18 +167,39 @@ function serveClient(client: WebSocket, workbench: Workbench, log: ServerLog): v
         return;
       }
       const { id, method, params } = frame.request;
-      Promise.resolve()
-        .then(() => workbench.call(method, params))
-        .then(
-          (result) => send({ id, ok: true, result }),
-          (error: unknown) => send({ id, ok: false, error: WorkbenchError.from(error).toJSON() }),
+      const errorText = (error: unknown): string => replyText({ id, ok: false, error: WorkbenchError.from(error).toJSON() }, log);
+      // Answered at most once per id: a repeat gets the first reply (or waits for it) and does not run again.
+      replies
+        .answer(
+          frame.request,
+          () =>
+            Promise.resolve()
+              .then(() => workbench.call(method, params))
+              .then((result) => replyText({ id, ok: true, result }, log), errorText),
+          errorText,
         )
+        .then(sendText)
         .catch((error: unknown) => log(`dwb serve: reply to ${method} failed: ${describe(error)}`));
     } catch (error) {
       log(`dwb serve: WebSocket message failed: ${describe(error)}`);
       send({ id: -1, ok: false, error: WorkbenchError.from(error).toJSON() });
     }
   });
+}
+
+/** A message as JSON text, or null for an event JSON cannot carry (a BigInt, a cycle), which is not sent. */
+function messageText(message: ResponseMessage | EventMessage, log: ServerLog): string | null {
+  try {
+    return JSON.stringify(message);
+  } catch (error) {
+    log(`dwb serve: could not serialize a message: ${describe(error)}`);
+    return 'id' in message ? JSON.stringify({ id: message.id, ok: false, error: new WorkbenchError('internal', 'The result could not be sent over the WebSocket').toJSON() }) : null;
+  }
+}
+
+/** A reply as JSON text: a result JSON cannot carry still gives the caller an answer. */
+function replyText(message: ResponseMessage, log: ServerLog): string {
+  return messageText(message, log) as string;
 }
 
 function describe(error: unknown): string {

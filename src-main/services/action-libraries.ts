@@ -1,12 +1,12 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ActionLibrarySummary, ActionLibraryView, EditedActionView } from '../contract/pearl';
-import { WorkbenchError, fileErrorReason } from '../contract/errors';
+import { WorkbenchError, fileErrorCode, fileErrorReason } from '../contract/errors';
 import { readActionLibrary, seedLibrary, type ActionLibrary, type Demonstration } from '../engine/techniques/pearl/library';
 import { withDemonstration } from '../engine/techniques/pearl/refine';
 import { parseProgram } from '../engine/techniques/pearl/program';
 import type { Environment } from '../workspace/clock';
-import { readBoundedText } from '../native/bounded-read';
+import { readRegularText } from '../native/bounded-read';
 
 /** What the workspace keeps of one imported library: the library as read, and where and when it came from. */
 interface StoredLibrary {
@@ -100,16 +100,21 @@ export class ActionLibraryStore {
     return summaryOf({ ...stored, status: accept ? 'accepted' : 'rejected' });
   }
 
-  import(path: string): ActionLibrarySummary {
+  /**
+   * Imports the library file a client names. It is read off the main thread and only if it is a
+   * regular file (a named pipe or a device would stall every client of the server), as is the
+   * mining rounds file beside it.
+   */
+  async import(path: string): Promise<ActionLibrarySummary> {
     let text: string;
     try {
-      text = readBoundedText(path);
+      text = await readRegularText(path);
     } catch (error) {
-      throw new WorkbenchError('not-found', `Could not read ${path}: ${fileErrorReason(error)}`);
+      throw new WorkbenchError(fileErrorCode(error), `Could not read ${path}: ${fileErrorReason(error)}`);
     }
     const library = readActionLibrary(text, basename(path));
     const roundsPath = `${path.replace(/\.json$/, '')}.rounds.json`;
-    const rounds = roundsPath !== path && existsSync(roundsPath) ? readRounds(roundsPath) : null;
+    const rounds = roundsPath !== path ? await readRounds(roundsPath) : null;
     const importedAt = this.environment.now();
     const stored: StoredLibrary = { id: `lib-${this.environment.newId()}`, name: basename(path), importedAt, library, rounds, version: 1, savedAt: importedAt, note: 'imported', status: 'accepted' };
     mkdirSync(this.folder, { recursive: true });
@@ -284,9 +289,10 @@ export class ActionLibraryStore {
   }
 }
 
-function readRounds(path: string): unknown[] | null {
+/** The mining rounds file beside an imported library, or null when there is none (or it is no rounds file: the rounds are extra). */
+async function readRounds(path: string): Promise<unknown[] | null> {
   try {
-    const value = JSON.parse(readFileSync(path, 'utf8')) as { format?: unknown; rounds?: unknown };
+    const value = JSON.parse(await readRegularText(path)) as { format?: unknown; rounds?: unknown };
     return value.format === 'decision-workbench/pearl-mining-rounds' && Array.isArray(value.rounds) ? value.rounds : null;
   } catch {
     return null;

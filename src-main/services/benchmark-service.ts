@@ -20,9 +20,9 @@ import { benchmarkQuestions, runBenchmark } from '../benchmark/run-benchmark';
 import { writeResultFiles } from '../benchmark/results-files';
 import { writeQuestionResult } from '../benchmark/question-result';
 import { collectResults, resultsTable } from '../benchmark/results-table';
-import { readQuestionSet } from '../dqa/question-file';
+import { readQuestionSetFile } from '../dqa/question-file';
 import { techniqueNamed } from '../engine/techniques/registry';
-import { requireDumpFiles } from '../dqa/scenario-databases';
+import { checkDumpFiles } from '../dqa/scenario-databases';
 import { redactUrl } from '../llm/settings';
 import type { AppDatabase } from '../workspace/app-database';
 import { BenchmarkStore } from '../workspace/benchmark-store';
@@ -67,19 +67,22 @@ export function createBenchmarkService(deps: {
     return summary;
   };
 
-  /** Checks the questions file and its dumps before anything starts; returns the question count per database kind. */
-  const readQuestions = (spec: BenchmarkSpec): number => {
+  /**
+   * Checks the questions file and its dumps before anything starts (off the main thread: a client
+   * names the file); returns the question count per database kind.
+   */
+  const readQuestions = async (spec: BenchmarkSpec): Promise<number> => {
     for (const technique of spec.techniques) techniqueNamed(technique);
     if (spec.dellma && !spec.techniques.includes('dellma')) throw new WorkbenchError('invalid-request', 'The DeLLMa variant and sizes are for the DeLLMa technique, which this benchmark does not run');
-    const set = readQuestionSet(spec.questionsFile);
-    for (const db of spec.dbs) requireDumpFiles(set.baseDir, set.questions.map((question) => (db === 'rdb' ? question.rdb : question.gdb)), db);
+    const set = await readQuestionSetFile(spec.questionsFile);
+    for (const db of spec.dbs) await checkDumpFiles(set.baseDir, set.questions.map((question) => (db === 'rdb' ? question.rdb : question.gdb)), db);
     return set.questions.length;
   };
 
   const drive = async (id: string, spec: BenchmarkSpec, settings: ProviderSettings, signal: AbortSignal): Promise<void> => {
     const progress = { done: 0, total: 0, correct: 0, correctWithTies: 0, tokens: 0 };
     try {
-      const set = readQuestionSet(spec.questionsFile);
+      const set = await readQuestionSetFile(spec.questionsFile);
       progress.total = set.questions.length * spec.techniques.length * spec.dbs.length;
       for (const technique of spec.techniques) {
         for (const db of spec.dbs) {
@@ -136,11 +139,11 @@ export function createBenchmarkService(deps: {
 
   const handlers: BenchmarkHandlers = {
     'benchmarks/list': () => store.list(),
-    'benchmarks/start': (asked) => {
+    'benchmarks/start': async (asked) => {
       // The benchmark measures the papers' techniques unless told otherwise; stored with the spec so a resume keeps it.
       const spec: BenchmarkSpec = { ...asked, fidelity: asked.fidelity ?? 'paper' };
       const settings = requireModel();
-      const perKind = readQuestions(spec);
+      const perKind = await readQuestions(spec);
       const id = deps.environment.newId();
       store.create({
         id,
@@ -163,14 +166,16 @@ export function createBenchmarkService(deps: {
       await running.done;
       return store.get(id);
     },
-    'benchmarks/resume': ({ id }) => {
+    'benchmarks/resume': async ({ id }) => {
       const current = store.get(id);
       if (live.has(id) || current.status === 'running') throw new WorkbenchError('conflict', `Benchmark ${id} is already running`);
       const settings = requireModel();
       // One benchmark, one model: answers of two models in one table would compare nothing.
       const ranOn = current.model.slice(0, current.model.lastIndexOf(' at '));
       if (ranOn !== settings.model) throw new WorkbenchError('conflict', `Benchmark ${id} ran on ${ranOn}; the configured model is ${settings.model}: set ${ranOn} back or start a new benchmark`);
-      readQuestions(current.spec);
+      await readQuestions(current.spec);
+      // A second resume may have started it while the file was read.
+      if (live.has(id)) throw new WorkbenchError('conflict', `Benchmark ${id} is already running`);
       const summary = store.update(id, { status: 'running', message: null, endedAt: null, model: modelDescription(settings) });
       launch(summary, settings);
       return publish(summary);

@@ -18,10 +18,10 @@ export function connectionHandlers(dependencies: { connections: ConnectionStore;
   };
   return {
     'connections/list': () => connections.list(),
-    'connections/add': ({ name, target, password }) => changed(connections.add(name, normalizeTarget(target), password)),
+    'connections/add': async ({ name, target, password }) => changed(connections.add(name, await normalizeTarget(target), password)),
     'connections/rename': ({ id, name }) => changed(connections.rename(id, name)),
     'connections/update': async ({ id, name, target, password }) => {
-      const connection = connections.update(id, { name, target: target && normalizeTarget(target), password });
+      const connection = connections.update(id, { name, target: target && (await normalizeTarget(target)), password });
       await pool.release(id);
       return changed(connection);
     },

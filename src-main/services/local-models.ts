@@ -3,7 +3,8 @@ import { WorkbenchError } from '../contract/errors';
 import type { LocalModel, LocalModelsView } from '../contract/local-models';
 import { createLocalModelProvider, type LocalModelProvider } from '../llm/local/local-provider';
 import { defaultThreads, type LocalModelSettings } from '../llm/local/local-settings';
-import { readGgufModelInfo, type GgufModelInfo } from '../llm/local/model-file';
+import type { GgufModelInfo } from '../llm/local/model-file';
+import { readModelInfoOffThread } from '../llm/local/model-header';
 import type { ModelProcessLauncher } from '../llm/local/protocol';
 import type { AppDatabase } from '../workspace/app-database';
 import type { Environment } from '../workspace/clock';
@@ -44,8 +45,9 @@ export class LocalModelManager {
     const absolute = resolve(path.trim());
     const existing = this.rows().find((row) => row.path === absolute);
     if (existing) throw new WorkbenchError('conflict', `${absolute} is already in the list`);
-    // Refuses a file that is not GGUF or whose architecture llama.cpp does not know, with the reason.
-    const info = await readGgufModelInfo(absolute);
+    // Refuses a file that is not GGUF or whose architecture llama.cpp does not know, with the reason;
+    // read in a worker thread, so a hostile header cannot stall the other clients.
+    const info = await readModelInfoOffThread(absolute);
     this.dependencies.database
       .prepare('INSERT INTO local_models (id, path, info, added_at) VALUES (?, ?, ?, ?)')
       .run(this.dependencies.environment.newId(), absolute, JSON.stringify(info), this.dependencies.environment.now());

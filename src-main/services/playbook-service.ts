@@ -18,8 +18,8 @@ import { trainPlaybook } from '../engine/techniques/autoplan/training';
 import { recogniseScenario } from '../simulators/scenario';
 import type { RunStore } from '../workspace/run-store';
 import type { SignOffLog } from '../workspace/sign-off-log';
-import { readQuestionSet } from '../dqa/question-file';
-import { requireDumpFiles } from '../dqa/scenario-databases';
+import { readQuestionSetFile } from '../dqa/question-file';
+import { checkDumpFiles } from '../dqa/scenario-databases';
 import { createOpenAiProvider } from '../llm/openai-provider';
 import type { ModelProvider } from '../llm/types';
 import type { Environment } from '../workspace/clock';
@@ -81,11 +81,12 @@ export function createPlaybookService(deps: {
     deps.emit('playbooks-change', { training });
   };
 
-  const train = (spec: PlaybookTrainingSpec): PlaybookTraining => {
+  const train = async (spec: PlaybookTrainingSpec): Promise<PlaybookTraining> => {
     const settings = deps.modelSettings();
     if (!settings) throw new WorkbenchError('invalid-request', 'No model is set up: open Model settings and save an endpoint first');
-    const set = readQuestionSet(spec.questionsFile);
-    requireDumpFiles(set.baseDir, set.questions.map((question) => (spec.db === 'rdb' ? question.rdb : question.gdb)), spec.db);
+    // A client names the questions file: read and checked off the main thread, with its dumps.
+    const set = await readQuestionSetFile(spec.questionsFile);
+    await checkDumpFiles(set.baseDir, set.questions.map((question) => (spec.db === 'rdb' ? question.rdb : question.gdb)), spec.db);
     const id = deps.environment.newId();
     const directory = join(deps.workspaceDir, 'playbooks', 'trainings', id);
     let training: PlaybookTraining = { id, source: spec.questionsFile, db: spec.db, batchSize: spec.batchSize, status: 'running', versions: 0, message: null, directory };
@@ -202,7 +203,7 @@ export function createPlaybookService(deps: {
     'playbooks/edit': ({ hash, playbook }) => changed(store.edit(hash, playbook)),
     'playbooks/pin': ({ hash }) => changed(store.pin(hash)),
     'playbooks/unpin': ({ scenario, db }) => changed(store.unpin(scenario, db)),
-    'playbooks/import': ({ directory }) => changed(store.importDirectory(directory)),
+    'playbooks/import': async ({ directory }) => changed(await store.importDirectory(directory)),
     'playbooks/train': (spec) => train(spec),
     'playbooks/trainings': () => [...trainings.values()].reverse(),
     'playbooks/train-from-runs': ({ connectionId, batchSize }) => trainFromRuns(connectionId, batchSize),

@@ -31,10 +31,10 @@ export function fileSource(path: string, kind: SandboxKind): SandboxSource {
   return {
     description: `the source ${source}`,
     snapshot: async (scratch) => {
-      requireSourceFile(source);
-      const digest = digestSource(source, companions);
-      return { copyPath: copySource(source, scratch, companions), kind, digest };
+      await requireSourceFile(source);
+      const digest = await digestSource(source, companions);
+      return { copyPath: await copySource(source, scratch, companions), kind, digest };
     },
-    digest: async () => digestSource(source, companions),
+    digest: () => digestSource(source, companions),
   };
 }

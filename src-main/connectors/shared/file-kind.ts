@@ -1,15 +1,9 @@
-import { closeSync, openSync, readSync, statSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 
 import { WorkbenchError } from '../../contract/errors';
+import { nonRegularKind } from '../../native/bounded-read';
 
-/** What a path that is not a regular file is, in words ("a folder", "a device", …). */
-export function nonRegularKind(stats: Stats): string {
-  if (stats.isDirectory()) return 'a folder';
-  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device';
-  if (stats.isFIFO()) return 'a named pipe';
-  if (stats.isSocket()) return 'a socket';
-  return 'not a regular file';
-}
+export { nonRegularKind };
 
 /**
  * Refuses a path that exists but is not a regular file, saying what it is: a database engine
@@ -38,9 +32,11 @@ export function sniffFileKind(path: string): SniffedKind {
   let head: Buffer;
   try {
     // Only a regular file is opened: opening a named pipe would block until a writer comes.
+    // O_NONBLOCK keeps a pipe swapped in after the stat from blocking the open; fstat refuses it.
     if (!statSync(path).isFile()) return 'unknown';
-    const descriptor = openSync(path, 'r');
+    const descriptor = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
     try {
+      if (!fstatSync(descriptor).isFile()) return 'unknown';
       head = Buffer.alloc(sniffBytes);
       head = head.subarray(0, readSync(descriptor, head, 0, sniffBytes, 0));
     } finally {

@@ -7,7 +7,8 @@ import { toChatHistory } from './chat-history';
 import { forkModelProcess } from './fork-model-process';
 import { grammarLimitsFor, readToolCallReply, toGrammarSchema, toolCallGrammarSchema, type GrammarLimits, type GrammarSchema } from './grammar-schema';
 import { defaultThreads, parseLocalModelSettings, type LocalModelSettings, type LocalModelSettingsInput } from './local-settings';
-import { assertEnoughMemory, defaultContextSize, estimateLoadBytes, readGgufModelInfo, type GgufModelInfo } from './model-file';
+import { assertEnoughMemory, defaultContextSize, estimateLoadBytes, type GgufModelInfo } from './model-file';
+import { readModelInfoOffThread } from './model-header';
 import type { ChatHistoryEntry, FromModelProcess, ModelProcess, ModelProcessLauncher } from './protocol';
 
 /** A loaded model, as the model manager shows it. */
@@ -95,7 +96,8 @@ export function createLocalModelProvider(input: LocalModelSettingsInput, depende
   }
 
   async function startLoad(onProgress: ((progress: number) => void) | undefined): Promise<LoadedLocalModel> {
-    const info = await readGgufModelInfo(settings.modelPath);
+    // In a worker thread within a budget: a hostile header neither stalls the caller nor hangs the load.
+    const info = await readModelInfoOffThread(settings.modelPath);
     const contextSize = settings.contextSize ?? defaultContextSize(info);
     assertEnoughMemory(estimateLoadBytes(info, contextSize), `${info.name} with a ${contextSize}-token context`, freeMemory());
     const started = performance.now();

@@ -1,6 +1,6 @@
-import { open, stat } from 'node:fs/promises';
 import { freemem } from 'node:os';
-import { WorkbenchError, fileErrorReason } from '../../contract/errors';
+import { WorkbenchError, fileErrorCode, fileErrorReason } from '../../contract/errors';
+import { readRegularHead } from '../../native/bounded-read';
 import { GgufFormatError, type GgufReadLimits } from './gguf-byte-reader';
 import { headerFields, type HeaderFields } from './gguf-fields';
 import { readGgufHeader } from './gguf-header';
@@ -25,26 +25,21 @@ export interface GgufModelInfo {
 
 const ggufMagic = Buffer.from('GGUF', 'ascii');
 
-/** Refuses anything that is not a readable GGUF file, with the reason. */
+/**
+ * Refuses anything that is not a readable GGUF file, with the reason. A client names the path,
+ * so it is opened only as a regular file, without waiting and off the main thread: a named pipe
+ * or a device is refused before a byte is read.
+ */
 export async function assertGgufFile(path: string): Promise<number> {
+  let head: Buffer;
   let size: number;
   try {
-    const info = await stat(path);
-    if (!info.isFile()) throw new WorkbenchError('invalid-request', `${path} is not a file`);
-    size = info.size;
+    ({ head, size } = await readRegularHead(path, ggufMagic.length));
   } catch (error) {
-    if (error instanceof WorkbenchError) throw error;
-    throw new WorkbenchError('not-found', `Cannot read the model file ${path}: ${fileErrorReason(error)}`);
+    throw new WorkbenchError(fileErrorCode(error), `Cannot read the model file ${path}: ${fileErrorReason(error)}`);
   }
-  const handle = await open(path, 'r');
-  try {
-    const head = Buffer.alloc(4);
-    const { bytesRead } = await handle.read(head, 0, 4, 0);
-    if (bytesRead < 4 || !head.equals(ggufMagic)) {
-      throw new WorkbenchError('unsupported', `${path} is not a GGUF model file (it does not start with "GGUF"); convert the model to GGUF or pick a .gguf file`);
-    }
-  } finally {
-    await handle.close();
+  if (!head.equals(ggufMagic)) {
+    throw new WorkbenchError('unsupported', `${path} is not a GGUF model file (it does not start with "GGUF"); convert the model to GGUF or pick a .gguf file`);
   }
   return size;
 }

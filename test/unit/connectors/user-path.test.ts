@@ -55,20 +55,20 @@ describe('saved and CLI targets', () => {
     rmSync(home, { recursive: true, force: true });
   });
 
-  it('saves ~/ and file:// paths as the absolute path of the existing file', () => {
+  it('saves ~/ and file:// paths as the absolute path of the existing file', async () => {
     const file = join(home, 'my data.sqlite');
     writeFileSync(file, '');
-    expect(normalizeTarget({ engine: 'sqlite', path: '~/my data.sqlite' })).toEqual({ engine: 'sqlite', path: file });
-    expect(normalizeTarget({ engine: 'sqlite', path: pathToFileURL(file).href })).toEqual({ engine: 'sqlite', path: file });
-    expect(normalizeTarget({ engine: 'duckdb', format: 'csv', path: '~/my data.sqlite' })).toEqual({ engine: 'duckdb', format: 'csv', path: file });
-    expect(normalizeTarget({ engine: 'kuzu', path: pathToFileURL(file).href })).toEqual({ engine: 'kuzu', path: file });
+    await expect(normalizeTarget({ engine: 'sqlite', path: '~/my data.sqlite' })).resolves.toEqual({ engine: 'sqlite', path: file });
+    await expect(normalizeTarget({ engine: 'sqlite', path: pathToFileURL(file).href })).resolves.toEqual({ engine: 'sqlite', path: file });
+    await expect(normalizeTarget({ engine: 'duckdb', format: 'csv', path: '~/my data.sqlite' })).resolves.toEqual({ engine: 'duckdb', format: 'csv', path: file });
+    await expect(normalizeTarget({ engine: 'kuzu', path: pathToFileURL(file).href })).resolves.toEqual({ engine: 'kuzu', path: file });
   });
 
-  it('names the expanded path when the file is missing', () => {
-    expect(() => normalizeTarget({ engine: 'sqlite', path: '~/absent.sqlite' })).toThrow(
+  it('names the expanded path when the file is missing', async () => {
+    await expect(normalizeTarget({ engine: 'sqlite', path: '~/absent.sqlite' })).rejects.toThrow(
       expect.objectContaining({ code: 'not-found', message: `No file at ${join(home, 'absent.sqlite')}` }),
     );
-    expect(() => normalizeTarget({ engine: 'kuzu', path: 'file:///nonexistent/x.kuzu' })).toThrow(
+    await expect(normalizeTarget({ engine: 'kuzu', path: 'file:///nonexistent/x.kuzu' })).rejects.toThrow(
       expect.objectContaining({ code: 'not-found', message: 'No Kùzu database at /nonexistent/x.kuzu' }),
     );
   });

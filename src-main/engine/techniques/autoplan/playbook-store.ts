@@ -5,10 +5,12 @@
  * its hash whenever it is read, so an edited file is refused rather than used.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { diffLines } from 'diff';
-import { WorkbenchError } from '../../../contract/errors';
+import { WorkbenchError, fileErrorCode, fileErrorReason } from '../../../contract/errors';
+import { nonRegularKind, readRegularText } from '../../../native/bounded-read';
 import type { DiffPart, PlaybookDetail, PlaybookStatus, PlaybookTask, PlaybookVersionSummary } from '../../../contract/playbooks';
 import { findSpecifics, sealVersion, versionHash, type PlaybookVersion } from './playbook';
 
@@ -53,9 +55,20 @@ const versionRecordSchema = z
 
 /** Reads a version file and checks its hash; throws a clear error for anything else. */
 export function readVersionFile(path: string): PlaybookVersion {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new WorkbenchError('invalid-request', `${path} is not a readable playbook version: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return parseVersionFile(text, path);
+}
+
+/** The version in a file's text, its hash checked; a clear error for anything else. */
+function parseVersionFile(text: string, path: string): PlaybookVersion {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(path, 'utf8'));
+    parsed = JSON.parse(text);
   } catch (error) {
     throw new WorkbenchError('invalid-request', `${path} is not a readable playbook version: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -162,12 +175,34 @@ export class PlaybookStore {
     return { added, known: versions.length - added };
   }
 
-  /** The vNNN.json files a `dwb playbook train --out DIR` wrote. */
-  importDirectory(directory: string): { added: number; known: number } {
-    if (!existsSync(directory)) throw new WorkbenchError('not-found', `no folder ${directory}`);
-    const files = readdirSync(directory).filter((name) => /^v\d{3,}\.json$/.test(name)).sort();
+  /**
+   * The vNNN.json files a `dwb playbook train --out DIR` wrote. The folder is named by a client
+   * (or the CLI's user), so it is looked at and read off the main thread, and only regular files
+   * in it are read: a named pipe called v001.json would otherwise stall the server.
+   */
+  async importDirectory(directory: string): Promise<{ added: number; known: number }> {
+    const cannot = (error: unknown): WorkbenchError => new WorkbenchError(fileErrorCode(error), `Cannot import playbooks from ${directory}: ${fileErrorReason(error)}`);
+    let files: string[];
+    try {
+      const stats = await stat(directory);
+      if (!stats.isDirectory()) throw new WorkbenchError('invalid-request', `Cannot import playbooks from ${directory}: it is ${stats.isFile() ? 'a file' : nonRegularKind(stats)}, not a folder: name the folder dwb playbook train --out wrote`);
+      files = (await readdir(directory)).filter((name) => /^v\d{3,}\.json$/.test(name)).sort();
+    } catch (error) {
+      throw error instanceof WorkbenchError ? error : cannot(error);
+    }
     if (files.length === 0) throw new WorkbenchError('invalid-request', `${directory} holds no playbook versions (vNNN.json, as dwb playbook train --out writes them)`);
-    return this.add(files.map((name) => readVersionFile(join(directory, name))));
+    const versions: PlaybookVersion[] = [];
+    for (const name of files) {
+      const path = join(directory, name);
+      let text: string;
+      try {
+        text = await readRegularText(path);
+      } catch (error) {
+        throw new WorkbenchError(fileErrorCode(error), `Cannot import the playbook version ${path}: ${fileErrorReason(error)}`);
+      }
+      versions.push(parseVersionFile(text, path));
+    }
+    return this.add(versions);
   }
 
   list(): PlaybookTask[] {
