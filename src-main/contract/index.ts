@@ -19,3 +19,4 @@ export * from './run';
 export * from './simulation';
 export * from './transport';
 export * from './whatif';
+export * from './produced-by';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { engineSchema, queryResultSchema } from './data';
 import { workbenchErrorSchema } from './error-schema';
+import { decisionOriginSchema, producedBySchema } from './produced-by';
 import { simulationResultSchema, verificationSchema } from './simulation';
 import { whatIfResultSchema, whatIfSpecSchema } from './whatif';
 
@@ -97,6 +98,8 @@ export const runEventSchema = z.discriminatedUnion('type', [
     latencyMs: z.number(),
     /** How the reply was held to its structure (`grammar`, `tool-choice`, `json-schema`, `none`); absent in older logs. */
     constrained: z.enum(['grammar', 'tool-choice', 'json-schema', 'none']).optional(),
+    /** The model as the server named it in its response (absent in older logs). */
+    model: z.string().optional(),
     node: nodeField,
   }),
   z.object({ type: z.literal('thought'), step: z.number(), text: z.string(), node: nodeField }),
@@ -145,9 +148,19 @@ export const runEventSchema = z.discriminatedUnion('type', [
     verification: verificationSchema.nullable().optional(),
     /** Set when the decision was computed in code, not written by the model (DeLLMa: "expected utility"). */
     computedBy: z.string().optional(),
+    /** Who made it: the technique (a fallback named as such) and whether it repeats a simulate/whatif ranking (absent in older logs). */
+    origin: decisionOriginSchema.optional(),
   }),
   /** A simulator run, asked for by the model (`simulate`) or by the workbench to check a decision. */
-  z.object({ type: z.literal('simulation'), step: z.number(), node: nodeField, requested: z.array(z.string()).nullable(), result: simulationResultSchema }),
+  z.object({
+    type: z.literal('simulation'),
+    step: z.number(),
+    node: nodeField,
+    requested: z.array(z.string()).nullable(),
+    result: simulationResultSchema,
+    /** Run by the workbench to check a decision, not asked for by the model (absent in older logs). */
+    check: z.boolean().optional(),
+  }),
   /** A what-if experiment the model asked for (`whatif`), run on a throwaway copy of the data; a failed one keeps its error. */
   z.object({ type: z.literal('whatif'), step: z.number(), node: nodeField, spec: whatIfSpecSchema, result: whatIfResultSchema.nullable(), error: workbenchErrorSchema.nullable() }),
   /**
@@ -161,6 +174,8 @@ export const runEventSchema = z.discriminatedUnion('type', [
     message: z.string().nullable(),
     steps: z.number(),
     totalTokens: z.number(),
+    /** What produced the run's result, written once at its end (absent in older logs: derived from their events). */
+    producedBy: producedBySchema.optional(),
   }),
 ]);
 export type RunEvent = z.infer<typeof runEventSchema>;
@@ -192,6 +207,8 @@ export const runSummarySchema = z.object({
   status: runStatusSchema,
   question: z.string(),
   decision: z.string().nullable(),
+  /** Who made the decision (absent for runs from before it was recorded). */
+  decidedBy: decisionOriginSchema.nullable().optional(),
   message: z.string().nullable(),
   createdAt: z.string(),
   endedAt: z.string().nullable(),
@@ -214,6 +231,8 @@ export const runProgressSchema = z.object({
   /** The language the run's queries are written in, so a query under review is edited as such (absent: SQL). */
   queryLanguage: z.enum(['sql', 'cypher']).optional(),
   message: z.string().nullable(),
+  /** Who made the decision, once the run has one (a fallback or a tool-assisted decision says so). */
+  decidedBy: decisionOriginSchema.nullable().optional(),
 });
 export type RunProgress = z.infer<typeof runProgressSchema>;
 

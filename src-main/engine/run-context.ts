@@ -370,6 +370,7 @@ export class RunContext {
       usage: response.usage,
       latencyMs: response.latencyMs,
       ...(response.constrained ? { constrained: response.constrained } : {}),
+      ...(response.model ? { model: response.model } : {}),
       ...(about.node ? { node: about.node } : {}),
     });
     return { step, response };

@@ -416,7 +416,8 @@ async function fallBack(run: RunContext, errors: string[]): Promise<RunOutcome> 
     type: 'tool',
     step: run.state.steps,
     tool: 'pearl-fallback',
-    input: { attempts: maxProgramAttempts, errors, fallback: planRag.id, category: 'OTH' },
+    // `reason` completes "Decided by PlanRAG (Pearl's fallback …)" wherever the decision is shown.
+    input: { attempts: maxProgramAttempts, errors, fallback: planRag.id, reason: `after ${maxProgramAttempts} refused programs`, category: 'OTH' },
     output: `No valid program after ${maxProgramAttempts} attempts (${errors.length} parser errors): falling back to ${planRag.label}, which answers this question instead.`,
   });
   const { resume: _resume, ...options } = run.options;
