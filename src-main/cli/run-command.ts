@@ -11,6 +11,7 @@ import { readActionLibrary, useActionLibrary } from '../engine/techniques/pearl/
 import { readPlaybookFile } from '../engine/techniques/autoplan/playbook-file';
 import { readVersionFile } from '../engine/techniques/autoplan/playbook-store';
 import { techniqueIds, techniqueNamed } from '../engine/techniques/registry';
+import { requirePlaybook } from '../engine/techniques/playbook-required';
 import { readTranscript } from '../llm/transcript';
 import { positiveInteger, printConnectionWarnings, type CommandIo } from './command-io';
 import { modelCliOptions, providerFromCliOptions } from './model-options';
@@ -84,6 +85,7 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
     : { replay: readTranscript(readText(values.replay as string, 'transcript')), toolMode: replayedToolMode(values['tool-mode']) };
 
   const playbook = values.playbook === undefined ? undefined : readPlaybookFile(values.playbook);
+  requirePlaybook(technique, playbook, 'no --playbook given');
   // A version file's hash goes into the run log beside the text; a plain text file has none.
   const playbookVersion = values.playbook?.toLowerCase().endsWith('.json') ? readVersionFile(values.playbook).hash : undefined;
   // Opened here so that a connection's warnings (a privileged login) reach stderr first.
