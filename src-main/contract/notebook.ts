@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { queryResultSchema } from './data';
 import { workbenchErrorSchema } from './error-schema';
 import { planNodeSchema, techniqueIdSchema } from './run';
+import { decisionOriginSchema } from './produced-by';
 import { simulationResultSchema, verificationSchema } from './simulation';
 import { whatIfResultSchema } from './whatif';
 
@@ -92,6 +93,8 @@ export const cellDataSchemas = {
     /** Cell ids of the query cells the decision cites (query ids where no cell was written). */
     evidence: z.array(z.string()).optional(),
     verification: verificationSchema.nullable().optional(),
+    /** Who made the decision (a fallback, a copied simulate/whatif ranking); absent in older notebooks. */
+    origin: decisionOriginSchema.optional(),
   }),
   note: z.looseObject({ review: z.string().optional(), status: z.string().optional() }),
 } satisfies Record<CellKind, z.ZodType>;
