@@ -12,6 +12,7 @@ import { readPlaybookFile } from '../engine/techniques/autoplan/playbook-file';
 import { readVersionFile } from '../engine/techniques/autoplan/playbook-store';
 import { techniqueIds, techniqueNamed } from '../engine/techniques/registry';
 import { requirePlaybook } from '../engine/techniques/playbook-required';
+import { decidedByText } from '../contract/produced-by';
 import { readTranscript } from '../llm/transcript';
 import { positiveInteger, printConnectionWarnings, type CommandIo } from './command-io';
 import { modelCliOptions, providerFromCliOptions } from './model-options';
@@ -222,7 +223,7 @@ function progressLine(event: RunEvent): string | null {
     case 'decision':
       return `[step ${event.step}] decision: ${event.decision}${
         event.verification ? (event.verification.agrees ? ' (simulator: optimal)' : ` (simulator: best is ${event.verification.best}, regret ${event.verification.regret ?? 'n/a'})`) : ''
-      }`;
+      }${event.origin && (event.origin.fallback || event.origin.toolAssisted) ? `; decided by ${decidedByText(event.origin)}` : ''}`;
     case 'simulation':
       return `[step ${event.step}] simulated ${event.result.candidates.length} candidates: best ${event.result.best}`;
     case 'whatif':

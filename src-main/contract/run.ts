@@ -207,8 +207,6 @@ export const runSummarySchema = z.object({
   status: runStatusSchema,
   question: z.string(),
   decision: z.string().nullable(),
-  /** Who made the decision (absent for runs from before it was recorded). */
-  decidedBy: decisionOriginSchema.nullable().optional(),
   message: z.string().nullable(),
   createdAt: z.string(),
   endedAt: z.string().nullable(),

@@ -6,7 +6,7 @@
  * `emit` with it, after the run details (./run-details.ts) are added, so whatever settings
  * run-start records are carried into the record without this module knowing them.
  */
-import type { ProducedBy } from '../contract/produced-by';
+import type { DecisionOrigin, ProducedBy } from '../contract/produced-by';
 import type { RunEvent } from '../contract/run';
 import { decisionOriginOf, deriveProducedBy } from '../audit/produced-by-trace';
 import { techniqueNamed } from './techniques/registry';
@@ -27,15 +27,24 @@ export interface ProducedByFacts {
   modelFile: ProducedBy['model']['file'];
 }
 
-export function producedByRecorder(facts: ProducedByFacts): (event: RunEvent) => RunEvent {
+/** The recorder: `record` wraps each event on its way to the log; `decidedBy` is the last decision's origin so far. */
+export interface ProducedByRecorder {
+  record(event: RunEvent): RunEvent;
+  decidedBy(): DecisionOrigin | null;
+}
+
+export function producedByRecorder(facts: ProducedByFacts): ProducedByRecorder {
   const seen: RunEvent[] = [...facts.earlier];
-  return (event) => {
+  let decidedBy: DecisionOrigin | null = null;
+  const record = (event: RunEvent): RunEvent => {
     let recorded = event;
     if (event.type === 'decision' && !event.origin) recorded = { ...event, origin: decisionOriginOf(seen, event, techniqueLabelOf) };
     if (event.type === 'run-end' && !event.producedBy) {
       recorded = { ...event, producedBy: deriveProducedBy([...seen, event], { labelOf: techniqueLabelOf, productVersion: facts.productVersion, modelFile: facts.modelFile }) };
     }
+    if (recorded.type === 'decision') decidedBy = recorded.origin ?? null;
     seen.push(recorded);
     return recorded;
   };
+  return { record, decidedBy: () => decidedBy };
 }

@@ -1,6 +1,7 @@
 import type { Engine } from '../contract/data';
 import { WorkbenchError } from '../contract/errors';
 import type { RunEvent, RunStatus } from '../contract/run';
+import type { DecisionOrigin } from '../contract/produced-by';
 import type { SimulationResult } from '../contract/simulation';
 import type { DellmaRunSettings } from '../contract/dellma';
 import type { ForecastStore } from './techniques/dellma/forecast-store';
@@ -115,6 +116,8 @@ export interface RunOutcome {
   message: string | null;
   steps: number;
   totalTokens: number;
+  /** Who made the decision (the technique, a fallback, a copied ranking); set by the run set-up from the log's record. */
+  decidedBy?: DecisionOrigin;
 }
 
 /** A validated call of an offered tool. */

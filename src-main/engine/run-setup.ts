@@ -123,10 +123,9 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
   // What produced the result, written into the decision and run-end events. A resumed run whose
   // earlier events are not at hand gets no record at its end rather than one without its start.
   const earlier = setup.resume ? (setup.log.earlier?.map((entry) => entry.event) ?? null) : [];
-  const recordProducedBy = earlier
-    ? producedByRecorder({ earlier, productVersion: productVersion(), modelFile: settings !== null && 'modelPath' in settings ? await modelFileOf(settings.modelPath) : null })
-    : (event: RunEvent): RunEvent => event;
-  return runDecision({
+  const recorder = earlier ? producedByRecorder({ earlier, productVersion: productVersion(), modelFile: settings !== null && 'modelPath' in settings ? await modelFileOf(settings.modelPath) : null }) : null;
+  const recordProducedBy = (event: RunEvent): RunEvent => (recorder ? recorder.record(event) : event);
+  const outcome = await runDecision({
     question: setup.question,
     rules: setup.rules,
     technique: setup.technique,
@@ -155,6 +154,9 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
     ...(setup.documents?.length ? { documents: setup.documents } : {}),
     ...(setup.onCheckpoint ? { onCheckpoint: setup.onCheckpoint } : {}),
   });
+  // The outcome says who decided, as the log does (a fallback, a tool-assisted decision).
+  const decidedBy = outcome.decision === null ? null : (recorder?.decidedBy() ?? null);
+  return decidedBy ? { ...outcome, decidedBy } : outcome;
 }
 
 /** This install's version, null when its package.json cannot be read (a result then says "not recorded"). */

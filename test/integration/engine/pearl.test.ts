@@ -133,6 +133,7 @@ describe('Pearl: self-correction', () => {
     // The decision, and the record at the run's end, say PlanRAG made it as Pearl's fallback.
     const origin = { technique: 'planrag', label: 'PlanRAG', fallback: { of: 'pearl', ofLabel: 'Pearl', reason: 'after 8 refused programs' }, toolAssisted: null };
     expect(events.find((event) => event.type === 'decision')).toMatchObject({ decision: 'krakow', origin });
+    expect(result.decidedBy).toEqual(origin);
     const end = events.at(-1);
     expect(end?.type === 'run-end' && end.producedBy).toMatchObject({
       technique: 'pearl',

@@ -37,7 +37,7 @@ const end: RunEvent = { type: 'run-end', status: 'answered', message: null, step
 
 function record(events: RunEvent[]): RunEvent[] {
   const recorder = producedByRecorder({ earlier: [], productVersion: '9.9.9', modelFile: null });
-  return events.map(recorder);
+  return events.map((event) => recorder.record(event));
 }
 
 describe('the produced-by recorder', () => {
@@ -80,7 +80,9 @@ describe('the produced-by recorder', () => {
 
   it('names a fallback as such: the technique that answered, whose fallback it was and why', () => {
     const fallback: RunEvent = { type: 'tool', step: 8, tool: 'pearl-fallback', input: { attempts: 8, fallback: 'planrag', reason: 'after 8 refused programs' }, output: '' };
-    const events = record([{ ...start, technique: 'pearl' }, fallback, decision(10, 'krakow'), end]);
+    const recorder = producedByRecorder({ earlier: [], productVersion: null, modelFile: null });
+    const events = [{ ...start, technique: 'pearl' }, fallback, decision(10, 'krakow'), end].map((event) => recorder.record(event as RunEvent));
+    expect(recorder.decidedBy()).toMatchObject({ technique: 'planrag', fallback: { of: 'pearl' } });
     const made = events.find((event) => event.type === 'decision');
     expect(made?.type === 'decision' && made.origin).toEqual({ technique: 'planrag', label: 'PlanRAG', fallback: { of: 'pearl', ofLabel: 'Pearl', reason: 'after 8 refused programs' }, toolAssisted: null });
     expect(decidedByText(made?.type === 'decision' && made.origin ? made.origin : (undefined as never))).toBe("PlanRAG (Pearl's fallback after 8 refused programs)");
