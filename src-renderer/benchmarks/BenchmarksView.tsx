@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { BenchmarkSummary, ResultsTable, TechniqueIdValue, TechniqueInfo, WorkbenchClient } from '../../src-main/contract';
+import { deciderLabel, type BenchmarkSummary, type ResultsTable, type TechniqueIdValue, type TechniqueInfo, type WorkbenchClient } from '../../src-main/contract';
 import type { DellmaRunSettingsInput } from '../../src-main/contract/dellma';
 import { useWorkbench } from '../app/store-context';
 import { DellmaSettings } from '../runs/DellmaSettings';
@@ -228,7 +228,7 @@ export function BenchmarksView({ client, onOpenNotebook }: { client: WorkbenchCl
           <table className="benchmark-table" data-testid="question-table">
             <thead>
               <tr>
-                <th>Question</th><th>Technique</th><th>DB</th><th>Decision</th><th>Simulator best</th><th>Right</th><th>Flags</th><th>Ended</th><th>Category</th><th>Evidence</th><th />
+                <th>Question</th><th>Technique</th><th>DB</th><th>Decision</th><th>Simulator best</th><th>Right</th><th>Flags</th><th>Ended</th><th>Category</th><th>Evidence</th><th>Decided by</th><th />
               </tr>
             </thead>
             <tbody>
@@ -260,6 +260,7 @@ export function BenchmarksView({ client, onOpenNotebook }: { client: WorkbenchCl
                     )}
                   </td>
                   <td className="evidence">{result.failure.evidence.join('\n')}</td>
+                  <td data-testid="question-decider">{questionDecider(result)}</td>
                   <td>
                     {result.error === null && (
                       <button className="small" data-testid="open-question" onClick={() => openQuestion(result)}>
@@ -282,4 +283,11 @@ function decidersText(row: ResultsTable['rows'][number]): string {
   const deciders = (row.deciders ?? []).map((decider) => `${decider.label} ${decider.questions}`);
   if (row.toolAssisted) deciders.push(`${row.toolAssisted} tool-assisted`);
   return deciders.length ? deciders.join(' · ') : '–';
+}
+
+/** Who decided a question: the technique, or the fallback that did ("PlanRAG as Pearl's fallback"), tool-assisted said as such. */
+function questionDecider(result: ResultsTable['questions'][number]): string {
+  const origin = result.producedBy?.decidedBy;
+  if (result.decidedBy === undefined || !origin) return result.decidedBy ?? '–';
+  return origin.toolAssisted ? `${deciderLabel(origin)}, tool-assisted (${origin.toolAssisted.tool})` : deciderLabel(origin);
 }

@@ -48,6 +48,7 @@ describe('benchmarks in the app', () => {
     expect(await view.getByTestId('question-row').count()).toBe(3);
     // Who decided, and what produced the row: the model as the server named it, the step limit, the version.
     expect(await rows.first().getByTestId('row-deciders').innerText()).toBe('IterRAG (ReAct) 3');
+    expect(await view.locator('[data-question="L1"]').getByTestId('question-decider').innerText()).toBe('IterRAG (ReAct)');
     const producedBy = view.getByTestId('produced-by');
     expect(await producedBy.count()).toBe(1);
     expect(await producedBy.locator('summary').innerText()).toBe('iterrag · locating · rdb: scripted-model');
