@@ -3,9 +3,9 @@ import { openRunComposer, screenshot, setModelInApp, useAppInBrowser } from '../
 import { startScriptedOpenAiServer, type ScriptedOpenAiServer } from '../support/scripted-openai';
 
 /**
- * A decision copied from the `simulate` tool's ranking says so where the analyst reads it: the
- * run bar ("Decided by PlanRAG, tool-assisted: …") and the decision cell, in Chromium, on the
- * demo's Locating question (a simulator fits, so the model is offered `simulate`).
+ * A decision copied from the `simulate` tool's ranking, or made by Pearl's PlanRAG fallback,
+ * says so where the analyst reads it: the run bar ("Decided by …") and the decision cell, in
+ * Chromium, on the demo's Locating question (a simulator fits, so the model is offered `simulate`).
  */
 const models: ScriptedOpenAiServer[] = [];
 afterAll(async () => {
@@ -45,6 +45,34 @@ describe('a tool-assisted decision', () => {
     await page.reload();
     await expect.poll(() => page.getByTestId('decided-by').count()).toBe(1);
     expect(await page.getByTestId('decided-by').innerText()).toBe(`Decided by ${said}`);
+    expect(app.pageErrors).toEqual([]);
+  });
+});
+
+describe('a decision made by Pearl\'s fallback', () => {
+  it('says PlanRAG made it as Pearl\'s fallback, in the run bar and the decision cell', async () => {
+    const { page } = app;
+    const refused = { toolCalls: [{ name: 'program', arguments: { program: 'New actions:\n- None\n\n1. out1 = NO_SUCH_ACTION(DB) : nothing' } }] };
+    const model = await startScriptedOpenAiServer([
+      ...Array.from({ length: 8 }, () => refused),
+      { toolCalls: [{ name: 'plan', arguments: { steps: ['Compare the upstream nodes', 'Decide'] } }] },
+      { toolCalls: [{ name: 'answer', arguments: { decision: 'krakow', rationale: 'It feeds the home node.' } }] },
+    ]);
+    models.push(model);
+    await page.goto(app.server.url);
+    await setModelInApp(page, model.baseUrl);
+    const composer = await openRunComposer(page, { technique: 'pearl' });
+    await composer.getByTestId('start-run').click();
+
+    const bar = page.getByTestId('run-bar');
+    await expect.poll(() => bar.getByTestId('run-status').innerText(), { timeout: 60_000 }).toBe('Decided');
+    model.verify();
+    const fallback = "PlanRAG (Pearl's fallback after 8 refused programs)";
+    expect((await bar.innerText()).replace(/\s+/g, ' ')).toContain(`Decided by ${fallback}`);
+    const decision = page.getByTestId('decision').last();
+    expect(await decision.getByTestId('decided-by').innerText()).toBe(`Decided by ${fallback}`);
+    await decision.scrollIntoViewIfNeeded();
+    await screenshot(page, 'provenance-02-pearl-fallback');
     expect(app.pageErrors).toEqual([]);
   });
 });
