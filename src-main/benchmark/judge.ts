@@ -14,6 +14,7 @@ import { criticalValues } from './critical-values';
 import { classifyFailure } from './failure-category';
 import type { QuestionFlag, QuestionResult } from './question-result';
 import type { RunFacts } from './run-facts';
+import { decisionKey } from '../contract/produced-by';
 
 /** Below this relative margin a decision is taken at floating-point level, not by the data. */
 export const FLOAT_LEVEL_MARGIN = 1e-6;
@@ -78,6 +79,17 @@ export function judgeRun(input: JudgeInput): QuestionResult {
     wallMs: input.outcome.wallMs,
     failure,
     decidedAt: (input.now ?? (() => new Date().toISOString()))(),
+    ...producedByFields(input.facts.producedBy, input.outcome.decision, input.base.variant),
+  };
+}
+
+/** Who decided and what produced it, as result.json keeps them; the benchmark's own variant text names the variant. */
+function producedByFields(producedBy: RunFacts['producedBy'], decision: string | null, variant: string | undefined): Pick<QuestionResult, 'decidedBy' | 'toolAssisted' | 'producedBy'> {
+  if (producedBy === null) return {};
+  const origin = decision === null ? null : producedBy.decidedBy;
+  return {
+    ...(origin ? { decidedBy: decisionKey(origin), toolAssisted: origin.toolAssisted !== null } : {}),
+    producedBy: { ...producedBy, variant: variant ?? producedBy.variant },
   };
 }
 

@@ -3,7 +3,7 @@
  * SVG drawn here (accuracy per technique, tokens per question, where runs ended) and every
  * text, including whatever the model answered, is escaped.
  */
-import { failureOrder, flagText, percent, questionDecision } from './results-markdown';
+import { deciderNote, deciderRows, failureOrder, flagText, percent, questionDecider, questionDecision } from './results-markdown';
 import { endedAs, rowLabel as techniqueOfRow, type ResultsRow, type ResultsTable } from './results-table';
 
 export function escapeHtml(text: string): string {
@@ -100,7 +100,7 @@ export function resultsHtml(table: ResultsTable): string {
       row.scenario,
       row.db,
       String(row.questions),
-      `${row.correct}/${row.questions} (${percent(row.correct, row.questions)})`,
+      `${row.correct}/${row.questions} (${percent(row.correct, row.questions)})${deciderNote(row) ? `; ${deciderNote(row)}` : ''}`,
       `${row.correctWithTies}/${row.questions} (${percent(row.correctWithTies, row.questions)})`,
       `${row.clearCorrect}/${row.questions - row.flagged}`,
       row.meanSteps.toFixed(1),
@@ -111,6 +111,20 @@ export function resultsHtml(table: ResultsTable): string {
       (row.meanCriticalPathMs / 1000).toFixed(1),
     ]),
   );
+  const deciders = htmlTable(
+    ['Technique', 'Scenario', 'DB', 'Decided by', 'Decisions', 'Right', 'Ties counted', 'Tool-assisted'],
+    deciderRows(table).map(({ row, decider }) => [
+      techniqueOfRow(row),
+      row.scenario,
+      row.db,
+      decider.label,
+      String(decider.questions),
+      `${decider.correct}/${decider.questions} (${percent(decider.correct, decider.questions)})`,
+      `${decider.correctWithTies}/${decider.questions}`,
+      String(table.questions.filter((result) => result.technique === row.technique && result.variant === row.variant && result.scenario === row.scenario && result.db === row.db && result.decidedBy === decider.key && result.toolAssisted === true).length),
+    ]),
+  );
+  const producedBy = rows.map((row) => `<h3>${escapeHtml(rowLabel(row))}</h3>${htmlTable(['Setting', 'Value'], (row.producedBy ?? [{ label: 'Produced by', value: 'not recorded' }]).map((line) => [line.label, line.value]))}`).join('');
   const failures = htmlTable(
     ['Technique', 'Scenario', 'DB', ...failureOrder],
     rows.map((row) => [techniqueOfRow(row), row.scenario, row.db, ...failureOrder.map((category) => String(row.failures[category] ?? 0))]),
@@ -124,12 +138,13 @@ export function resultsHtml(table: ResultsTable): string {
           flagged.map((result) => [result.id, result.technique, result.db, flagText(result), result.simulator?.best ?? '–', result.simulator?.tied.join(', ') ?? '–', questionDecision(result), result.correct ? 'yes' : 'no', result.correctWithTies ? 'yes' : 'no']),
         );
   const questions = htmlTable(
-    ['Question', 'Technique', 'DB', 'Decision', 'Simulator best', 'Right', 'Ended', 'Steps', 'Prompt tokens', 'Completion tokens', 'Category', 'Evidence'],
+    ['Question', 'Technique', 'DB', 'Decision', 'Decided by', 'Simulator best', 'Right', 'Ended', 'Steps', 'Prompt tokens', 'Completion tokens', 'Category', 'Evidence'],
     table.questions.map((result) => [
       result.id,
       result.technique,
       result.db,
       questionDecision(result),
+      questionDecider(result),
       result.simulator?.best ?? '–',
       result.correct ? 'yes' : result.correctWithTies ? 'tied' : 'no',
       endedAs(result),
@@ -151,6 +166,8 @@ th{background:#f3f4f6}.chart{font:12px system-ui,sans-serif;display:block;margin
 <h1>Technique benchmark</h1>
 <p>Generated ${escapeHtml(table.generatedAt)}. Right = the exact simulator's best decision (compat rules); ties counted = one of the candidates tied with the best.</p>
 <h2>Results</h2>${summary}
+<h2>Who decided</h2><p>Each row's decisions by the technique that made them: a fallback's decisions are counted apart from the technique that handed the question over. Tool-assisted: the decision is the best candidate of a simulate or whatif result the model saw first.</p>${deciders}
+<h2>Produced by</h2>${producedBy}
 <h2>Accuracy per technique</h2>${accuracyChart(rows)}
 <h2>Tokens per question</h2>${tokensChart(table)}
 <h2>Where runs ended</h2>${endedChart(rows)}

@@ -6,6 +6,7 @@
  */
 import type { QuestionResult } from './question-result';
 import { endedAs, rowLabel, type ResultsRow, type ResultsTable } from './results-table';
+import { deciderLabel } from '../contract/produced-by';
 
 /** Text safe inside a Markdown table cell: no markup, no pipes, no line breaks. */
 export function markdownCell(text: string): string {
@@ -51,6 +52,26 @@ export function questionDecision(result: QuestionResult): string {
   return result.match.rule === 'exact' ? result.match.matched : `${result.match.matched} (from "${result.match.raw}", ${result.match.rule})`;
 }
 
+/** How many of a row's decisions another technique made (a fallback), in words; empty when the technique made them all. */
+export function deciderNote(row: ResultsRow): string {
+  const deciders = row.deciders ?? [];
+  if (!deciders.some((decider) => decider.key !== row.technique)) return '';
+  return deciders.map((decider) => `${decider.label} decided ${decider.questions}`).join(', ');
+}
+
+/** Who decided a question, with a tool-assisted decision said as such ("–" without a decision). */
+export function questionDecider(result: QuestionResult): string {
+  const origin = result.producedBy?.decidedBy;
+  if (result.decidedBy === undefined) return '–';
+  const who = origin ? deciderLabel(origin) : result.decidedBy;
+  return origin?.toolAssisted ? `${who}, tool-assisted (copied from ${origin.toolAssisted.tool})` : who;
+}
+
+/** The "who decided" rows: each technique row's decisions by their maker, each fallback apart, with how many were right. */
+export function deciderRows(results: ResultsTable): { row: ResultsRow; decider: NonNullable<ResultsRow['deciders']>[number] }[] {
+  return results.rows.flatMap((row) => (row.deciders ?? []).map((decider) => ({ row, decider })));
+}
+
 export function resultsMarkdown(results: ResultsTable): string {
   const lines: string[] = ['# Technique benchmark', '', `Generated ${results.generatedAt}. Right = the exact simulator's best decision (compat rules); ties counted = one of the candidates tied with the best.`, ''];
   const techniquesPresent = [...new Map(results.rows.map((row) => [`${row.technique}\n${row.variant ?? ''}`, { technique: row.technique, variant: row.variant }])).values()];
@@ -64,7 +85,9 @@ export function resultsMarkdown(results: ResultsTable): string {
         label(technique),
         ...presentColumns.map((column) => {
           const row = results.rows.find((candidate) => candidate.technique === technique.technique && candidate.variant === technique.variant && candidate.scenario === column.scenario && candidate.db === column.db);
-          return row ? `${percent(row.correct, row.questions)} (${row.correct}/${row.questions}; ties ${row.correctWithTies}/${row.questions})` : '–';
+          if (!row) return '–';
+          const note = deciderNote(row);
+          return markdownCell(`${percent(row.correct, row.questions)} (${row.correct}/${row.questions}; ties ${row.correctWithTies}/${row.questions}${note ? `; ${note}` : ''})`);
         }),
       ]),
     ),
@@ -94,6 +117,30 @@ export function resultsMarkdown(results: ResultsTable): string {
     ),
     '',
   );
+
+  lines.push('## Who decided', '', "Each row's decisions by the technique that made them: a fallback's decisions are counted apart from the technique that handed the question over. Tool-assisted: the decision is the best candidate of a simulate or whatif result the model saw first.", '');
+  lines.push(
+    ...table(
+      ['Technique', 'Scenario', 'DB', 'Decided by', 'Decisions', 'Right', 'Ties counted', 'Tool-assisted'],
+      deciderRows(results).map(({ row, decider }) => [
+        label(row),
+        row.scenario,
+        row.db,
+        markdownCell(decider.label),
+        String(decider.questions),
+        `${decider.correct}/${decider.questions} (${percent(decider.correct, decider.questions)})`,
+        `${decider.correctWithTies}/${decider.questions}`,
+        String(results.questions.filter((result) => result.technique === row.technique && result.variant === row.variant && result.scenario === row.scenario && result.db === row.db && result.decidedBy === decider.key && result.toolAssisted === true).length),
+      ]),
+    ),
+    '',
+  );
+
+  lines.push('## Produced by', '');
+  for (const row of results.rows) {
+    lines.push(`### ${label(row)} · ${row.scenario} · ${row.db}`, '');
+    lines.push(...table(['Setting', 'Value'], (row.producedBy ?? [{ label: 'Produced by', value: 'not recorded' }]).map((line) => [markdownCell(line.label), markdownCell(line.value)])), '');
+  }
 
   const statuses = [...new Set(results.rows.flatMap((row) => Object.keys(row.ended)))].sort();
   lines.push('## Where runs ended', '');
@@ -127,12 +174,13 @@ export function resultsMarkdown(results: ResultsTable): string {
   lines.push('## Questions', '');
   lines.push(
     ...table(
-      ['Question', 'Technique', 'DB', 'Decision', 'Simulator best', 'Right', 'Ended', 'Steps', 'Tokens (prompt/completion)', 'Category', 'Evidence'],
+      ['Question', 'Technique', 'DB', 'Decision', 'Decided by', 'Simulator best', 'Right', 'Ended', 'Steps', 'Tokens (prompt/completion)', 'Category', 'Evidence'],
       results.questions.map((result) => [
         markdownCell(result.id),
         label(result),
         result.db,
         markdownCell(questionDecision(result)),
+        markdownCell(questionDecider(result)),
         markdownCell(result.simulator?.best ?? '–'),
         result.correct ? 'yes' : result.correctWithTies ? 'tied' : 'no',
         endedAs(result),

@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { techniqueIds, techniqueNamed } from '../engine/techniques/registry';
 import type { ResultsRow, ResultsTable } from '../contract/benchmarks';
 import { readQuestionResult, RESULT_FILE, type QuestionResult } from './question-result';
+import { deciderLabel, modelText } from '../contract/produced-by';
+import { rowProducedByLines } from './row-produced-by';
 
 export type { ResultsRow, ResultsTable } from '../contract/benchmarks';
 
@@ -45,6 +47,29 @@ export function rowLabel(row: Pick<ResultsRow, 'technique' | 'variant'>): string
 /** A run's time along its plan's levels when its technique reports it, else its wall time (a plan of one chain). */
 export function criticalPathMs(result: QuestionResult): number {
   return result.criticalPathMs ?? result.wallMs;
+}
+
+function distinct(values: readonly (string | null)[]): string[] {
+  return [...new Set(values.filter((value) => value !== null))];
+}
+
+/**
+ * A row's decisions counted by who made them, the technique's own first: a technique that hands
+ * questions to a fallback (Pearl → PlanRAG) is credited only with its own, the fallback's apart.
+ */
+function decidersOf(group: readonly QuestionResult[]): NonNullable<ResultsRow['deciders']> {
+  const deciders = new Map<string, NonNullable<ResultsRow['deciders']>[number]>();
+  for (const result of group) {
+    if (result.decidedBy === undefined) continue;
+    const origin = result.producedBy?.decidedBy;
+    const entry = deciders.get(result.decidedBy) ?? { key: result.decidedBy, label: origin ? deciderLabel(origin) : techniqueLabel(result.decidedBy), questions: 0, correct: 0, correctWithTies: 0 };
+    entry.questions += 1;
+    if (result.correct) entry.correct += 1;
+    if (result.correctWithTies) entry.correctWithTies += 1;
+    deciders.set(result.decidedBy, entry);
+  }
+  const technique = group[0]?.technique;
+  return [...deciders.values()].sort((a, b) => Number(b.key === technique) - Number(a.key === technique) || a.key.localeCompare(b.key));
 }
 
 export function resultsTable(results: readonly QuestionResult[], now: () => string = () => new Date().toISOString()): ResultsTable {
@@ -87,6 +112,11 @@ export function resultsTable(results: readonly QuestionResult[], now: () => stri
       playbooks: [...new Set(group.flatMap((result) => (result.playbook === undefined ? [] : [result.playbook])))],
       ended: count(endedAs),
       failures: count((result) => result.failure.category),
+      deciders: decidersOf(group),
+      toolAssisted: group.filter((result) => result.toolAssisted === true).length,
+      models: distinct(group.map((result) => (result.producedBy ? modelText(result.producedBy.model) : null))),
+      productVersions: distinct(group.map((result) => result.producedBy?.productVersion ?? null)),
+      producedBy: rowProducedByLines(group.flatMap((result) => (result.producedBy ? [result.producedBy] : []))),
     };
   });
   rows.sort(

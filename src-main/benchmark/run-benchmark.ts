@@ -15,12 +15,14 @@ import type { ScenarioQuestion } from '../dqa/prepared-scenario';
 import type { QuestionSet } from '../dqa/question-file';
 import type { DbKind } from '../dqa/scenario-databases';
 import { runPool } from './bounded-pool';
+import { requirePlaybook } from '../engine/techniques/playbook-required';
 import { dqaQuestionText } from './dqa-question-text';
 import { failedQuestion, judgeRun } from './judge';
 import { questionDatabases } from './question-databases';
 import { readQuestionResult, writeQuestionResult, type QuestionResult } from './question-result';
 import { readRunFacts } from './run-facts';
 import { runQuestion, type QuestionModel } from './run-question';
+import { intendedSettings, recordedExtras, recordedSettings, resumeRefusal, settingDifferences } from './resume-settings';
 
 export interface BenchmarkQuestion {
   id: string;
@@ -123,6 +125,7 @@ export function dellmaVariantText(settings: DellmaRunSettings): string {
 
 export async function runBenchmark(options: BenchmarkOptions): Promise<BenchmarkOutcome> {
   const { questions, technique, db, outDir } = options;
+  requirePlaybook(technique, options.playbook, `none was given for ${db}`);
   mkdirSync(outDir, { recursive: true });
   const databases = questionDatabases(outDir, db);
   const results = new Map<string, QuestionResult>();
@@ -137,6 +140,7 @@ export async function runBenchmark(options: BenchmarkOptions): Promise<Benchmark
   };
 
   const pending: BenchmarkQuestion[] = [];
+  const recorded: QuestionResult[] = [];
   for (const question of questions) {
     const earlier = readQuestionResult(join(outDir, question.id));
     if (earlier === null) {
@@ -150,9 +154,25 @@ export async function runBenchmark(options: BenchmarkOptions): Promise<Benchmark
     if (earlier.variant !== variant) {
       throw new WorkbenchError('invalid-request', `${join(outDir, question.id)} holds a run of ${earlier.technique} (${earlier.variant ?? 'default settings'}), not ${variant ?? 'default settings'}: use another --out directory`);
     }
-    record(earlier, true);
+    recorded.push(earlier);
   }
+  // Every earlier answer is checked before any is counted: a resume with other settings is refused whole.
+  const intended = intendedSettings({ technique, variant: options.dellma ? dellmaVariantText(options.dellma) : undefined, model: options.model, maxSteps: options.maxSteps, playbook: options.playbook, playbookVersion: options.playbookVersion });
+  for (const earlier of recorded) {
+    const dir = join(outDir, earlier.id);
+    const settings = recordedSettings(earlier);
+    if (settings === null) throw new WorkbenchError('invalid-request', `${dir} was recorded before results named their model and settings, so they cannot be compared with this run's: give another --out directory`);
+    const differences = settingDifferences({ ...settings }, { ...intended });
+    if (differences.length > 0) throw new WorkbenchError('invalid-request', resumeRefusal(dir, differences));
+  }
+  for (const earlier of recorded) record(earlier, true);
   const resumed = progress.done;
+  // The settings known only once a run has made them (./resume-settings.ts `recordedExtras`), checked on each new answer.
+  const extrasBefore = recorded[0]?.producedBy ? { dir: join(outDir, recorded[0].id), extras: recordedExtras(recorded[0].producedBy) } : null;
+  const batch = new AbortController();
+  const stopBatch = (): void => batch.abort();
+  options.signal?.addEventListener('abort', stopBatch, { once: true });
+  let refusal: WorkbenchError | null = null;
 
   const runOne = async (question: BenchmarkQuestion): Promise<void> => {
     const dir = join(outDir, question.id);
@@ -179,10 +199,10 @@ export async function runBenchmark(options: BenchmarkOptions): Promise<Benchmark
         ...(options.playbookVersion !== undefined ? { playbookVersion: options.playbookVersion } : {}),
         ...(options.dellma ? { dellma: options.dellma } : {}),
         ...(options.fidelity ? { fidelity: options.fidelity } : {}),
-        ...(options.signal ? { signal: options.signal } : {}),
+        signal: batch.signal,
       });
       // A run stopped by the batch's stop is not decided: a resume runs it again.
-      if (options.signal?.aborted) return;
+      if (batch.signal.aborted) return;
       result = judgeRun({
         base,
         annotation: question.annotation,
@@ -192,16 +212,31 @@ export async function runBenchmark(options: BenchmarkOptions): Promise<Benchmark
         facts: readRunFacts(join(dir, 'run-log.jsonl')),
       });
     } catch (error) {
-      if (options.signal?.aborted) return;
+      if (batch.signal.aborted) return;
       result = failedQuestion(base, question.annotation, messageOf(error), performance.now() - started);
     } finally {
       progress.inFlight -= 1;
+    }
+    if (extrasBefore && result.producedBy) {
+      const differences = settingDifferences(extrasBefore.extras, recordedExtras(result.producedBy));
+      if (differences.length > 0) {
+        // Not recorded: the question stays undecided, and the batch stops before mixing more.
+        refusal ??= new WorkbenchError('invalid-request', resumeRefusal(extrasBefore.dir, differences));
+        rmSync(dir, { recursive: true, force: true });
+        batch.abort();
+        return;
+      }
     }
     mkdirSync(dir, { recursive: true });
     writeQuestionResult(dir, result);
     record(result, false);
   };
 
-  await runPool(pending, options.concurrency, runOne, options.signal);
+  try {
+    await runPool(pending, options.concurrency, runOne, batch.signal);
+  } finally {
+    options.signal?.removeEventListener('abort', stopBatch);
+  }
+  if (refusal) throw refusal;
   return { results: questions.flatMap((question) => results.get(question.id) ?? []), resumed, stopped: options.signal?.aborted ?? false };
 }

@@ -7,7 +7,10 @@
 import { dellmaExpectedSchema } from '../contract/dellma';
 import { readFileSync } from 'node:fs';
 import { parseRunLogLines, TraceReader, type StepRecord } from '../audit/run-trace';
-import type { RunStatus } from '../contract/run';
+import { runEventSchema, type RunEvent, type RunStatus } from '../contract/run';
+import type { ProducedBy } from '../contract/produced-by';
+import { producedByOf } from '../audit/produced-by-trace';
+import { techniqueLabelOf } from '../engine/produced-by-recorder';
 
 export interface QueryFact {
   queryId: string;
@@ -41,9 +44,11 @@ export interface RunFacts {
   /** Everything the model was shown as the result of an action, in order. */
   observations: string[];
   unreadableLines: number;
+  /** What produced the run's result (recorded at its end, else derived from its events); null for a log with no start. */
+  producedBy: ProducedBy | null;
 }
 
-export function runFactsFromTrace(trace: TraceReader, unreadableLines = 0): RunFacts {
+export function runFactsFromTrace(trace: TraceReader, unreadableLines = 0, events: readonly RunEvent[] = []): RunFacts {
   const totals = trace.totals();
   const queries = trace.queryList();
   const status = trace.ended?.status;
@@ -75,6 +80,7 @@ export function runFactsFromTrace(trace: TraceReader, unreadableLines = 0): RunF
       ...steps.flatMap((step) => step.items.flatMap((item) => (item.kind === 'observation' ? [item.text] : []))),
     ],
     unreadableLines: unreadableLines + trace.unknown,
+    producedBy: producedByOf(events, techniqueLabelOf),
   };
 }
 
@@ -94,16 +100,21 @@ function criticalPathOf(steps: readonly StepRecord[]): number | null {
 
 export function readRunFacts(logPath: string): RunFacts {
   const trace = new TraceReader();
+  const events: RunEvent[] = [];
   let unreadable = 0;
   for (const line of readFileSync(logPath, 'utf8').split('\n')) {
     if (line.trim() === '') continue;
     try {
-      for (const entry of parseRunLogLines(line, logPath)) trace.read(entry.event, entry.at);
+      for (const entry of parseRunLogLines(line, logPath)) {
+        trace.read(entry.event, entry.at);
+        const parsed = runEventSchema.safeParse(entry.event);
+        if (parsed.success) events.push(parsed.data);
+      }
     } catch {
       unreadable += 1;
     }
   }
-  return runFactsFromTrace(trace, unreadable);
+  return runFactsFromTrace(trace, unreadable, events);
 }
 
 /** The rows of the last `dellma.expected` record (option and expected utility), else null. */

@@ -16,6 +16,7 @@ import type { QuestionVerdict } from '../dqa/solve-questions';
 import { defaultWorkspaceDir } from '../workspace/paths';
 import { choosePlaybook } from './playbook-choice';
 import { techniqueIds, techniqueNamed } from '../engine/techniques/registry';
+import { requirePlaybook } from '../engine/techniques/playbook-required';
 import type { ProviderSettings } from '../contract/model';
 import type { QuestionModel } from '../benchmark/run-question';
 import { benchmarkQuestions, runBenchmark, type BenchmarkProgress } from '../benchmark/run-benchmark';
@@ -60,7 +61,13 @@ export function techniqueVerdictLine(result: QuestionResult): string {
     error: decision === null ? (result.error ?? `${result.status ?? 'not started'}: ${result.message ?? 'no decision'}`) : null,
     solveMs: result.wallMs,
   };
-  return verdictLine(verdict);
+  return `${verdictLine(verdict)}${deciderSuffix(result)}`;
+}
+
+/** A decision another technique made (a fallback), or one copied from a tool, said on its line. */
+function deciderSuffix(result: QuestionResult): string {
+  const fallback = result.decidedBy !== undefined && result.decidedBy !== result.technique;
+  return `${fallback ? `  decided-by=${result.decidedBy}` : ''}${result.toolAssisted ? '  tool-assisted' : ''}`;
 }
 
 function progressLine(result: QuestionResult, resumed: boolean, progress: BenchmarkProgress): string {
@@ -114,7 +121,8 @@ export async function runDqaTechniqueCommand(args: string[], io: CommandIo): Pro
 
   const sets = files.map((file) => readQuestionSet(file));
   const chosen = choosePlaybook({ technique, arg: values.playbook, workspaceDir: resolve(values.workspace ?? defaultWorkspaceDir()), scenarios: sets.map((set) => set.scenario), db });
-  if (techniqueUsesPlaybook(technique)) io.stderr(chosen === null ? `no playbook: no --playbook and none pinned for ${sets[0]?.scenario ?? ''} × ${db}; ${technique} runs as plain ReAct` : `playbook: ${chosen.source}`);
+  requirePlaybook(technique, chosen?.text, `no --playbook given and none pinned for ${sets.map((set) => set.scenario).join(', ')} × ${db}`);
+  if (techniqueUsesPlaybook(technique) && chosen !== null) io.stderr(`playbook: ${chosen.source}`);
   const questions = benchmarkQuestions(sets, db);
   for (const set of sets) requireDumpFiles(set.baseDir, set.questions.map((question) => (db === 'rdb' ? question.rdb : question.gdb)), db);
   const outDir = resolve(values.out ?? `dqa-${technique}-${db}`);

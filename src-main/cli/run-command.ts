@@ -11,6 +11,8 @@ import { readActionLibrary, useActionLibrary } from '../engine/techniques/pearl/
 import { readPlaybookFile } from '../engine/techniques/autoplan/playbook-file';
 import { readVersionFile } from '../engine/techniques/autoplan/playbook-store';
 import { techniqueIds, techniqueNamed } from '../engine/techniques/registry';
+import { requirePlaybook } from '../engine/techniques/playbook-required';
+import { decidedByText } from '../contract/produced-by';
 import { readTranscript } from '../llm/transcript';
 import { positiveInteger, printConnectionWarnings, type CommandIo } from './command-io';
 import { checkStructuredOutput, modelCliOptions, providerFromCliOptions } from './model-options';
@@ -89,6 +91,7 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
     : { replay: readTranscript(readText(values.replay as string, 'transcript')), toolMode: replayedToolMode(values['tool-mode']) };
 
   const playbook = values.playbook === undefined ? undefined : readPlaybookFile(values.playbook);
+  requirePlaybook(technique, playbook, 'no --playbook given');
   // A version file's hash goes into the run log beside the text; a plain text file has none.
   const playbookVersion = values.playbook?.toLowerCase().endsWith('.json') ? readVersionFile(values.playbook).hash : undefined;
   // Opened here so that a connection's warnings (a privileged login) reach stderr first.
@@ -230,7 +233,7 @@ function progressLine(event: RunEvent): string | null {
             ? ' (simulator: optimal)'
             : ` (simulator: best is ${event.verification.best}, regret ${event.verification.regret ?? 'n/a'})`
           : ` (not checked: ${event.unchecked ?? 'no simulator checked it'})`
-      }`;
+      }${event.origin && (event.origin.fallback || event.origin.toolAssisted) ? `; decided by ${decidedByText(event.origin)}` : ''}`;
     case 'simulation':
       return `[step ${event.step}] simulated ${event.result.candidates.length} candidates: best ${event.result.best}`;
     case 'whatif':

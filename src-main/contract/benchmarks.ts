@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { dellmaRunSettingsSchema } from './dellma';
 import { fidelitySchema } from './fidelity';
+import { producedBySchema } from './produced-by';
 import { runStatusSchema, techniqueIdSchema } from './run';
 
 /**
@@ -79,6 +80,16 @@ export const questionResultSchema = z.object({
   wallMs: z.number(),
   failure: failureLabelSchema,
   decidedAt: z.string(),
+  /**
+   * Who made the decision: the technique's id, or `<technique> → <fallback> fallback` when the
+   * technique handed the question to another (`decisionKey` in contract/produced-by.ts); absent
+   * without a decision and in results recorded before it was kept.
+   */
+  decidedBy: z.string().optional(),
+  /** The decision is the best candidate of a simulate/whatif result the model saw first. */
+  toolAssisted: z.boolean().optional(),
+  /** What produced the result: model, settings, fallbacks, product version (absent in results recorded before it was kept). */
+  producedBy: producedBySchema.optional(),
 });
 export type QuestionResult = z.infer<typeof questionResultSchema>;
 
@@ -113,6 +124,18 @@ export const resultsRowSchema = z.object({
   ended: z.record(z.string(), z.number()),
   /** Wrong answers per failure category, `unlabelled` for those left to the analyst. */
   failures: z.record(z.string(), z.number()),
+  /**
+   * The row's decisions by who made them (`decidedBy` of each question): the technique's own and
+   * each fallback's apart, with how many were right (absent in older tables).
+   */
+  deciders: z.array(z.object({ key: z.string(), label: z.string(), questions: z.number(), correct: z.number(), correctWithTies: z.number() })).optional(),
+  /** Decisions that repeat the best candidate of a simulate/whatif result (absent in older tables). */
+  toolAssisted: z.number().optional(),
+  /** The distinct models (as served, or GGUF files) and product versions of the row's runs. */
+  models: z.array(z.string()).optional(),
+  productVersions: z.array(z.string()).optional(),
+  /** What produced the row's runs, as label/value lines (benchmark/row-produced-by.ts; absent in older tables). */
+  producedBy: z.array(z.object({ label: z.string(), value: z.string() })).optional(),
 });
 export type ResultsRow = z.infer<typeof resultsRowSchema>;
 

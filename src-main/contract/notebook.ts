@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { queryResultSchema } from './data';
 import { workbenchErrorSchema } from './error-schema';
 import { planNodeSchema, techniqueIdSchema } from './run';
+import { decisionOriginSchema } from './produced-by';
 import { simulationResultSchema, verificationSchema } from './simulation';
 import { whatIfResultSchema } from './whatif';
 
@@ -94,6 +95,8 @@ export const cellDataSchemas = {
     verification: verificationSchema.nullable().optional(),
     /** Why the simulator did not check the decision (shown as "not checked: …"). */
     unchecked: z.string().optional(),
+    /** Who made the decision (a fallback, a copied simulate/whatif ranking); absent in older notebooks. */
+    origin: decisionOriginSchema.optional(),
   }),
   note: z.looseObject({ review: z.string().optional(), status: z.string().optional() }),
 } satisfies Record<CellKind, z.ZodType>;

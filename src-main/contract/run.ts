@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { engineSchema, queryResultSchema } from './data';
 import { resolvedFidelitySchema } from './fidelity';
 import { workbenchErrorSchema } from './error-schema';
+import { decisionOriginSchema, producedBySchema } from './produced-by';
 import { simulationResultSchema, verificationSchema } from './simulation';
 import { whatIfResultSchema, whatIfSpecSchema } from './whatif';
 
@@ -100,6 +101,8 @@ export const runEventSchema = z.discriminatedUnion('type', [
     latencyMs: z.number(),
     /** How the reply was held to its structure (`grammar`, `tool-choice`, `json-schema`, `none`); absent in older logs. */
     constrained: z.enum(['grammar', 'tool-choice', 'json-schema', 'none']).optional(),
+    /** The model as the server named it in its response (absent in older logs). */
+    model: z.string().optional(),
     node: nodeField,
   }),
   z.object({ type: z.literal('thought'), step: z.number(), text: z.string(), node: nodeField }),
@@ -150,9 +153,19 @@ export const runEventSchema = z.discriminatedUnion('type', [
     unchecked: z.string().optional(),
     /** Set when the decision was computed in code, not written by the model (DeLLMa: "expected utility"). */
     computedBy: z.string().optional(),
+    /** Who made it: the technique (a fallback named as such) and whether it repeats a simulate/whatif ranking (absent in older logs). */
+    origin: decisionOriginSchema.optional(),
   }),
   /** A simulator run, asked for by the model (`simulate`) or by the workbench to check a decision. */
-  z.object({ type: z.literal('simulation'), step: z.number(), node: nodeField, requested: z.array(z.string()).nullable(), result: simulationResultSchema }),
+  z.object({
+    type: z.literal('simulation'),
+    step: z.number(),
+    node: nodeField,
+    requested: z.array(z.string()).nullable(),
+    result: simulationResultSchema,
+    /** Run by the workbench to check a decision, not asked for by the model (absent in older logs). */
+    check: z.boolean().optional(),
+  }),
   /** A what-if experiment the model asked for (`whatif`), run on a throwaway copy of the data; a failed one keeps its error. */
   z.object({ type: z.literal('whatif'), step: z.number(), node: nodeField, spec: whatIfSpecSchema, result: whatIfResultSchema.nullable(), error: workbenchErrorSchema.nullable() }),
   /**
@@ -166,6 +179,8 @@ export const runEventSchema = z.discriminatedUnion('type', [
     message: z.string().nullable(),
     steps: z.number(),
     totalTokens: z.number(),
+    /** What produced the run's result, written once at its end (absent in older logs: derived from their events). */
+    producedBy: producedBySchema.optional(),
   }),
 ]);
 export type RunEvent = z.infer<typeof runEventSchema>;
@@ -238,6 +253,8 @@ export const runProgressSchema = z.object({
   message: z.string().nullable(),
   /** Set once the run has decided: the simulator's verdict or why there is none. */
   check: decisionCheckSchema.optional(),
+  /** Who made the decision, once the run has one (a fallback or a tool-assisted decision says so). */
+  decidedBy: decisionOriginSchema.nullable().optional(),
 });
 export type RunProgress = z.infer<typeof runProgressSchema>;
 

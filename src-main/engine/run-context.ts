@@ -1,6 +1,7 @@
 import type { Engine } from '../contract/data';
 import { WorkbenchError } from '../contract/errors';
 import type { RunEvent, RunStatus } from '../contract/run';
+import type { DecisionOrigin } from '../contract/produced-by';
 import type { SimulationResult } from '../contract/simulation';
 import type { DellmaRunSettings } from '../contract/dellma';
 import type { ForecastStore } from './techniques/dellma/forecast-store';
@@ -124,6 +125,8 @@ export interface RunOutcome {
   message: string | null;
   steps: number;
   totalTokens: number;
+  /** Who made the decision (the technique, a fallback, a copied ranking); set by the run set-up from the log's record. */
+  decidedBy?: DecisionOrigin;
 }
 
 /** A validated call of an offered tool. */
@@ -382,6 +385,7 @@ export class RunContext {
       usage: response.usage,
       latencyMs: response.latencyMs,
       ...(response.constrained ? { constrained: response.constrained } : {}),
+      ...(response.model ? { model: response.model } : {}),
       ...(about.node ? { node: about.node } : {}),
     });
     return { step, response };

@@ -12,6 +12,9 @@ import { openConnector } from '../connectors/open-connector';
 import { canonicalJson } from '../audit/canonical-json';
 import type { LoggedEvent } from '../audit/hash-chain';
 import { runDetails, type RunDetails } from './run-details';
+import { producedByRecorder } from './produced-by-recorder';
+import { modelFileIdentity, type ModelFileIdentity } from '../llm/local/model-file-hash';
+import { appVersion } from '../native/version';
 import { createOpenAiProvider } from '../llm/openai-provider';
 import { createReplayProvider } from '../llm/replay-provider';
 import { recordingProvider, writeTranscriptLine, type Transcript } from '../llm/transcript';
@@ -56,8 +59,11 @@ export interface RunSetup {
   };
   /** Where transcript lines go; `continueAt` when a resumed run goes on with an existing transcript. */
   transcript: { write(line: string): void; continueAt?: number };
-  /** Where the chained log entries go; `lastEntry` when a resumed run continues a chain. */
-  log: { append(entry: LoggedEvent): void; lastEntry?: LoggedEvent | null; now?: () => string };
+  /**
+   * Where the chained log entries go; `lastEntry` when a resumed run continues a chain, and
+   * `earlier` its entries so far (the produced-by record at its end covers the whole run).
+   */
+  log: { append(entry: LoggedEvent): void; lastEntry?: LoggedEvent | null; earlier?: readonly LoggedEvent[]; now?: () => string };
   cells: { sink: CellSink; connectionId: string | null; afterCellId: string | null; knownQueryCells?: Map<string, string> };
   /** A resolved simulator (or none). Resolve it with `planCheck` (or `simulatorFor`) before starting. */
   simulator: RunSimulator | null;
@@ -123,7 +129,12 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
   // The run-start event records the data's fingerprint, the model settings and the fidelity for the audit trail.
   const details = setup.model.details ?? (settings !== null && 'baseUrl' in settings ? settings : null);
   const withDetails = await runDetails({ connector: setup.connector, target: setup.target, settings: details, fidelity });
-  return runDecision({
+  // What produced the result, written into the decision and run-end events. A resumed run whose
+  // earlier events are not at hand gets no record at its end rather than one without its start.
+  const earlier = setup.resume ? (setup.log.earlier?.map((entry) => entry.event) ?? null) : [];
+  const recorder = earlier ? producedByRecorder({ earlier, productVersion: productVersion(), modelFile: settings !== null && 'modelPath' in settings ? await modelFileOf(settings.modelPath) : null }) : null;
+  const recordProducedBy = (event: RunEvent): RunEvent => (recorder ? recorder.record(event) : event);
+  const outcome = await runDecision({
     question: setup.question,
     rules: setup.rules,
     technique: setup.technique,
@@ -133,7 +144,7 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
     toolMode: setup.model.toolMode,
     limits: { ...defaultRunLimits, ...setup.limits },
     gate: setup.gate ?? automaticGate,
-    emit: (event) => log.append(withDetails(event)),
+    emit: (event) => log.append(recordProducedBy(withDetails(event))),
     ...(setup.signal ? { signal: setup.signal } : {}),
     ...(setup.onToken ? { onToken: setup.onToken } : {}),
     ...(setup.simulator ? { simulator: setup.simulator } : {}),
@@ -154,6 +165,27 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
     fidelity,
     ...(setup.onCheckpoint ? { onCheckpoint: setup.onCheckpoint } : {}),
   });
+  // The outcome says who decided, as the log does (a fallback, a tool-assisted decision).
+  const decidedBy = outcome.decision === null ? null : (recorder?.decidedBy() ?? null);
+  return decidedBy ? { ...outcome, decidedBy } : outcome;
+}
+
+/** This install's version, null when its package.json cannot be read (a result then says "not recorded"). */
+function productVersion(): string | null {
+  try {
+    return appVersion();
+  } catch {
+    return null;
+  }
+}
+
+/** The GGUF file's identity; null when it cannot be read (the run itself then reports the file). */
+async function modelFileOf(path: string): Promise<ModelFileIdentity | null> {
+  try {
+    return await modelFileIdentity(path);
+  } catch {
+    return null;
+  }
 }
 
 /** What `runToDirectory` runs: one question against one database with one model. */

@@ -8,6 +8,7 @@ import { planGraphHtml } from './plan-graph-report';
 import { reportCss } from './report-css';
 import { formatBytes, formatCount, formatDuration, formatTime, formatValue, plural, reviewLabels, reviewSubjectLabels, reviewText, statusLabel } from './report-format';
 import type { DecisionRecord, ReviewRecord } from '../audit/run-trace';
+import { decidedByText, producedByLines } from '../contract/produced-by';
 import type { DecisionReport, PlanVersion, QueryRecord, SimulationRecord, StepRecord, TraceItem, VerificationValue, WhatIfRecord } from './report-model';
 
 export interface HtmlReportOptions {
@@ -143,7 +144,7 @@ function decisionSection(report: DecisionReport): Html {
     return html`<div class="card note"><strong>${statusLabel(report.status)}.</strong> ${report.statusMessage ?? 'The run ended without a decision.'}</div>`;
   }
   const evidence = decision.evidence.map((id) => report.queries.find((query) => query.id === id)).filter((query): query is QueryRecord => query !== undefined);
-  return html`<div class="card"><div class="item-label">Decision</div><div style="font-size:18px;font-weight:700">${decision.decision}</div>${decision.computedBy ? html`<p class="muted small">Computed in code (${decision.computedBy}), not written by the model.</p>` : null}</div>
+  return html`<div class="card"><div class="item-label">Decision</div><div style="font-size:18px;font-weight:700">${decision.decision}</div>${decision.computedBy ? html`<p class="muted small">Computed in code (${decision.computedBy}), not written by the model.</p>` : null}${report.producedBy?.decidedBy ? html`<p class="decided-by">Decided by ${decidedByText(report.producedBy.decidedBy)}</p>` : null}</div>
 <h3>Rationale</h3><div class="markdown">${markdownToHtml(decision.rationale)}</div>
 <h3>Evidence</h3>${
     evidence.length
@@ -179,7 +180,12 @@ function methodSection(report: DecisionReport): Html {
 <tr><th>Max tokens per reply</th><td>${model.maxTokens ?? setting('maxTokens') ?? 'not recorded'}</td></tr>
 <tr><th>Tool protocol</th><td>${model.toolMode === 'tools' ? 'Native tool calling' : 'Plain-text protocol'}</td></tr>
 <tr><th>Limits</th><td>${plural(report.limits.maxSteps, 'model call')}, ${report.limits.maxTokens === null ? 'no token limit' : `${formatCount(report.limits.maxTokens)} tokens`}, ${formatDuration(report.limits.maxDurationMs)}</td></tr>
-</table>`;
+</table>
+<h3>Produced by</h3>${
+    report.producedBy
+      ? html`<table class="kv" data-section="produced-by">${producedByLines(report.producedBy).map((line) => html`<tr><th>${line.label}</th><td>${line.value}</td></tr>`)}</table>`
+      : html`<p class="muted">Not recorded.</p>`
+  }`;
 }
 
 function plansSection(report: DecisionReport): Html {

@@ -8,6 +8,8 @@ import { markdownCode, markdownFence, markdownLiteral } from './markdown-text';
 import { planGraphMarkdown, planGraphTable } from './plan-graph-report';
 import { formatTime, formatValue, plural, reviewLabels, reviewSubjectLabels, reviewTextPlain } from './report-format';
 import type { DecisionReport } from './report-model';
+import { decidedByText } from '../contract/produced-by';
+import { producedByMarkdown } from './render-markdown';
 
 /** Rows of a result kept in a notebook output; the digest in the output names the full result. */
 const outputRows = 50;
@@ -48,10 +50,11 @@ export function renderIpynb(bundle: ReportBundle, report: DecisionReport): strin
     [
       `# ${markdownLiteral(report.title)}`,
       `Decision Workbench run ${markdownCode(report.runId)} (${report.technique.label}, ${markdownLiteral(report.model.name ?? report.model.description)}), ${markdownLiteral(formatTime(report.startedAt))}.`,
-      `**Decision:** ${report.decision ? markdownLiteral(report.decision.decision) : 'none'}${report.decision ? ` (${report.decision.verification ? (report.decision.verification.agrees ? 'simulator: optimal' : `simulator: best is ${markdownLiteral(report.decision.verification.best)}`) : `not checked: ${markdownLiteral(report.decision.unchecked ?? 'no simulator checked it')}`})` : ''} · **Integrity head:** ${markdownCode(bundle.head)} · **Sealed by:** ${report.integrity.signer ? `${markdownLiteral(report.integrity.signer.name)}, key ${markdownCode(report.integrity.signer.fingerprint)}` : 'unsigned'}`,
+      `**Decision:** ${report.decision ? markdownLiteral(report.decision.decision) : 'none'}${report.decision ? ` (${report.decision.verification ? (report.decision.verification.agrees ? 'simulator: optimal' : `simulator: best is ${markdownLiteral(report.decision.verification.best)}`) : `not checked: ${markdownLiteral(report.decision.unchecked ?? 'no simulator checked it')}`})` : ''}${report.decision && report.producedBy?.decidedBy ? ` (decided by ${markdownLiteral(decidedByText(report.producedBy.decidedBy))})` : ''} · **Integrity head:** ${markdownCode(bundle.head)} · **Sealed by:** ${report.integrity.signer ? `${markdownLiteral(report.integrity.signer.name)}, key ${markdownCode(report.integrity.signer.fingerprint)}` : 'unsigned'}`,
       `The queries ran read-only against ${markdownLiteral(report.connection.description)}. To re-run them here, install jupysql (\`pip install jupysql\`) and run the next cell, which connects read-only. Only queries that succeeded are code; refused and failed ones are quoted as text.`,
     ].join('\n\n'),
   );
+  markdown('dwb-produced-by', `## Produced by\n\n${producedByMarkdown(report)}`);
   cells.push({ cell_type: 'code', id: cellId('dwb-connect'), metadata: {}, execution_count: null, source: lines(connectCell(report)), outputs: [] });
   // A plan of nodes (Plan*RAG): the graph by level with each node's queries, then every node's figures.
   if (report.planGraph) markdown('dwb-plan-graph', `## Plan graph\n\n${planGraphMarkdown(report.planGraph)}\n\n${planGraphTable(report.planGraph)}`);

@@ -7,6 +7,7 @@ import { markdownSanitized } from './markdown-sanitized';
 import { markdownCell, markdownCode, markdownFence, markdownLiteral } from './markdown-text';
 import { formatBytes, formatCount, formatDuration, formatTime, formatValue, plural, reviewLabels, reviewSubjectLabels, reviewTextPlain, statusLabel } from './report-format';
 import type { DecisionReport, PlanVersion, QueryRecord, StepRecord, TraceItem } from './report-model';
+import { decidedByText, producedByLines } from '../contract/produced-by';
 
 export interface MarkdownReportOptions {
   maxTableRows: number;
@@ -70,7 +71,7 @@ function decisionSection(report: DecisionReport): string {
   const decision = report.decision;
   if (!decision) return `**${statusLabel(report.status)}.** ${markdownLiteral(report.statusMessage ?? 'The run ended without a decision.')}`;
   const evidence = decision.evidence.map((id) => `- Query ${markdownLiteral(id)} (see the step trace)`).join('\n');
-  const computed = decision.computedBy ? `\n\n*Computed in code (${markdownLiteral(decision.computedBy)}), not written by the model.*` : '';
+  const computed = `${decision.computedBy ? `\n\n*Computed in code (${markdownLiteral(decision.computedBy)}), not written by the model.*` : ''}${report.producedBy?.decidedBy ? `\n\nDecided by ${markdownLiteral(decidedByText(report.producedBy.decidedBy))}.` : ''}`;
   return `**${markdownLiteral(decision.decision)}**${computed}\n\n### Rationale\n\n${markdownSanitized(decision.rationale)}\n\n### Evidence\n\n${evidence || 'The decision cites no query.'}`;
 }
 
@@ -106,7 +107,20 @@ function methodSection(report: DecisionReport): string {
       ['Tool protocol', model.toolMode === 'tools' ? 'native tool calling' : 'plain-text protocol'],
       ['Limits', `${plural(report.limits.maxSteps, 'model call')}, ${report.limits.maxTokens === null ? 'no token limit' : `${report.limits.maxTokens} tokens`}, ${formatDuration(report.limits.maxDurationMs)}`],
     ],
-  )}`;
+  )}
+
+### Produced by
+
+${producedByMarkdown(report)}`;
+}
+
+/** The produced-by record as a two-column table (the same lines as every other report and the results files). */
+export function producedByMarkdown(report: DecisionReport): string {
+  if (!report.producedBy) return 'Not recorded.';
+  return table(
+    ['Setting', 'Value'],
+    producedByLines(report.producedBy).map((line) => [line.label, line.value]),
+  );
 }
 
 function planVersion(plan: PlanVersion): string {

@@ -1,4 +1,7 @@
-import type { RunEvent, RunStatus } from '../contract/run';
+import { runEventSchema, type RunEvent, type RunStatus } from '../contract/run';
+import type { ProducedBy } from '../contract/produced-by';
+import { producedByOf } from '../audit/produced-by-trace';
+import { techniqueLabelOf } from '../engine/produced-by-recorder';
 import { TraceReader, type DecisionRecord, type PlanVersion, type QueryRecord, type ReviewRecord, type RunTotals, type SimulationRecord, type StepRecord } from '../audit/run-trace';
 import { registeredTechniques } from '../engine/techniques/registry';
 import type { JsonObject, ReportBundle, SealRecord } from './bundle-format';
@@ -80,6 +83,8 @@ export interface DecisionReport {
   integrity: IntegritySummary;
   /** Events of types this workbench does not know (from a newer one), shown as they are. */
   unknownEvents: number;
+  /** What produced the result (recorded at the run's end, else derived from its events); null without a run-start. */
+  producedBy: ProducedBy | null;
 }
 
 /** Reads a verified bundle into the report's model. */
@@ -146,7 +151,22 @@ export function buildReport(bundle: ReportBundle): DecisionReport {
       signer: bundleRecord?.type === 'bundle' ? (bundleRecord.signer ?? null) : null,
     },
     unknownEvents: reader.unknown,
+    producedBy: producedByFromBundle(bundle, [...servedAs]),
   };
+}
+
+/**
+ * The run's produced-by record. A log from before it was recorded has no model names in its
+ * responses; the transcript's responses name the model as served, so they fill it in.
+ */
+function producedByFromBundle(bundle: ReportBundle, servedAs: string[]): ProducedBy | null {
+  const events = bundle.events.flatMap((entry) => {
+    const parsed = runEventSchema.safeParse(entry.event);
+    return parsed.success ? [parsed.data] : [];
+  });
+  const record = producedByOf(events, techniqueLabelOf);
+  if (!record || record.model.served.length > 0 || servedAs.length === 0) return record;
+  return { ...record, model: { ...record.model, served: servedAs } };
 }
 
 function signOff(record: SealRecord, at: string, hash: string): SignOffRecord[] {

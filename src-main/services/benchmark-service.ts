@@ -19,6 +19,7 @@ import type { ProviderSettings } from '../contract/model';
 import { benchmarkQuestions, runBenchmark } from '../benchmark/run-benchmark';
 import { writeResultFiles } from '../benchmark/results-files';
 import { writeQuestionResult } from '../benchmark/question-result';
+import { requirePlaybook } from '../engine/techniques/playbook-required';
 import { collectResults, resultsTable } from '../benchmark/results-table';
 import { readQuestionSetFile } from '../dqa/question-file';
 import { techniqueNamed } from '../engine/techniques/registry';
@@ -76,6 +77,9 @@ export function createBenchmarkService(deps: {
     if (spec.dellma && !spec.techniques.includes('dellma')) throw new WorkbenchError('invalid-request', 'The DeLLMa variant and sizes are for the DeLLMa technique, which this benchmark does not run');
     const set = await readQuestionSetFile(spec.questionsFile);
     for (const db of spec.dbs) await checkDumpFiles(set.baseDir, set.questions.map((question) => (db === 'rdb' ? question.rdb : question.gdb)), db);
+    for (const technique of spec.techniques) {
+      for (const db of spec.dbs) requirePlaybook(technique, techniqueNamed(technique).usesPlaybook ? deps.playbooks?.pinned(set.scenario, db)?.playbook : '', `none is pinned for ${set.scenario} × ${db}`);
+    }
     return set.questions.length;
   };
 

@@ -19,6 +19,7 @@ import type { Connector } from '../connectors/connector';
 import { defaultRunLimits, type ResumeState } from '../engine/decision-run';
 import { checkedSimulator, executeRun } from '../engine/run-setup';
 import { techniqueNamed } from '../engine/techniques/registry';
+import { requirePlaybook } from '../engine/techniques/playbook-required';
 import type { ActionLibrary } from '../engine/techniques/pearl/library';
 import { mineActions, type MiningResult } from '../engine/techniques/pearl/mining';
 import { refineDemonstration } from '../engine/techniques/pearl/refine';
@@ -181,6 +182,7 @@ export class RunManager {
     const notebook = notebooks.get(input.notebookId);
     const connector = await this.dependencies.connector(input.connectionId);
     const playbook = await this.playbookFor(input, connector);
+    requirePlaybook(input.technique, playbook, 'none was chosen for the run and none is pinned for this data');
     // The notebook's attached documents go with the request (and so with a resume or a re-run) for the techniques that read them.
     const documents = input.documents ?? (techniqueNamed(input.technique).usesDocuments ? (this.dependencies.documents?.(input.notebookId) ?? []) : []);
     const request: RunStart = { ...input, ...(playbook !== undefined ? { playbook } : {}), ...(documents.length ? { documents } : {}) };
@@ -337,6 +339,7 @@ export class RunManager {
       resume: {
         state: resumeStateFor(entries, transcript, runs.checkpoint(runId)),
         lastEntry: entries.at(-1) ?? null,
+        earlier: entries,
         transcriptLines: runs.transcriptLineCount(runId),
         exchanges: transcript.exchanges.length,
       },
@@ -359,7 +362,7 @@ export class RunManager {
     uncheckedReason: string | null;
     notebookCells: Cell[];
     startedAt: string;
-    resume: { state: ResumeState; lastEntry: LoggedEvent | null; transcriptLines: number; exchanges: number } | null;
+    resume: { state: ResumeState; lastEntry: LoggedEvent | null; earlier: readonly LoggedEvent[]; transcriptLines: number; exchanges: number } | null;
     seed?: unknown;
   }): Promise<void> {
     const { runId, request, settings, connector, simulator, startedAt, resume } = context;
@@ -432,7 +435,7 @@ export class RunManager {
         write: (line) => runs.appendTranscriptLine(runId, transcriptSeq++, line),
         ...(resume ? { continueAt: resume.exchanges } : {}),
       },
-      log: { append: (entry) => runs.appendEvent(entry), lastEntry: resume?.lastEntry ?? null, now: environment.now },
+      log: { append: (entry) => runs.appendEvent(entry), lastEntry: resume?.lastEntry ?? null, ...(resume ? { earlier: resume.earlier } : {}), now: environment.now },
       cells: {
         sink: cells,
         connectionId: request.connectionId,
@@ -450,6 +453,8 @@ export class RunManager {
       onEvent: ({ event }) => {
         if (event.type === 'model-response') this.update(run, { step: event.step, totalTokens: run.progress.totalTokens + (event.usage?.totalTokens ?? 0) });
         if (event.type === 'decision') this.update(run, { check: decisionCheck(event) });
+        // Who decided, for the run bar: a fallback or a tool-assisted decision says so there.
+        if (event.type === 'decision' && event.origin) this.update(run, { decidedBy: event.origin });
         if (event.type === 'tool' && event.tool === 'pearl-step') {
           const { action, kind } = event.input as { action?: unknown; kind?: unknown };
           // A step kept from an earlier run (re-running one step) called nothing this time.

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { BenchmarkSummary, ResultsTable, TechniqueIdValue, TechniqueInfo, WorkbenchClient } from '../../src-main/contract';
+import { deciderLabel, type BenchmarkSummary, type ResultsTable, type TechniqueIdValue, type TechniqueInfo, type WorkbenchClient } from '../../src-main/contract';
 import type { DellmaRunSettingsInput } from '../../src-main/contract/dellma';
 import { useWorkbench } from '../ui/store-context';
 import { DellmaSettings } from '../runs/DellmaSettings';
@@ -197,7 +197,7 @@ export function BenchmarksView({ client, onOpenNotebook }: { client: WorkbenchCl
           <table className="benchmark-table" data-testid="results-table">
             <thead>
               <tr>
-                <th>Technique</th><th>Scenario</th><th>DB</th><th>Questions</th><th>Accuracy</th><th>Ties counted</th><th>Without flagged</th><th>Mean steps</th><th>Mean prompt tokens</th><th>Mean completion tokens</th><th>Wall time (s)</th><th>Largest prompt</th><th title="Time along the plan's levels when the technique reports it, else the run's wall time (mean)">Critical-path time (s)</th><th title="The playbook version AutoPlan followed">Playbook</th>
+                <th>Technique</th><th>Scenario</th><th>DB</th><th>Questions</th><th>Accuracy</th><th>Ties counted</th><th>Without flagged</th><th>Mean steps</th><th>Mean prompt tokens</th><th>Mean completion tokens</th><th>Wall time (s)</th><th>Largest prompt</th><th title="Time along the plan's levels when the technique reports it, else the run's wall time (mean)">Critical-path time (s)</th><th title="The playbook version AutoPlan followed">Playbook</th><th title="The row's decisions by the technique that made them: a fallback's are counted apart">Decided by</th>
               </tr>
             </thead>
             <tbody>
@@ -212,16 +212,36 @@ export function BenchmarksView({ client, onOpenNotebook }: { client: WorkbenchCl
                   <td>{row.clearCorrect}/{row.questions - row.flagged}</td>
                   <td>{row.meanSteps.toFixed(1)}</td><td>{row.meanPromptTokens.toFixed(0)}</td><td>{row.meanCompletionTokens.toFixed(0)}</td><td>{(row.wallMs / 1000).toFixed(1)}</td><td>{row.largestPromptTokens}</td><td>{(row.meanCriticalPathMs / 1000).toFixed(1)}</td>
                   <td className="mono" title={row.playbooks?.join(', ')}>{row.playbooks && row.playbooks.length > 0 ? row.playbooks.map((hash) => hash.replace(/^sha256:/, '').slice(0, 12)).join(', ') : '–'}</td>
+                  <td data-testid="row-deciders">{decidersText(row)}</td>
                 </tr>
               ))}
             </tbody>
           </table>
+          <h2>Produced by</h2>
+          {table.rows.map((row) => (
+            <details key={`${row.technique}-${row.variant ?? ''}-${row.scenario}-${row.db}`} className="produced-by" data-testid="produced-by" open={table.rows.length === 1}>
+              <summary>
+                {row.technique}
+                {row.variant !== undefined ? ` (${row.variant})` : ''} · {row.scenario} · {row.db}: {row.models?.join(', ') || 'model not recorded'}
+              </summary>
+              <table className="benchmark-table">
+                <tbody>
+                  {(row.producedBy ?? [{ label: 'Produced by', value: 'not recorded (results from before it was kept)' }]).map((line) => (
+                    <tr key={line.label}>
+                      <th scope="row">{line.label}</th>
+                      <td>{line.value}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </details>
+          ))}
           <BenchmarkCharts table={table} />
           <h2>Questions</h2>
           <table className="benchmark-table" data-testid="question-table">
             <thead>
               <tr>
-                <th>Question</th><th>Technique</th><th>DB</th><th>Decision</th><th>Simulator best</th><th>Right</th><th>Flags</th><th>Ended</th><th>Category</th><th>Evidence</th><th />
+                <th>Question</th><th>Technique</th><th>DB</th><th>Decision</th><th>Simulator best</th><th>Right</th><th>Flags</th><th>Ended</th><th>Category</th><th>Evidence</th><th>Decided by</th><th />
               </tr>
             </thead>
             <tbody>
@@ -253,6 +273,7 @@ export function BenchmarksView({ client, onOpenNotebook }: { client: WorkbenchCl
                     )}
                   </td>
                   <td className="evidence">{result.failure.evidence.join('\n')}</td>
+                  <td data-testid="question-decider">{questionDecider(result)}</td>
                   <td>
                     {result.error === null && (
                       <button className="small" data-testid="open-question" onClick={() => openQuestion(result)}>
@@ -268,4 +289,18 @@ export function BenchmarksView({ client, onOpenNotebook }: { client: WorkbenchCl
       )}
     </div>
   );
+}
+
+/** A row's decisions by who made them ("Pearl 2 · PlanRAG as Pearl's fallback 6"), with the tool-assisted ones counted. */
+function decidersText(row: ResultsTable['rows'][number]): string {
+  const deciders = (row.deciders ?? []).map((decider) => `${decider.label} ${decider.questions}`);
+  if (row.toolAssisted) deciders.push(`${row.toolAssisted} tool-assisted`);
+  return deciders.length ? deciders.join(' · ') : '–';
+}
+
+/** Who decided a question: the technique, or the fallback that did ("PlanRAG as Pearl's fallback"), tool-assisted said as such. */
+function questionDecider(result: ResultsTable['questions'][number]): string {
+  const origin = result.producedBy?.decidedBy;
+  if (result.decidedBy === undefined || !origin) return result.decidedBy ?? '–';
+  return origin.toolAssisted ? `${deciderLabel(origin)}, tool-assisted (${origin.toolAssisted.tool})` : deciderLabel(origin);
 }

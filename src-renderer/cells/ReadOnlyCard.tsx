@@ -1,5 +1,5 @@
 import { diffArrays } from 'diff';
-import type { Cell, CellData } from '../../src-main/contract';
+import { decidedByText, type Cell, type CellData } from '../../src-main/contract';
 import { useWorkbench } from '../ui/store-context';
 import { PlanGraphView } from '../plan-graph/PlanGraphView';
 import { CellFrame } from './CellFrame';
@@ -110,6 +110,11 @@ function DecisionContent({ cell, data }: { cell: Cell; data: CellData<'decision'
   return (
     <div className={`decision verdict-${verification ? (verification.agrees ? 'agrees' : 'disagrees') : 'unchecked'}`} data-testid="decision">
       <p className="decision-value">{decision}</p>
+      {data.origin && (
+        <p className={data.origin.fallback || data.origin.toolAssisted ? 'decided-by notable' : 'decided-by'} data-testid="decided-by">
+          Decided by {decidedByText(data.origin)}
+        </p>
+      )}
       {verification && (
         <p className={`verification ${verification.agrees ? 'agrees' : 'disagrees'}`} data-testid="verification">
           {verification.agrees ? (

@@ -216,7 +216,7 @@ export function PlaybooksView({ client }: { client: WorkbenchClient }) {
         <section key={`${task.scenario}-${task.db}`} aria-label={`Playbooks ${task.scenario} ${task.db}`} data-testid="playbook-task">
           <h2>
             {taskName(task.scenario)} × {task.db === 'rdb' ? 'relational' : 'graph'}{' '}
-            <span className="muted">{task.pinned === null ? '· nothing pinned: AutoPlan runs without a playbook' : `· pinned ${short(task.pinned)}`}</span>
+            <span className="muted">{task.pinned === null ? '· nothing pinned: AutoPlan runs are refused until a version is pinned' : `· pinned ${short(task.pinned)}`}</span>
           </h2>
           {removedConnection(task.scenario) !== null && (
             <p className="muted">

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { RunProgress } from '../../src-main/contract';
+import { decidedByText, type RunProgress } from '../../src-main/contract';
 import { useWorkbench } from '../ui/store-context';
 import { ReviewPanel } from './ReviewPanel';
 
@@ -41,7 +41,7 @@ export function RunBar({ progress, compact = false, onDismiss, onShowHistory }: 
         <div className="run-bar-row">
           <strong data-testid="run-status">{statusLabels[progress.status]}</strong>
           <RunCheck progress={progress} />
-          <span className="muted">{progress.technique}</span>
+          <DecidedBy progress={progress} />
           <span>
             step {progress.step}/{progress.maxSteps}
           </span>
@@ -68,7 +68,7 @@ export function RunBar({ progress, compact = false, onDismiss, onShowHistory }: 
         {live && <span className="spinner" />}
         <strong data-testid="run-status">{statusLabels[progress.status]}</strong>
         <RunCheck progress={progress} />
-        <span className="muted">{progress.technique}</span>
+        <DecidedBy progress={progress} />
         <span>
           step {progress.step}/{progress.maxSteps}
         </span>
@@ -97,6 +97,20 @@ export function RunBar({ progress, compact = false, onDismiss, onShowHistory }: 
       {live && streamed && !progress.pendingReview && <p className="streamed">{streamed.slice(-240)}</p>}
       {progress.pendingReview && <ReviewPanel runId={progress.runId} request={progress.pendingReview} language={progress.queryLanguage ?? 'sql'} />}
     </section>
+  );
+}
+
+/**
+ * Who made the decision, after "Decided": "by PlanRAG (Pearl's fallback after 8 refused
+ * programs)", or that it was copied from a tool; the technique's id while no decision is made.
+ */
+function DecidedBy({ progress }: { progress: RunProgress }) {
+  if (progress.status !== 'answered' || !progress.decidedBy) return <span className="muted">{progress.technique}</span>;
+  const notable = progress.decidedBy.fallback !== null || progress.decidedBy.toolAssisted !== null;
+  return (
+    <span className={notable ? 'run-decided-by notable' : 'run-decided-by'} data-testid="run-decided-by" title={`Decided by ${decidedByText(progress.decidedBy)}`}>
+      by {decidedByText(progress.decidedBy)}
+    </span>
   );
 }
 

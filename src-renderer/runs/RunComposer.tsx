@@ -62,7 +62,7 @@ export function RunComposer({ draft }: { draft: RunDraft }) {
         .then((tasks) => {
           if (!current) return;
           const names = tasks.flatMap((task) => (task.pinned === null ? [] : [`${task.scenario} × ${task.db === 'rdb' ? 'relational' : 'graph'} ${task.pinned.slice(0, 12)}`]));
-          setPinned(names.length === 0 ? 'No playbook is pinned (Playbooks in the sidebar): AutoPlan runs as plain ReAct.' : `Follows the pinned playbook of the data's kind: ${names.join('; ')}.`);
+          setPinned(names.length === 0 ? 'No playbook is pinned (Playbooks in the sidebar): AutoPlan needs one, so the run will be refused.' : `Follows the pinned playbook of the data's kind: ${names.join('; ')}.`);
         })
         .catch(() => undefined);
     }

@@ -51,6 +51,16 @@ describe('benchmarks in the app', () => {
     await expect.poll(() => rows.count()).toBe(1);
     expect(await rows.first().innerText()).toMatch(/^iterrag\s+locating\s+rdb\s+3\s+2\/3 \(66\.7%\)\s+2\/3 \(66\.7%\)\s+2\/3\s+2\.0\s+200\s+20\s/);
     expect(await view.getByTestId('question-row').count()).toBe(3);
+    // Who decided, and what produced the row: the model as the server named it, the step limit, the version.
+    expect(await rows.first().getByTestId('row-deciders').innerText()).toBe('IterRAG (ReAct) 3');
+    expect(await view.locator('[data-question="L1"]').getByTestId('question-decider').innerText()).toBe('IterRAG (ReAct)');
+    const producedBy = view.getByTestId('produced-by');
+    expect(await producedBy.count()).toBe(1);
+    expect(await producedBy.locator('summary').innerText()).toBe('iterrag · locating · rdb: scripted-model');
+    const produced = await producedBy.locator('table').innerText();
+    expect(produced).toMatch(/Model\s+scripted-model/);
+    expect(produced).toMatch(/Step limit\s+20/);
+    expect(produced).toMatch(/Product version\s+\d+\.\d+\.\d+/);
     expect(await view.locator('[data-question="L3"]').innerText()).toMatch(/L3\s+iterrag\s+rdb\s+krakow\s+\S+\s+no/);
     for (const chart of ['chart-accuracy', 'chart-tokens', 'chart-ended']) expect(await view.getByTestId(chart).locator('.recharts-bar-rectangle').count()).toBeGreaterThan(0);
     await screenshot(page, 'benchmarks-01-finished');

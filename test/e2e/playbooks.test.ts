@@ -139,7 +139,7 @@ describe('playbooks in the app', () => {
     await view.getByTestId('import-playbooks').click();
     const own = view.locator(`section[aria-label="Playbooks conn-${connectionId ?? ''} rdb"]`);
     await own.waitFor();
-    expect(await own.locator('h2').innerText()).toBe('DQA Building USA 1836 (demo) × relational · nothing pinned: AutoPlan runs without a playbook');
+    expect(await own.locator('h2').innerText()).toBe('DQA Building USA 1836 (demo) × relational · nothing pinned: AutoPlan runs are refused until a version is pinned');
     expect(await own.getByTestId('playbook-version').innerText()).toMatch(/^v1\s+[0-9a-f]{12}\s+—\s+run-1, run-2\s+50%/);
     await own.scrollIntoViewIfNeeded();
     await screenshot(page, 'playbooks-04-own-data-heading');

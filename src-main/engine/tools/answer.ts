@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { decidedByText, type DecisionOrigin } from '../../contract/produced-by';
 import { defineTool } from './tool';
 import { candidateIds, checkDecision } from './simulate';
 
@@ -69,18 +70,24 @@ export const answerTool = defineTool({
         kind: 'decision',
         // A decision computed in code (e.g. DeLLMa's expected utility) is the engine's, not the model's.
         author: event.computedBy ? 'engine' : 'model',
-        source: `**Decision${event.computedBy ? ` (computed: ${event.computedBy})` : ''}:** ${event.decision}\n\n${event.rationale}`,
+        source: `**Decision${event.computedBy ? ` (computed: ${event.computedBy})` : ''}:** ${event.decision}\n\n${notableOrigin(event.origin)}${event.rationale}`,
         data: {
           decision: event.decision,
           rationale: event.rationale,
           evidence: event.evidence.map((queryId) => cells.queryCells.get(queryId) ?? queryId),
           verification: event.verification ?? null,
           ...(event.unchecked ? { unchecked: event.unchecked } : {}),
+          ...(event.origin ? { origin: event.origin } : {}),
         },
       });
     },
   },
 });
+
+/** A line for the cell's text when the decision was not the started technique's own or was copied from a tool; empty otherwise. */
+function notableOrigin(origin: DecisionOrigin | undefined): string {
+  return origin && (origin.fallback || origin.toolAssisted) ? `*Decided by ${decidedByText(origin)}*\n\n` : '';
+}
 
 /** As the simulator's check compares decisions: trimmed, outer quotes and a final period dropped, case-insensitive. */
 function normalizeDecision(text: string): string {

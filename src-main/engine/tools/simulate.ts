@@ -71,7 +71,7 @@ export async function simulateKnown(run: RunContext, step: number): Promise<Simu
   if (typeof spec === 'string') return null;
   try {
     const result = await simulator.run(spec);
-    run.emit({ type: 'simulation', step, requested: null, result });
+    run.emit({ type: 'simulation', step, requested: null, result, check: true });
     return result;
   } catch (error) {
     // Verification is a bonus; a failing simulator must not cost the decision, but the decision says it went unchecked.

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { QuestionResult } from '../../../src-main/benchmark/question-result';
@@ -91,14 +91,15 @@ describe('dwb playbook train, then dwb dqa solve --engine autoplan --playbook on
     expect(notebook.cells.find((cell) => cell.kind === 'plan')?.data.steps).toEqual(['Query the upstream nodes of the home node with their ingoing value and total power.', 'Compare them by the rules.', 'Finish with the best node.']);
     expect(notebook.cells.filter((cell) => cell.kind === 'thought').map((cell) => cell.source)).toEqual(['Step 1: following the playbook', 'Step 2: following the playbook']);
 
-    // Without a playbook, autoplan is plain ReAct: no playbook section, no plan cell.
+    // Without a playbook, autoplan would be plain ReAct tabled as AutoPlan: it is refused before any model call, and nothing is written.
     const bare = await serve(Array.from({ length: 100 }, () => withThoughts));
     const bareOut = join(dir, 'bare');
-    const plain = await dwb(['dqa', 'solve', '--questions', join(trainDir, 'held-out-questions.json'), '--engine', 'autoplan', '--db', 'rdb', '--base-url', bare.baseUrl, '--model', 'scripted', '--tool-mode', 'tools', '--out', bareOut]);
-    expect(plain.code).toBe(0);
-    for (const request of bare.chatRequests()) expect(request.chat.messages.map(messageText).join('\n')).not.toContain('# Playbook');
-    const bareNotebook = JSON.parse(readFileSync(join(bareOut, split.heldOut[0] as string, 'notebook.json'), 'utf8')) as { cells: { kind: string }[] };
-    expect(bareNotebook.cells.some((cell) => cell.kind === 'plan')).toBe(false);
+    const plain = await dwb(['dqa', 'solve', '--questions', join(trainDir, 'held-out-questions.json'), '--engine', 'autoplan', '--workspace', join(dir, 'empty-workspace'), '--db', 'rdb', '--base-url', bare.baseUrl, '--model', 'scripted', '--tool-mode', 'tools', '--out', bareOut]);
+    expect(plain.code).not.toBe(0);
+    expect(plain.stderr).toContain('AutoPlan follows a learned playbook and has none: no --playbook given and none pinned for locating × rdb');
+    expect(plain.stderr).toContain('without a playbook the run would be plain ReAct, not AutoPlan');
+    expect(bare.chatRequests()).toHaveLength(0);
+    expect(existsSync(bareOut)).toBe(false);
 
     // The versions reviewed in a workspace: the pinned one is what autoplan follows by default, and its hash is in every run's log.
     const workspace = join(dir, 'workspace');

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runDwb } from '../../support/cli';
@@ -48,5 +48,19 @@ describe('dwb run --technique autoplan --playbook', () => {
     const text = '1. Query the upstream nodes of the home node.\n2. Finish with the best one.';
     const start = (JSON.parse(readFileSync(join(out, 'run-log.jsonl'), 'utf8').split('\n')[0] ?? '{}') as { event: { playbook?: unknown } }).event;
     expect(start.playbook).toEqual({ version: null, sha256: createHash('sha256').update(text).digest('hex'), text });
+  }, 120_000);
+
+  it('refuses --technique autoplan without a playbook, before any model call: it would run plain ReAct under AutoPlan\'s name', async () => {
+    const dir = tempDir();
+    const database = sqliteFromDqaDump('locating/db/locating-1445-15b6e0aa.sql', dir);
+    const server = await startScriptedOpenAiServer([{ toolCalls: [{ name: 'answer', arguments: { decision: 'lubeck', rationale: 'upstream' } }] }]);
+    servers.push(server);
+    writeFileSync(join(dir, 'question.txt'), 'Where should SWE place its merchant?');
+    const out = join(dir, 'run');
+    const result = await runDwb(['run', '--connection', `sqlite:${database}`, '--question-file', join(dir, 'question.txt'), '--technique', 'autoplan', '--base-url', server.baseUrl, '--model', 'scripted', '--tool-mode', 'tools', '--simulator', 'off', '--whatif', 'off', '--out', out]);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('AutoPlan follows a learned playbook and has none: no --playbook given. Train one');
+    expect(server.chatRequests()).toHaveLength(0);
+    expect(existsSync(out)).toBe(false);
   }, 120_000);
 });

@@ -1,5 +1,5 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import { findChainBreak, type LoggedEvent } from '../../../src-main/audit/hash-chain';
 import { readTranscript } from '../../../src-main/llm/transcript';
@@ -99,5 +99,10 @@ describeOrNotRun('dwb run --model-file (a whole PlanRAG run with SmolLM2-135M in
     const responses = log.filter((event) => event.type === 'model-response');
     expect(responses.length).toBeGreaterThan(0);
     expect(responses.every((event) => event.type === 'model-response' && event.constrained === 'grammar')).toBe(true);
+    // The result names the GGUF file by name and by the SHA-256 of its bytes, and every reply as grammar-constrained.
+    const recorded = JSON.parse(readFileSync(join(out, 'L1', 'result.json'), 'utf8')) as { producedBy?: { model: { file: unknown }; structuredOutput: { constrained: string }[] } };
+    expect(recorded.producedBy?.model.file).toEqual({ name: basename(model.path!), sha256: fileHash(model.path!), bytes: statSync(model.path!).size });
+    expect(recorded.producedBy?.structuredOutput.map((call) => call.constrained)).toEqual(responses.map(() => 'grammar'));
+    expect(readFileSync(join(out, 'results.md'), 'utf8')).toContain(`| Model | ${basename(model.path!).replace(/[\\`*_{}[\]#+!|<>~]/g, (char) => `\\${char}`)} (GGUF, sha256 ${fileHash(model.path!)}) |`);
   }, 1_000_000);
 });

@@ -130,6 +130,21 @@ describe('Pearl: self-correction', () => {
     expect(events.find((event) => event.type === 'run-start')).toMatchObject({ technique: 'pearl' });
     expect(notebook.cells.some((cell) => cell.kind === 'observation' && cell.source.includes('falling back to PlanRAG'))).toBe(true);
     expect(notebook.cells.at(-1)?.kind).toBe('decision');
+    // The decision, and the record at the run's end, say PlanRAG made it as Pearl's fallback.
+    const origin = { technique: 'planrag', label: 'PlanRAG', fallback: { of: 'pearl', ofLabel: 'Pearl', reason: 'after 8 refused programs' }, toolAssisted: null };
+    expect(events.find((event) => event.type === 'decision')).toMatchObject({ decision: 'krakow', origin });
+    expect(result.decidedBy).toEqual(origin);
+    const end = events.at(-1);
+    expect(end?.type === 'run-end' && end.producedBy).toMatchObject({
+      technique: 'pearl',
+      decidedBy: origin,
+      fallbacks: [{ from: 'pearl', to: 'planrag', reason: 'after 8 refused programs' }],
+      model: { configured: 'scripted', served: ['scripted'], endpoint: server.baseUrl, file: null },
+      maxSteps: 30,
+      toolMode: 'tools',
+    });
+    expect(end?.type === 'run-end' && end.producedBy?.structuredOutput).toHaveLength(10);
+    expect(end?.type === 'run-end' && end.producedBy?.productVersion).toMatch(/^\d+\.\d+\.\d+/);
   });
 });
 

@@ -76,6 +76,16 @@ describe('decision runs in the workspace', () => {
     expect(await workbench.invoke('runs/list', { notebookId: notebook.id })).toEqual([]);
   });
 
+  it('refuses an AutoPlan run when no playbook is pinned for the data, storing nothing and asking the model nothing', async () => {
+    const { workbench, server, locating, notebook } = await setup([]);
+    await workbench.invoke('model/save', { settings: { baseUrl: server.baseUrl, model: 'm', temperature: 0, maxTokens: 100, requestTimeoutMs: 5000, maxRetries: 0, stream: true, toolMode: 'tools' } });
+    const refused = workbench.invoke('runs/start', { notebookId: notebook.id, connectionId: locating.id, question: 'Where?', technique: 'autoplan', mode: 'auto' });
+    await expect(refused).rejects.toMatchObject({ code: 'invalid-request' });
+    await expect(refused).rejects.toThrow('AutoPlan follows a learned playbook and has none: none was chosen for the run and none is pinned for this data');
+    expect(await workbench.invoke('runs/list', { notebookId: notebook.id })).toEqual([]);
+    expect(server.chatRequests()).toHaveLength(0);
+  });
+
   it('keeps the API key out of the settings it shows, and out of the database in browser mode', async () => {
     const { workbench, server } = await setup([]);
     const view = await workbench.invoke('model/save', { settings: { baseUrl: server.baseUrl, model: 'm', temperature: 0, maxTokens: 100, requestTimeoutMs: 5000, maxRetries: 0, stream: true, toolMode: 'tools' }, apiKey: 'sk-secret' });

@@ -6,8 +6,8 @@ import { playbookSteps } from './playbook';
 /**
  * AutoPlan at inference (Ouyang & Li 2023): the ReAct loop with the pinned playbook placed
  * between the task and the question, every thought naming the playbook step it follows,
- * greedy decoding and no reflection. The playbook opens the run as a plan cell; without
- * one the technique is plain ReAct (the paper's empty initial plan). Actions go through the
+ * greedy decoding and no reflection. The playbook opens the run as a plan cell; a run without
+ * one is refused (../playbook-required.ts: it would be plain ReAct, tabled as AutoPlan). Actions go through the
  * workbench's tools rather than a separate formalizer call: the tool schema (or the text
  * protocol) already makes every action valid, and training (./training.ts) keeps the paper's
  * formalizer. [ext]

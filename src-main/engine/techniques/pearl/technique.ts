@@ -427,7 +427,8 @@ async function fallBack(run: RunContext, errors: string[], context: PlannerConte
     type: 'tool',
     step: run.state.steps,
     tool: 'pearl-fallback',
-    input: { attempts: maxProgramAttempts, errors, fallback: toPlanRag ? planRag.id : 'zero-shot', category: 'OTH' },
+    // `reason` completes "Decided by PlanRAG (Pearl's fallback …)" wherever the decision is shown.
+    input: { attempts: maxProgramAttempts, errors, fallback: toPlanRag ? planRag.id : 'zero-shot', reason: `after ${maxProgramAttempts} refused programs`, category: 'OTH' },
     output: toPlanRag
       ? `No valid program after ${maxProgramAttempts} attempts (${errors.length} parser errors): falling back to ${planRag.label}, which answers this question instead.`
       : `No valid program after ${maxProgramAttempts} attempts (${errors.length} parser errors): falling back to a zero-shot answer (the question, the rules and the schema, no queries), as the paper does.`,
