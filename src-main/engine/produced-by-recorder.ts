@@ -13,6 +13,8 @@ import { techniqueNamed } from './techniques/registry';
 
 /** A technique's label from the registry; an id no longer registered is shown as it is. */
 export function techniqueLabelOf(id: string): string {
+  // Pearl's paper fallback is no registered technique: one call answering from the question alone.
+  if (id === 'zero-shot') return 'a zero-shot answer';
   try {
     return techniqueNamed(id).label;
   } catch {
