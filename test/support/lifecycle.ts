@@ -1,5 +1,6 @@
 import { afterEach, beforeAll } from 'vitest';
 import { sqliteFromDqaDump } from './fixtures';
+import { startScriptedOpenAiServer, type ScriptedOpenAiServer, type ScriptedServerOptions, type ScriptStep } from './scripted-openai';
 import { useSuiteTempDir } from './temp';
 
 /** Cleanups a test registers as it opens things; run after it, last opened first. */
@@ -19,4 +20,17 @@ export function useSqliteFromDqaDump(relativeDump: string): () => string {
     path = sqliteFromDqaDump(relativeDump, suiteDir());
   });
   return () => path;
+}
+
+/** Starts a scripted model server for the test that asks; every one is closed after that test. */
+export function useScriptedOpenAiServers(): (script: ScriptStep[], options?: ScriptedServerOptions) => Promise<ScriptedOpenAiServer> {
+  const servers: ScriptedOpenAiServer[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.close()));
+  });
+  return async (script, options) => {
+    const server = await startScriptedOpenAiServer(script, options);
+    servers.push(server);
+    return server;
+  };
 }

@@ -1,25 +1,17 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { QuestionResult } from '../../../src-main/benchmark/question-result';
 import type { PlaybookVersion } from '../../../src-main/engine/techniques/autoplan/playbook';
 import { autoplanScript } from '../../support/autoplan-script';
 import { runDwb, type CliResult } from '../../support/cli';
 import { devQuestions, simulate, techniqueModel, writeQuestionFile, type QuestionScript } from '../../support/dqa-technique-model';
-import { startScriptedOpenAiServer, type ScriptedOpenAiServer } from '../../support/scripted-openai';
-import { messageText, type ReceivedChatRequest, type ScriptStep, type ScriptedTurn } from '../../support/scripted-openai/script';
+import { messageText, type ReceivedChatRequest, type ScriptedTurn } from '../../support/scripted-openai/script';
 import { useTempDirs } from '../../support/temp';
+import { useScriptedOpenAiServers } from '../../support/lifecycle';
 
 const tempDir = useTempDirs();
-const servers: ScriptedOpenAiServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-async function serve(script: ScriptStep[]): Promise<ScriptedOpenAiServer> {
-  const server = await startScriptedOpenAiServer(script);
-  servers.push(server);
-  return server;
-}
+const serve = useScriptedOpenAiServers();
 const dwb = (args: string[]): Promise<CliResult> => runDwb(args, { timeoutMs: 240_000, maxBuffer: 32 * 1024 * 1024 });
 
 const ids = ['L1', 'L2', 'L3', 'L4', 'L5', 'L6', 'L7', 'L8', 'L9', 'L10', 'L11'];

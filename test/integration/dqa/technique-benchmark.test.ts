@@ -1,29 +1,20 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ResultsTable } from '../../../src-main/benchmark/results-table';
 import type { QuestionResult } from '../../../src-main/benchmark/question-result';
 import { dqaQuestionText } from '../../../src-main/benchmark/dqa-question-text';
 import { runDwb, type CliResult } from '../../support/cli';
 import { repoRoot } from '../../support/fixtures';
 import { devQuestions, questionOfRequest, simulate, techniqueModel, writeQuestionFile, type DqaQuestion, type QuestionScript } from '../../support/dqa-technique-model';
-import { startScriptedOpenAiServer, type ScriptedOpenAiServer } from '../../support/scripted-openai';
-import type { ScriptStep } from '../../support/scripted-openai/script';
+import { type ScriptedOpenAiServer } from '../../support/scripted-openai';
 import { useSuiteTempDir, useTempDirs } from '../../support/temp';
+import { useScriptedOpenAiServers } from '../../support/lifecycle';
 
 const suiteDir = useSuiteTempDir();
 const tempDir = useTempDirs();
-const servers: ScriptedOpenAiServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-async function serve(script: ScriptStep[]): Promise<ScriptedOpenAiServer> {
-  const server = await startScriptedOpenAiServer(script);
-  servers.push(server);
-  return server;
-}
+const serve = useScriptedOpenAiServers();
 
 const solve = (args: string[]): Promise<CliResult> => runDwb(['dqa', 'solve', ...args], { timeoutMs: 240_000, maxBuffer: 32 * 1024 * 1024 });
 const readResult = (dir: string, id: string): QuestionResult => JSON.parse(readFileSync(join(dir, id, 'result.json'), 'utf8')) as QuestionResult;

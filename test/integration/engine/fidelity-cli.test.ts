@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { LoggedEvent } from '../../../src-main/audit/hash-chain';
 import type { RunEvent } from '../../../src-main/contract/run';
 import { runDwb } from '../../support/cli';
@@ -8,8 +8,9 @@ import { devQuestions, techniqueModel, writeQuestionFile } from '../../support/d
 import { sqliteFromDqaDump } from '../../support/fixtures';
 import { nodeTurn, plannerTurn, queryTurn } from '../../support/plan-dag-script';
 import { preferring } from '../dellma/scripted-dellma-model';
-import { startScriptedOpenAiServer, type ReceivedChatRequest, type ScriptedOpenAiServer, type ScriptStep } from '../../support/scripted-openai';
+import { type ReceivedChatRequest, type ScriptedOpenAiServer, type ScriptStep } from '../../support/scripted-openai';
 import { useSuiteTempDir, useTempDirs } from '../../support/temp';
+import { useScriptedOpenAiServers } from '../../support/lifecycle';
 
 const suiteDir = useSuiteTempDir();
 const tempDir = useTempDirs();
@@ -22,16 +23,7 @@ beforeAll(() => {
   writeFileSync(questionFile, 'Where should SWE place its merchant to maximise profit at baltic_sea?');
 });
 
-const servers: ScriptedOpenAiServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-async function serve(script: ScriptStep[]): Promise<ScriptedOpenAiServer> {
-  const server = await startScriptedOpenAiServer(script);
-  servers.push(server);
-  return server;
-}
+const serve = useScriptedOpenAiServers();
 
 const events = (out: string): RunEvent[] =>
   readFileSync(join(out, 'run-log.jsonl'), 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as LoggedEvent).event as RunEvent);

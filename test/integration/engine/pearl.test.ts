@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { findChainBreak, type LoggedEvent } from '../../../src-main/audit/hash-chain';
 import type { RunEvent } from '../../../src-main/contract/run';
 import { openSqliteConnector } from '../../../src-main/connectors/sqlite/sqlite-connector';
@@ -15,8 +15,9 @@ import { parseProviderSettings } from '../../../src-main/llm/settings';
 import { runDqaImportCommand } from '../../../src-main/cli/dqa-import-command';
 import { dqaRoot, fileHash, sqliteFromDqaDump } from '../../support/fixtures';
 import { runDwb } from '../../support/cli';
-import { messageText, startScriptedOpenAiServer, type ReceivedChatRequest, type ScriptedOpenAiServer, type ScriptStep } from '../../support/scripted-openai';
+import { messageText, type ReceivedChatRequest, type ScriptStep } from '../../support/scripted-openai';
 import { useSuiteTempDir, useTempDirs } from '../../support/temp';
+import { useScriptedOpenAiServers } from '../../support/lifecycle';
 
 const suiteDir = useSuiteTempDir();
 const tempDir = useTempDirs();
@@ -24,18 +25,9 @@ let database = '';
 beforeAll(() => {
   database = sqliteFromDqaDump('locating/db/locating-1445-15b6e0aa.sql', suiteDir());
 });
-const servers: ScriptedOpenAiServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const serve = useScriptedOpenAiServers();
 
 const question = 'Where should SWE place its merchant to maximise its profit on the home node baltic_sea?';
-
-async function serve(script: ScriptStep[]): Promise<ScriptedOpenAiServer> {
-  const server = await startScriptedOpenAiServer(script);
-  servers.push(server);
-  return server;
-}
 
 const program = (text: string): ScriptStep => ({ expectTools: ['program'], toolCalls: [{ name: 'program', arguments: { program: text } }] });
 const query = (text: string, expectLast?: string | string[]): ScriptStep => ({ expectTools: ['query'], ...(expectLast ? { expectLastMessageContains: expectLast } : {}), toolCalls: [{ name: 'query', arguments: { query: text } }] });

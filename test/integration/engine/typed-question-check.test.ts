@@ -1,13 +1,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { LoggedEvent } from '../../../src-main/audit/hash-chain';
 import type { RunEvent } from '../../../src-main/contract/run';
 import { sqliteFromDqaDump, tinySqlite } from '../../support/fixtures';
-import { startScriptedOpenAiServer, type ScriptedOpenAiServer } from '../../support/scripted-openai';
-import type { ScriptStep } from '../../support/scripted-openai/script';
 import { useSuiteTempDir, useTempDirs } from '../../support/temp';
 import { runDwb } from '../../support/cli';
+import { useScriptedOpenAiServers } from '../../support/lifecycle';
 
 /**
  * A question typed as the analyst would type it (no --country, --home or --goods): the run
@@ -24,16 +23,7 @@ beforeAll(() => {
   tiny = tinySqlite(suiteDir());
 });
 
-const servers: ScriptedOpenAiServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-async function serve(script: ScriptStep[]): Promise<ScriptedOpenAiServer> {
-  const server = await startScriptedOpenAiServer(script);
-  servers.push(server);
-  return server;
-}
+const serve = useScriptedOpenAiServers();
 
 function questionFile(text: string): string {
   const path = join(tempDir(), 'question.txt');
