@@ -20,3 +20,4 @@ export * from './simulation';
 export * from './transport';
 export * from './whatif';
 export * from './fidelity';
+export * from './graph-result';
