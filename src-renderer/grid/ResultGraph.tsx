@@ -1,6 +1,6 @@
-import { Handle, MarkerType, Position, ReactFlow, type Edge, type Node, type NodeProps } from '@xyflow/react';
+import { Controls, Handle, MarkerType, Position, ReactFlow, type Edge, type Node, type NodeProps } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type KeyboardEvent } from 'react';
 import type { GraphNode, GraphRelationship, ResultGraph as Graph } from '../../src-main/contract';
 import { labelColours, layoutResultGraph, nodeCaption, nodePropertyNames, graphNodeSize } from './result-graph-layout';
 import './result-graph.css';
@@ -57,6 +57,16 @@ export function ResultGraph(props: {
 
   const height = Math.min(560, Math.max(220, Math.max(...layout.nodes.map((placed) => placed.y + graphNodeSize.height), 0) + 40));
   const capped = layout.nodes.length < layout.totalNodes || layout.relationships.length < layout.totalRelationships;
+  // One tab stop for the whole graph: the arrow keys walk its nodes in layout order, each shown in the inspector.
+  const walkNodes = (event: KeyboardEvent<HTMLDivElement>): void => {
+    const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+    if (step === undefined || layout.nodes.length === 0) return;
+    event.preventDefault();
+    const at = chosen?.kind === 'node' ? layout.nodes.findIndex((placed) => placed.node.id === chosen.id) : -1;
+    const next = at < 0 ? (step > 0 ? 0 : layout.nodes.length - 1) : (at + step + layout.nodes.length) % layout.nodes.length;
+    const node = layout.nodes[next]?.node;
+    if (node) setChosen({ kind: 'node', id: node.id });
+  };
   const chosenNode = chosen?.kind === 'node' ? graph.nodes.find((node) => node.id === chosen.id) : undefined;
   const chosenRelationship = chosen?.kind === 'relationship' ? graph.relationships.find((relationship) => relationship.id === chosen.id) : undefined;
 
@@ -94,7 +104,15 @@ export function ResultGraph(props: {
         </p>
       )}
       <div className="result-graph-body">
-        <div className="result-graph-canvas" style={{ height }} role="figure" aria-label={`Graph of ${layout.nodes.length} nodes and ${layout.relationships.length} relationships`}>
+        <div
+          className="result-graph-canvas"
+          style={{ height }}
+          role="figure"
+          tabIndex={0}
+          onKeyDown={walkNodes}
+          data-testid="result-graph-canvas"
+          aria-label={`Graph of ${layout.nodes.length} nodes and ${layout.relationships.length} relationships; the arrow keys choose a node`}
+        >
           <ReactFlow
             nodes={flowNodes}
             edges={flowEdges}
@@ -116,7 +134,9 @@ export function ResultGraph(props: {
             disableKeyboardA11y
             onNodeClick={(_event, node) => setChosen({ kind: 'node', id: node.id })}
             onEdgeClick={(_event, edge) => setChosen({ kind: 'relationship', id: edge.id })}
-          />
+          >
+            <Controls showInteractive={false} />
+          </ReactFlow>
         </div>
         <GraphInspector node={chosenNode} relationship={chosenRelationship} graph={graph} onExpand={props.onExpand} onClose={() => setChosen(null)} />
       </div>
@@ -181,7 +201,7 @@ function GraphInspector(props: {
     return end ? `${end.labels[0] ?? ''} ${nodeCaption(end, undefined)}`.trim() : id;
   };
   return (
-    <aside className="graph-inspector" aria-label="Inspector" data-testid="graph-inspector">
+    <aside className="graph-inspector" aria-label="Inspector" aria-live="polite" data-testid="graph-inspector">
       <div className="graph-inspector-head">
         {node ? (
           <strong data-testid="graph-inspector-title">{node.labels.join(':') || '(no label)'}</strong>

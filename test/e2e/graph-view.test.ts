@@ -5,6 +5,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { seriousViolations } from '../support/axe';
+import { contrastRatio, shownColours } from '../support/contrast';
 import { editorText, screenshot, useAppInBrowser } from '../support/browser';
 import { connectSocket } from '../support/serve';
 import { useSuiteTempDir } from '../support/temp';
@@ -93,6 +94,20 @@ async function auditBothThemes(page: Page, name: string): Promise<void> {
     await page.getByTestId('theme-choice').selectOption(theme);
     await expect.poll(() => page.evaluate(() => (globalThis as unknown as { document: { documentElement: { dataset: Record<string, string> } } }).document.documentElement.dataset['theme'])).toBe(theme);
     expect(await seriousViolations(page), `${name} in the ${theme} theme`).toEqual([]);
+    // Captions on every label's tint, and the SVG text of the arrows (axe does not measure SVG text).
+    const graph = graphOf(page.getByTestId('cell').first());
+    for (const caption of await graph.getByTestId('graph-node-caption').all()) {
+      const shown = await shownColours(caption);
+      expect(shown.ratio, `caption ${await caption.innerText()} in the ${theme} theme: ${shown.color} on ${shown.background}`).toBeGreaterThanOrEqual(4.5);
+    }
+    const arrowText = await graph.locator('.react-flow__edge-textwrapper').first().evaluate((wrapper) => {
+      const fill = (selector: string) => {
+        const element = (wrapper as unknown as { querySelector(selector: string): unknown }).querySelector(selector);
+        return (globalThis as unknown as { getComputedStyle(node: unknown): { fill: string } }).getComputedStyle(element).fill;
+      };
+      return { text: fill('.react-flow__edge-text'), background: fill('.react-flow__edge-textbg') };
+    });
+    expect(contrastRatio(arrowText.text, arrowText.background), `arrow label in the ${theme} theme`).toBeGreaterThanOrEqual(4.5);
     await screenshot(page, `${name}-${theme}`);
   }
   await page.getByTestId('theme-choice').selectOption('light');
@@ -131,6 +146,21 @@ async function journey(engine: 'kuzu' | 'neo4j', connectionId: string, expandedS
     await expect.poll(() => inspector.getByTestId('graph-inspector-title').innerText()).toBe('City');
     expect(await inspector.getByTestId('graph-properties').innerText()).toMatch(/name\s+Porto\s+population\s+232000/);
     await screenshot(page, `graph-view-${engine}-01-inspector`);
+
+    // From the keyboard: one tab stop, the arrow keys walk the nodes into the inspector.
+    await graphOf(cell).getByTestId('result-graph-canvas').focus();
+    const shownName = async () => (await inspector.getByTestId('graph-properties').innerText()).match(/name\s+(\S+)/)?.[1];
+    const before = await shownName();
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(shownName).not.toBe(before);
+    const names = new Set<string | undefined>([await shownName()]);
+    for (let step = 0; step < 2; step += 1) {
+      await page.keyboard.press('ArrowRight');
+      names.add(await shownName());
+    }
+    expect([...names].sort()).toEqual(['Faro', 'Lisbon', 'Porto']);
+    await graphOf(cell).locator('[data-testid=graph-node]', { hasText: 'Porto' }).click();
+    await expect.poll(shownName).toBe('Porto');
 
     // Expand neighbours: a new read-only query cell below, visible, whose nodes join this graph.
     await inspector.getByTestId('graph-expand').click();
