@@ -21,3 +21,4 @@ export * from './transport';
 export * from './whatif';
 export * from './fidelity';
 export * from './produced-by';
+export * from './graph-result';

@@ -29,6 +29,10 @@ export const querySettingsSchema = z.object({
   maxRows: z.number().int().min(1).max(querySettingsLimits.maxRows),
   /** Wall-clock limit of one run of the query, in milliseconds. */
   timeoutMs: z.number().int().min(minQueryTimeoutMs).max(querySettingsLimits.timeoutMs),
+  /** How a Cypher result with nodes is shown: as rows (the default) or as a graph. Kept with the cell. */
+  resultView: z.enum(['table', 'graph']).optional(),
+  /** The node property the graph view captions nodes with; absent, each node's first name-like property. */
+  graphCaption: z.string().max(200).optional(),
 });
 export type QuerySettings = z.infer<typeof querySettingsSchema>;
 export const defaultQuerySettings: QuerySettings = { maxRows: 1000, timeoutMs: 30_000 };

@@ -6,6 +6,7 @@ import { ResultGrid } from '../grid/ResultGrid';
 import { idleRuntime, type StreamedRows } from '../state/cell-runtime';
 import { connectionProblem } from '../state/notebook-slice';
 import { CellFrame } from './CellFrame';
+import { QueryResultView } from './QueryResultView';
 
 /** A SQL (or Cypher) cell: editor, run controls, and the last result or error. */
 export function QueryCell({ cell }: { cell: Cell }) {
@@ -111,7 +112,7 @@ export function QueryCell({ cell }: { cell: Cell }) {
           <span>{cell.output.error.message}</span>
         </div>
       )}
-      {!busy && cell.output?.status === 'ok' && <ResultGrid result={cell.output.result} fileName={`query-${cell.id.slice(0, 8)}`} exportCellId={cell.id} />}
+      {!busy && cell.output?.status === 'ok' && <QueryResultView cell={cell} result={cell.output.result} engine={connection?.engine} />}
     </CellFrame>
   );
 }

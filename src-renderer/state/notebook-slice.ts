@@ -4,6 +4,7 @@ import {
   type Cell,
   type CellKind,
   type NotebookSummary,
+  type Provenance,
   type QuerySettings,
 } from '../../src-main/contract';
 import { idleRuntime, transitionRuntime, type CellRuntime, type RuntimeMessage } from './cell-runtime';
@@ -31,7 +32,10 @@ export interface NotebookSlice {
   duplicateNotebook(id: string): Promise<void>;
   deleteNotebook(id: string): Promise<void>;
 
-  addCell(kind: CellKind, options?: { afterCellId?: string | null; connectionId?: string | null }): Promise<Cell>;
+  addCell(
+    kind: CellKind,
+    options?: { afterCellId?: string | null; connectionId?: string | null; source?: string; provenance?: Provenance; settings?: Partial<QuerySettings> },
+  ): Promise<Cell>;
   /** Applies an edit at once and saves it shortly after (autosave). */
   editCell(id: string, edit: CellEdit): void;
   /** Saves every pending edit now; resolves when the workspace has them. */
@@ -46,6 +50,11 @@ export interface NotebookSlice {
 }
 
 const autosaveDelayMs = 350;
+
+/** A new cell takes its neighbour's row cap and timeout, not how that cell's result is shown (table or graph, caption). */
+function copiedLimits(settings: QuerySettings): QuerySettings {
+  return { maxRows: settings.maxRows, timeoutMs: settings.timeoutMs };
+}
 
 export function createNotebookSlice({ client, set, get }: SliceContext): NotebookSlice {
   const pendingEdits = new Map<string, CellEdit>();
@@ -170,9 +179,10 @@ export function createNotebookSlice({ client, set, get }: SliceContext): Noteboo
         notebookId,
         kind,
         author: 'analyst',
-        source: '',
+        source: options.source ?? '',
         connectionId,
-        settings: (neighbour?.kind === 'query' ? neighbour.settings : lastQuery?.settings) ?? defaultQuerySettings,
+        settings: { ...copiedLimits((neighbour?.kind === 'query' ? neighbour.settings : lastQuery?.settings) ?? defaultQuerySettings), ...options.settings },
+        ...(options.provenance ? { provenance: options.provenance } : {}),
         ...(options.afterCellId === undefined ? {} : { afterCellId: options.afterCellId }),
       });
       const cells = [...get().cells];
