@@ -8,7 +8,9 @@
  * workbench updated and the batch resumed is the usual case; the results name every version).
  */
 import { createHash } from 'node:crypto';
+import { resolveFidelity, type RunFidelityRequest } from '../contract/fidelity';
 import type { ProducedBy } from '../contract/produced-by';
+import { techniqueNamed } from '../engine/techniques/registry';
 import type { QuestionResult } from './question-result';
 import type { QuestionModel } from './run-question';
 
@@ -25,7 +27,15 @@ export interface ResumeSettings {
 }
 
 /** What a benchmark about to run asks for. */
-export function intendedSettings(input: { technique: string; variant: string | undefined; model: QuestionModel; maxSteps: number; playbook?: string | undefined; playbookVersion?: string | undefined }): ResumeSettings {
+export function intendedSettings(input: {
+  technique: string;
+  variant: string | undefined;
+  model: QuestionModel;
+  maxSteps: number;
+  playbook?: string | undefined;
+  playbookVersion?: string | undefined;
+  fidelity?: RunFidelityRequest | undefined;
+}): ResumeSettings {
   const { model } = input;
   const details = 'provider' in model ? (model.details ?? (model.settings !== null && 'baseUrl' in model.settings ? model.settings : null)) : model.settings;
   const toolMode = 'provider' in model ? model.toolMode : model.settings.toolMode === 'text' ? 'text' : 'tools';
@@ -34,7 +44,9 @@ export function intendedSettings(input: { technique: string; variant: string | u
     technique: input.technique,
     variant: input.variant ?? null,
     model: details?.model ?? null,
-    temperature: details?.temperature ?? null,
+    // The temperature the calls will be sent with, as the run records it: the fidelity's (paper: 0,
+    // or --temperature), else the technique's own (AutoPlan decodes greedily), else the endpoint's.
+    temperature: (input.fidelity ? resolveFidelity(input.technique, input.fidelity).temperature : null) ?? techniqueNamed(input.technique).temperature ?? details?.temperature ?? null,
     'token limit per call': details?.maxTokens ?? null,
     'step limit': input.maxSteps,
     'tool mode': toolMode,

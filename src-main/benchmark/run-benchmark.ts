@@ -157,7 +157,7 @@ export async function runBenchmark(options: BenchmarkOptions): Promise<Benchmark
     recorded.push(earlier);
   }
   // Every earlier answer is checked before any is counted: a resume with other settings is refused whole.
-  const intended = intendedSettings({ technique, variant: options.dellma ? dellmaVariantText(options.dellma) : undefined, model: options.model, maxSteps: options.maxSteps, playbook: options.playbook, playbookVersion: options.playbookVersion });
+  const intended = intendedSettings({ technique, variant: options.dellma ? dellmaVariantText(options.dellma) : undefined, model: options.model, maxSteps: options.maxSteps, playbook: options.playbook, playbookVersion: options.playbookVersion, fidelity: options.fidelity });
   for (const earlier of recorded) {
     const dir = join(outDir, earlier.id);
     const settings = recordedSettings(earlier);

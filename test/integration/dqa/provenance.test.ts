@@ -52,7 +52,9 @@ describe('dwb dqa solve --engine pearl when every program is refused', () => {
   it('counts each decision as PlanRAG\'s, made as Pearl\'s fallback, in result.json, results.json, results.md and on stdout, and names the model as served', async () => {
     const server = await serve(pearlFallingBack());
     const out = tempDir();
-    const result = await solve(['--questions', questionsFile, '--engine', 'pearl', '--db', 'rdb', '--base-url', server.baseUrl, '--model', 'scripted', '--tool-mode', 'tools', '--max-steps', '30', '--concurrency', '1', '--out', out]);
+    // Product fidelity: PlanRAG is the product's fallback (the paper's, a zero-shot answer, is
+    // tested in test/integration/engine/fidelity-cli.test.ts).
+    const result = await solve(['--questions', questionsFile, '--engine', 'pearl', '--fidelity', 'product', '--db', 'rdb', '--base-url', server.baseUrl, '--model', 'scripted', '--tool-mode', 'tools', '--max-steps', '30', '--concurrency', '1', '--out', out]);
     expect(server.failures).toEqual([]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain('accuracy: 2/2');

@@ -89,7 +89,7 @@ describe('reports name what produced the decision', () => {
     const cell = notebook.cells.find((candidate) => candidate.id === 'dwb-produced-by');
     expect(cell?.source.join('')).toContain('| Model | served-model (configured as scripted) |');
     const summary = notebook.cells.find((candidate) => candidate.id === 'dwb-summary')?.source.join('') ?? '';
-    expect(summary).toMatch(/\*\*Decision:\*\* krakow \(decided by PlanRAG, tool.assisted: copied from simulate at step 2\)/);
+    expect(summary).toMatch(/\*\*Decision:\*\* krakow \(simulator: optimal; decided by PlanRAG, tool.assisted: copied from simulate at step 2\)/);
   });
 
   it('a log recorded before the record existed still renders one, derived from its events and transcript', async () => {
