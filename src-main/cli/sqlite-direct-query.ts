@@ -21,6 +21,8 @@ import type { CommandIo } from './command-io';
 
 /** Rows read and written at a time: large enough that a write is a few tens of kilobytes. */
 const rowsPerWrite = 1000;
+/** The first write is smaller, so the first rows are out as soon as SQLite has them. */
+const firstRowsPerWrite = 50;
 
 /** How long after the time limit the watchdog waits for the query to stop itself between batches. */
 const watchdogGraceMs = 200;
@@ -44,7 +46,7 @@ export function streamSqliteInProcess(
     let pending = encoder.header;
     let rowCount = 0;
     for (;;) {
-      const batch = cursor.readLines(rowsPerWrite, encoder.line);
+      const batch = cursor.readLines(rowCount === 0 ? firstRowsPerWrite : rowsPerWrite, encoder.line);
       if (batch.rows === 0) break;
       rowCount += batch.rows;
       if (!write(pending + batch.text)) return 0;

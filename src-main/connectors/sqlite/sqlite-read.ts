@@ -123,7 +123,11 @@ export function openReadOnlyCursor(
     },
     read(count) {
       const rows: CellValue[][] = [];
-      each(count, (row) => rows.push(row.map(sqliteCell)));
+      // Converted in place: better-sqlite3 hands over a fresh array per row, so no second one is built.
+      each(count, (row) => {
+        for (let index = 0; index < row.length; index += 1) row[index] = sqliteCell(row[index]);
+        rows.push(row as CellValue[]);
+      });
       return rows;
     },
     readLines(count, line) {
