@@ -5,8 +5,10 @@
  * and `sqlite3 -json` / `sqlite3 -csv -header` on the same query, interleaved, output into a
  * pipe that is read and dropped. Prints for each the median wall time, the ratio to sqlite3,
  * time to first row, rows per second and the peak memory of the whole process tree (the
- * largest sum of VmHWM over the process and its descendants, sampled from /proc every 5 ms);
- * then `dwb query "SELECT 1"` against `node -e 0`, and issue 29's goals met or not. Prints
+ * largest sum of VmHWM over the process and its descendants, sampled from /proc every 10 ms);
+ * then `dwb query "SELECT 1"` against `node -e 0`, and issue 29's goals met or not (the first row's
+ * start-up is when SELECT 1's row comes out, measured beside the 10^6-row runs). CPU is sampled
+ * from /proc and misses up to 10 ms at the end of each process. Prints
  * figures; asserts nothing.
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -145,8 +147,8 @@ async function main(): Promise<void> {
         const theirs: Figures[] = [];
         const startups: number[] = [];
         for (let run = 0; run < repeats; run += 1) {
-          // Start-up measured beside the largest runs too, so the first row is set against it under the same load.
-          if (size === largest) startups.push((await dwb('csv', 1, 'SELECT 1')).totalMs);
+          // Start-up measured beside the largest runs, under the same load: when SELECT 1's own row comes out.
+          if (size === largest) startups.push((await dwb('csv', 1, 'SELECT 1')).firstRowMs);
           ours.push(await dwb(format, size, query));
           theirs.push(await sqlite3(format, query));
         }
@@ -167,10 +169,10 @@ async function main(): Promise<void> {
       const ratio = figures.dwb.totalMs / figures.sqlite3.totalMs;
       console.log(`  ${format.padEnd(5)} wall ≤ 1.5× sqlite3: ${ratio.toFixed(2)}× — ${verdict(ratio <= 1.5)}`);
       console.log(`  ${format.padEnd(5)} peak process-tree memory < 64 MB: ${figures.dwb.peakMb.toFixed(1)} MB — ${verdict(figures.dwb.peakMb < 64)}`);
-      // Start-up is what `SELECT 1` takes from spawn to exit (measured beside these runs); the first row of a large result should follow within 50 ms of it.
+      // Start-up is when `SELECT 1`'s row comes out (measured beside these runs); the first row of a large result should follow within 50 ms of it.
       const afterStartup = figures.dwb.firstRowMs - figures.startupMs;
       console.log(
-        `  ${format.padEnd(5)} first row within 50 ms of start-up: ${figures.dwb.firstRowMs.toFixed(0)} ms, start-up (SELECT 1) ${figures.startupMs.toFixed(0)} ms beside it — ${afterStartup.toFixed(0)} ms after: ${verdict(afterStartup <= 50)}`,
+        `  ${format.padEnd(5)} first row within 50 ms of start-up: ${figures.dwb.firstRowMs.toFixed(0)} ms, SELECT 1's row at ${figures.startupMs.toFixed(0)} ms beside it — ${afterStartup.toFixed(0)} ms after: ${verdict(afterStartup <= 50)}`,
       );
     }
     console.log(`  SELECT 1 under 0.15 s: ${(startupMs / 1000).toFixed(3)} s — ${verdict(startupMs < 150)}`);

@@ -35,7 +35,25 @@ export function streamSqliteInProcess(
 ): number {
   const deadline = performance.now() + options.timeoutMs;
   const timedOut = queryTimedOut(options.timeoutMs);
+  // Started first: opening a large or locked file is part of the query's time too.
   const watchdog = startWatchdog(options.timeoutMs + watchdogGraceMs, `dwb query: ${timedOut.code}: ${timedOut.message}\n`);
+  try {
+    return streamRows(path, text, options, io, () => {
+      if (performance.now() > deadline) throw timedOut;
+    });
+  } finally {
+    void watchdog.terminate();
+  }
+}
+
+/** Reads the rows and writes their lines; `checkTime` throws once the time limit has passed. */
+function streamRows(
+  path: string,
+  text: string,
+  options: { maxRows: number; format: StreamFormat; stdoutFd: number },
+  io: CommandIo,
+  checkTime: () => void,
+): number {
   const database = openReadOnlySqlite(path);
   let cursor: SqliteCursor | null = null;
   try {
@@ -51,7 +69,7 @@ export function streamSqliteInProcess(
       rowCount += batch.rows;
       if (!write(pending + batch.text)) return 0;
       pending = '';
-      if (performance.now() > deadline) throw timedOut;
+      checkTime();
     }
     if (pending !== '' && !write(pending)) return 0;
     io.stderr(`(${rowCount} row${rowCount === 1 ? '' : 's'}${cursor.truncated ? `, truncated at ${options.maxRows}` : ''})`);
@@ -59,7 +77,6 @@ export function streamSqliteInProcess(
   } finally {
     cursor?.stop();
     database.close();
-    void watchdog.terminate();
   }
 }
 
