@@ -9,6 +9,11 @@ export interface CommandIo {
    * rejects when the reader has gone. Streaming commands use it; without it they fall back to `stdout`.
    */
   write?(text: string): Promise<void>;
+  /**
+   * The descriptor behind stdout when bytes may be written to it directly (writeSync), as the
+   * lines are; a command may then write its rows there itself without going through `write`.
+   */
+  stdoutFd?: number;
 }
 
 /** A number as people write one: digits with an optional sign, point and exponent; not blank, hex or "Infinity", which Number() would also take. */

@@ -12,10 +12,19 @@ import { writeSync } from 'node:fs';
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
 export function directLineWriter(fd: number): (line: string) => void {
+  const write = directTextWriter(fd);
+  return (line) => void write(`${line}\n`);
+}
+
+/**
+ * Writes text to `fd` whole, waiting while a non-blocking pipe is full (the reader's pace is the
+ * writer's: backpressure); false once the reader has gone (EPIPE), and every later write is dropped.
+ */
+export function directTextWriter(fd: number): (text: string) => boolean {
   let closed = false;
-  return (line) => {
-    if (closed) return;
-    const bytes = Buffer.from(`${line}\n`, 'utf8');
+  return (text) => {
+    if (closed) return false;
+    const bytes = Buffer.from(text, 'utf8');
     let offset = 0;
     while (offset < bytes.length) {
       try {
@@ -29,18 +38,19 @@ export function directLineWriter(fd: number): (line: string) => void {
         // The reader went away (`dwb … | head`): the rest of the output has nowhere to go.
         if (code === 'EPIPE') {
           closed = true;
-          return;
+          return false;
         }
         throw error;
       }
     }
+    return true;
   };
 }
 
 /** The CLI's stdout and stderr lines: direct writes where the streams are synchronous anyway. */
-export function processLineWriters(): { stdout(line: string): void; stderr(line: string): void } {
+export function processLineWriters(): { stdout(line: string): void; stderr(line: string): void; stdoutFd?: number } {
   if (process.platform === 'win32') {
     return { stdout: (line) => void process.stdout.write(`${line}\n`), stderr: (line) => void process.stderr.write(`${line}\n`) };
   }
-  return { stdout: directLineWriter(1), stderr: directLineWriter(2) };
+  return { stdout: directLineWriter(1), stderr: directLineWriter(2), stdoutFd: 1 };
 }

@@ -1,15 +1,15 @@
 import { parseOptions } from './parse-options';
 import { WorkbenchError } from '../contract/errors';
-import { openConnector } from '../connectors/open-connector';
 import type { Connector, RowBatch } from '../connectors/connector';
 import type { QueryResult, ResultColumn } from '../contract/data';
 import { rowWriter, streamFormats, type StreamFormat } from './row-writers';
-import { defaultQuerySettings, querySettingsLimits } from '../contract/notebook';
+import { defaultQuerySettings, querySettingsLimits } from '../contract/query-limits';
 import { formatTable } from './format-table';
 import { cappedPositiveInteger, printConnectionWarnings, type CommandIo } from './command-io';
 import { passwordFileOption, resolveDatabasePassword } from './secret-args';
 
 import { queryUsage } from './usage';
+import { streamSqliteInProcess } from './sqlite-direct-query';
 
 export { queryUsage };
 
@@ -34,6 +34,17 @@ export async function runQueryCommand(args: string[], io: CommandIo): Promise<nu
   const timeoutMs = cappedPositiveInteger(values['timeout-ms'], '--timeout-ms', querySettingsLimits.timeoutMs) ?? defaultQuerySettings.timeoutMs;
 
   const format = outputFormat(values.format, values.json === true);
+  const text = positionals[0] as string;
+  // The password (file, URI or DWB_DB_PASSWORD) is used for this process only.
+  const { target, password } = resolveDatabasePassword(values.connection, values['password-file']);
+  // A SQLite file streamed to a descriptor is read right here (see sqlite-direct-query.ts).
+  if (target.engine === 'sqlite' && format !== 'table' && io.stdoutFd !== undefined) {
+    try {
+      return streamSqliteInProcess(target.path, text, { maxRows, timeoutMs, format, stdoutFd: io.stdoutFd }, io);
+    } catch (error) {
+      return firstLineOnly(error);
+    }
+  }
 
   // Ctrl-C or a kill (SIGTERM) cancels the query, so the connector still closes and removes
   // what it made (the temp copy behind csv:/parquet:) before the process ends.
@@ -42,12 +53,11 @@ export async function runQueryCommand(args: string[], io: CommandIo): Promise<nu
   process.once('SIGINT', cancel);
   process.once('SIGTERM', cancel);
   try {
-    // The password (file, URI or DWB_DB_PASSWORD) is used for this process only.
-    const { target, password } = resolveDatabasePassword(values.connection, values['password-file']);
+    // Loaded only here: the in-process SQLite path above needs no connector.
+    const { openConnector } = await import('../connectors/open-connector');
     const connector = await openConnector(target, password).catch(firstLineOnly);
     try {
       printConnectionWarnings(connector, io);
-      const text = positionals[0] as string;
       if (format === 'table') return await printTable(connector, text, { maxRows, timeoutMs, signal: stop.signal }, io);
       return await streamQuery(connector, text, { maxRows, timeoutMs, signal: stop.signal, format }, io, stop);
     } finally {

@@ -1,7 +1,7 @@
-import { mysqlProtocols, neo4jProtocols, postgresProtocols, type ConnectionTarget } from '../contract/connections';
+import type { ConnectionTarget } from '../contract/connections';
+import { mysqlProtocols, neo4jProtocols, postgresProtocols } from '../contract/connection-protocols';
 import { WorkbenchError } from '../contract/errors';
 import type { Connector } from './connector';
-import { openConnector } from './open-connector';
 import { resolveUserPath } from './user-path';
 
 export const supportedUris = [
@@ -54,8 +54,10 @@ export function parseConnectionUri(uri: string): ConnectionTarget {
 }
 
 /** Opens the database a URI names, with the password the URI carried (used for this open only). */
-export function openConnectionUri(uri: string): Promise<Connector> {
+export async function openConnectionUri(uri: string): Promise<Connector> {
   const { target, password } = parseConnectionUriWithPassword(uri);
+  // Loaded when a connection is opened, so that parsing a URI (every `dwb query`) loads no connector.
+  const { openConnector } = await import('./open-connector');
   return openConnector(target, password);
 }
 

@@ -110,7 +110,7 @@ export class WorkerChannel {
       };
       const onAbort = (): void => abandon(new WorkbenchError('cancelled', 'Query cancelled'));
       const timer = setTimeout(
-        () => abandon(new WorkbenchError('timeout', `Query timed out after ${formatSeconds(limit.timeoutMs)}`)),
+        () => abandon(queryTimedOut(limit.timeoutMs)),
         limit.timeoutMs,
       );
       limit.signal?.addEventListener('abort', onAbort, { once: true });
@@ -207,6 +207,11 @@ function kill(worker: ChildProcess): Promise<void> {
     worker.once('exit', () => resolve());
     worker.kill('SIGKILL');
   });
+}
+
+/** The failure of a query stopped at its time limit, worded the same wherever it is stopped. */
+export function queryTimedOut(timeoutMs: number): WorkbenchError {
+  return new WorkbenchError('timeout', `Query timed out after ${formatSeconds(timeoutMs)}`);
 }
 
 function formatSeconds(ms: number): string {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { engineSchema, schemaInfoSchema } from './data';
 import { errorCodes } from './errors';
+import { mysqlProtocols, neo4jProtocols, postgresProtocols } from './connection-protocols';
 
 /** True when `text` parses as a URL with one of `protocols` (each with its colon, e.g. `mysql:`). */
 function hasProtocol(text: string, protocols: readonly string[]): boolean {
@@ -32,9 +33,7 @@ function serverUrl(protocols: readonly string[], example: string) {
     .refine(hasNoPassword, { message: 'the URL holds a password: give it in the password field, which keeps it in the secret store' });
 }
 
-export const postgresProtocols = ['postgres:', 'postgresql:'] as const;
-export const mysqlProtocols = ['mysql:', 'mariadb:'] as const;
-export const neo4jProtocols = ['neo4j:', 'neo4j+s:', 'neo4j+ssc:', 'bolt:', 'bolt+s:', 'bolt+ssc:'] as const;
+export { mysqlProtocols, neo4jProtocols, postgresProtocols };
 
 /** What a DuckDB connection opens: a DuckDB database file, or a CSV / Parquet file as one table. */
 export const duckdbFormats = ['duckdb', 'csv', 'parquet'] as const;

@@ -32,16 +32,25 @@ export function delimitedField(value: CellValue | undefined, options: DelimitedT
 
 /** The lines of `rows`, each `names.length` fields wide and ended by the newline; a header line of `names` first when `header`. */
 export function delimitedLines(names: readonly string[], rows: readonly (readonly CellValue[])[], options: DelimitedTextOptions & { header: boolean }): string {
-  let text = options.header ? lineOf(names, names.length, options) : '';
-  for (const row of rows) text += lineOf(row, names.length, options);
+  let text = options.header ? delimitedLine(names, names.length, options) : '';
+  for (const row of rows) text += delimitedLine(row, names.length, options);
   return text;
 }
 
-function lineOf(cells: readonly CellValue[], width: number, options: DelimitedTextOptions): string {
+/**
+ * One line of `width` fields ended by the newline, each cell read through `cell` (so a caller
+ * can pass an engine's raw row and convert each value as it is written).
+ */
+export function delimitedLine(
+  cells: readonly unknown[],
+  width: number,
+  options: DelimitedTextOptions,
+  cell: (value: unknown) => CellValue | undefined = (value) => value as CellValue | undefined,
+): string {
   let line = '';
   for (let index = 0; index < width; index += 1) {
     if (index > 0) line += options.delimiter;
-    line += delimitedField(cells[index], options);
+    line += delimitedField(index < cells.length ? cell(cells[index]) : undefined, options);
   }
   return line + options.newline;
 }

@@ -5,6 +5,7 @@ import { planNodeSchema, techniqueIdSchema } from './run';
 import { decisionOriginSchema } from './produced-by';
 import { simulationResultSchema, verificationSchema } from './simulation';
 import { whatIfResultSchema } from './whatif';
+import { defaultQuerySettings, minQueryTimeoutMs, querySettingsLimits } from './query-limits';
 
 /**
  * Every step of an analysis is a cell. The kinds follow the PlanRAG loop (question → plan →
@@ -19,10 +20,7 @@ export type CellKind = z.infer<typeof cellKindSchema>;
 export const authorSchema = z.enum(['analyst', 'model', 'engine']);
 export type Author = z.infer<typeof authorSchema>;
 
-/** Upper bounds of a query's settings, documented in docs/data-sources.md. */
-export const querySettingsLimits = { maxRows: 1_000_000, timeoutMs: 24 * 3600_000 } as const;
-/** The shortest timeout a query may have, in milliseconds. */
-export const minQueryTimeoutMs = 100;
+export { defaultQuerySettings, minQueryTimeoutMs, querySettingsLimits };
 
 export const querySettingsSchema = z.object({
   /** Rows kept from a result; more are not read and the result is marked truncated. */
@@ -35,7 +33,6 @@ export const querySettingsSchema = z.object({
   graphCaption: z.string().max(200).optional(),
 });
 export type QuerySettings = z.infer<typeof querySettingsSchema>;
-export const defaultQuerySettings: QuerySettings = { maxRows: 1000, timeoutMs: 30_000 };
 
 /** Where a cell came from, so the audit trail can say who produced what from what. */
 export const provenanceSchema = z.object({

@@ -60,8 +60,15 @@ export interface SqliteCursor {
   readonly columns: ResultColumn[];
   /** Up to `count` more rows; fewer (possibly none) once the result or the cap is reached. */
   read(count: number): CellValue[][];
+  /**
+   * Up to `count` more rows as text, each row as SQLite gave it (cells not yet converted: see
+   * sqliteCell) turned into its line by `line`, so no array of cells is built per row.
+   */
+  readLines(count: number, line: (row: readonly unknown[]) => string): { text: string; rows: number };
   /** True once reading found a row past the cap. */
   readonly truncated: boolean;
+  /** Ends the statement where it is (a reader that stopped early), so the handle can close. */
+  stop(): void;
 }
 
 export function openReadOnlyCursor(
@@ -84,6 +91,31 @@ export function openReadOnlyCursor(
   let left = options.maxRows;
   let truncated = false;
   let done = false;
+  /** Hands `take` up to `count` more raw rows, stopping one row past the cap. */
+  const each = (count: number, take: (row: unknown[]) => void): void => {
+    let taken = 0;
+    try {
+      iterator ??= (options.params ? statement.iterate(options.params) : statement.iterate()) as Iterator<unknown[]>;
+      while (!done && taken < count) {
+        const next = iterator.next();
+        if (next.done === true) {
+          done = true;
+        } else if (left === 0) {
+          // One row past the cap: the result was cut. Stop the statement here.
+          truncated = true;
+          done = true;
+          iterator.return?.();
+        } else {
+          left -= 1;
+          taken += 1;
+          take(next.value);
+        }
+      }
+    } catch (error) {
+      done = true;
+      throw new WorkbenchError('query-failed', `SQLite: ${messageOf(error)}`);
+    }
+  };
   return {
     columns,
     get truncated() {
@@ -91,27 +123,25 @@ export function openReadOnlyCursor(
     },
     read(count) {
       const rows: CellValue[][] = [];
-      try {
-        iterator ??= (options.params ? statement.iterate(options.params) : statement.iterate()) as Iterator<unknown[]>;
-        while (!done && rows.length < count) {
-          const next = iterator.next();
-          if (next.done === true) {
-            done = true;
-          } else if (left === 0) {
-            // One row past the cap: the result was cut. Stop the statement here.
-            truncated = true;
-            done = true;
-            iterator.return?.();
-          } else {
-            left -= 1;
-            rows.push(next.value.map(toCellValue));
-          }
-        }
-      } catch (error) {
-        done = true;
-        throw new WorkbenchError('query-failed', `SQLite: ${messageOf(error)}`);
-      }
+      // Converted in place: better-sqlite3 hands over a fresh array per row, so no second one is built.
+      each(count, (row) => {
+        for (let index = 0; index < row.length; index += 1) row[index] = sqliteCell(row[index]);
+        rows.push(row as CellValue[]);
+      });
       return rows;
+    },
+    readLines(count, line) {
+      let text = '';
+      let rows = 0;
+      each(count, (row) => {
+        text += line(row);
+        rows += 1;
+      });
+      return { text, rows };
+    },
+    stop() {
+      if (!done) iterator?.return?.();
+      done = true;
     },
   };
 }
@@ -169,7 +199,8 @@ function prepare(database: SqliteHandle, text: string): Database.Statement {
 const smallestSafeInteger = BigInt(Number.MIN_SAFE_INTEGER);
 const largestSafeInteger = BigInt(Number.MAX_SAFE_INTEGER);
 
-function toCellValue(value: unknown): CellValue {
+/** A value as SQLite gave it (raw, safe integers) as the cell every reader of a result sees. */
+export function sqliteCell(value: unknown): CellValue {
   if (value === null || typeof value === 'string') return value;
   // ±Infinity (1e300*1e10) as its name, as every engine gives it: JSON would send it as null.
   if (typeof value === 'number') return Number.isFinite(value) ? value : String(value);
