@@ -16,6 +16,7 @@ import { connectionReportSchema, modelSettingsViewSchema, providerSettingsSchema
 import { reviewDecisionSchema, runProgressSchema, runSummarySchema, techniqueIdSchema, techniqueInfoSchema } from './run';
 import { checkPlanSchema, scenarioParametersSchema, scenarioSchema, simulationResultSchema, simulationSpecSchema } from './simulation';
 import { whatIfResultSchema, whatIfSpecSchema } from './whatif';
+import { queryDisplaySchema } from './query-display';
 import { dellmaCostEstimateSchema, dellmaRunSettingsSchema } from './dellma';
 import {
   authorSchema,
@@ -91,6 +92,8 @@ export const api = {
       source: z.string().optional(),
       connectionId: z.string().nullable().optional(),
       settings: querySettingsSchema.optional(),
+      /** A query cell's table or chart and the chart's settings (kept in its data). */
+      display: queryDisplaySchema.optional(),
     }),
     result: cellSchema,
   },

@@ -20,3 +20,6 @@ export * from './simulation';
 export * from './transport';
 export * from './whatif';
 export * from './fidelity';
+export * from './query-display';
+export * from './chart-data';
+export * from './export-file-name';

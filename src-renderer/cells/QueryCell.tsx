@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import { minQueryTimeoutMs, querySettingsLimits, type Cell } from '../../src-main/contract';
+import { exportFileName, minQueryTimeoutMs, querySettingsLimits, readCellData, type Cell } from '../../src-main/contract';
 import { useWorkbench } from '../ui/store-context';
 import { QueryEditor } from '../editor/QueryEditor';
 import { ResultGrid } from '../grid/ResultGrid';
@@ -19,6 +19,9 @@ export function QueryCell({ cell }: { cell: Cell }) {
   const loadSchema = useWorkbench((state) => state.loadSchema);
   const setFocusCell = useWorkbench((state) => state.setFocusCell);
   const reportError = useWorkbench((state) => state.reportError);
+  const notebookTitle = useWorkbench((state) => state.notebooks.find((notebook) => notebook.id === cell.notebookId)?.title ?? '');
+  const position = useWorkbench((state) => state.cells.findIndex((candidate) => candidate.id === cell.id) + 1);
+  const display = cell.kind === 'query' ? readCellData('query', cell.data).display : undefined;
   const connection = connections.find((candidate) => candidate.id === cell.connectionId);
   const cannotRun = connectionProblem(cell, connections);
 
@@ -111,7 +114,15 @@ export function QueryCell({ cell }: { cell: Cell }) {
           <span>{cell.output.error.message}</span>
         </div>
       )}
-      {!busy && cell.output?.status === 'ok' && <ResultGrid result={cell.output.result} fileName={`query-${cell.id.slice(0, 8)}`} exportCellId={cell.id} />}
+      {!busy && cell.output?.status === 'ok' && (
+        <ResultGrid
+          result={cell.output.result}
+          fileName={exportFileName({ notebookTitle, position, ...(cell.output.query === undefined ? {} : { query: cell.output.query }) })}
+          exportCellId={cell.id}
+          display={display}
+          onDisplayChange={(next) => editCell(cell.id, { display: next })}
+        />
+      )}
     </CellFrame>
   );
 }

@@ -4,6 +4,7 @@ import {
   type Cell,
   type CellKind,
   type NotebookSummary,
+  type QueryDisplay,
   type QuerySettings,
 } from '../../src-main/contract';
 import { idleRuntime, transitionRuntime, type CellRuntime, type RuntimeMessage } from './cell-runtime';
@@ -12,7 +13,13 @@ import { capturePolicy, restoreFailure } from './undo';
 
 export type SaveState = 'saved' | 'pending' | 'saving' | 'error';
 
-type CellEdit = { source?: string; connectionId?: string | null; settings?: QuerySettings };
+/** `display` (a query cell's table or chart) lives in the cell's data; the rest are the cell's own fields. */
+type CellEdit = { source?: string; connectionId?: string | null; settings?: QuerySettings; display?: QueryDisplay };
+
+function applyEdit(cell: Cell, { display, ...fields }: CellEdit): Cell {
+  const edited = { ...cell, ...fields };
+  return display && edited.kind === 'query' ? { ...edited, data: { ...edited.data, display } } : edited;
+}
 
 export interface NotebookSlice {
   notebooks: NotebookSummary[];
@@ -31,7 +38,7 @@ export interface NotebookSlice {
   duplicateNotebook(id: string): Promise<void>;
   deleteNotebook(id: string): Promise<void>;
 
-  addCell(kind: CellKind, options?: { afterCellId?: string | null; connectionId?: string | null }): Promise<Cell>;
+  addCell(kind: CellKind, options?: { afterCellId?: string | null; connectionId?: string | null; source?: string }): Promise<Cell>;
   /** Applies an edit at once and saves it shortly after (autosave). */
   editCell(id: string, edit: CellEdit): void;
   /** Saves every pending edit now; resolves when the workspace has them. */
@@ -161,7 +168,6 @@ export function createNotebookSlice({ client, set, get }: SliceContext): Noteboo
       const notebookId = get().currentNotebookId;
       if (!notebookId) throw new WorkbenchError('invalid-request', 'Open a notebook first');
       const neighbour = neighbourWithConnection(get().cells, options.afterCellId);
-      const lastQuery = [...get().cells].reverse().find((cell) => cell.kind === 'query' && cell.connectionId);
       const connectionId =
         kind === 'query' || kind === 'simulation' || kind === 'whatif'
           ? (options.connectionId ?? neighbour?.connectionId ?? get().connections[0]?.id ?? null)
@@ -170,9 +176,11 @@ export function createNotebookSlice({ client, set, get }: SliceContext): Noteboo
         notebookId,
         kind,
         author: 'analyst',
-        source: '',
+        source: options.source ?? '',
         connectionId,
-        settings: (neighbour?.kind === 'query' ? neighbour.settings : lastQuery?.settings) ?? defaultQuerySettings,
+        // A row cap or timeout is chosen for one query (a 1,000,000-row export, a slow join): a new
+        // cell starts from the defaults rather than inheriting what its neighbour needed.
+        settings: defaultQuerySettings,
         ...(options.afterCellId === undefined ? {} : { afterCellId: options.afterCellId }),
       });
       const cells = [...get().cells];
@@ -185,7 +193,7 @@ export function createNotebookSlice({ client, set, get }: SliceContext): Noteboo
     },
 
     editCell: (id, edit) => {
-      set({ cells: get().cells.map((cell) => (cell.id === id ? { ...cell, ...edit } : cell)) });
+      set({ cells: get().cells.map((cell) => (cell.id === id ? applyEdit(cell, edit) : cell)) });
       pendingEdits.set(id, { ...pendingEdits.get(id), ...edit });
       setSaveState(id, 'pending');
       clearTimeout(timers.get(id));
