@@ -6,6 +6,7 @@ import { reportRequests } from './reports';
 import { resultExportProgressSchema, resultExportRequests } from './result-export';
 import { trashRequests } from './trash';
 import { searchRequests } from './search';
+import { queryHistoryRequests } from './query-history';
 import { benchmarkRequests, benchmarkSummarySchema } from './benchmarks';
 import { playbookRequests, playbookTrainingSchema } from './playbooks';
 import { documentRequests, documentSummarySchema } from './documents';
@@ -55,6 +56,7 @@ export const api = {
   ...trashRequests,
   /** Text search across every notebook's cells (see ./search.ts). */
   ...searchRequests,
+  ...queryHistoryRequests,
   ...playbookRequests,
   /** Documents attached to a notebook (see ./documents.ts). */
   ...documentRequests,

@@ -23,3 +23,4 @@ export * from './fidelity';
 export * from './query-display';
 export * from './chart-data';
 export * from './export-file-name';
+export * from './query-history';
