@@ -197,6 +197,11 @@ export const api = {
   /** Pauses (`step`: wait at the next query or re-plan) or resumes (`auto`) a live run. */
   'runs/set-mode': { params: z.object({ runId: z.string(), mode: z.enum(['auto', 'step']) }), result: ok },
   'runs/list': { params: z.object({ notebookId: z.string() }), result: z.array(runSummarySchema) },
+  /** The runs of every notebook (not in the trash), newest first, each with its notebook's title. */
+  'runs/list-all': {
+    params: z.object({ limit: z.number().int().min(1).max(1000).default(200) }),
+    result: z.object({ runs: z.array(runSummarySchema.extend({ notebookTitle: z.string() })), more: z.boolean() }),
+  },
   /** Progress of the runs still going (to restore the view after a reload). */
   'runs/active': { params: empty, result: z.array(runProgressSchema) },
   /** The techniques this workbench has (src-main/engine/techniques/registry.ts), in registry order. */

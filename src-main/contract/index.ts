@@ -24,3 +24,4 @@ export * from './query-display';
 export * from './chart-data';
 export * from './export-file-name';
 export * from './query-history';
+export * from './markdown-plain';
