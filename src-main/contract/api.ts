@@ -6,6 +6,7 @@ import { reportRequests } from './reports';
 import { resultExportProgressSchema, resultExportRequests } from './result-export';
 import { trashRequests } from './trash';
 import { searchRequests } from './search';
+import { queryHistoryRequests } from './query-history';
 import { benchmarkRequests, benchmarkSummarySchema } from './benchmarks';
 import { playbookRequests, playbookTrainingSchema } from './playbooks';
 import { documentRequests, documentSummarySchema } from './documents';
@@ -16,6 +17,7 @@ import { connectionReportSchema, modelSettingsViewSchema, providerSettingsSchema
 import { reviewDecisionSchema, runProgressSchema, runSummarySchema, techniqueIdSchema, techniqueInfoSchema } from './run';
 import { checkPlanSchema, scenarioParametersSchema, scenarioSchema, simulationResultSchema, simulationSpecSchema } from './simulation';
 import { whatIfResultSchema, whatIfSpecSchema } from './whatif';
+import { queryDisplaySchema } from './query-display';
 import { dellmaCostEstimateSchema, dellmaRunSettingsSchema } from './dellma';
 import {
   authorSchema,
@@ -54,6 +56,7 @@ export const api = {
   ...trashRequests,
   /** Text search across every notebook's cells (see ./search.ts). */
   ...searchRequests,
+  ...queryHistoryRequests,
   ...playbookRequests,
   /** Documents attached to a notebook (see ./documents.ts). */
   ...documentRequests,
@@ -91,6 +94,8 @@ export const api = {
       source: z.string().optional(),
       connectionId: z.string().nullable().optional(),
       settings: querySettingsSchema.optional(),
+      /** A query cell's table or chart and the chart's settings (kept in its data). */
+      display: queryDisplaySchema.optional(),
     }),
     result: cellSchema,
   },
@@ -192,6 +197,11 @@ export const api = {
   /** Pauses (`step`: wait at the next query or re-plan) or resumes (`auto`) a live run. */
   'runs/set-mode': { params: z.object({ runId: z.string(), mode: z.enum(['auto', 'step']) }), result: ok },
   'runs/list': { params: z.object({ notebookId: z.string() }), result: z.array(runSummarySchema) },
+  /** The runs of every notebook (not in the trash), newest first, each with its notebook's title. */
+  'runs/list-all': {
+    params: z.object({ limit: z.number().int().min(1).max(1000).default(200) }),
+    result: z.object({ runs: z.array(runSummarySchema.extend({ notebookTitle: z.string() })), more: z.boolean() }),
+  },
   /** Progress of the runs still going (to restore the view after a reload). */
   'runs/active': { params: empty, result: z.array(runProgressSchema) },
   /** The techniques this workbench has (src-main/engine/techniques/registry.ts), in registry order. */

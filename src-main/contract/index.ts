@@ -22,3 +22,8 @@ export * from './whatif';
 export * from './fidelity';
 export * from './produced-by';
 export * from './graph-result';
+export * from './query-display';
+export * from './chart-data';
+export * from './export-file-name';
+export * from './query-history';
+export * from './markdown-plain';

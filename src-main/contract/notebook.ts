@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { queryResultSchema } from './data';
 import { workbenchErrorSchema } from './error-schema';
+import { queryDisplaySchema } from './query-display';
 import { planNodeSchema, techniqueIdSchema } from './run';
 import { decisionOriginSchema } from './produced-by';
 import { simulationResultSchema, verificationSchema } from './simulation';
@@ -83,7 +84,8 @@ export const cellDataSchemas = {
   }),
   plan: z.looseObject({ steps: z.array(z.string()).optional(), nodes: z.array(planNodeSchema).optional() }),
   thought: z.looseObject({}),
-  query: z.looseObject({ queryId: z.string().optional() }),
+  /** `display`: the table or the chart, and the chart's settings, as the analyst left them. */
+  query: z.looseObject({ queryId: z.string().optional(), display: queryDisplaySchema.optional() }),
   observation: z.looseObject({ queryId: z.string().nullable().optional(), queryCellId: z.string().nullable().optional(), tool: z.string().optional() }),
   replan: z.looseObject({ previous: z.array(z.string()).optional(), steps: z.array(z.string()).optional(), reason: z.string().optional() }),
   simulation: z.looseObject({ requested: z.array(z.string()).nullable().optional() }),

@@ -10,6 +10,7 @@ import { formatBytes, formatCount, formatDuration, formatTime, formatValue, plur
 import type { DecisionRecord, ReviewRecord } from '../audit/run-trace';
 import { decidedByText, producedByLines } from '../contract/produced-by';
 import type { DecisionReport, PlanVersion, QueryRecord, SimulationRecord, StepRecord, TraceItem, VerificationValue, WhatIfRecord } from './report-model';
+import type { ChartRecord } from './report-charts';
 
 export interface HtmlReportOptions {
   /** Rows of each result table shown; the rest are summarised with the full result's digest. */
@@ -359,6 +360,7 @@ function signOffSection(report: DecisionReport): Html {
       : html`<p class="muted">${report.mode === 'step' ? 'No review was recorded.' : 'The run was automatic: no step was reviewed while it ran.'}</p>`
   }
 ${report.notes.length ? html`<h3>Analyst notes</h3>${report.notes.map((note) => html`<div class="card note markdown">${markdownToHtml(note)}</div>`)}` : null}
+${report.charts.length ? html`<h3>Charts</h3>${report.charts.map(chartCard)}` : null}
 <h3>Sign-off</h3>${
     report.signOffs.length
       ? report.signOffs.map(
@@ -398,4 +400,11 @@ function integritySection(report: DecisionReport): Html {
 <h3>How to verify</h3>
 <p>The JSON bundle exported with this report holds the run log, the model transcript, the notebook and the seal. Run <span class="mono">npx dwb verify BUNDLE.json</span>: it prints <span class="mono">verified</span> and who signed each seal entry (<span class="mono">signed by NAME (FINGERPRINT)</span> for a key you trust, see <span class="mono">--trusted-keys</span>), or names the first event, section or signature that fails. Add <span class="mono">--head ${integrity.head.slice(0, 16)}…</span> (the full head above) to check that it is this very bundle, and <span class="mono">--replay --connection URI</span> to re-run every recorded query and list the results that changed since.</p>
 ${report.unknownEvents ? html`<p class="muted small">${plural(report.unknownEvents, 'event')} of a type this workbench does not know ${report.unknownEvents === 1 ? 'is' : 'are'} shown as recorded.</p>` : null}`;
+}
+
+/** A chart as its settings in words, its query, and the table it draws (the values behind each bar or point). */
+function chartCard(chart: ChartRecord): Html {
+  return html`<div class="card chart" data-chart-cell="${chart.cellId}"><p><strong>${chart.description}</strong></p><pre class="sql">${chart.query}</pre>${
+    chart.table ? resultTable(chart.table, null, 50) : html`<p class="muted">${chart.problem ?? ''}</p>`
+  }${chart.notes.length ? html`<p class="muted small">Chart: ${chart.notes.join('; ')}.</p>` : null}</div>`;
 }

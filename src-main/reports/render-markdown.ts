@@ -6,6 +6,7 @@ import { planGraphMarkdown, planGraphTable } from './plan-graph-report';
 import { markdownSanitized } from './markdown-sanitized';
 import { markdownCell, markdownCode, markdownFence, markdownLiteral } from './markdown-text';
 import { formatBytes, formatCount, formatDuration, formatTime, formatValue, plural, reviewLabels, reviewSubjectLabels, reviewTextPlain, statusLabel } from './report-format';
+import type { ChartRecord } from './report-charts';
 import type { DecisionReport, PlanVersion, QueryRecord, StepRecord, TraceItem } from './report-model';
 import { decidedByText, producedByLines } from '../contract/produced-by';
 
@@ -232,10 +233,18 @@ function signOffSection(report: DecisionReport): string {
       ? 'No review was recorded.'
       : 'The run was automatic: no step was reviewed while it ran.';
   const notes = report.notes.length ? `\n\n### Analyst notes\n\n${report.notes.map((note) => markdownSanitized(note)).join('\n\n')}` : '';
+  const charts = report.charts.length ? `\n\n### Charts\n\n${report.charts.map(chartMarkdown).join('\n\n')}` : '';
   const signOffs = report.signOffs.length
     ? report.signOffs.map((signOff) => `- **${markdownLiteral(signOff.name)}**, ${markdownLiteral(formatTime(signOff.at))}${signOff.comment ? `: ${markdownLiteral(signOff.comment)}` : ''}${keyNote(signOff.fingerprint)} (seal entry ${markdownCode(signOff.hash)})`).join('\n')
     : 'Not signed off.';
-  return `### Reviews during the run\n\n${reviews}${notes}\n\n### Sign-off\n\n${signOffs}`;
+  return `### Reviews during the run\n\n${reviews}${notes}${charts}\n\n### Sign-off\n\n${signOffs}`;
+}
+
+/** A chart as its settings in words, its query, and the table it draws (the values behind each bar or point). */
+function chartMarkdown(chart: ChartRecord): string {
+  const drawn = chart.table ? resultTable(chart.table, null, 50) : `*${markdownLiteral(chart.problem ?? '')}*`;
+  const notes = chart.notes.length ? `\n\n*Chart: ${markdownLiteral(chart.notes.join('; '))}.*` : '';
+  return `**${markdownLiteral(chart.description)}**\n\n${markdownFence(chart.query, 'sql')}\n\n${drawn}${notes}`;
 }
 
 function keyNote(fingerprint: string | null): string {

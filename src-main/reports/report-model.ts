@@ -7,6 +7,7 @@ import { registeredTechniques } from '../engine/techniques/registry';
 import type { JsonObject, ReportBundle, SealRecord } from './bundle-format';
 import { planGraphReport, type PlanGraphReport } from './plan-graph-report';
 import { redactUrl } from '../llm/settings';
+import { chartsOf, type ChartRecord } from './report-charts';
 
 export type {
   DecisionRecord,
@@ -79,6 +80,8 @@ export interface DecisionReport {
   simulations: SimulationRecord[];
   /** Notes the analyst wrote into the run's notebook. */
   notes: string[];
+  /** Query cells of the notebook shown as charts: the settings in words and the aggregated table. */
+  charts: ChartRecord[];
   signOffs: SignOffRecord[];
   integrity: IntegritySummary;
   /** Events of types this workbench does not know (from a newer one), shown as they are. */
@@ -136,6 +139,7 @@ export function buildReport(bundle: ReportBundle): DecisionReport {
     reviews: reader.reviews,
     simulations: reader.simulations,
     notes: analystNotes(bundle.notebook.cells),
+    charts: chartsOf(bundle.notebook.cells),
     signOffs: bundle.seal.flatMap((entry) => signOff(entry.record, entry.at, entry.hash)),
     integrity: {
       algorithm: 'sha256',

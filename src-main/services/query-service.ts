@@ -3,23 +3,41 @@ import { resultPreviewRows } from '../contract/data';
 import { WorkbenchError } from '../contract/errors';
 import type { Environment } from '../workspace/clock';
 import type { NotebookStore } from '../workspace/notebook-store';
+import type { NewQueryHistoryEntry, QueryHistoryStore } from '../workspace/query-history-store';
 import type { EventBus } from './event-bus';
 import { queryRowsForwarder } from './query-rows-events';
 import type { HandlersFor } from './router';
 
 export interface QueryService {
-  handlers: HandlersFor<'query/'>;
+  handlers: HandlersFor<'query/' | 'history/'>;
   /** Cancels every query still running (the workspace is closing). */
   stopAll(): void;
 }
 
 /**
  * The `query/*` requests: a query cell's query, streamed to the clients as it reads, and its
- * cancellation by request id. A cell's output is saved whatever the outcome.
+ * cancellation by request id. A cell's output is saved whatever the outcome, and every run goes
+ * into the connection's query history (`history/queries`), failed and cancelled ones too.
  */
-export function createQueryService(dependencies: { connector(id: string): Promise<Connector>; notebooks: NotebookStore; environment: Environment; bus: EventBus }): QueryService {
-  const { notebooks, environment, bus } = dependencies;
+export function createQueryService(dependencies: {
+  connector(id: string): Promise<Connector>;
+  notebooks: NotebookStore;
+  history: QueryHistoryStore;
+  environment: Environment;
+  bus: EventBus;
+}): QueryService {
+  const { notebooks, history, environment, bus } = dependencies;
   const running = new Map<string, AbortController>();
+  /** The notebook a cell is in, or null (no cell, or one gone meanwhile): history outlives cells. */
+  const notebookOf = (cellId: string | undefined): string | null => {
+    if (!cellId) return null;
+    try {
+      return notebooks.getCell(cellId).notebookId;
+    } catch {
+      return null;
+    }
+  };
+  const remember = (entry: Omit<NewQueryHistoryEntry, 'notebookId'>): void => history.record({ ...entry, notebookId: notebookOf(entry.cellId ?? undefined) });
   return {
     handlers: {
       'query/run': async ({ requestId, connectionId, text, settings, cellId }) => {
@@ -37,11 +55,13 @@ export function createQueryService(dependencies: { connector(id: string): Promis
           const onRows = queryRowsForwarder(bus, { requestId, ...cell });
           const result = await connector.query(text, { ...settings, signal: controller.signal, keepRows: resultPreviewRows, onRows });
           if (cellId) notebooks.saveOutput(cellId, { status: 'ok', result, ranAt, connectionId, query: text });
+          remember({ connectionId, text, ranAt, durationMs: result.elapsedMs, rowCount: result.rowCount, errorCode: null, cellId: cellId ?? null });
           bus.emit('query-end', { requestId, status: 'ok', rowCount: result.rowCount, elapsedMs: result.elapsedMs, ...cell });
           return result;
         } catch (caught) {
           const error = WorkbenchError.from(caught);
           if (cellId) notebooks.saveOutput(cellId, { status: 'error', error: error.toJSON(), ranAt, connectionId });
+          remember({ connectionId, text, ranAt, durationMs: performance.now() - started, rowCount: null, errorCode: error.code, cellId: cellId ?? null });
           const status = error.code === 'cancelled' ? 'cancelled' : 'error';
           bus.emit('query-end', { requestId, status, elapsedMs: performance.now() - started, ...cell });
           throw error;
@@ -49,6 +69,7 @@ export function createQueryService(dependencies: { connector(id: string): Promis
           running.delete(requestId);
         }
       },
+      'history/queries': ({ connectionId, text, limit }) => history.list({ connectionId, text, limit }),
       'query/cancel': ({ requestId }) => {
         const controller = running.get(requestId);
         controller?.abort();

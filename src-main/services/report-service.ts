@@ -3,6 +3,7 @@ import { basename, join } from 'node:path';
 import type { z } from 'zod';
 import type { Signer } from '../audit/signing';
 import { WorkbenchError } from '../contract/errors';
+import { readCellData } from '../contract/notebook';
 import type { reportRequests } from '../contract/reports';
 import { readTranscript } from '../llm/transcript';
 import type { ReportBundle } from '../reports/bundle-format';
@@ -66,15 +67,17 @@ export function createReportService(dependencies: {
     const signer = signerFor(requested, purpose);
     const signOff = requested && (signer || purpose === 'export') ? requested : null;
     const events = runs.events(runId);
-    const key = JSON.stringify([runId, events.length, signOff?.name ?? null, signOff?.comment ?? null, signer?.fingerprint ?? null]);
+    const notebook = notebooks.get(notebookId);
+    // The run's cells, and the analyst's query cells left as charts (a report shows each chart's settings and table).
+    const cells = notebook.cells.filter((cell) => cell.provenance.runId === runId || (cell.kind === 'query' && readCellData('query', cell.data).display?.view === 'chart'));
+    const key = JSON.stringify([runId, events.length, signOff?.name ?? null, signOff?.comment ?? null, signer?.fingerprint ?? null, cells.map((cell) => [cell.id, cell.updatedAt])]);
     const cached = sealed.get(key);
     if (cached) return cached;
-    const notebook = notebooks.get(notebookId);
     const transcript = readTranscript(runs.transcript(runId));
     const materials: RunMaterials = {
       events,
       transcript: [transcript.header, ...transcript.exchanges],
-      notebook: { format: 'decision-workbench/notebook', version: 1, title: notebook.title, runId, cells: notebook.cells.filter((cell) => cell.provenance.runId === runId) },
+      notebook: { format: 'decision-workbench/notebook', version: 1, title: notebook.title, runId, cells },
     };
     const bundle = bundleFromRun(materials, { at: environment.now(), signOff, signer });
     sealed.set(key, bundle);

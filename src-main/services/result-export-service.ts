@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import type { Connector } from '../connectors/connector';
 import type { EventName, EventPayload } from '../contract/api';
 import { WorkbenchError } from '../contract/errors';
+import { exportFileName } from '../contract/export-file-name';
 import { querySettingsLimits } from '../contract/notebook';
 import { resultExportMaxRows, type resultExportRequests } from '../contract/result-export';
 import type { NotebookStore } from '../workspace/notebook-store';
@@ -64,7 +65,9 @@ export function createResultExportService(dependencies: {
     if (!connectionId) throw new WorkbenchError('invalid-request', 'The cell has no connection to run its query on');
     const text = cell.output?.status === 'ok' && cell.output.query !== undefined ? cell.output.query : cell.source;
     if (!text.trim()) throw new WorkbenchError('invalid-request', 'The cell has no query to export');
-    return { text, connectionId, fileName: `query-${cell.id.slice(0, 8)}.csv` };
+    const notebook = notebooks.get(cell.notebookId);
+    const position = notebook.cells.findIndex((candidate) => candidate.id === cell.id) + 1;
+    return { text, connectionId, fileName: exportFileName({ notebookTitle: notebook.title, position, query: text }) };
   }
 
   /** Runs one export into `sink`, reporting progress and the end; throws what made it fail. */

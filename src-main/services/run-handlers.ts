@@ -46,6 +46,7 @@ export function runHandlers(dependencies: {
       return { ok: true as const };
     },
     'runs/list': ({ notebookId }) => runStore.list(notebookId),
+    'runs/list-all': ({ limit }) => runStore.listAll(limit),
     'runs/active': () => runs.active(),
     'runs/techniques': () => registeredTechniques().map(({ id, label, summary }) => ({ id, label, summary })),
 

@@ -33,6 +33,7 @@ import { connectionHandlers } from './connection-handlers';
 import { notebookHandlers } from './notebook-handlers';
 import { trashHandlers } from './trash-handlers';
 import { createQueryService } from './query-service';
+import { QueryHistoryStore } from '../workspace/query-history-store';
 import { modelHandlers } from './model-handlers';
 import { runHandlers } from './run-handlers';
 import { experimentHandlers } from './experiment-handlers';
@@ -143,7 +144,7 @@ export function openWorkbench(options: {
     emit: (event, payload) => bus.emit(event, payload),
   });
 
-  const queries = createQueryService({ connector: (id) => pool.get(id), notebooks, environment, bus });
+  const queries = createQueryService({ connector: (id) => pool.get(id), notebooks, history: new QueryHistoryStore(database), environment, bus });
   const notebooksChanged = (): void => bus.emit('notebooks-change', {});
 
   const handlers: Handlers = {

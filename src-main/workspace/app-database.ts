@@ -112,6 +112,19 @@ const migrations: string[] = [
   `ALTER TABLE notebook_documents ADD COLUMN deleted_at TEXT;`,
   // Removing a connection forgets its password; the trash says so only when there was one.
   `ALTER TABLE connections ADD COLUMN password_forgotten INTEGER NOT NULL DEFAULT 0;`,
+  // Every query a query cell ran, per connection (query-history-store.ts): searchable and re-openable as a cell.
+  `CREATE TABLE query_history (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT,
+     connection_id TEXT NOT NULL,
+     text TEXT NOT NULL,
+     ran_at TEXT NOT NULL,
+     duration_ms REAL NOT NULL,
+     row_count INTEGER,
+     error_code TEXT,
+     notebook_id TEXT,
+     cell_id TEXT
+   );
+   CREATE INDEX query_history_by_connection ON query_history(connection_id, seq);`,
 ];
 
 /**

@@ -1,3 +1,4 @@
+import { markdownToPlainText } from '../contract/markdown-plain';
 import type { CellKind } from '../contract/notebook';
 import type { SearchHit } from '../contract/search';
 import type { AppDatabase } from './app-database';
@@ -6,6 +7,8 @@ const contextChars = 70;
 
 /** The cell's searchable text: its source, and a decision's value and rationale (kept in its data). */
 function searchableText(kind: CellKind, source: string, data: string): string {
+  // A note is Markdown: its snippet shows what the note says, not its markup.
+  if (kind === 'note') return markdownToPlainText(source);
   if (kind !== 'decision') return source;
   try {
     const parsed = JSON.parse(data) as Record<string, unknown>;
@@ -44,7 +47,9 @@ export function searchCells(database: AppDatabase, text: string, limit: number):
     .all(needle, needle, limit * 2 + 1) as { id: string; notebookId: string; notebookTitle: string; kind: CellKind; source: string; data: string }[];
   const hits: SearchHit[] = [];
   for (const row of rows) {
-    const searchable = searchableText(row.kind, row.source, row.data);
+    const plain = searchableText(row.kind, row.source, row.data);
+    // Text found only in a note's markup (a search for '**') is shown as written.
+    const searchable = row.kind === 'note' && !plain.toLowerCase().includes(needle) ? row.source : plain;
     // A decision's JSON may match on a key name only; such a row is not a hit.
     const at = searchable.toLowerCase().indexOf(needle);
     if (at < 0) continue;

@@ -13,6 +13,7 @@ import {
   type Provenance,
   type QuerySettings,
 } from '../contract/notebook';
+import type { QueryDisplay } from '../contract/query-display';
 import type { AppDatabase } from './app-database';
 import type { Environment } from './clock';
 
@@ -57,6 +58,8 @@ export interface CellEdit {
   source?: string;
   connectionId?: string | null;
   settings?: QuerySettings;
+  /** Only a query cell has one; it is kept in the cell's data. */
+  display?: QueryDisplay;
 }
 
 export interface CellKindChange {
@@ -180,13 +183,16 @@ export class NotebookStore {
 
   updateCell(edit: CellEdit): Cell {
     const existing = this.getCell(edit.id);
+    if (edit.display && existing.kind !== 'query') throw new WorkbenchError('invalid-request', `Only a query cell has a table or chart to choose; this cell is a ${existing.kind} cell`);
     const now = this.environment.now();
+    const data = edit.display ? { ...existing.data, display: edit.display } : existing.data;
     this.database
-      .prepare('UPDATE cells SET source = ?, connection_id = ?, settings = ?, updated_at = ? WHERE id = ?')
+      .prepare('UPDATE cells SET source = ?, connection_id = ?, settings = ?, data = ?, updated_at = ? WHERE id = ?')
       .run(
         edit.source ?? existing.source,
         edit.connectionId === undefined ? existing.connectionId : edit.connectionId,
         JSON.stringify(edit.settings ?? existing.settings),
+        JSON.stringify(data),
         now,
         edit.id,
       );

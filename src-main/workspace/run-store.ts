@@ -104,6 +104,14 @@ export class RunStore {
     return (this.database.prepare('SELECT * FROM runs WHERE notebook_id = ? ORDER BY created_at DESC').all(notebookId) as RunRow[]).map(toSummary);
   }
 
+  /** The runs of every notebook not in the trash, newest first, with their notebook's title. */
+  listAll(limit: number): { runs: (RunSummary & { notebookTitle: string })[]; more: boolean } {
+    const rows = this.database
+      .prepare('SELECT r.*, n.title AS notebook_title FROM runs r JOIN notebooks n ON n.id = r.notebook_id WHERE n.deleted_at IS NULL ORDER BY r.created_at DESC, r.rowid DESC LIMIT ?')
+      .all(limit + 1) as (RunRow & { notebook_title: string })[];
+    return { runs: rows.slice(0, limit).map((row) => ({ ...toSummary(row), notebookTitle: row.notebook_title })), more: rows.length > limit };
+  }
+
   events(runId: string): LoggedEvent[] {
     const rows = this.database.prepare('SELECT * FROM run_events WHERE run_id = ? ORDER BY seq').all(runId) as {
       run_id: string;

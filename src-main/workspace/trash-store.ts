@@ -78,6 +78,8 @@ export class TrashStore {
       const documents = this.database
         .prepare('DELETE FROM notebook_documents WHERE deleted_at IS NOT NULL AND notebook_id IN (SELECT id FROM notebooks WHERE deleted_at IS NULL)')
         .run().changes;
+      // A removed connection's query history waits in the trash with it; it goes for good with it.
+      this.database.prepare('DELETE FROM query_history WHERE connection_id IN (SELECT id FROM connections WHERE deleted_at IS NOT NULL)').run();
       const connections = this.database.prepare('DELETE FROM connections WHERE deleted_at IS NOT NULL').run().changes;
       return { notebooks, cells, connections, documents, kept: deleted.length - doomed.length };
     })();

@@ -3,6 +3,7 @@ import type { WorkbenchClient } from '../../src-main/contract';
 import { BenchmarksView } from '../benchmarks/BenchmarksView';
 import { TrashView } from '../trash/TrashView';
 import { SearchView } from '../search/SearchView';
+import { HistoryView } from '../search/HistoryView';
 import { NotebookView } from '../notebook/NotebookView';
 import { PlaybooksView } from '../playbooks/PlaybooksView';
 import { ConnectionsPanel } from '../sidebar/ConnectionsPanel';
@@ -32,6 +33,7 @@ export function App({ client }: { client: WorkbenchClient }) {
   const [info, setInfo] = useState<{ directory: string; transport: 'ipc' | 'websocket' } | null>(null);
   const view = useWorkbench((state) => state.mainView);
   const setView = useWorkbench((state) => state.setMainView);
+  const openHistory = useWorkbench((state) => state.openHistory);
   const currentNotebookId = useWorkbench((state) => state.currentNotebookId);
 
   // Opening another notebook (from the list, or a benchmark question) shows it.
@@ -97,6 +99,14 @@ export function App({ client }: { client: WorkbenchClient }) {
             </button>
           </header>
         </section>
+        <section className="panel" aria-label="History">
+          <header className="panel-header">
+            <h2>History</h2>
+            <button className="ghost small" data-testid="open-history" aria-expanded={view === 'history'} onClick={() => (view === 'history' ? setView('notebook') : openHistory({ tab: 'queries' }))}>
+              {view === 'history' ? 'Close' : 'Open'}
+            </button>
+          </header>
+        </section>
         <section className="panel" aria-label="Trash">
           <header className="panel-header">
             <h2>Trash</h2>
@@ -140,6 +150,8 @@ export function App({ client }: { client: WorkbenchClient }) {
         )}
         {view === 'search' ? (
           <SearchView client={client} />
+        ) : view === 'history' ? (
+          <HistoryView client={client} />
         ) : view === 'trash' ? (
           <TrashView client={client} />
         ) : view === 'benchmarks' ? (

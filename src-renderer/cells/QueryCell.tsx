@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import { minQueryTimeoutMs, querySettingsLimits, type Cell } from '../../src-main/contract';
+import { exportFileName, minQueryTimeoutMs, querySettingsLimits, readCellData, type Cell } from '../../src-main/contract';
 import { useWorkbench } from '../ui/store-context';
 import { QueryEditor } from '../editor/QueryEditor';
 import { ResultGrid } from '../grid/ResultGrid';
@@ -20,6 +20,9 @@ export function QueryCell({ cell }: { cell: Cell }) {
   const loadSchema = useWorkbench((state) => state.loadSchema);
   const setFocusCell = useWorkbench((state) => state.setFocusCell);
   const reportError = useWorkbench((state) => state.reportError);
+  const notebookTitle = useWorkbench((state) => state.notebooks.find((notebook) => notebook.id === cell.notebookId)?.title ?? '');
+  const position = useWorkbench((state) => state.cells.findIndex((candidate) => candidate.id === cell.id) + 1);
+  const display = cell.kind === 'query' ? readCellData('query', cell.data).display : undefined;
   const connection = connections.find((candidate) => candidate.id === cell.connectionId);
   const cannotRun = connectionProblem(cell, connections);
 
@@ -112,7 +115,16 @@ export function QueryCell({ cell }: { cell: Cell }) {
           <span>{cell.output.error.message}</span>
         </div>
       )}
-      {!busy && cell.output?.status === 'ok' && <QueryResultView cell={cell} result={cell.output.result} engine={connection?.engine} />}
+      {!busy && cell.output?.status === 'ok' && (
+        <QueryResultView
+          cell={cell}
+          result={cell.output.result}
+          engine={connection?.engine}
+          fileName={exportFileName({ notebookTitle, position, ...(cell.output.query === undefined ? {} : { query: cell.output.query }) })}
+          display={display}
+          onDisplayChange={(next) => editCell(cell.id, { display: next })}
+        />
+      )}
     </CellFrame>
   );
 }

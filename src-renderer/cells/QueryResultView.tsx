@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { expandNeighboursQuery, graphOfResults, hasGraphColumns, type Cell, type Engine, type GraphNode, type QueryResult } from '../../src-main/contract';
+import { expandNeighboursQuery, graphOfResults, hasGraphColumns, type Cell, type Engine, type GraphNode, type QueryDisplay, type QueryResult } from '../../src-main/contract';
 import { ResultGrid } from '../grid/ResultGrid';
 import { ResultGraph } from '../grid/ResultGraph';
 import { useWorkbench } from '../ui/store-context';
@@ -12,7 +12,22 @@ export const expandOrigin = 'graph: expand neighbours';
  * saved with the cell (its settings), so it stays after switching notebooks and reloading. The
  * graph also draws the results of the cells that expanded it.
  */
-export function QueryResultView({ cell, result, engine }: { cell: Cell; result: QueryResult; engine: Engine | undefined }) {
+export function QueryResultView({
+  cell,
+  result,
+  engine,
+  fileName,
+  display,
+  onDisplayChange,
+}: {
+  cell: Cell;
+  result: QueryResult;
+  engine: Engine | undefined;
+  /** The table's export name and its chart/table display, kept with the cell. */
+  fileName: string;
+  display: QueryDisplay | undefined;
+  onDisplayChange: (next: QueryDisplay) => void;
+}) {
   const cells = useWorkbench((state) => state.cells);
   const editCell = useWorkbench((state) => state.editCell);
   const addCell = useWorkbench((state) => state.addCell);
@@ -70,7 +85,7 @@ export function QueryResultView({ cell, result, engine }: { cell: Cell; result: 
           onExpand={(node) => void expand(node).catch((error: unknown) => reportError(error, 'Could not expand the neighbours'))}
         />
       ) : (
-        <ResultGrid result={result} fileName={`query-${cell.id.slice(0, 8)}`} exportCellId={cell.id} />
+        <ResultGrid result={result} fileName={fileName} exportCellId={cell.id} display={display} onDisplayChange={onDisplayChange} />
       )}
     </>
   );

@@ -1,50 +1,66 @@
-import { useState } from 'react';
-import { Bar, BarChart, CartesianGrid, Line, LineChart, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from 'recharts';
-import type { CellValue, QueryResult } from '../../src-main/contract';
+import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from 'recharts';
+import {
+  chartAggregates,
+  chartData,
+  chartNumber,
+  chartSorts,
+  defaultChartSettings,
+  maxChartMeasures,
+  type CellValue,
+  type ChartAggregate,
+  type ChartSettings,
+  type ChartSort,
+  type QueryResult,
+} from '../../src-main/contract';
 import { columnLabel } from './column-label';
 import { columnNumberFormat } from './format-cell';
 
-type ChartKind = 'bar' | 'line' | 'scatter';
+/** Distinct in both themes and from each other; the legend's text stays in the text colour. */
+const seriesColours = ['#2f5fe0', '#d9480f', '#2b8a3e', '#9c36b5', '#c2255c', '#0b7285', '#e67700', '#5c677d', '#1971c2', '#a61e4d', '#5f3dc4', '#087f5b'];
 
-/** Charts draw at most this many rows (in the grid's order); the grid holds them all. */
-const maxPoints = 2000;
+const aggregateLabels: Record<ChartAggregate, string> = { none: 'None (each row)', sum: 'Sum', mean: 'Mean', count: 'Count', min: 'Min', max: 'Max' };
+const sortLabels: Record<ChartSort, string> = { none: 'Result order', 'x-asc': 'X ascending', 'x-desc': 'X descending', 'y-asc': 'Value ascending', 'y-desc': 'Value descending' };
 
-const isNumber = (value: CellValue | undefined): value is number => typeof value === 'number' && Number.isFinite(value);
 /** Axis labels as the grid shows the column's values (a year axis reads 2024, not 2,024). */
 const tickOf =
   (columnName: string) =>
   (value: unknown): string =>
     typeof value === 'number' ? columnNumberFormat(columnName)(value) : String(value);
 
-/** A chart of any result: bar, line or scatter, with the x and y columns the analyst picks. */
-export function ResultChart({ result, rows }: { result: Pick<QueryResult, 'columns'>; rows: CellValue[][] }) {
-  const numericColumns = result.columns.map((_, index) => rows.some((row) => isNumber(row[index])) && rows.every((row) => row[index] === null || isNumber(row[index])));
-  const firstNumeric = numericColumns.indexOf(true);
-  const firstOther = numericColumns.findIndex((numeric, index) => !numeric || index !== firstNumeric);
-  const [kind, setKind] = useState<ChartKind>('bar');
-  const [x, setX] = useState(firstOther >= 0 ? firstOther : 0);
-  const [y, setY] = useState(firstNumeric >= 0 ? firstNumeric : 0);
-
+/**
+ * A chart of any result: bar, line or scatter, raw rows or grouped by the x column with an
+ * aggregate, one series per measure (or per value of a series column), sorted as chosen.
+ * `settings` are the cell's own (saved with it); without them the chart starts from a guess.
+ */
+export function ResultChart({
+  result,
+  rows,
+  settings: saved,
+  onSettingsChange,
+}: {
+  result: Pick<QueryResult, 'columns'>;
+  rows: CellValue[][];
+  settings: ChartSettings | undefined;
+  onSettingsChange(settings: ChartSettings): void;
+}) {
   if (rows.length === 0) return <p className="muted chart-empty">No rows to chart.</p>;
-  if (firstNumeric < 0) return <p className="muted chart-empty">No numeric column to chart.</p>;
-  const shown = rows.slice(0, maxPoints);
-  const data = shown.filter((row) => isNumber(row[y]) && (kind !== 'scatter' || isNumber(row[x]))).map((row) => ({ x: row[x] ?? 'NULL', y: row[y] as number }));
-  const xName = columnLabel(result.columns[x]?.name ?? 'x', x);
-  const yName = columnLabel(result.columns[y]?.name ?? 'y', y);
-  const axes = (
-    <>
-      <CartesianGrid strokeDasharray="3 3" />
-      <XAxis dataKey="x" name={xName} type={kind === 'scatter' ? 'number' : 'category'} tick={{ fontSize: 11 }} tickFormatter={tickOf(xName)} />
-      <YAxis dataKey="y" name={yName} tick={{ fontSize: 11 }} tickFormatter={tickOf(yName)} width={80} />
-      <Tooltip formatter={(value) => tickOf(yName)(value)} />
-    </>
-  );
+  const settings = saved ?? defaultChartSettings(result.columns, rows);
+  if (!settings) return <p className="muted chart-empty">No numeric column to chart.</p>;
+  const names = result.columns.map((column) => column.name);
+  const numeric = names.map((_, index) => rows.some((row) => chartNumber(row[index]) !== null));
+  const change = (edit: Partial<ChartSettings>): void => onSettingsChange({ ...settings, ...edit });
+  const toggleMeasure = (name: string, on: boolean): void => {
+    const measures = on ? [...settings.measures, name].filter((value, index, all) => all.indexOf(value) === index) : settings.measures.filter((measure) => measure !== name);
+    if (measures.length > 0 && measures.length <= maxChartMeasures) change({ measures });
+  };
+  const outcome = chartData(result.columns, rows, settings);
+
   return (
     <div className="result-chart" data-testid="result-chart">
       <div className="chart-controls">
         <label>
           Chart
-          <select aria-label="Chart type" value={kind} onChange={(event) => setKind(event.target.value as ChartKind)}>
+          <select aria-label="Chart type" value={settings.kind} onChange={(event) => change({ kind: event.target.value as ChartSettings['kind'] })}>
             <option value="bar">Bar</option>
             <option value="line">Line</option>
             <option value="scatter">Scatter</option>
@@ -52,44 +68,118 @@ export function ResultChart({ result, rows }: { result: Pick<QueryResult, 'colum
         </label>
         <label>
           X
-          <select aria-label="X column" value={x} onChange={(event) => setX(Number(event.target.value))}>
-            {result.columns.map((column, index) => (
-              <option key={column.name + String(index)} value={index} disabled={kind === 'scatter' && !numericColumns[index]}>
-                {columnLabel(column.name, index)}
+          <select aria-label="X column" value={settings.x} onChange={(event) => change({ x: event.target.value })}>
+            {names.map((name, index) => (
+              <option key={name + String(index)} value={name}>
+                {columnLabel(name, index)}
               </option>
             ))}
           </select>
         </label>
         <label>
-          Y
-          <select aria-label="Y column" value={y} onChange={(event) => setY(Number(event.target.value))}>
-            {result.columns.map((column, index) => (
-              <option key={column.name + String(index)} value={index} disabled={!numericColumns[index]}>
-                {columnLabel(column.name, index)}
+          Aggregate
+          <select aria-label="Aggregate" value={settings.aggregate} onChange={(event) => change({ aggregate: event.target.value as ChartAggregate })}>
+            {chartAggregates.map((aggregate) => (
+              <option key={aggregate} value={aggregate}>
+                {aggregateLabels[aggregate]}
               </option>
             ))}
           </select>
         </label>
-        {rows.length > maxPoints && <span className="muted">first {maxPoints.toLocaleString()} of {rows.length.toLocaleString()} rows</span>}
+        <label>
+          Series by
+          <select aria-label="Series by" value={settings.seriesBy ?? ''} onChange={(event) => change({ seriesBy: event.target.value || null })}>
+            <option value="">None</option>
+            {names.map((name, index) => (
+              <option key={name + String(index)} value={name}>
+                {columnLabel(name, index)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Sort
+          <select aria-label="Sort" value={settings.sort} onChange={(event) => change({ sort: event.target.value as ChartSort })}>
+            {chartSorts.map((sort) => (
+              <option key={sort} value={sort}>
+                {sortLabels[sort]}
+              </option>
+            ))}
+          </select>
+        </label>
       </div>
+      <fieldset className="chart-measures">
+        <legend>Y</legend>
+        {names.map((name, index) => (
+          <label key={name + String(index)}>
+            <input
+              type="checkbox"
+              checked={settings.measures.includes(name)}
+              // Count counts any column's values; the other aggregates (and raw rows) need numbers.
+              disabled={(!numeric[index] && settings.aggregate !== 'count') || (settings.measures.length === 1 && settings.measures[0] === name)}
+              onChange={(event) => toggleMeasure(name, event.target.checked)}
+            />
+            {columnLabel(name, index)}
+          </label>
+        ))}
+      </fieldset>
+      {outcome.ok ? <ChartDrawing settings={settings} data={outcome.data} /> : <p className="muted chart-empty" role="alert">{outcome.problem}</p>}
+    </div>
+  );
+}
+
+function ChartDrawing({ settings, data }: { settings: ChartSettings; data: Extract<ReturnType<typeof chartData>, { ok: true }>['data'] }) {
+  const rows = data.points.map((point) => Object.fromEntries([['x', point.x], ...data.series.map((series, index) => [series.key, point.values[index] ?? null])]) as Record<string, string | number | null>);
+  const yName = settings.measures[0] ?? 'y';
+  const scatter = settings.kind === 'scatter';
+  const margin = { top: 8, right: 16, bottom: 8, left: 8 };
+  const axes = (
+    <>
+      <CartesianGrid strokeDasharray="3 3" />
+      <XAxis dataKey="x" name={settings.x} type={scatter && data.numericX ? 'number' : 'category'} tick={{ fontSize: 11 }} tickFormatter={tickOf(settings.x)} />
+      <YAxis {...(scatter ? { dataKey: 'y', type: 'number' as const } : {})} tick={{ fontSize: 11 }} tickFormatter={tickOf(yName)} width={80} />
+      <Tooltip formatter={(value) => tickOf(yName)(value)} />
+      {data.series.length > 1 && <Legend formatter={(value: string) => <span className="chart-legend-text">{value}</span>} />}
+    </>
+  );
+  return (
+    <>
+      {data.notes.length > 0 && (
+        <p className="muted chart-note" data-testid="chart-note">
+          Chart: {data.notes.join('; ')}
+        </p>
+      )}
       <ResponsiveContainer width="100%" height={300}>
-        {kind === 'bar' ? (
-          <BarChart data={data} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
+        {settings.kind === 'bar' ? (
+          <BarChart data={rows} margin={margin}>
             {axes}
-            <Bar dataKey="y" name={yName} fill="#2f5fe0" isAnimationActive={false} />
+            {data.series.map((series, index) => (
+              <Bar key={series.key} dataKey={series.key} name={series.label} fill={seriesColours[index % seriesColours.length]} isAnimationActive={false} />
+            ))}
           </BarChart>
-        ) : kind === 'line' ? (
-          <LineChart data={data} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
+        ) : settings.kind === 'line' ? (
+          <LineChart data={rows} margin={margin}>
             {axes}
-            <Line dataKey="y" name={yName} stroke="#2f5fe0" dot={false} isAnimationActive={false} />
+            {data.series.map((series, index) => (
+              <Line key={series.key} dataKey={series.key} name={series.label} stroke={seriesColours[index % seriesColours.length]} dot={false} connectNulls isAnimationActive={false} />
+            ))}
           </LineChart>
         ) : (
-          <ScatterChart margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
+          <ScatterChart margin={margin}>
             {axes}
-            <Scatter data={data} name={yName} fill="#2f5fe0" isAnimationActive={false} />
+            {data.series.map((series, index) => (
+              <Scatter
+                key={series.key}
+                // Each series its own points: a scatter reads x and y from the same keys in every series.
+                data={data.points.flatMap((point) => (point.values[index] === null ? [] : [{ x: point.x, y: point.values[index] }]))}
+                name={series.label}
+                fill={seriesColours[index % seriesColours.length]}
+                isAnimationActive={false}
+              />
+            ))}
           </ScatterChart>
         )}
       </ResponsiveContainer>
-    </div>
+    </>
   );
 }

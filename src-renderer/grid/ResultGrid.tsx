@@ -9,7 +9,7 @@ import {
   type SortingState,
 } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import type { CellValue, QueryResult } from '../../src-main/contract';
+import type { CellValue, QueryDisplay, QueryResult } from '../../src-main/contract';
 import { downloadCsv, toTsv } from './export';
 import { useWorkbench } from '../ui/store-context';
 import { ExportAllRows } from './ExportAllRows';
@@ -38,9 +38,26 @@ const compareCells: SortingFn<Row> = (left, right, columnId) => {
  * A query cell's grid (`exportCellId`) also exports the whole result, which the grid may hold
  * only a preview of; every grid exports the rows it shows.
  */
-export function ResultGrid({ result, fileName, exportCellId }: { result: QueryResult; fileName: string; exportCellId?: string }) {
+export function ResultGrid({
+  result,
+  fileName,
+  exportCellId,
+  display: keptDisplay,
+  onDisplayChange,
+}: {
+  result: QueryResult;
+  fileName: string;
+  exportCellId?: string;
+  /** A query cell's own table-or-chart choice and chart settings; other grids keep theirs for as long as they are shown. */
+  display?: QueryDisplay | undefined;
+  onDisplayChange?(display: QueryDisplay): void;
+}) {
   const [sorting, setSorting] = useState<SortingState>([]);
-  const [view, setView] = useState<'table' | 'chart'>('table');
+  const [localDisplay, setLocalDisplay] = useState<QueryDisplay>({ view: 'table' });
+  const display = onDisplayChange ? (keptDisplay ?? { view: 'table' }) : localDisplay;
+  const setDisplay = onDisplayChange ?? setLocalDisplay;
+  const view = display.view;
+  const setView = (next: QueryDisplay['view']): void => setDisplay({ ...display, view: next });
   const scroller = useRef<HTMLDivElement>(null);
 
   const columns = useMemo<ColumnDef<Row>[]>(
@@ -137,7 +154,9 @@ export function ResultGrid({ result, fileName, exportCellId }: { result: QueryRe
           )}
         </div>
       )}
-      {view === 'chart' && <ResultChart result={result} rows={rows.map((row) => row.original)} />}
+      {view === 'chart' && (
+        <ResultChart result={result} rows={rows.map((row) => row.original)} settings={display.chart} onSettingsChange={(chart) => setDisplay({ ...display, chart })} />
+      )}
       <div
         className="grid-scroller"
         ref={scroller}

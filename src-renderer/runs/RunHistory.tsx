@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { RunSummary } from '../../src-main/contract';
 import { useWorkbench } from '../ui/store-context';
 
-const statusWords: Record<RunSummary['status'], string> = {
+export const statusWords: Record<RunSummary['status'], string> = {
   running: 'Running',
   interrupted: 'Interrupted',
   answered: 'Decided',
@@ -16,7 +16,7 @@ const statusWords: Record<RunSummary['status'], string> = {
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'short' });
 
-function duration(run: RunSummary): string {
+export function duration(run: Pick<RunSummary, 'createdAt' | 'endedAt'>): string {
   if (!run.endedAt) return '—';
   const seconds = Math.max(0, (Date.parse(run.endedAt) - Date.parse(run.createdAt)) / 1000);
   return seconds < 90 ? `${seconds.toFixed(0)} s` : `${(seconds / 60).toFixed(1)} min`;

@@ -42,6 +42,7 @@ export function ConnectionsPanel({ canBrowse }: { canBrowse: boolean; browse?: (
 
 function ConnectionRow({ connection, expanded, onToggle, onEdit }: { connection: Connection; expanded: boolean; onToggle(): void; onEdit(): void }) {
   const removeConnection = useWorkbench((state) => state.removeConnection);
+  const openHistory = useWorkbench((state) => state.openHistory);
   const reportError = useWorkbench((state) => state.reportError);
   const [confirming, setConfirming] = useState(false);
   const kind = kindInfo(kindOfTarget(connection.target));
@@ -65,6 +66,9 @@ function ConnectionRow({ connection, expanded, onToggle, onEdit }: { connection:
           </>
         ) : (
           <>
+            <button className="icon" title="Queries run on this connection" aria-label={`Query history of ${connection.name}`} data-testid="connection-history" onClick={() => openHistory({ tab: 'queries', connectionId: connection.id })}>
+              ⟲
+            </button>
             <button className="icon" title="Edit connection" aria-label={`Edit ${connection.name}`} onClick={onEdit}>
               <PencilIcon />
             </button>

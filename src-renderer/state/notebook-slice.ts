@@ -5,6 +5,7 @@ import {
   type CellKind,
   type NotebookSummary,
   type Provenance,
+  type QueryDisplay,
   type QuerySettings,
 } from '../../src-main/contract';
 import { idleRuntime, transitionRuntime, type CellRuntime, type RuntimeMessage } from './cell-runtime';
@@ -13,7 +14,13 @@ import { capturePolicy, restoreFailure } from './undo';
 
 export type SaveState = 'saved' | 'pending' | 'saving' | 'error';
 
-type CellEdit = { source?: string; connectionId?: string | null; settings?: QuerySettings };
+/** `display` (a query cell's table or chart) lives in the cell's data; the rest are the cell's own fields. */
+type CellEdit = { source?: string; connectionId?: string | null; settings?: QuerySettings; display?: QueryDisplay };
+
+function applyEdit(cell: Cell, { display, ...fields }: CellEdit): Cell {
+  const edited = { ...cell, ...fields };
+  return display && edited.kind === 'query' ? { ...edited, data: { ...edited.data, display } } : edited;
+}
 
 export interface NotebookSlice {
   notebooks: NotebookSummary[];
@@ -50,11 +57,6 @@ export interface NotebookSlice {
 }
 
 const autosaveDelayMs = 350;
-
-/** A new cell takes its neighbour's row cap and timeout, not how that cell's result is shown (table or graph, caption). */
-function copiedLimits(settings: QuerySettings): QuerySettings {
-  return { maxRows: settings.maxRows, timeoutMs: settings.timeoutMs };
-}
 
 export function createNotebookSlice({ client, set, get }: SliceContext): NotebookSlice {
   const pendingEdits = new Map<string, CellEdit>();
@@ -170,7 +172,6 @@ export function createNotebookSlice({ client, set, get }: SliceContext): Noteboo
       const notebookId = get().currentNotebookId;
       if (!notebookId) throw new WorkbenchError('invalid-request', 'Open a notebook first');
       const neighbour = neighbourWithConnection(get().cells, options.afterCellId);
-      const lastQuery = [...get().cells].reverse().find((cell) => cell.kind === 'query' && cell.connectionId);
       const connectionId =
         kind === 'query' || kind === 'simulation' || kind === 'whatif'
           ? (options.connectionId ?? neighbour?.connectionId ?? get().connections[0]?.id ?? null)
@@ -181,7 +182,9 @@ export function createNotebookSlice({ client, set, get }: SliceContext): Noteboo
         author: 'analyst',
         source: options.source ?? '',
         connectionId,
-        settings: { ...copiedLimits((neighbour?.kind === 'query' ? neighbour.settings : lastQuery?.settings) ?? defaultQuerySettings), ...options.settings },
+        // A row cap or timeout is chosen for one query (a 1,000,000-row export, a slow join): a new
+        // cell starts from the defaults rather than inheriting what its neighbour needed.
+        settings: { ...defaultQuerySettings, ...options.settings },
         ...(options.provenance ? { provenance: options.provenance } : {}),
         ...(options.afterCellId === undefined ? {} : { afterCellId: options.afterCellId }),
       });
@@ -195,7 +198,7 @@ export function createNotebookSlice({ client, set, get }: SliceContext): Noteboo
     },
 
     editCell: (id, edit) => {
-      set({ cells: get().cells.map((cell) => (cell.id === id ? { ...cell, ...edit } : cell)) });
+      set({ cells: get().cells.map((cell) => (cell.id === id ? applyEdit(cell, edit) : cell)) });
       pendingEdits.set(id, { ...pendingEdits.get(id), ...edit });
       setSaveState(id, 'pending');
       clearTimeout(timers.get(id));

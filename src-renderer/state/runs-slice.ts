@@ -2,6 +2,7 @@ import type { Fidelity } from '../../src-main/contract';
 import type { ActionLibrarySummary, ActionLibraryView, ActionSignatureView, EditedActionView, ProgramErrorView, RunSummary, ConnectionReport, ModelSettingsView, ProviderSettingsInput, ReviewDecisionInput, RunProgress, TechniqueIdValue, TechniqueInfo, PlaybookTask } from '../../src-main/contract';
 import type { DellmaCostEstimate, DellmaRunSettingsInput } from '../../src-main/contract/dellma';
 import type { SliceContext } from './store';
+import { notebookConnectionId } from './notebook-connection';
 
 export type ModelSettingsForm = Omit<Exclude<ProviderSettingsInput, undefined>, 'apiKey'>;
 
@@ -122,7 +123,7 @@ export function createRunsSlice({ client, set, get }: SliceContext): RunsSlice {
     testModel: (settings, apiKey) => client.invoke('model/test', { settings, ...(apiKey === undefined ? {} : { apiKey }) }),
 
     openRunDraft: (draft) => {
-      const connectionId = draft.connectionId ?? get().connections[0]?.id ?? '';
+      const connectionId = draft.connectionId ?? notebookConnectionId(get().cells, get().connections) ?? '';
       set({ runDraft: { question: '', rules: '', technique: 'planrag', mode: 'auto', simulatorRules: 'stated', whatIf: true, known: {}, fidelity: 'product', ...draft, connectionId } });
     },
     closeRunDraft: () => set({ runDraft: null }),

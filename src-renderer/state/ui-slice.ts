@@ -15,7 +15,7 @@ export interface Toast {
   restores?: string;
 }
 
-export type MainView = 'notebook' | 'benchmarks' | 'trash' | 'search' | 'playbooks';
+export type MainView = 'notebook' | 'benchmarks' | 'trash' | 'search' | 'playbooks' | 'history';
 
 export interface UiSlice {
   transport: TransportState;
@@ -26,6 +26,9 @@ export interface UiSlice {
   /** Light, dark, or following the system (the default); remembered in this browser. */
   theme: ThemeChoice;
   setTheme(choice: ThemeChoice): void;
+  /** The History view: the connection whose queries it lists (null: the first), or the runs of every notebook. */
+  history: { tab: 'queries' | 'runs'; connectionId: string | null };
+  openHistory(history: { tab: 'queries' | 'runs'; connectionId?: string | null }): void;
   /** The open notebook's run history panel. */
   runHistoryOpen: boolean;
   setRunHistoryOpen(open: boolean): void;
@@ -53,6 +56,8 @@ export function createUiSlice({ set, get }: SliceContext): UiSlice {
       storeTheme(theme);
       set({ theme });
     },
+    history: { tab: 'queries', connectionId: null },
+    openHistory: ({ tab, connectionId }) => set({ mainView: 'history', history: { tab, connectionId: connectionId === undefined ? get().history.connectionId : connectionId } }),
     runHistoryOpen: false,
     setRunHistoryOpen: (open) => set({ runHistoryOpen: open }),
     modelSettingsOpen: false,

@@ -81,7 +81,8 @@ describe('exporting a whole result from the grid', () => {
     const download = page().waitForEvent('download', { timeout: 30_000 });
     await cell.getByTestId('start-export').click();
     const file = await download;
-    expect(file.suggestedFilename()).toMatch(/^query-[\w-]{8}\.csv$/);
+    // Named after the notebook and the cell's place in it, not the cell's id.
+    expect(file.suggestedFilename()).toMatch(/^Untitled-\d+-cell-1\.csv$/);
     const table = readCsv(await file.path());
     expect(table).toHaveLength(rows + 1);
     expect(table[0]).toEqual(['id', 'label']);

@@ -51,6 +51,19 @@ describe('search across notebooks', () => {
     expect(app.pageErrors).toEqual([]);
   });
 
+  it('shows a note’s snippet as the words it says, without its Markdown', async () => {
+    await page().getByTestId('open-search').click();
+    const view = page().getByTestId('search-view');
+    await view.getByLabel('Search all notebooks').fill('Shift+Enter');
+    const notes = view.getByTestId('search-hit').filter({ has: page().locator('.kind-note') });
+    await expect.poll(() => notes.count()).toBeGreaterThan(0);
+    const snippets = await notes.locator('.search-snippet').allInnerTexts();
+    // The demo's note says "Run it with **Shift+Enter**": the reader sees the words.
+    expect(snippets.some((snippet) => snippet.includes('Run it with Shift+Enter'))).toBe(true);
+    for (const snippet of snippets) expect(snippet).not.toMatch(/\*\*|\]\(|^#/);
+    expect(await notes.first().locator('mark').innerText()).toBe('Shift+Enter');
+  });
+
   it('passes the accessibility audit with results shown', async () => {
     const audited = await app.browser.newPage({ bypassCSP: true, viewport: { width: 1440, height: 900 } });
     try {

@@ -79,7 +79,7 @@ describe('exporting a query cell’s whole result as CSV', () => {
     await workbench.invoke('cells/update', { id: cell.id, source: 'SELECT 1 AS edited' });
     const saved = await workbench.invoke('results/export-csv', { exportId: 'e1', cellId: cell.id });
     expect(saved).toEqual({ status: 'saved', path: out, rowCount: rows, truncated: false });
-    expect(asked).toEqual([{ title: 'Export all rows as CSV', defaultName: `query-${cell.id.slice(0, 8)}.csv`, extensions: ['csv'] }]);
+    expect(asked).toEqual([{ title: 'Export all rows as CSV', defaultName: 'export-cell-1.csv', extensions: ['csv'] }]);
     const text = readFileSync(out, 'utf8');
     // CRLF line ends, and quotes only where a field needs them.
     expect(text.startsWith('id,label,amount\r\n1,"a, comma",1.5\r\n2,"a ""quote""",3\r\n3,"two\nlines",4.5\r\n4,"=HYPERLINK(""http://x"")",6\r\n')).toBe(true);
@@ -150,7 +150,7 @@ describe('exporting a query cell’s whole result as CSV', () => {
     const server: BrowserServer = await startBrowserServer({ workbench, rendererDir: tempDir(), log: () => undefined });
     opened.push(server);
     const answer = await workbench.invoke('results/export-csv', { exportId: 'e6', cellId: cell.id });
-    expect(answer).toMatchObject({ status: 'download', fileName: `query-${cell.id.slice(0, 8)}.csv` });
+    expect(answer).toMatchObject({ status: 'download', fileName: 'export-cell-1.csv' });
     if (answer.status !== 'download') throw new Error('expected a download');
     const origin = new URL(server.url).origin;
     const response = await fetch(`${origin}${answer.url}`);

@@ -49,4 +49,22 @@ describe('search across notebooks', () => {
     expect((await workbench.invoke('search/cells', { text: 'flow', limit: 1 })).more).toBe(true);
     await expect(workbench.invoke('search/cells', { text: '   ' })).rejects.toMatchObject({ code: 'invalid-request' });
   });
+
+  it('shows a note’s snippet as the words it says, not its Markdown', async () => {
+    const workbench = openWorkbench({ workspaceDir: tempDir(), platform: { transport: 'websocket' }, environment: fixedEnvironment(), installDemo: false });
+    opened.push(workbench);
+    const notebook = await workbench.invoke('notebooks/create', { title: 'Notes' });
+    const note = await workbench.invoke('cells/insert', {
+      notebookId: notebook.id,
+      kind: 'note',
+      source: '## Findings\n\n- **Revenue** fell in [March](https://example.com/m) by `12%`\n> keep my_table_name as it is',
+    });
+    const [hit] = (await workbench.invoke('search/cells', { text: 'revenue' })).hits;
+    expect(hit?.cellId).toBe(note.id);
+    expect(hit?.snippet).toBe('Findings  Revenue fell in March by 12% keep my_table_name as it is');
+    expect(hit && hit.snippet.slice(hit.match.start, hit.match.start + hit.match.length)).toBe('Revenue');
+    // Text only in the markup is still found, and shown as written.
+    const [markup] = (await workbench.invoke('search/cells', { text: '](https' })).hits;
+    expect(markup?.snippet).toContain('[March](https://example.com/m)');
+  });
 });
