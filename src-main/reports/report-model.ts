@@ -168,9 +168,11 @@ function producedByFromBundle(bundle: ReportBundle, servedAs: string[]): Produce
     const parsed = runEventSchema.safeParse(entry.event);
     return parsed.success ? [parsed.data] : [];
   });
-  const record = producedByOf(events, techniqueLabelOf);
-  if (!record || record.model.served.length > 0 || servedAs.length === 0) return record;
-  return { ...record, model: { ...record.model, served: servedAs } };
+  const found = producedByOf(events, techniqueLabelOf);
+  if (!found) return null;
+  // An older run may have recorded a key in its endpoint's query or fragment: never shown.
+  const model = { ...found.model, endpoint: found.model.endpoint === null ? null : redactUrl(found.model.endpoint), description: found.model.description.replace(/https?:\/\/\S+/g, (url) => redactUrl(url)) };
+  return { ...found, model: model.served.length > 0 || servedAs.length === 0 ? model : { ...model, served: servedAs } };
 }
 
 function signOff(record: SealRecord, at: string, hash: string): SignOffRecord[] {

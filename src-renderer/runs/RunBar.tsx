@@ -40,8 +40,8 @@ export function RunBar({ progress, compact = false, onDismiss, onShowHistory }: 
       <section className={`run-bar compact run-${progress.status}${uncheckedClass(progress)}`} data-testid="run-bar" aria-label="Last decision run">
         <div className="run-bar-row">
           <strong data-testid="run-status">{statusLabels[progress.status]}</strong>
-          <RunCheck progress={progress} />
           <DecidedBy progress={progress} />
+          <RunCheck progress={progress} />
           <span>
             step {progress.step}/{progress.maxSteps}
           </span>
@@ -67,8 +67,8 @@ export function RunBar({ progress, compact = false, onDismiss, onShowHistory }: 
       <div className="run-bar-row">
         {live && <span className="spinner" />}
         <strong data-testid="run-status">{statusLabels[progress.status]}</strong>
-        <RunCheck progress={progress} />
         <DecidedBy progress={progress} />
+        <RunCheck progress={progress} />
         <span>
           step {progress.step}/{progress.maxSteps}
         </span>
