@@ -6,7 +6,7 @@
 export const serveUsage = 'dwb serve [--port N] [--workspace DIR]';
 export const queryUsage = 'dwb query --connection URI [--password-file F] [--format table|csv|tsv|jsonl] [--json (= --format jsonl)] [--max-rows N] [--timeout-ms N] "QUERY"';
 export const runUsage =
-  'dwb run --connection URI --question-file F [--rules-file F] --technique planrag|iterrag|singlerag|planrag-norp|plan-dag|pearl|autoplan|dellma|… (--base-url URL --model M [--api-key-file F] [--tool-mode tools|text|auto] | --model-file PATH.gguf [--threads N]) [--context N] [--max-tokens N] [--max-run-tokens N] [--password-file F] [--max-steps N] [--simulator stated|compat|off] [--whatif on|off] [--country C --home N | --goods G] [--actions LIB.json (pearl)] [--playbook FILE (autoplan)] [--variant pairs|top1|naive|zero-shot|cot|sc] [--samples N] [--batch B] [--overlap Q] [--sc-answers K] [--document FILE …] (dellma) [--replay TRANSCRIPT] --out DIR';
+  'dwb run --connection URI --question-file F [--rules-file F] --technique planrag|iterrag|singlerag|planrag-norp|plan-dag|pearl|autoplan|dellma|… (--base-url URL --model M [--api-key-file F] [--tool-mode tools|text|auto] | --model-file PATH.gguf [--threads auto|N]) [--context N] [--max-tokens N] [--max-run-tokens N] [--password-file F] [--max-steps N] [--simulator stated|compat|off] [--whatif on|off] [--country C --home N | --goods G] [--actions LIB.json (pearl)] [--playbook FILE (autoplan)] [--variant pairs|top1|naive|zero-shot|cot|sc] [--samples N] [--batch B] [--overlap Q] [--sc-answers K] [--document FILE …] (dellma) [--replay TRANSCRIPT] --out DIR';
 export const reportUsage =
   'dwb report (--run DIR | --bundle BUNDLE.json) --format html|pdf|md|json|ipynb --out FILE [--signed-by NAME [--comment TEXT]] [--max-rows N]';
 export const verifyUsage =
@@ -15,7 +15,7 @@ export const dqaSolveUsage =
   'dwb dqa solve --questions PATH/questions.json [--questions …] --engine simulator [--rules compat|stated] [--db rdb|gdb|rdb,gdb] [--target URI [--password-file F]] [--out results.jsonl] [--no-dump-cache]';
 export const dqaImportUsage = 'dwb dqa import --questions PATH/questions.json [--questions …] --target TARGET [--password-file F]';
 export const dqaTechniqueUsage =
-  'dwb dqa solve --questions F [--questions F2 …] --engine planrag|iterrag|singlerag|planrag-norp|… [--db rdb|gdb] (--base-url URL --model M [--api-key-file F | env DWB_API_KEY] [--tool-mode tools|text|auto] | --model-file PATH.gguf [--threads N]) [--context N] [--max-tokens N] [--concurrency N] [--max-steps N] [--timeout-ms N] [--playbook FILE|VERSION] [--variant pairs|top1|naive|zero-shot|cot|sc] [--samples N] [--batch B] [--overlap Q] [--sc-answers K] [--workspace DIR] [--out DIR]';
+  'dwb dqa solve --questions F [--questions F2 …] --engine planrag|iterrag|singlerag|planrag-norp|… [--db rdb|gdb] (--base-url URL --model M [--api-key-file F | env DWB_API_KEY] [--tool-mode tools|text|auto] | --model-file PATH.gguf [--threads auto|N]) [--context N] [--max-tokens N] [--concurrency N] [--max-steps N] [--timeout-ms N] [--playbook FILE|VERSION] [--variant pairs|top1|naive|zero-shot|cot|sc] [--samples N] [--batch B] [--overlap Q] [--sc-answers K] [--workspace DIR] [--out DIR]';
 export const dqaUsage = `${dqaSolveUsage}\n  ${dqaTechniqueUsage}\n  ${dqaImportUsage}`;
 export const whatifUsage =
   'dwb whatif --connection sqlite:PATH|duckdb:PATH|csv:PATH|parquet:PATH|postgres://…|mysql://… [--password-file F] --change SQL --objective SQL (--candidates a,b,c | --candidates-query SQL) [--minimize] [--tolerance X] [--timeout-ms N] [--json]';

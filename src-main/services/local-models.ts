@@ -151,7 +151,7 @@ export class LocalModelManager {
       addedAt: row.added_at,
       state: loaded ? 'loaded' : loading ? 'loading' : 'unloaded',
       progress: loading ? (this.progress?.value ?? 0) : null,
-      loaded: loaded ? { contextSize: loaded.contextSize, threads: loaded.threads, gpu: loaded.gpu, loadMs: loaded.loadMs } : null,
+      loaded: loaded ? { contextSize: loaded.contextSize, threads: loaded.threads, threadsAuto: loaded.threadChoice.auto, threadRates: loaded.threadChoice.measured, gpu: loaded.gpu, loadMs: loaded.loadMs } : null,
     };
   }
 }
