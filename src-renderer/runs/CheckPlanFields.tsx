@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { CheckPlan } from '../../src-main/contract';
-import { useWorkbench } from '../app/store-context';
+import { useWorkbench } from '../ui/store-context';
 import type { RunDraft } from '../state/runs-slice';
 
 type Parameter = 'country' | 'home' | 'goods';
