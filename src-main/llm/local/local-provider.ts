@@ -49,6 +49,18 @@ export interface LocalProviderDependencies {
 /** How long a generation may take to stop after an abort before its process is killed. */
 const abortGraceMs = 500;
 
+/**
+ * Before its first token a call reads the whole prompt, which llama.cpp does in one batch with
+ * no sign of progress: on a busy machine a 1,500-token prompt took over a minute. The first
+ * token is therefore allowed the stall timeout plus the prompt read at this slow rate (about
+ * three characters a token).
+ */
+const slowestPromptTokensPerSecond = 10;
+const promptReadingMs = (history: readonly ChatHistoryEntry[]): number => {
+  const characters = history.reduce((sum, entry) => sum + ('text' in entry ? entry.text.length : entry.response.join('').length), 0);
+  return Math.ceil(characters / 3 / slowestPromptTokensPerSecond) * 1000;
+};
+
 interface Generation {
   id: number;
   onToken: ((text: string) => void) | undefined;
@@ -200,6 +212,7 @@ export function createLocalModelProvider(input: LocalModelSettingsInput, depende
       let repeated: string | null = null;
       let stallTimer: ReturnType<typeof setTimeout> | undefined;
       let stalled = false;
+      let tokens = 0;
       const end = (): void => {
         generation = null;
         clearTimeout(stallTimer);
@@ -223,21 +236,19 @@ export function createLocalModelProvider(input: LocalModelSettingsInput, depende
       };
       const armStallTimer = (): void => {
         clearTimeout(stallTimer);
+        const reading = tokens === 0 ? promptReadingMs(input.history) : 0;
         stallTimer = setTimeout(() => {
           stalled = true;
           stopGeneration();
-          reject(
-            new WorkbenchError(
-              'timeout',
-              `The local model ${fileName} produced no token for ${formatSeconds(settings.stallTimeoutMs)} (the stall timeout); the machine may be too busy, or fewer threads may help.`,
-            ),
-          );
-        }, settings.stallTimeoutMs);
+          const waited = reading > 0 ? `${formatSeconds(settings.stallTimeoutMs)} beyond the ${formatSeconds(reading)} allowed for reading the prompt` : formatSeconds(settings.stallTimeoutMs);
+          reject(new WorkbenchError('timeout', `The local model ${fileName} produced no token for ${waited} (the stall timeout); the machine may be too busy, or fewer threads may help.`));
+        }, settings.stallTimeoutMs + reading);
       };
       generation = {
         id,
         onToken: (piece) => {
           if (stalled) return;
+          tokens += 1;
           armStallTimer();
           if (repeated !== null) return;
           onToken?.(piece);
