@@ -116,7 +116,13 @@ export async function runDqaTechniqueCommand(args: string[], io: CommandIo): Pro
   // Checked last, so a bad question file is refused before a model is set up; one model serves every question.
   const cliModel = providerFromCliOptions(values, dqaTechniqueUsage, local ? undefined : resolveApiKey(values));
   const model: QuestionModel = cliModel.local
-    ? { provider: cliModel.provider, settings: cliModel.recordedSettings, details: cliModel.details, toolMode: cliModel.toolMode }
+    ? {
+        provider: cliModel.provider,
+        settings: cliModel.recordedSettings,
+        details: cliModel.details,
+        toolMode: cliModel.toolMode,
+        threads: async () => (await cliModel.local!.load()).threadChoice,
+      }
     : { settings: cliModel.recordedSettings as ProviderSettings };
   const contextTokens = await cliModel.contextTokens();
 

@@ -14,6 +14,8 @@ import { techniqueIds, techniqueNamed } from '../engine/techniques/registry';
 import { readTranscript } from '../llm/transcript';
 import { positiveInteger, printConnectionWarnings, type CommandIo } from './command-io';
 import { modelCliOptions, providerFromCliOptions } from './model-options';
+import { ReplyProgress } from './reply-progress';
+import { threadsText } from '../reports/report-format';
 import { passwordFileOption, resolveApiKey, resolveDatabasePassword } from './secret-args';
 import { dellmaRunCliOptions, dellmaRunSettingsFrom } from './dellma-run-options';
 import { runUsage } from './usage';
@@ -80,7 +82,13 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
   // A replayed run needs no model; otherwise the options name a server or a local model file.
   const cliModel = values.replay ? null : providerFromCliOptions(values, runUsage, resolveApiKey(values));
   const model: DirectoryRunRequest['model'] = cliModel
-    ? { provider: cliModel.provider, settings: cliModel.recordedSettings, details: cliModel.details, toolMode: cliModel.toolMode }
+    ? {
+        provider: cliModel.provider,
+        settings: cliModel.recordedSettings,
+        details: cliModel.details,
+        toolMode: cliModel.toolMode,
+        ...(cliModel.local ? { threads: async () => (await cliModel.local!.load()).threadChoice } : {}),
+      }
     : { replay: readTranscript(readText(values.replay as string, 'transcript')), toolMode: replayedToolMode(values['tool-mode']) };
 
   const playbook = values.playbook === undefined ? undefined : readPlaybookFile(values.playbook);
@@ -93,6 +101,7 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
   });
   printConnectionWarnings(connector, io);
   const counts = new ModelCallCounts();
+  const replies = new ReplyProgress(io.stderr);
   const withdraw = library ? useActionLibrary(library) : null;
   const controller = new AbortController();
   const interrupt = (): void => controller.abort();
@@ -118,9 +127,11 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
       signal: controller.signal,
       onEvent: (event) => {
         counts.add(event);
+        replies.event(event);
         const line = progressLine(event);
         if (line) io.stderr(line);
       },
+      onToken: (text) => replies.token(text),
     });
     if (outcome.status !== 'answered') {
       io.stderr(`dwb run: ${outcome.status}: ${outcome.message ?? 'no decision'} (notebook, log and transcript written to ${outDir})`);
@@ -130,6 +141,7 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
     return 0;
   } finally {
     withdraw?.();
+    replies.stop();
     process.removeListener('SIGINT', interrupt);
     io.stderr(counts.line());
     await connector.close();
@@ -198,7 +210,7 @@ function progressLine(event: RunEvent): string | null {
   const clip = (text: string): string => text.replace(/\s+/g, ' ').slice(0, 160);
   switch (event.type) {
     case 'run-start':
-      return `run: ${event.technique} on ${event.connection.description} with ${event.model.description}`;
+      return `run: ${event.technique} on ${event.connection.description} with ${event.model.description}${event.model.threads ? `, threads ${threadsText(event.model.threads)}` : ''}`;
     case 'plan':
       return `[step ${event.step}] plan: ${event.steps.map((step, index) => `${index + 1}. ${step}`).join(' ')}`;
     case 'replan':

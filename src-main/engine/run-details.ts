@@ -8,7 +8,11 @@ import { connectionFingerprint, databaseFilePath, type ConnectionFingerprint } f
 export interface RunDetails {
   fingerprint: ConnectionFingerprint | null;
   settings: Pick<ProviderSettings, 'baseUrl' | 'model' | 'temperature' | 'maxTokens'> | null;
+  /** A local model's thread choice, known once it is loaded; absent for a server. */
+  threads?: RunThreads | null;
 }
+
+export type RunThreads = NonNullable<Extract<RunEvent, { type: 'run-start' }>['model']['threads']>;
 
 /**
  * Reads the connection's fingerprint before a run and returns a function that adds it, and the
@@ -21,14 +25,19 @@ export interface RunDetails {
  * A fingerprint that cannot be read (a schema error) is left out rather than failing the run:
  * the engine reports the schema error itself.
  */
-export async function runDetails(input: { connector: Pick<Connector, 'schema'>; target: { engine: string }; settings: RunDetails['settings'] }): Promise<(event: RunEvent) => RunEvent> {
+export async function runDetails(input: {
+  connector: Pick<Connector, 'schema'>;
+  target: { engine: string };
+  settings: RunDetails['settings'];
+  threads?: RunThreads | null;
+}): Promise<(event: RunEvent) => RunEvent> {
   let fingerprint: ConnectionFingerprint | null = null;
   try {
     fingerprint = await connectionFingerprint({ schema: await input.connector.schema(), filePath: databaseFilePath(input.target) });
   } catch {
     fingerprint = null;
   }
-  return (event) => addRunDetails(event, { fingerprint, settings: input.settings });
+  return (event) => addRunDetails(event, { fingerprint, settings: input.settings, threads: input.threads ?? null });
 }
 
 /** The `run-start` event with the details added; any other event unchanged. */
@@ -41,6 +50,7 @@ export function addRunDetails(event: RunEvent, details: RunDetails): RunEvent {
     model: {
       ...event.model,
       ...(settings ? { endpoint: redactUrl(settings.baseUrl), name: settings.model, temperature: settings.temperature, maxTokens: settings.maxTokens } : {}),
+      ...(details.threads ? { threads: details.threads } : {}),
     },
   };
 }

@@ -4,7 +4,7 @@ import type { LocalModel, LocalModelsView } from '../contract/local-models';
 import { createLocalModelProvider, type LocalModelProvider } from '../llm/local/local-provider';
 import { defaultThreads, type LocalModelSettings } from '../llm/local/local-settings';
 import { readGgufModelInfo, type GgufModelInfo } from '../llm/local/model-file';
-import type { ModelProcessLauncher } from '../llm/local/protocol';
+import type { ModelProcessLauncher, ThreadChoice } from '../llm/local/protocol';
 import type { AppDatabase } from '../workspace/app-database';
 import type { Environment } from '../workspace/clock';
 
@@ -101,7 +101,7 @@ export class LocalModelManager {
   }
 
   /** The provider runs use, or null when runs use the HTTP endpoint. Loads the model on its first call. */
-  providerForRuns(): { provider: LocalModelProvider; settings: LocalModelSettings; contextTokens: number | null } | null {
+  providerForRuns(): { provider: LocalModelProvider; settings: LocalModelSettings; contextTokens: number | null; threads: () => Promise<ThreadChoice> } | null {
     const id = this.selectedId();
     if (id === null) return null;
     if (this.active?.id !== id) {
@@ -111,7 +111,12 @@ export class LocalModelManager {
     }
     const { provider } = this.active;
     // The window runs keep their prompts inside: the loaded model's, else the one it will load with (if set).
-    return { provider, settings: provider.settings, contextTokens: provider.loaded()?.contextSize ?? provider.settings.contextSize ?? null };
+    return {
+      provider,
+      settings: provider.settings,
+      contextTokens: provider.loaded()?.contextSize ?? provider.settings.contextSize ?? null,
+      threads: async () => (await provider.load()).threadChoice,
+    };
   }
 
   async close(): Promise<void> {
