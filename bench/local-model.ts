@@ -13,7 +13,9 @@
  * Printed, not asserted: the figures depend on the machine and its load.
  *
  * `DWB_TEST_MODEL` names the model (default: the SmolLM2-135M-Instruct Q4_1 in the cache);
- * `BENCH_TOKENS` (default 96) the token cap; `BENCH_CALLS` (default 3) the calls measured per case.
+ * `BENCH_TOKENS` (default 96) the token cap; `BENCH_CALLS` (default 3) the calls measured per case;
+ * `BENCH_CALL_CAP_MS` (default 30000) cuts a crawling call, its rate read from the tokens so far.
+ * Rates count the streamed pieces (about a token each), the same for the product and direct.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -31,6 +33,11 @@ const maxTokens = Number(process.env['BENCH_TOKENS'] ?? 96);
 const callsPerCase = Number(process.env['BENCH_CALLS'] ?? 3);
 const cores = availableParallelism();
 const contextSize = 2048;
+/**
+ * A call is cut after this long and its rate read from the tokens so far: with every core under
+ * load a call can crawl at well under a token a second, and the bench must still end.
+ */
+const callCapMs = Number(process.env['BENCH_CALL_CAP_MS'] ?? 30_000);
 
 const tools = (['plan', 'query', 'answer'] as const).map((name) => toolSpecFor(toolNamed(name), 'SQLite'));
 const request: ModelRequest = {
@@ -66,9 +73,20 @@ const medianFirstToken = (result: CaseResult): number => {
   return times[Math.floor(times.length / 2)] ?? 0;
 };
 
-function figures(started: number, firstToken: number | null, ended: number, completionTokens: number): CallFigures {
-  const first = firstToken ?? ended;
-  return { firstTokenMs: first - started, tokensPerSecond: ended > first && completionTokens > 1 ? (completionTokens - 1) / ((ended - first) / 1000) : 0 };
+/** Counts a call's pieces as they stream (product and direct alike: the same chunks of text). */
+function pieceClock(): { onPiece: () => void; figures: () => CallFigures } {
+  const started = performance.now();
+  let first: number | null = null;
+  let last = started;
+  let pieces = 0;
+  return {
+    onPiece: () => {
+      last = performance.now();
+      first ??= last;
+      pieces += 1;
+    },
+    figures: () => ({ firstTokenMs: (first ?? performance.now()) - started, tokensPerSecond: first !== null && last > first && pieces > 1 ? (pieces - 1) / ((last - first) / 1000) : 0 }),
+  };
 }
 
 /** The product: the model in its own process (one warm-up call, then the measured ones). */
@@ -76,14 +94,15 @@ async function product(label: string, threads: number | 'auto'): Promise<CaseRes
   const provider = createLocalModelProvider({ modelPath, contextSize, gpu: 'off', temperature: 0, maxTokens, ...(threads === 'auto' ? {} : { threads }) });
   try {
     await provider.load();
-    await provider.generate(request);
+    const decode = async (): Promise<CallFigures> => {
+      const clock = pieceClock();
+      // A call cut at the cap rejects as cancelled; its pieces so far still give its rate.
+      await provider.generate(request, { onToken: clock.onPiece, signal: AbortSignal.timeout(callCapMs) }).catch(() => undefined);
+      return clock.figures();
+    };
+    await decode();
     const calls: CallFigures[] = [];
-    for (let call = 0; call < callsPerCase; call += 1) {
-      const started = performance.now();
-      let firstToken: number | null = null;
-      const response = await provider.generate(request, { onToken: () => (firstToken ??= performance.now()) });
-      calls.push(figures(started, firstToken, performance.now(), response.usage?.completionTokens ?? 0));
-    }
+    for (let call = 0; call < callsPerCase; call += 1) calls.push(await decode());
     const choice = provider.loaded()?.threadChoice;
     const measured = choice?.auto ? ` (measured ${Object.entries(choice.measured).map(([count, rate]) => `${count}: ${rate}`).join(', ')} tokens/s)` : '';
     return { label, threads: `${choice?.count ?? '?'}${choice?.auto ? ' auto' : ''}${measured}`, calls, load: loadavg()[0] ?? 0 };
@@ -104,11 +123,9 @@ async function direct(label: string, threads: number): Promise<CaseResult> {
     const grammar = await llama.createGrammarForJsonSchema(toolCallGrammarSchema(tools, (tool) => grammarLimitsFor(maxTokens, tool.parameters)) as never);
     const history = toChatHistory(request.messages, tools);
     const decode = async (): Promise<CallFigures> => {
-      const before = chat.sequence.tokenMeter.usedOutputTokens;
-      const started = performance.now();
-      let firstToken: number | null = null;
-      await chat.generateResponse(history as never, { grammar, maxTokens, temperature: 0, onTextChunk: () => (firstToken ??= performance.now()) });
-      return figures(started, firstToken, performance.now(), chat.sequence.tokenMeter.usedOutputTokens - before);
+      const clock = pieceClock();
+      await chat.generateResponse(history as never, { grammar, maxTokens, temperature: 0, onTextChunk: clock.onPiece, signal: AbortSignal.timeout(callCapMs), stopOnAbortSignal: true });
+      return clock.figures();
     };
     await decode();
     const calls: CallFigures[] = [];
@@ -163,6 +180,13 @@ async function main(): Promise<void> {
   const burners = startLoad();
   const stopLoad = (): void => burners.forEach((burner) => burner.kill('SIGKILL'));
   process.once('exit', stopLoad);
+  // Stopped from outside (Ctrl+C, a timeout), the busy processes go with the bench.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      stopLoad();
+      process.exit(1);
+    });
+  }
   let loaded: CaseResult[];
   try {
     console.log(`\nunder load (two busy processes started by the bench)`);

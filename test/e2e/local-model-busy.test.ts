@@ -66,7 +66,8 @@ describeOrNotRun('a local model on a busy machine: threads auto, the reply seen 
     const seen = (await app.page.evaluate('window.streamSeen')) as { text: string; step: number }[];
     const beforeFirstStep = seen.filter((entry) => entry.step === 0 && entry.text.length > 0);
     expect(beforeFirstStep.length, JSON.stringify(seen.slice(0, 5))).toBeGreaterThan(1);
-    expect(beforeFirstStep.at(-1)!.text).toContain('"tool"');
+    // The bar shows the reply's tail; its first pieces are the start of the tool call's JSON.
+    expect(beforeFirstStep.some((entry) => entry.text.includes('"tool"'))).toBe(true);
     // While a call runs, the bar gives its pace and how long since the last token.
     if ((await status.innerText()) === 'Running') {
       await expect.poll(() => app.page.getByTestId('run-stream-rate').innerText(), { timeout: 600_000 }).toMatch(/^(\d+\.\d tokens\/s · )?last token \d+ s ago$/);

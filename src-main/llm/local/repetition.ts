@@ -4,9 +4,14 @@
  * Caught as the text streams, such a reply is cut at once and asked again instead.
  */
 
-/** Longest unit looked for, fewest repeats and shortest run that count as degenerate. */
-const longestUnit = 8;
-const fewestRepeats = 12;
+/**
+ * Longest unit looked for, and the fewest repeats and shortest run that count as degenerate: a
+ * short unit 12 times (`1.` × 16), a longer one (a list item such as `"baltic_sea_2022", `,
+ * seen 13 times over in a plan under load) 6 times.
+ */
+const longestUnit = 32;
+const shortUnit = 8;
+const fewestRepeats = (length: number): number => (length <= shortUnit ? 12 : 6);
 const shortestRun = 32;
 
 /** The unit the text's tail repeats degenerately (e.g. `"1."`), or null when it does not. */
@@ -20,7 +25,7 @@ export function repeatedTail(text: string): string | null {
       repeats += 1;
       end -= length;
     }
-    if (repeats >= fewestRepeats && repeats * length >= shortestRun) return unit;
+    if (repeats >= fewestRepeats(length) && repeats * length >= shortestRun) return unit;
   }
   return null;
 }

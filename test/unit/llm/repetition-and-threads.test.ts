@@ -9,12 +9,16 @@ describe('a reply that degenerates into repetition', () => {
     expect(repeatedTail(`{"tool": "plan", "arguments": {"steps": ["${'1.'.repeat(16)}`)).toBe('1.');
     expect(repeatedTail(`{"query": "SELECT ${'0'.repeat(32)}`)).toBe('0');
     expect(repeatedTail(`["a", ${'"x", '.repeat(12)}`)).toBe('"x", ');
+    // A list item written over and over (a plan seen under load).
+    expect(repeatedTail(`{"steps": ["Find the flows",${'\n  "baltic_sea_2022",'.repeat(6)}`)).toBe('\n  "baltic_sea_2022",');
   });
 
   it('is not caught in ordinary replies, nor a short run', () => {
     expect(repeatedTail('{"tool": "query", "arguments": {"query": "SELECT region, SUM(revenue) FROM sales GROUP BY region ORDER BY 2 DESC LIMIT 1"}}')).toBeNull();
     expect(repeatedTail(`version ${'1.'.repeat(6)}0`)).toBeNull();
     expect(repeatedTail('1.1.1.1.1.1.1.1.')).toBeNull();
+    expect(repeatedTail(`["${['krakow', 'lubeck', 'riga', 'danzig', 'novgorod', 'reval'].join('", "')}"]`)).toBeNull();
+    expect(repeatedTail(`{"steps": [${'\n  "baltic_sea_2022",'.repeat(5)}`)).toBeNull();
     expect(repeatedTail('')).toBeNull();
   });
 });
