@@ -93,7 +93,7 @@ function pieceClock(): { onPiece: () => void; figures: () => CallFigures } {
 async function product(label: string, threads: number | 'auto'): Promise<CaseResult> {
   const provider = createLocalModelProvider({ modelPath, contextSize, gpu: 'off', temperature: 0, maxTokens, ...(threads === 'auto' ? {} : { threads }) });
   try {
-    await provider.load();
+    const atLoad = await provider.load();
     const decode = async (): Promise<CallFigures> => {
       const clock = pieceClock();
       // A call cut at the cap rejects as cancelled; its pieces so far still give its rate.
@@ -103,7 +103,8 @@ async function product(label: string, threads: number | 'auto'): Promise<CaseRes
     await decode();
     const calls: CallFigures[] = [];
     for (let call = 0; call < callsPerCase; call += 1) calls.push(await decode());
-    const choice = provider.loaded()?.threadChoice;
+    // A call cut at the cap ends the model process (killed after the abort's grace): then the choice at load is shown.
+    const choice = provider.loaded()?.threadChoice ?? atLoad.threadChoice;
     const measured = choice?.auto ? ` (measured ${Object.entries(choice.measured).map(([count, rate]) => `${count}: ${rate}`).join(', ')} tokens/s)` : '';
     return { label, threads: `${choice?.count ?? '?'}${choice?.auto ? ' auto' : ''}${measured}`, calls, load: loadavg()[0] ?? 0 };
   } finally {
