@@ -130,7 +130,13 @@ export async function runDqaTechniqueCommand(args: string[], io: CommandIo): Pro
   // The endpoint's structured output is checked once here, for every question of the run.
   const cliModel = await checkStructuredOutput(providerFromCliOptions(values, dqaTechniqueUsage, local ? undefined : resolveApiKey(values)), io);
   const model: QuestionModel = cliModel.local
-    ? { provider: cliModel.provider, settings: cliModel.recordedSettings, details: cliModel.details, toolMode: cliModel.toolMode }
+    ? {
+        provider: cliModel.provider,
+        settings: cliModel.recordedSettings,
+        details: cliModel.details,
+        toolMode: cliModel.toolMode,
+        threads: async () => (await cliModel.local!.load()).threadChoice,
+      }
     : { settings: cliModel.recordedSettings as ProviderSettings };
   const contextTokens = await cliModel.contextTokens();
 

@@ -67,7 +67,8 @@ export function providerFromCliOptions(values: ModelCliValues, usage: string, ap
     if (values['tool-mode'] !== undefined && values['tool-mode'] !== 'auto' && values['tool-mode'] !== 'tools') {
       throw new WorkbenchError('invalid-request', '--model-file always calls tools under a grammar: --tool-mode text does not apply');
     }
-    const threads = positiveInteger(values.threads, '--threads');
+    // `auto` (also when left out): the model process measures which count decodes fastest now.
+    const threads = values.threads === undefined || values.threads === 'auto' ? undefined : positiveInteger(values.threads, '--threads');
     const contextSize = positiveInteger(values.context, '--context');
     const local = createLocalModelProvider({
       modelPath: resolve(modelFile),

@@ -16,6 +16,8 @@ import { decidedByText } from '../contract/produced-by';
 import { readTranscript } from '../llm/transcript';
 import { positiveInteger, printConnectionWarnings, type CommandIo } from './command-io';
 import { checkStructuredOutput, modelCliOptions, providerFromCliOptions } from './model-options';
+import { ReplyProgress } from './reply-progress';
+import { threadsText } from '../reports/report-format';
 import { passwordFileOption, resolveApiKey, resolveDatabasePassword } from './secret-args';
 import { dellmaRunCliOptions, dellmaRunSettingsFrom } from './dellma-run-options';
 import { fidelityCliOptions, fidelityFromCli } from './fidelity-options';
@@ -87,7 +89,13 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
   // A replayed run needs no model; otherwise the options name a server or a local model file.
   const cliModel = values.replay ? null : await checkStructuredOutput(providerFromCliOptions(values, runUsage, resolveApiKey(values)), io);
   const model: DirectoryRunRequest['model'] = cliModel
-    ? { provider: cliModel.provider, settings: cliModel.recordedSettings, details: cliModel.details, toolMode: cliModel.toolMode }
+    ? {
+        provider: cliModel.provider,
+        settings: cliModel.recordedSettings,
+        details: cliModel.details,
+        toolMode: cliModel.toolMode,
+        ...(cliModel.local ? { threads: async () => (await cliModel.local!.load()).threadChoice } : {}),
+      }
     : { replay: readTranscript(readText(values.replay as string, 'transcript')), toolMode: replayedToolMode(values['tool-mode']) };
 
   const playbook = values.playbook === undefined ? undefined : readPlaybookFile(values.playbook);
@@ -101,6 +109,7 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
   });
   printConnectionWarnings(connector, io);
   const counts = new ModelCallCounts();
+  const replies = new ReplyProgress(io.stderr);
   const withdraw = library ? useActionLibrary(library) : null;
   const controller = new AbortController();
   const interrupt = (): void => controller.abort();
@@ -127,9 +136,11 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
       signal: controller.signal,
       onEvent: (event) => {
         counts.add(event);
+        replies.event(event);
         const line = progressLine(event);
         if (line) io.stderr(line);
       },
+      onToken: (text) => replies.token(text),
     });
     if (outcome.status !== 'answered') {
       io.stderr(`dwb run: ${outcome.status}: ${outcome.message ?? 'no decision'} (notebook, log and transcript written to ${outDir})`);
@@ -139,6 +150,7 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
     return 0;
   } finally {
     withdraw?.();
+    replies.stop();
     process.removeListener('SIGINT', interrupt);
     io.stderr(counts.line());
     await connector.close();
@@ -207,7 +219,7 @@ function progressLine(event: RunEvent): string | null {
   const clip = (text: string): string => text.replace(/\s+/g, ' ').slice(0, 160);
   switch (event.type) {
     case 'run-start':
-      return `run: ${event.technique} on ${event.connection.description} with ${event.model.description}${event.fidelity ? `\n${fidelityLine(event.fidelity)}` : ''}`;
+      return `run: ${event.technique} on ${event.connection.description} with ${event.model.description}${event.model.threads ? `, threads ${threadsText(event.model.threads)}` : ''}${event.fidelity ? `\n${fidelityLine(event.fidelity)}` : ''}`;
     case 'plan':
       return `[step ${event.step}] plan: ${event.steps.map((step, index) => `${index + 1}. ${step}`).join(' ')}`;
     case 'replan':

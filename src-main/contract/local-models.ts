@@ -16,7 +16,8 @@ export const localModelSchema = z.object({
   /** 0…1 while loading. */
   progress: z.number().nullable(),
   /** How it runs, once loaded. */
-  loaded: z.object({ contextSize: z.number(), threads: z.number(), gpu: z.union([z.string(), z.literal(false)]), loadMs: z.number() }).nullable(),
+  /** `threadsAuto`: the count was measured (`threads: auto`), with the tokens/s of each count tried. */
+  loaded: z.object({ contextSize: z.number(), threads: z.number(), threadsAuto: z.boolean(), threadRates: z.record(z.string(), z.number()), gpu: z.union([z.string(), z.literal(false)]), loadMs: z.number() }).nullable(),
 });
 export type LocalModel = z.infer<typeof localModelSchema>;
 

@@ -81,6 +81,8 @@ export const runEventSchema = z.discriminatedUnion('type', [
       name: z.string().optional(),
       temperature: z.number().optional(),
       maxTokens: z.number().optional(),
+      /** A local model's CPU threads: the count, whether `auto` measured it, and the tokens/s of each count tried. */
+      threads: z.object({ count: z.number(), auto: z.boolean(), measured: z.record(z.string(), z.number()) }).optional(),
     }),
     limits: z.object({ maxSteps: z.number(), maxTokens: z.number().nullable(), maxDurationMs: z.number() }),
     /** The playbook an AutoPlan run followed: its text, the text's sha256 and the workspace version's hash (null for a plain file). */
@@ -255,6 +257,8 @@ export const runProgressSchema = z.object({
   check: decisionCheckSchema.optional(),
   /** Who made the decision, once the run has one (a fallback or a tool-assisted decision says so). */
   decidedBy: decisionOriginSchema.nullable().optional(),
+  /** A local model's CPU threads, as its run-start event records them (absent for a server). */
+  threads: z.object({ count: z.number(), auto: z.boolean() }).optional(),
 });
 export type RunProgress = z.infer<typeof runProgressSchema>;
 

@@ -552,6 +552,9 @@ function readReply(response: ModelResponse, toolMode: 'tools' | 'text', offered:
   if (firstFinal >= 0) calls = calls.slice(0, firstFinal + 1);
   // A reply cut off at the token limit is named as such, not as a reply that called nothing.
   if (response.finishReason === 'length' && calls.length === 0) problems.unshift('the reply was cut off at the token limit before it was complete; reply shorter');
+  if (response.finishReason === 'repetition' && calls.length === 0) {
+    problems.unshift(`the reply kept repeating "${response.content.slice(-16)}" and was cut off; write each value once`);
+  }
   return { thought, calls, problems };
 }
 

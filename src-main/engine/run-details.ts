@@ -11,7 +11,11 @@ export interface RunDetails {
   settings: Pick<ProviderSettings, 'baseUrl' | 'model' | 'temperature' | 'maxTokens'> | null;
   /** The run's fidelity as resolved (temperature, per-call limits, each extension on or off); recorded whole. */
   fidelity?: ResolvedFidelity;
+  /** A local model's thread choice, known once it is loaded; absent for a server. */
+  threads?: RunThreads | null;
 }
+
+export type RunThreads = NonNullable<Extract<RunEvent, { type: 'run-start' }>['model']['threads']>;
 
 /**
  * Reads the connection's fingerprint before a run and returns a function that adds it, and the
@@ -24,14 +28,20 @@ export interface RunDetails {
  * A fingerprint that cannot be read (a schema error) is left out rather than failing the run:
  * the engine reports the schema error itself.
  */
-export async function runDetails(input: { connector: Pick<Connector, 'schema'>; target: { engine: string }; settings: RunDetails['settings']; fidelity?: ResolvedFidelity }): Promise<(event: RunEvent) => RunEvent> {
+export async function runDetails(input: {
+  connector: Pick<Connector, 'schema'>;
+  target: { engine: string };
+  settings: RunDetails['settings'];
+  fidelity?: ResolvedFidelity;
+  threads?: RunThreads | null;
+}): Promise<(event: RunEvent) => RunEvent> {
   let fingerprint: ConnectionFingerprint | null = null;
   try {
     fingerprint = await connectionFingerprint({ schema: await input.connector.schema(), filePath: databaseFilePath(input.target) });
   } catch {
     fingerprint = null;
   }
-  return (event) => addRunDetails(event, { fingerprint, settings: input.settings, ...(input.fidelity ? { fidelity: input.fidelity } : {}) });
+  return (event) => addRunDetails(event, { fingerprint, settings: input.settings, ...(input.fidelity ? { fidelity: input.fidelity } : {}), threads: input.threads ?? null });
 }
 
 /** The `run-start` event with the details added; any other event unchanged. */
@@ -47,6 +57,7 @@ export function addRunDetails(event: RunEvent, details: RunDetails): RunEvent {
       ...event.model,
       ...(settings ? { endpoint: redactUrl(settings.baseUrl), name: settings.model, maxTokens: settings.maxTokens } : {}),
       ...(temperature !== undefined ? { temperature } : {}),
+      ...(details.threads ? { threads: details.threads } : {}),
     },
     ...(fidelity ? { fidelity } : {}),
   };

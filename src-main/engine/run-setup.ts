@@ -11,7 +11,7 @@ import type { Connector } from '../connectors/connector';
 import { openConnector } from '../connectors/open-connector';
 import { canonicalJson } from '../audit/canonical-json';
 import type { LoggedEvent } from '../audit/hash-chain';
-import { runDetails, type RunDetails } from './run-details';
+import { runDetails, type RunDetails, type RunThreads } from './run-details';
 import { producedByRecorder } from './produced-by-recorder';
 import { modelFileIdentity, type ModelFileIdentity } from '../llm/local/model-file-hash';
 import { appVersion } from '../native/version';
@@ -55,6 +55,8 @@ export interface RunSetup {
     settings: ProviderSettings | LocalModelSettings | null;
     /** What the run-start event says of the model; by default the endpoint settings' own. */
     details?: RunDetails['settings'];
+    /** A local model: loads it and says how its threads were chosen, for the run-start event. */
+    threads?: () => Promise<RunThreads>;
     toolMode: 'tools' | 'text';
   };
   /** Where transcript lines go; `continueAt` when a resumed run goes on with an existing transcript. */
@@ -128,7 +130,10 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
   const fidelity = resolveFidelity(setup.technique, setup.fidelity ?? { fidelity: 'product' }, unavailable);
   // The run-start event records the data's fingerprint, the model settings and the fidelity for the audit trail.
   const details = setup.model.details ?? (settings !== null && 'baseUrl' in settings ? settings : null);
-  const withDetails = await runDetails({ connector: setup.connector, target: setup.target, settings: details, fidelity });
+  // A local model is loaded first so the run-start event records its thread choice; a load that
+  // fails here is left to the first model call, which reports it as the run's failure.
+  const threads = setup.model.threads ? await setup.model.threads().catch(() => null) : null;
+  const withDetails = await runDetails({ connector: setup.connector, target: setup.target, settings: details, fidelity, threads });
   // What produced the result, written into the decision and run-end events. A resumed run whose
   // earlier events are not at hand gets no record at its end rather than one without its start.
   const earlier = setup.resume ? (setup.log.earlier?.map((entry) => entry.event) ?? null) : [];
@@ -204,7 +209,14 @@ export interface DirectoryRunRequest {
   model:
     | { settings: ProviderSettings }
     | { replay: Transcript; toolMode: 'tools' | 'text' }
-    | { provider: ModelProvider; settings: ProviderSettings | LocalModelSettings | null; details?: RunDetails['settings']; toolMode: 'tools' | 'text' };
+    | {
+        provider: ModelProvider;
+        settings: ProviderSettings | LocalModelSettings | null;
+        details?: RunDetails['settings'];
+        /** A local model: loads it and says how its threads were chosen (for run-start). */
+        threads?: () => Promise<RunThreads>;
+        toolMode: 'tools' | 'text';
+      };
   simulator: SimulatorChoice;
   whatIf: boolean;
   /** A learned playbook for the `autoplan` technique. */
@@ -224,6 +236,8 @@ export interface DirectoryRunRequest {
   runId?: string;
   /** Told of every event after it is chained (progress lines). */
   onEvent?: (event: RunEvent) => void;
+  /** Told of each piece of a model reply as it is decoded (the CLI's live progress). */
+  onToken?: (text: string) => void;
 }
 
 /** How a run into a directory ended, with what it cost. */
@@ -280,6 +294,7 @@ export async function runToDirectory(request: DirectoryRunRequest): Promise<Dire
       ...(request.fidelity ? { fidelity: request.fidelity } : {}),
       ...(request.limits ? { limits: request.limits } : {}),
       ...(request.signal ? { signal: request.signal } : {}),
+      ...(request.onToken ? { onToken: request.onToken } : {}),
       onEvent: ({ event }) => {
         if (event.type === 'model-response' && event.usage) {
           usage.promptTokens += event.usage.promptTokens;

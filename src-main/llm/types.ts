@@ -64,7 +64,7 @@ export interface ModelUsage {
 export interface ModelResponse {
   content: string;
   toolCalls: ToolCall[];
-  /** As the server said it (`stop`, `tool_calls`, `length`, …). */
+  /** As the server said it (`stop`, `tool_calls`, `length`, …); `repetition`: a local model's reply cut for repeating one short unit over and over. */
   finishReason: string;
   /** Null when the server reported no usage. */
   usage: ModelUsage | null;

@@ -6,7 +6,7 @@ import { contextDocumentsHtml, contextRecordOf } from './dellma-context-report';
 import { exactOutcomesOf, exactSectionHtml, exactSectionTitle } from './dellma-exact-report';
 import { planGraphHtml } from './plan-graph-report';
 import { reportCss } from './report-css';
-import { formatBytes, formatCount, formatDuration, formatTime, formatValue, plural, reviewLabels, reviewSubjectLabels, reviewText, statusLabel } from './report-format';
+import { formatBytes, formatCount, formatDuration, formatTime, formatValue, plural, reviewLabels, reviewSubjectLabels, reviewText, statusLabel, threadsText } from './report-format';
 import type { DecisionRecord, ReviewRecord } from '../audit/run-trace';
 import { decidedByText, producedByLines } from '../contract/produced-by';
 import type { DecisionReport, PlanVersion, QueryRecord, SimulationRecord, StepRecord, TraceItem, VerificationValue, WhatIfRecord } from './report-model';
@@ -179,6 +179,7 @@ function methodSection(report: DecisionReport): Html {
 <tr><th>Endpoint</th><td class="mono">${model.endpoint ?? setting('baseUrl') ?? model.description}</td></tr>
 <tr><th>Temperature</th><td>${model.temperature ?? setting('temperature') ?? 'not recorded'}</td></tr>
 <tr><th>Max tokens per reply</th><td>${model.maxTokens ?? setting('maxTokens') ?? 'not recorded'}</td></tr>
+${model.threads ? html`<tr><th>CPU threads</th><td>${threadsText(model.threads)}</td></tr>` : null}
 <tr><th>Tool protocol</th><td>${model.toolMode === 'tools' ? 'Native tool calling' : 'Plain-text protocol'}</td></tr>
 <tr><th>Limits</th><td>${plural(report.limits.maxSteps, 'model call')}, ${report.limits.maxTokens === null ? 'no token limit' : `${formatCount(report.limits.maxTokens)} tokens`}, ${formatDuration(report.limits.maxDurationMs)}</td></tr>
 </table>

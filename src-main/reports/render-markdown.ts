@@ -5,7 +5,7 @@ import { exactOutcomesOf, exactSectionMarkdown, exactSectionTitle } from './dell
 import { planGraphMarkdown, planGraphTable } from './plan-graph-report';
 import { markdownSanitized } from './markdown-sanitized';
 import { markdownCell, markdownCode, markdownFence, markdownLiteral } from './markdown-text';
-import { formatBytes, formatCount, formatDuration, formatTime, formatValue, plural, reviewLabels, reviewSubjectLabels, reviewTextPlain, statusLabel } from './report-format';
+import { formatBytes, formatCount, formatDuration, formatTime, formatValue, plural, reviewLabels, reviewSubjectLabels, reviewTextPlain, statusLabel, threadsText } from './report-format';
 import type { ChartRecord } from './report-charts';
 import type { DecisionReport, PlanVersion, QueryRecord, StepRecord, TraceItem } from './report-model';
 import { decidedByText, producedByLines } from '../contract/produced-by';
@@ -105,6 +105,7 @@ function methodSection(report: DecisionReport): string {
       ['Endpoint', model.endpoint ?? setting('baseUrl')],
       ['Temperature', String(model.temperature ?? setting('temperature'))],
       ['Max tokens per reply', String(model.maxTokens ?? setting('maxTokens'))],
+      ...(model.threads ? [['CPU threads', threadsText(model.threads)]] : []),
       ['Tool protocol', model.toolMode === 'tools' ? 'native tool calling' : 'plain-text protocol'],
       ['Limits', `${plural(report.limits.maxSteps, 'model call')}, ${report.limits.maxTokens === null ? 'no token limit' : `${report.limits.maxTokens} tokens`}, ${formatDuration(report.limits.maxDurationMs)}`],
     ],

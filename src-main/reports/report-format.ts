@@ -92,3 +92,10 @@ export function reviewTextPlain(review: ReviewRecord): string {
     .map((line) => `${line.op === 'added' ? '+' : line.op === 'removed' ? '-' : ' '} ${line.text}`)
     .join('\n');
 }
+
+/** A local model's thread choice: `1 (auto: 1 → 28.1, 2 → 7.4 tokens/s)` or `2 (set explicitly)`. */
+export function threadsText(threads: { count: number; auto: boolean; measured: Record<string, number> }): string {
+  if (!threads.auto) return `${threads.count} (set explicitly)`;
+  const rates = Object.entries(threads.measured).map(([count, rate]) => `${count} → ${rate}`);
+  return `${threads.count} (auto${rates.length ? `: ${rates.join(', ')} tokens/s` : ''})`;
+}

@@ -5,7 +5,7 @@ import { createLocalModelProvider, type LocalModelProvider } from '../llm/local/
 import { defaultThreads, type LocalModelSettings } from '../llm/local/local-settings';
 import type { GgufModelInfo } from '../llm/local/model-file';
 import { readModelInfoOffThread } from '../llm/local/model-header';
-import type { ModelProcessLauncher } from '../llm/local/protocol';
+import type { ModelProcessLauncher, ThreadChoice } from '../llm/local/protocol';
 import type { AppDatabase } from '../workspace/app-database';
 import type { Environment } from '../workspace/clock';
 
@@ -103,7 +103,7 @@ export class LocalModelManager {
   }
 
   /** The provider runs use, or null when runs use the HTTP endpoint. Loads the model on its first call. */
-  providerForRuns(): { provider: LocalModelProvider; settings: LocalModelSettings; contextTokens: number | null } | null {
+  providerForRuns(): { provider: LocalModelProvider; settings: LocalModelSettings; contextTokens: number | null; threads: () => Promise<ThreadChoice> } | null {
     const id = this.selectedId();
     if (id === null) return null;
     if (this.active?.id !== id) {
@@ -113,7 +113,12 @@ export class LocalModelManager {
     }
     const { provider } = this.active;
     // The window runs keep their prompts inside: the loaded model's, else the one it will load with (if set).
-    return { provider, settings: provider.settings, contextTokens: provider.loaded()?.contextSize ?? provider.settings.contextSize ?? null };
+    return {
+      provider,
+      settings: provider.settings,
+      contextTokens: provider.loaded()?.contextSize ?? provider.settings.contextSize ?? null,
+      threads: async () => (await provider.load()).threadChoice,
+    };
   }
 
   async close(): Promise<void> {
@@ -153,7 +158,7 @@ export class LocalModelManager {
       addedAt: row.added_at,
       state: loaded ? 'loaded' : loading ? 'loading' : 'unloaded',
       progress: loading ? (this.progress?.value ?? 0) : null,
-      loaded: loaded ? { contextSize: loaded.contextSize, threads: loaded.threads, gpu: loaded.gpu, loadMs: loaded.loadMs } : null,
+      loaded: loaded ? { contextSize: loaded.contextSize, threads: loaded.threads, threadsAuto: loaded.threadChoice.auto, threadRates: loaded.threadChoice.measured, gpu: loaded.gpu, loadMs: loaded.loadMs } : null,
     };
   }
 }

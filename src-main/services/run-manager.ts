@@ -18,6 +18,7 @@ import { decisionCheck, type RunProgress, type RunStatus } from '../contract/run
 import type { Connector } from '../connectors/connector';
 import { defaultRunLimits, type ResumeState } from '../engine/decision-run';
 import { checkedSimulator, executeRun } from '../engine/run-setup';
+import type { RunThreads } from '../engine/run-details';
 import { techniqueNamed } from '../engine/techniques/registry';
 import { requirePlaybook } from '../engine/techniques/playbook-required';
 import type { ActionLibrary } from '../engine/techniques/pearl/library';
@@ -47,6 +48,8 @@ interface RunModel {
   toolMode: 'tools' | 'text';
   /** The model's context window, which the run keeps its prompts inside; null when unknown. */
   contextTokens: number | null;
+  /** A local model's thread choice (loads it), for the run-start event. */
+  threads?: () => Promise<RunThreads>;
 }
 
 interface LiveRun {
@@ -123,7 +126,7 @@ export class RunManager {
       /** Injected by tests to drive a run without HTTP; defaults to the OpenAI-compatible provider. */
       providerFor?: (settings: ProviderSettings) => ModelProvider;
       /** The local model selected in the model manager, which runs use instead of the endpoint; null: none. */
-      localModel?: () => { provider: ModelProvider; settings: LocalModelSettings; contextTokens?: number | null } | null;
+      localModel?: () => { provider: ModelProvider; settings: LocalModelSettings; contextTokens?: number | null; threads?: () => Promise<RunThreads> } | null;
       /** The workspace's playbooks, for techniques that follow one (AutoPlan). */
       playbooks?: PlaybookStore;
       /** The documents attached to a notebook, as a run receives them; absent: none. */
@@ -145,6 +148,7 @@ export class RunManager {
         details: { baseUrl: pathToFileURL(settings.modelPath).href, model: basename(settings.modelPath), temperature: settings.temperature, maxTokens: settings.maxTokens },
         toolMode: 'tools',
         contextTokens: local.contextTokens ?? null,
+        ...(local.threads ? { threads: local.threads } : {}),
       };
     }
     const settings = this.dependencies.modelSettings();
@@ -430,7 +434,7 @@ export class RunManager {
       connector,
       target: this.dependencies.connectionTarget(request.connectionId),
       connectionDescription: `${request.connectionName} (${connector.engine})`,
-      model: { provider: settings.provider, settings: settings.recordedSettings, details: settings.details, toolMode: settings.toolMode },
+      model: { provider: settings.provider, settings: settings.recordedSettings, details: settings.details, toolMode: settings.toolMode, ...(settings.threads ? { threads: settings.threads } : {}) },
       transcript: {
         write: (line) => runs.appendTranscriptLine(runId, transcriptSeq++, line),
         ...(resume ? { continueAt: resume.exchanges } : {}),
@@ -451,6 +455,7 @@ export class RunManager {
       signal: run.controller.signal,
       onToken: (text) => this.dependencies.emit('run-token', { runId, text }),
       onEvent: ({ event }) => {
+        if (event.type === 'run-start' && event.model.threads) this.update(run, { threads: { count: event.model.threads.count, auto: event.model.threads.auto } });
         if (event.type === 'model-response') this.update(run, { step: event.step, totalTokens: run.progress.totalTokens + (event.usage?.totalTokens ?? 0) });
         if (event.type === 'decision') this.update(run, { check: decisionCheck(event) });
         // Who decided, for the run bar: a fallback or a tool-assisted decision says so there.

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { decidedByText, type RunProgress } from '../../src-main/contract';
+import { rateWindowMs } from '../state/runs-slice';
 import { useWorkbench } from '../ui/store-context';
 import { ReviewPanel } from './ReviewPanel';
 
@@ -24,6 +25,7 @@ export function RunBar({ progress, compact = false, onDismiss, onShowHistory }: 
   const stopRun = useWorkbench((state) => state.stopRun);
   const setRunMode = useWorkbench((state) => state.setRunMode);
   const streamed = useWorkbench((state) => state.streamedText[progress.runId] ?? '');
+  const streamedTimes = useWorkbench((state) => state.streamedTimes[progress.runId]);
   const reportError = useWorkbench((state) => state.reportError);
   const [now, setNow] = useState(() => Date.now());
   const live = progress.status === 'running';
@@ -74,6 +76,12 @@ export function RunBar({ progress, compact = false, onDismiss, onShowHistory }: 
         </span>
         {live && <span>{elapsed.toFixed(0)} s</span>}
         <span>{progress.totalTokens.toLocaleString()} tokens</span>
+        {live && streamedTimes && streamedTimes.length > 0 && <StreamRate times={streamedTimes} now={now} />}
+        {progress.threads && (
+          <span className="muted" data-testid="run-threads" title={progress.threads.auto ? 'Measured at load: the count that decodes fastest now' : 'Set in the local-model settings'}>
+            {progress.threads.count} {progress.threads.count === 1 ? 'thread' : 'threads'} ({progress.threads.auto ? 'auto' : 'set'})
+          </span>
+        )}
         {progress.pendingReview && <span className="badge kind-question">waiting for you</span>}
         {live && progress.mode === 'step' && !progress.pendingReview && <span className="muted run-hint">step-through: will wait at the next query</span>}
         {progress.message && <RunMessage text={progress.message} />}
@@ -94,7 +102,11 @@ export function RunBar({ progress, compact = false, onDismiss, onShowHistory }: 
           </button>
         )}
       </div>
-      {live && streamed && !progress.pendingReview && <p className="streamed">{streamed.slice(-240)}</p>}
+      {live && streamed && !progress.pendingReview && (
+        <p className="streamed" data-testid="run-streamed">
+          {streamed.slice(-240)}
+        </p>
+      )}
       {progress.pendingReview && <ReviewPanel runId={progress.runId} request={progress.pendingReview} language={progress.queryLanguage ?? 'sql'} />}
     </section>
   );
@@ -110,6 +122,22 @@ function DecidedBy({ progress }: { progress: RunProgress }) {
   return (
     <span className={notable ? 'run-decided-by notable' : 'run-decided-by'} data-testid="run-decided-by" title={`Decided by ${decidedByText(progress.decidedBy)}`}>
       by {decidedByText(progress.decidedBy)}
+    </span>
+  );
+}
+
+/**
+ * The model's pace as the reply forms: pieces (about a token each) per second over the last
+ * five seconds, and how long since the last one, so a stalled call is seen as stalled.
+ */
+function StreamRate({ times, now }: { times: number[]; now: number }) {
+  const last = times.at(-1) ?? now;
+  const recent = times.filter((time) => now - time <= rateWindowMs);
+  const span = recent.length > 1 ? ((recent.at(-1) ?? 0) - (recent[0] ?? 0)) / 1000 : 0;
+  const rate = span > 0 ? (recent.length - 1) / span : null;
+  return (
+    <span className="muted" data-testid="run-stream-rate">
+      {rate === null ? '' : `${rate.toFixed(1)} tokens/s · `}last token {Math.max(0, (now - last) / 1000).toFixed(0)} s ago
     </span>
   );
 }

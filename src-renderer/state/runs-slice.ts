@@ -34,6 +34,8 @@ export interface RunsSlice {
   runs: Record<string, RunProgress>;
   /** Streamed model text of each live run (the tail only). */
   streamedText: Record<string, string>;
+  /** Per run, when each piece of the last `rateWindowMs` arrived (ms since the epoch, oldest first). */
+  streamedTimes: Record<string, number[]>;
   /** The composer's contents when open (prefilled from a question cell), null when closed. */
   runDraft: RunDraft | null;
   /** Runs of the open notebook that the app stopped in the middle of. */
@@ -89,6 +91,8 @@ export interface RunsSlice {
 }
 
 const streamTail = 600;
+/** The run bar's tokens/s is measured over the pieces of the last five seconds. */
+export const rateWindowMs = 5000;
 
 export function createRunsSlice({ client, set, get }: SliceContext): RunsSlice {
   client.on('run-progress', (progress) => {
@@ -98,7 +102,10 @@ export function createRunsSlice({ client, set, get }: SliceContext): RunsSlice {
   });
   client.on('run-token', ({ runId, text }) => {
     const previous = get().streamedText[runId] ?? '';
-    set({ streamedText: { ...get().streamedText, [runId]: (previous + text).slice(-streamTail) } });
+    const at = Date.now();
+    // The arrival times of the last few seconds' pieces: the run bar's tokens/s and "last token … ago".
+    const recent = (get().streamedTimes[runId] ?? []).filter((time) => at - time <= rateWindowMs);
+    set({ streamedText: { ...get().streamedText, [runId]: (previous + text).slice(-streamTail) }, streamedTimes: { ...get().streamedTimes, [runId]: [...recent, at] } });
   });
   client.on('cell-change', ({ notebookId, cell }) => {
     if (get().currentNotebookId !== notebookId) return;
@@ -112,6 +119,7 @@ export function createRunsSlice({ client, set, get }: SliceContext): RunsSlice {
     model: null,
     runs: {},
     streamedText: {},
+    streamedTimes: {},
     runDraft: null,
     interruptedRuns: [],
     techniques: [],

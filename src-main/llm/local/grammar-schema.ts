@@ -28,14 +28,38 @@ export const defaultGrammarLimits: GrammarLimits = { maxStringLength: 1200, maxA
 /**
  * Limits that let a reply close within `maxTokens`: a reply cut off at the token limit is
  * unusable JSON, so strings and arrays are kept to what the budget can hold (about three
- * characters a token, a few strings per reply).
+ * characters a token). Given the schema, the budget is shared among the strings it can hold
+ * (an array's items counted as many times as it may have), so one string a tool has (a query)
+ * may use most of it and a plan's many steps each a part; bounds the schema sets itself
+ * (a query's length, a plan's step count, a decision's candidates) stay where they are lower.
+ * Without a schema: a few strings per reply.
  */
-export function grammarLimitsFor(maxTokens: number): GrammarLimits {
+export function grammarLimitsFor(maxTokens: number, schema?: unknown): GrammarLimits {
   const clamp = (value: number, low: number, high: number): number => Math.max(low, Math.min(high, Math.floor(value)));
-  return {
-    maxStringLength: clamp((maxTokens * 3) / 8, 24, defaultGrammarLimits.maxStringLength),
-    maxArrayItems: clamp(maxTokens / 48, 1, defaultGrammarLimits.maxArrayItems),
-  };
+  const maxArrayItems = clamp(maxTokens / 48, 1, defaultGrammarLimits.maxArrayItems);
+  // Half the budget for the strings, half for the frame, the names and tokens longer than three characters.
+  const slots = schema === undefined ? 4 : Math.max(1, freeStringSlots(schema, maxArrayItems));
+  return { maxStringLength: clamp((maxTokens * 3 * 0.5) / slots, 24, defaultGrammarLimits.maxStringLength), maxArrayItems };
+}
+
+/** How many free strings (no enum, no const) a value of the schema may hold, arrays at their item cap. */
+function freeStringSlots(schema: unknown, maxArrayItems: number): number {
+  if (typeof schema !== 'object' || schema === null) return 0;
+  const node = schema as Record<string, unknown>;
+  if ('const' in node || Array.isArray(node.enum)) return 0;
+  const alternatives = (node.anyOf ?? node.oneOf) as unknown;
+  const most = (nodes: unknown[]): number => Math.max(0, ...nodes.map((inner) => freeStringSlots(inner, maxArrayItems)));
+  if (Array.isArray(alternatives) && node.type !== 'object') return most(alternatives);
+  if (node.type === 'string' || (Array.isArray(node.type) && node.type.includes('string'))) return 1;
+  if (node.type === 'array') {
+    const items = typeof node.maxItems === 'number' ? Math.min(node.maxItems, maxArrayItems) : maxArrayItems;
+    return items * (node.items === undefined ? 1 : freeStringSlots(node.items, maxArrayItems));
+  }
+  if (node.type === 'object') {
+    const properties = Object.values((node.properties ?? {}) as Record<string, unknown>);
+    return properties.reduce<number>((sum, property) => sum + freeStringSlots(property, maxArrayItems), 0);
+  }
+  return 0;
 }
 
 type Schema = Record<string, unknown>;
@@ -127,11 +151,13 @@ function requiredChoice(node: Schema, choices: { required: string[] }[], where: 
  * The schema of one tool-call reply: `{"tool": "<name>", "arguments": {...}}`, one alternative
  * per offered tool, each with that tool's own arguments.
  */
-export function toolCallGrammarSchema(tools: readonly ToolSpec[], limits: GrammarLimits = defaultGrammarLimits): GrammarSchema {
+export function toolCallGrammarSchema(tools: readonly ToolSpec[], limits: GrammarLimits | ((tool: ToolSpec) => GrammarLimits) = defaultGrammarLimits): GrammarSchema {
   if (tools.length === 0) throw new WorkbenchError('invalid-request', 'A tool-call reply needs at least one tool');
+  // Limits per tool (`grammarLimitsFor(maxTokens, tool.parameters)`): each tool's budget is its own.
+  const limitsOf = typeof limits === 'function' ? limits : () => limits;
   const alternatives = tools.map((tool) => ({
     type: 'object',
-    properties: { tool: { const: tool.name }, arguments: toGrammarSchema(tool.parameters, `the arguments of tool "${tool.name}"`, limits) },
+    properties: { tool: { const: tool.name }, arguments: toGrammarSchema(tool.parameters, `the arguments of tool "${tool.name}"`, limitsOf(tool)) },
     additionalProperties: false,
   }));
   return alternatives.length === 1 ? (alternatives[0] as GrammarSchema) : { oneOf: alternatives };

@@ -5,17 +5,21 @@ import { formatSeconds } from '../settings';
 import type { GenerateOptions, ModelProvider, ModelRequest, ModelResponse } from '../types';
 import { toChatHistory } from './chat-history';
 import { forkModelProcess } from './fork-model-process';
-import { grammarLimitsFor, readToolCallReply, toGrammarSchema, toolCallGrammarSchema, type GrammarLimits, type GrammarSchema } from './grammar-schema';
-import { defaultThreads, parseLocalModelSettings, type LocalModelSettings, type LocalModelSettingsInput } from './local-settings';
+import { grammarLimitsFor, readToolCallReply, toGrammarSchema, toolCallGrammarSchema, type GrammarSchema } from './grammar-schema';
+import { parseLocalModelSettings, threadSetting, type LocalModelSettings, type LocalModelSettingsInput } from './local-settings';
 import { assertEnoughMemory, defaultContextSize, estimateLoadBytes, type GgufModelInfo } from './model-file';
 import { readModelInfoOffThread } from './model-header';
-import type { ChatHistoryEntry, FromModelProcess, ModelProcess, ModelProcessLauncher } from './protocol';
+import type { ChatHistoryEntry, FromModelProcess, ModelProcess, ModelProcessLauncher, ThreadChoice } from './protocol';
+import { repeatedTail } from './repetition';
 
 /** A loaded model, as the model manager shows it. */
 export interface LoadedLocalModel {
   info: GgufModelInfo;
   contextSize: number;
+  /** Threads in use now. */
   threads: number;
+  /** How they were chosen (`auto`: measured, with the rates), kept up to date when auto measures again. */
+  threadChoice: ThreadChoice;
   /** The GPU backend in use (`cuda`, `vulkan`, `metal`), or false on CPU only. */
   gpu: string | false;
   loadMs: number;
@@ -45,6 +49,18 @@ export interface LocalProviderDependencies {
 
 /** How long a generation may take to stop after an abort before its process is killed. */
 const abortGraceMs = 500;
+
+/**
+ * Before its first token a call reads the whole prompt, which llama.cpp does in one batch with
+ * no sign of progress: on a busy machine a 1,500-token prompt took over a minute. The first
+ * token is therefore allowed the stall timeout plus the prompt read at this slow rate (about
+ * three characters a token).
+ */
+const slowestPromptTokensPerSecond = 10;
+const promptReadingMs = (history: readonly ChatHistoryEntry[]): number => {
+  const characters = history.reduce((sum, entry) => sum + ('text' in entry ? entry.text.length : entry.response.join('').length), 0);
+  return Math.ceil(characters / 3 / slowestPromptTokensPerSecond) * 1000;
+};
 
 interface Generation {
   id: number;
@@ -109,11 +125,13 @@ export function createLocalModelProvider(input: LocalModelSettingsInput, depende
         if (message.type === 'load-progress') onProgress?.(message.progress);
         else if (message.type === 'loaded' && !settled) {
           settled = true;
-          current = { info, contextSize: message.contextSize, threads: message.threads, gpu: message.gpu, loadMs: Math.round(performance.now() - started), maxRssBytes: message.maxRssBytes };
+          current = { info, contextSize: message.contextSize, threads: message.threads.count, threadChoice: message.threads, gpu: message.gpu, loadMs: Math.round(performance.now() - started), maxRssBytes: message.maxRssBytes };
           resolve(current);
         } else if (message.type === 'load-failed' && !settled) {
           settled = true;
           reject(new WorkbenchError('unsupported', `Cannot load ${fileName}: ${message.message}`));
+        } else if (message.type === 'threads') {
+          if (current) current = { ...current, threads: message.threads.count, threadChoice: message.threads };
         } else if (message.type === 'token') {
           if (generation?.id === message.id) generation.onToken?.(message.text);
         } else if (message.type === 'done' || message.type === 'failed') {
@@ -133,7 +151,7 @@ export function createLocalModelProvider(input: LocalModelSettingsInput, depende
         }
         generation?.crash(how);
       });
-      process.send({ type: 'load', path: settings.modelPath, threads: settings.threads ?? defaultThreads(), contextSize, gpu: settings.gpu === 'auto' ? 'auto' : false });
+      process.send({ type: 'load', path: settings.modelPath, threads: threadSetting(settings), contextSize, gpu: settings.gpu === 'auto' ? 'auto' : false });
     });
   }
 
@@ -147,34 +165,27 @@ export function createLocalModelProvider(input: LocalModelSettingsInput, depende
     const maxTokens = request.maxTokens ?? settings.maxTokens;
     const tools = request.tools ?? [];
     const isToolCall = tools.length > 0 && request.output?.kind !== 'json';
-    const grammarFor = (limits: GrammarLimits): GrammarSchema | null =>
-      request.output?.kind === 'json' ? toGrammarSchema(request.output.schema, request.output.name, limits) : isToolCall ? toolCallGrammarSchema(tools, limits) : null;
+    // Limits from each schema's own bounds, within what the token budget can hold (grammar-schema.ts).
+    const grammar: GrammarSchema | null =
+      request.output?.kind === 'json'
+        ? toGrammarSchema(request.output.schema, request.output.name, grammarLimitsFor(maxTokens, request.output.schema))
+        : isToolCall
+          ? toolCallGrammarSchema(tools, (tool) => grammarLimitsFor(maxTokens, tool.parameters))
+          : null;
     const history = toChatHistory(request.messages, tools);
     const temperature = request.temperature ?? settings.temperature;
-    const onToken = isToolCall ? undefined : options.onToken;
     // Stop sequences only mean something for free text; a grammar already ends the reply.
-    const stop = request.stop ?? [];
+    const stop = grammar ? [] : (request.stop ?? []);
 
-    let limits = grammarLimitsFor(maxTokens);
-    let grammar = grammarFor(limits);
-    let attempt = await decode(process, { history, grammar, maxTokens, temperature, stop: grammar ? [] : stop }, onToken, signal);
-    const usage = { promptTokens: attempt.done.promptTokens, completionTokens: attempt.done.completionTokens, totalTokens: 0 };
-    // A constrained reply cut off at the token limit is unusable JSON (a small model can spend a
-    // string's whole allowance on digits, one token each): ask once more with strings and
-    // arrays cut to a quarter, which fits the budget whatever the tokens.
-    if (grammar && attempt.done.stopReason === 'maxTokens' && !signal.aborted) {
-      limits = { maxStringLength: Math.max(8, Math.floor(limits.maxStringLength / 4)), maxArrayItems: Math.max(1, Math.floor(limits.maxArrayItems / 4)) };
-      grammar = grammarFor(limits);
-      attempt = await decode(process, { history, grammar, maxTokens, temperature, stop: grammar ? [] : stop }, onToken, signal);
-      usage.promptTokens += attempt.done.promptTokens;
-      usage.completionTokens += attempt.done.completionTokens;
-    }
-    usage.totalTokens = usage.promptTokens + usage.completionTokens;
-    const { done, id } = attempt;
+    // Every token is passed on, a tool call's too: the run bar and the CLI show the reply forming.
+    const { done, id, repeated } = await decode(process, { history, grammar, maxTokens, temperature, stop }, options.onToken, signal, grammar !== null);
+    const usage = { promptTokens: done.promptTokens, completionTokens: done.completionTokens, totalTokens: done.promptTokens + done.completionTokens };
     const base = { usage, latencyMs: Math.round(performance.now() - started), model: model.info.name, constrained: grammar ? ('grammar' as const) : ('none' as const) };
+    // A reply cut for repeating itself is unusable: the caller asks again (the engine counts a repair).
+    if (repeated !== null) return { ...base, content: done.text, toolCalls: [], finishReason: 'repetition' };
     const cutOff = done.stopReason === 'maxTokens';
     if (grammar && isToolCall) {
-      // Still cut off at the token limit, the JSON is incomplete: report it as such, with the text.
+      // Cut off at the token limit, the JSON is incomplete: reported as such, with the text, never decoded again.
       if (cutOff) return { ...base, content: done.text, toolCalls: [], finishReason: 'length' };
       const call = readToolCallReply(done.text, tools);
       return { ...base, content: '', toolCalls: [{ id: `call_${id}`, ...call }], finishReason: 'tool_calls' };
@@ -182,23 +193,36 @@ export function createLocalModelProvider(input: LocalModelSettingsInput, depende
     return { ...base, content: done.text, toolCalls: [], finishReason: cutOff ? 'length' : 'stop' };
   }
 
-  /** One generation in the model process; settles at once on abort (see `abortGraceMs`). */
+  /**
+   * One generation in the model process; settles at once on abort (see `abortGraceMs`). Stopped
+   * with a `timeout` when no token comes for `stallTimeoutMs` (the first one included: a busy
+   * machine may take long to read the prompt, but not that long), and, when `watchRepetition`,
+   * cut as soon as the text degenerates into one repeated unit (`repeated` names it).
+   */
   function decode(
     process: ModelProcess,
     input: { history: ChatHistoryEntry[]; grammar: GrammarSchema | null; maxTokens: number; temperature: number; stop: string[] },
     onToken: ((text: string) => void) | undefined,
     signal: AbortSignal,
-  ): Promise<{ done: FromModelProcess & { type: 'done' }; id: number }> {
+    watchRepetition: boolean,
+  ): Promise<{ done: FromModelProcess & { type: 'done' }; id: number; repeated: string | null }> {
     const id = nextId++;
     return new Promise((resolve, reject) => {
       let finished!: () => void;
       idle = new Promise<void>((resolveIdle) => (finished = resolveIdle));
+      let text = '';
+      let repeated: string | null = null;
+      let stallTimer: ReturnType<typeof setTimeout> | undefined;
+      let stalled = false;
+      let tokens = 0;
       const end = (): void => {
         generation = null;
+        clearTimeout(stallTimer);
         signal.removeEventListener('abort', onAbort);
         finished();
       };
-      const onAbort = (): void => {
+      /** Tells the process to stop; kills it if it has not stopped within the grace period. */
+      const stopGeneration = (): void => {
         process.send({ type: 'abort', id });
         // A token can take seconds on a busy machine: if the process has not stopped by then, kill it.
         const killer = setTimeout(() => {
@@ -207,14 +231,38 @@ export function createLocalModelProvider(input: LocalModelSettingsInput, depende
           else process.kill();
         }, abortGraceMs);
         killer.unref?.();
+      };
+      const onAbort = (): void => {
+        stopGeneration();
         reject(signal.reason);
+      };
+      const armStallTimer = (): void => {
+        clearTimeout(stallTimer);
+        const reading = tokens === 0 ? promptReadingMs(input.history) : 0;
+        stallTimer = setTimeout(() => {
+          stalled = true;
+          stopGeneration();
+          const waited = reading > 0 ? `${formatSeconds(settings.stallTimeoutMs)} beyond the ${formatSeconds(reading)} allowed for reading the prompt` : formatSeconds(settings.stallTimeoutMs);
+          reject(new WorkbenchError('timeout', `The local model ${fileName} produced no token for ${waited} (the stall timeout); the machine may be too busy, or fewer threads may help.`));
+        }, settings.stallTimeoutMs + reading);
       };
       generation = {
         id,
-        onToken,
+        onToken: (piece) => {
+          if (stalled) return;
+          tokens += 1;
+          armStallTimer();
+          if (repeated !== null) return;
+          onToken?.(piece);
+          if (!watchRepetition) return;
+          text += piece;
+          repeated = repeatedTail(text);
+          // The process answers the abort with `done` (stop reason `abort`) and the text so far.
+          if (repeated !== null) process.send({ type: 'abort', id });
+        },
         settle: (message) => {
           end();
-          if (message.type === 'done') resolve({ done: message, id });
+          if (message.type === 'done') resolve({ done: message, id, repeated });
           else reject(new WorkbenchError('internal', `The local model ${fileName} failed to answer: ${message.message}`));
         },
         crash: (how) => {
@@ -223,6 +271,7 @@ export function createLocalModelProvider(input: LocalModelSettingsInput, depende
         },
       };
       signal.addEventListener('abort', onAbort, { once: true });
+      armStallTimer();
       process.send({ type: 'generate', id, ...input });
     });
   }

@@ -11,7 +11,8 @@ export type ChatHistoryEntry = { type: 'system'; text: string } | { type: 'user'
 export interface LoadRequest {
   type: 'load';
   path: string;
-  threads: number;
+  /** A thread count, or `auto`: the process measures which count decodes fastest now and uses it. */
+  threads: number | 'auto';
   contextSize: number;
   /** `auto`: offload to a GPU when the prebuilt binaries find one; false: CPU only. */
   gpu: 'auto' | false;
@@ -29,11 +30,22 @@ export interface GenerateRequest {
   stop: string[];
 }
 
+/** The thread count in use, and how it was chosen. */
+export interface ThreadChoice {
+  count: number;
+  /** True when measured (`auto`); false when given explicitly. */
+  auto: boolean;
+  /** Tokens/s measured for each count tried (auto only), e.g. `{1: 28.1, 2: 7.4}`. */
+  measured: Record<number, number>;
+}
+
 export type ToModelProcess = LoadRequest | GenerateRequest | { type: 'abort'; id: number };
 
 export type FromModelProcess =
   | { type: 'load-progress'; progress: number }
-  | { type: 'loaded'; contextSize: number; threads: number; gpu: string | false; maxRssBytes: number }
+  | { type: 'loaded'; contextSize: number; threads: ThreadChoice; gpu: string | false; maxRssBytes: number }
+  /** The automatic thread count changed (the rate fell well below the one it was chosen at). */
+  | { type: 'threads'; threads: ThreadChoice }
   | { type: 'load-failed'; message: string }
   | { type: 'token'; id: number; text: string }
   | {

@@ -54,6 +54,14 @@ describeOrNotRun('dwb run --model-file (a whole PlanRAG run with SmolLM2-135M in
     expect(findChainBreak(log)).toBeNull();
     const start = log[0]?.event;
     expect(start?.type === 'run-start' && start.model.endpoint).toMatch(/^file:\/\/.*\.gguf$/);
+    // The thread choice is recorded (an explicit count, as given) and said on the first line.
+    expect(start?.type === 'run-start' && start.model.threads).toEqual({ count: testModelThreads, auto: false, measured: {} });
+    expect(result.stderr).toContain(`threads ${testModelThreads} (set explicitly)`);
+    // Tool-call replies stream: the first call's first token is shown before the first answer line.
+    const firstToken = lines.findIndex((line) => /^\[step \d+\] model: first token after \d+\.\d s: \{/.test(line));
+    const firstAnswer = lines.findIndex((line) => /^\[step \d+\] model answered/.test(line));
+    expect(firstToken, result.stderr).toBeGreaterThanOrEqual(0);
+    expect(firstToken).toBeLessThan(firstAnswer);
     const transcript = readTranscript(readFileSync(join(out, 'transcript.jsonl'), 'utf8'));
     expect(transcript.header.settings).toMatchObject({ modelPath: model.path, threads: testModelThreads, contextSize: 4096, maxTokens: 128 });
     expect(transcript.exchanges).toHaveLength(calls);
@@ -95,6 +103,8 @@ describeOrNotRun('dwb run --model-file (a whole PlanRAG run with SmolLM2-135M in
     const log = readFileSync(join(out, 'L1', 'run-log.jsonl'), 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as LoggedEvent).event);
     const start = log[0];
     expect(start?.type === 'run-start' && start.model.endpoint).toMatch(/^file:\/\/.*\.gguf$/);
+    // dqa solve records the thread choice too (an explicit count, as given).
+    expect(start?.type === 'run-start' && start.model.threads).toEqual({ count: testModelThreads, auto: false, measured: {} });
     expect(log.filter((event) => event.type === 'model-repair')).toEqual([]);
     const responses = log.filter((event) => event.type === 'model-response');
     expect(responses.length).toBeGreaterThan(0);

@@ -57,7 +57,7 @@ describeOrNotRun('local model provider (SmolLM2-135M in a child process)', model
     expect(['query', 'answer']).toContain(call!.name);
     expect(toolNamed(call!.name as 'query' | 'answer').arguments.safeParse(JSON.parse(call!.arguments)).success).toBe(true);
 
-    // A budget too small for the usual string allowance still ends in a complete call (asked again with tighter caps if cut off).
+    // A small budget still ends in a complete call, decoded once: the grammar's limits fit the plan's one step into it.
     const tight = await local.generate({ ...request, tools: [toolSpecFor(toolNamed('plan'), 'SQLite')], maxTokens: 64 });
     expect(tight.finishReason, tight.content).toBe('tool_calls');
     expect(toolNamed('plan').arguments.safeParse(JSON.parse(tight.toolCalls[0]!.arguments)).success).toBe(true);
