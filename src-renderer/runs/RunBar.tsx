@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { RunProgress } from '../../src-main/contract';
 import { useWorkbench } from '../ui/store-context';
-import { ReviewPanel } from './ReviewPanel';
 
 const statusLabels: Record<RunProgress['status'], string> = {
   running: 'Running',
@@ -95,7 +94,6 @@ export function RunBar({ progress, compact = false, onDismiss, onShowHistory }: 
         )}
       </div>
       {live && streamed && !progress.pendingReview && <p className="streamed">{streamed.slice(-240)}</p>}
-      {progress.pendingReview && <ReviewPanel runId={progress.runId} request={progress.pendingReview} language={progress.queryLanguage ?? 'sql'} />}
     </section>
   );
 }
