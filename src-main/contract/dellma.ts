@@ -249,3 +249,19 @@ export const dellmaCostEstimateSchema = z.object({
   completionTokens: z.number(),
 });
 export type DellmaCostEstimate = z.infer<typeof dellmaCostEstimateSchema>;
+
+/**
+ * Why a DeLLMa run cannot start from the workbench, or null when it can. The run weighs options
+ * the question lists on an `Options:` line; with fewer than two it could only spend a model call
+ * on a candidate query and then fail, so the composer keeps Start disabled with this reason and
+ * `runs/start` refuses it before any model call. (`dwb run` and the benchmarks keep the candidate
+ * query for questions that list none.)
+ */
+export function dellmaOptionsProblem(question: string): string | null {
+  const line = /^\s*options\s*:\s*(.+)$/im.exec(question)?.[1];
+  const separator = line?.includes(';') ? ';' : ',';
+  const listed = new Set((line ?? '').split(separator).map((item) => item.trim().replace(/\.$/, '')).filter(Boolean));
+  if (listed.size >= 2) return null;
+  const given = listed.size === 0 ? 'the question lists none' : 'the question lists one';
+  return `DeLLMa needs at least two options: list them on a line of the question, "Options: a; b; c" (${given})`;
+}

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { EventName, EventPayload } from '../contract/api';
 import type { Cell } from '../contract/notebook';
 import { techniqueIdSchema } from '../contract/run';
+import { dellmaOptionsProblem } from '../contract/dellma';
 import { dellmaRunSettingsSchema } from '../contract/dellma';
 import { fidelitySchema } from '../contract/fidelity';
 import { runDocumentSchema, type RunDocument } from '../contract/documents';
@@ -181,6 +182,9 @@ export class RunManager {
     if (input.actionLibrary !== undefined && input.technique !== 'pearl') throw new WorkbenchError('invalid-request', `An action library is for Pearl runs, not ${input.technique}`);
     if (input.actionLibrary !== undefined) this.libraryOf(input.actionLibrary); // an unknown library too
     if (input.dellma !== undefined && input.technique !== 'dellma') throw new WorkbenchError('invalid-request', `DeLLMa settings are for DeLLMa runs, not ${input.technique}`);
+    // Refused before anything is stored or asked of the model: the run would only fail after a call.
+    const optionsProblem = input.technique === 'dellma' ? dellmaOptionsProblem(input.question) : null;
+    if (optionsProblem !== null) throw new WorkbenchError('invalid-request', optionsProblem);
     const settings = this.runModel();
     const { notebooks, runs, environment } = this.dependencies;
     const notebook = notebooks.get(input.notebookId);

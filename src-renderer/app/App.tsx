@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type CSSProperties } from 'react';
+import { useEffect, useRef, useState, type CSSProperties, type MouseEvent } from 'react';
 import type { WorkbenchClient } from '../../src-main/contract';
 import { BenchmarksView } from '../benchmarks/BenchmarksView';
 import { TrashView } from '../trash/TrashView';
@@ -82,6 +82,9 @@ export function App({ client }: { client: WorkbenchClient }) {
 
   return (
     <div className="app" style={{ '--sidebar-width': `${sidebarWidth}px` } as CSSProperties}>
+      <a className="skip-link" href="#main" data-testid="skip-link" onClick={skipToMain}>
+        Skip to notebook
+      </a>
       <aside className="sidebar">
         <div className="brand">
           <span className="logo">◆</span> Decision Workbench
@@ -175,4 +178,14 @@ export function App({ client }: { client: WorkbenchClient }) {
       <Toasts />
     </div>
   );
+}
+
+/** The skip link: focus moves to the view in front (every view is one `main`), past the sidebar. */
+function skipToMain(event: MouseEvent<HTMLAnchorElement>): void {
+  const main = event.currentTarget.ownerDocument.querySelector<HTMLElement>('.main-column main');
+  if (!main) return;
+  event.preventDefault();
+  main.tabIndex = -1;
+  main.focus();
+  main.scrollIntoView({ block: 'start' });
 }

@@ -117,7 +117,7 @@ export function BenchmarksView({ client, onOpenNotebook }: { client: WorkbenchCl
   };
 
   return (
-    <div className="benchmarks" data-testid="benchmarks-view">
+    <main className="benchmarks" data-testid="benchmarks-view" aria-label="Benchmarks">
       <h1>Benchmarks</h1>
       <section className="benchmark-form" aria-label="New benchmark">
         <p className="muted" data-testid="benchmark-model">
@@ -241,7 +241,7 @@ export function BenchmarksView({ client, onOpenNotebook }: { client: WorkbenchCl
           <table className="benchmark-table" data-testid="question-table">
             <thead>
               <tr>
-                <th>Question</th><th>Technique</th><th>DB</th><th>Decision</th><th>Simulator best</th><th>Right</th><th>Flags</th><th>Ended</th><th>Category</th><th>Evidence</th><th>Decided by</th><th />
+                <th>Question</th><th>Technique</th><th>DB</th><th>Decision</th><th>Simulator best</th><th>Right</th><th>Flags</th><th>Ended</th><th>Category</th><th>Evidence</th><th>Decided by</th><th><span className="visually-hidden">Actions</span></th>
               </tr>
             </thead>
             <tbody>
@@ -287,7 +287,7 @@ export function BenchmarksView({ client, onOpenNotebook }: { client: WorkbenchCl
           </table>
         </section>
       )}
-    </div>
+    </main>
   );
 }
 

@@ -87,7 +87,7 @@ export function CellFrame({ cell, toolbar, children }: { cell: Cell; toolbar?: R
           <button className="icon" title="Move down" aria-label="Move cell down" onClick={() => void moveCell(cell.id, 1).catch((e: unknown) => reportError(e, 'Move failed'))}>
             ↓
           </button>
-          <button className="icon" title="Delete cell (undo from the notice)" aria-label="Delete cell" onClick={() => void deleteCell(cell.id).catch((e: unknown) => reportError(e, 'Delete failed'))}>
+          <button className="icon" title="Delete cell (undo from the notice)" aria-label="Delete cell" onClick={() => void deleteCell(cell.id, { capture: 'capture' }).catch((e: unknown) => reportError(e, 'Delete failed'))}>
             ✕
           </button>
         </span>

@@ -174,7 +174,7 @@ export const workbenchCommands = registerCommands([
     shortcuts: ['D D'],
     scope: 'command',
     predicate: hasCell,
-    perform: reported('Delete failed', ({ state, cellId }) => (cellId ? state.deleteCell(cellId) : Promise.resolve())),
+    perform: reported('Delete failed', ({ state, cellId }) => (cellId ? state.deleteCell(cellId, { capture: 'capture' }) : Promise.resolve())),
   },
   {
     id: 'cell.to-note',
@@ -182,7 +182,7 @@ export const workbenchCommands = registerCommands([
     shortcuts: ['M'],
     scope: 'command',
     predicate: (context) => selectedCell(context)?.kind === 'query' && selectedCell(context)?.author === 'analyst',
-    perform: reported('Could not change the cell', ({ state, cellId }) => state.changeCellKind(cellId ?? '', 'note')),
+    perform: reported('Could not change the cell', ({ state, cellId }) => state.changeCellKind(cellId ?? '', 'note', { capture: 'capture' })),
   },
   {
     id: 'cell.to-query',
@@ -190,7 +190,7 @@ export const workbenchCommands = registerCommands([
     shortcuts: ['Y'],
     scope: 'command',
     predicate: (context) => selectedCell(context)?.kind === 'note' && selectedCell(context)?.author === 'analyst',
-    perform: reported('Could not change the cell', ({ state, cellId }) => state.changeCellKind(cellId ?? '', 'query')),
+    perform: reported('Could not change the cell', ({ state, cellId }) => state.changeCellKind(cellId ?? '', 'query', { capture: 'capture' })),
   },
   {
     id: 'cell.move-up',

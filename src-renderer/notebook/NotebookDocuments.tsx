@@ -50,7 +50,7 @@ export function NotebookDocuments({ notebookId }: { notebookId: string }) {
             <button
               className="icon small"
               aria-label={`Remove document ${document.name}`}
-              onClick={() => void removeDocument(document.id).catch((caught: unknown) => setError(caught instanceof Error ? caught.message : String(caught)))}
+              onClick={() => void removeDocument(document.id, { capture: 'capture' }).catch((caught: unknown) => setError(caught instanceof Error ? caught.message : String(caught)))}
             >
               ✕
             </button>

@@ -1,4 +1,5 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import type { RunProgress } from '../../src-main/contract';
 import type { Cell, CellKind } from '../../src-main/contract';
 import { useWorkbench } from '../ui/store-context';
 import { NoteCell } from '../cells/NoteCell';
@@ -9,6 +10,7 @@ import { SimulationCell } from '../cells/SimulationCell';
 import { WhatIfCell } from '../cells/WhatIfCell';
 import { RunBar } from '../runs/RunBar';
 import { RunComposer } from '../runs/RunComposer';
+import { ReviewDock } from '../runs/ReviewDock';
 import { RunHistory } from '../runs/RunHistory';
 import { neighbourWithConnection } from '../state/notebook-slice';
 import { useSimulatorFit } from './use-simulator-fit';
@@ -39,6 +41,16 @@ export function NotebookView() {
     .sort((a, b) => Date.parse(b.startedAt) - Date.parse(a.startedAt))[0];
   const showEnded = lastEnded && lastEnded.runId !== dismissedRunId ? lastEnded : undefined;
 
+  // A run waiting for the analyst docks its review beside the notebook; the cell it is about scrolls into sight.
+  const reviewing = liveRuns.find((run): run is RunProgress & { pendingReview: NonNullable<RunProgress['pendingReview']> } => run.pendingReview !== null);
+  const underReview = reviewing ? cellUnderReview(cells, reviewing) : null;
+  const reviewKey = reviewing ? `${reviewing.runId}:${reviewing.pendingReview.step}:${reviewing.pendingReview.subject}` : null;
+  const cellsRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!reviewKey || !underReview) return;
+    cellsRef.current?.querySelector(`[data-cell-slot="${CSS.escape(underReview)}"]`)?.scrollIntoView({ block: 'center' });
+  }, [reviewKey, underReview]);
+
   useEffect(() => {
     if (notebookId) void loadInterruptedRuns(notebookId).catch((error: unknown) => reportError(error, 'Could not list the runs'));
   }, [notebookId, loadInterruptedRuns, reportError]);
@@ -52,6 +64,7 @@ export function NotebookView() {
     );
   }
   return (
+    <div className={`notebook-layout${reviewing ? ' with-review' : ''}`} ref={cellsRef}>
     <main className="notebook" data-testid="notebook">
       <EditableTitle
         key={notebookId}
@@ -90,7 +103,7 @@ export function NotebookView() {
       ))}
       <AddCellBar afterCellId={null} prominent={cells.length === 0} />
       {cells.map((cell) => (
-        <div key={cell.id} className="cell-slot">
+        <div key={cell.id} className={`cell-slot${cell.id === underReview ? ' under-review' : ''}`} data-cell-slot={cell.id} {...(cell.id === underReview ? { 'data-testid': 'cell-under-review' } : {})}>
           <CellByKind cell={cell} />
           <AddCellBar afterCellId={cell.id} />
         </div>
@@ -104,7 +117,20 @@ export function NotebookView() {
         )}
       </div>
     </main>
+    {reviewing && <ReviewDock key={reviewing.runId} run={reviewing} />}
+    </div>
   );
+}
+
+/**
+ * The cell a review is about: the run's newest cell on the node under review (a Plan*RAG node,
+ * a DeLLMa step), else the run's newest cell; null before the run wrote one.
+ */
+export function cellUnderReview(cells: readonly Cell[], run: Pick<RunProgress, 'runId' | 'pendingReview'>): string | null {
+  const own = cells.filter((cell) => cell.provenance.runId === run.runId);
+  const node = run.pendingReview?.node;
+  const onNode = node ? own.filter((cell) => cell.provenance.node === node) : [];
+  return (onNode.at(-1) ?? own.at(-1))?.id ?? null;
 }
 
 function CellByKind({ cell }: { cell: Cell }) {

@@ -135,7 +135,7 @@ export function PlaybooksView({ client }: { client: WorkbenchClient }) {
   const withVersions = tasks.filter((task) => task.versions.length > 0);
 
   return (
-    <div className="benchmarks playbooks" data-testid="playbooks-view">
+    <main className="benchmarks playbooks" data-testid="playbooks-view" aria-label="Playbooks">
       <h1>Playbooks</h1>
       <p className="muted">
         AutoPlan learns one playbook per kind of question (scenario × database) from batches of past questions. Review each new version, then pin the one the AutoPlan technique should follow.
@@ -229,7 +229,7 @@ export function PlaybooksView({ client }: { client: WorkbenchClient }) {
           <table className="benchmark-table" data-testid="playbook-versions">
             <thead>
               <tr>
-                <th>Version</th><th>Hash</th><th>Parent</th><th>Training questions</th><th>Batch success</th><th>Added</th><th>Status</th><th />
+                <th>Version</th><th>Hash</th><th>Parent</th><th>Training questions</th><th>Batch success</th><th>Added</th><th>Status</th><th><span className="visually-hidden">Actions</span></th>
               </tr>
             </thead>
             <tbody>
@@ -328,6 +328,6 @@ export function PlaybooksView({ client }: { client: WorkbenchClient }) {
           )}
         </section>
       ))}
-    </div>
+    </main>
   );
 }

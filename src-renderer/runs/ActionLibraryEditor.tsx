@@ -57,7 +57,9 @@ export function ActionLibraryEditor({ library, onSaved, onCancel }: { library: A
             <th>Action</th>
             <th>Parameters</th>
             <th>Definition</th>
-            <th />
+            <th>
+              <span className="visually-hidden">Actions</span>
+            </th>
           </tr>
         </thead>
         <tbody>

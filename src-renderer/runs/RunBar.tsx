@@ -2,7 +2,6 @@ import { useEffect, useState } from 'react';
 import { decidedByText, type RunProgress } from '../../src-main/contract';
 import { rateWindowMs } from '../state/runs-slice';
 import { useWorkbench } from '../ui/store-context';
-import { ReviewPanel } from './ReviewPanel';
 
 const statusLabels: Record<RunProgress['status'], string> = {
   running: 'Running',
@@ -107,7 +106,6 @@ export function RunBar({ progress, compact = false, onDismiss, onShowHistory }: 
           {streamed.slice(-240)}
         </p>
       )}
-      {progress.pendingReview && <ReviewPanel runId={progress.runId} request={progress.pendingReview} language={progress.queryLanguage ?? 'sql'} />}
     </section>
   );
 }

@@ -8,6 +8,7 @@ import { DellmaSettings } from './DellmaSettings';
 import { FidelitySetting } from './FidelitySetting';
 import { RunDocumentsNote } from './RunDocumentsNote';
 import { dellmaSizeProblem } from './request-problem';
+import { dellmaOptionsProblem } from '../../src-main/contract/dellma';
 
 /** Where a decision run is set up: question, business rules, data, technique and mode. */
 export function RunComposer({ draft }: { draft: RunDraft }) {
@@ -71,6 +72,9 @@ export function RunComposer({ draft }: { draft: RunDraft }) {
     };
   }, [form.technique, listPlaybooks]);
 
+  // DeLLMa weighs the options the question lists; without two, Start stays off and says why.
+  const optionsProblem = form.technique === 'dellma' ? dellmaOptionsProblem(form.question) : null;
+
   const start = async (): Promise<void> => {
     setBusy(true);
     setError(null);
@@ -97,7 +101,7 @@ export function RunComposer({ draft }: { draft: RunDraft }) {
       aria-label="New decision run"
       onKeyDown={(event) => {
         // The keyboard's way through the form: Ctrl/Cmd+Enter starts the run, Esc closes the form.
-        if (event.key === 'Enter' && (event.ctrlKey || event.metaKey) && !busy && temperatureValid && form.question.trim() && form.connectionId && model?.settings) {
+        if (event.key === 'Enter' && (event.ctrlKey || event.metaKey) && !busy && temperatureValid && optionsProblem === null && form.question.trim() && form.connectionId && model?.settings) {
           event.preventDefault();
           void start();
         } else if (event.key === 'Escape' && !event.defaultPrevented) {
@@ -205,6 +209,11 @@ export function RunComposer({ draft }: { draft: RunDraft }) {
               : 'The model may test candidate changes on a throwaway copy of the data (the data itself never changes).'}
         </span>
       </label>
+      {optionsProblem !== null && form.question.trim() && (
+        <p className="warning" id="start-blocked" data-testid="start-blocked">
+          {optionsProblem}.
+        </p>
+      )}
       {!hasModel && <p className="warning">Set up a model endpoint or add a local model first (Model › Set up, in the sidebar).</p>}
       {error && (
         <p className="form-error" role="alert">
@@ -217,7 +226,9 @@ export function RunComposer({ draft }: { draft: RunDraft }) {
           {form.technique === 'autoplan' && pinned !== null && <span data-testid="playbook-note"> {pinned}</span>}
         </span>
         <span className="spacer" />
-        <button className="primary" data-testid="start-run" title="Ctrl+Enter" disabled={busy || !form.question.trim() || !form.connectionId || !hasModel || !temperatureValid} onClick={() => void start()}>
+        <button className="primary" data-testid="start-run" title="Ctrl+Enter"
+          disabled={busy || !form.question.trim() || !form.connectionId || !hasModel || !temperatureValid || optionsProblem !== null}
+          {...(optionsProblem !== null && form.question.trim() ? { 'aria-describedby': 'start-blocked' } : {})} onClick={() => void start()}>
           {busy ? 'Starting…' : '▶ Start run'}
         </button>
       </footer>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useWorkbench } from '../ui/store-context';
 import { CopyIcon, PencilIcon, TrashIcon } from '../ui/icons';
+import { rovingListKeyDown } from '../ui/roving-list';
 
 /** The workspace's notebooks: open, create, rename, duplicate, delete (with undo). */
 export function NotebookList() {
@@ -15,6 +16,9 @@ export function NotebookList() {
   const reportError = useWorkbench((state) => state.reportError);
   const openAgricultureExample = useWorkbench((state) => state.openAgricultureExample);
   const [renaming, setRenaming] = useState<{ id: string; title: string } | null>(null);
+  // The list's one tab stop: the row last focused, else the open notebook, else the first.
+  const [focusedId, setFocusedId] = useState<string | null>(null);
+  const tabStopId = [focusedId, currentId].find((id) => id !== null && notebooks.some((notebook) => notebook.id === id)) ?? notebooks[0]?.id ?? null;
 
   const attempt = (work: Promise<unknown>, context: string): void => void work.catch((error: unknown) => reportError(error, context));
 
@@ -34,7 +38,7 @@ export function NotebookList() {
           + Example
         </button>
       </header>
-      <ul className="list" data-testid="notebook-list">
+      <ul className="list" data-testid="notebook-list" aria-label="Notebooks (arrow keys move, Enter opens)" onKeyDown={rovingListKeyDown}>
         {notebooks.map((notebook) => (
           <li key={notebook.id} className={notebook.id === currentId ? 'selected' : ''}>
             {renaming?.id === notebook.id ? (
@@ -55,6 +59,10 @@ export function NotebookList() {
             ) : (
               <button
                 className="list-item"
+                data-roving-item
+                tabIndex={notebook.id === tabStopId ? 0 : -1}
+                aria-current={notebook.id === currentId ? 'page' : undefined}
+                onFocus={() => setFocusedId(notebook.id)}
                 // Choosing a notebook shows it, the open one too, whatever view (trash, benchmarks, playbooks) is in front.
                 onClick={() => attempt(openNotebook(notebook.id).then(() => setMainView('notebook')), 'Could not open the notebook')} onDoubleClick={() => setRenaming({ id: notebook.id, title: notebook.title })}>
                 <span className="list-title">{notebook.title}</span>
@@ -62,13 +70,13 @@ export function NotebookList() {
               </button>
             )}
             <span className="row-actions">
-              <button className="icon" title="Rename" aria-label={`Rename ${notebook.title}`} onClick={() => setRenaming({ id: notebook.id, title: notebook.title })}>
+              <button className="icon" data-roving-action tabIndex={-1} title="Rename" aria-label={`Rename ${notebook.title}`} onClick={() => setRenaming({ id: notebook.id, title: notebook.title })}>
                 <PencilIcon />
               </button>
-              <button className="icon" title="Duplicate" aria-label={`Duplicate ${notebook.title}`} onClick={() => attempt(duplicateNotebook(notebook.id), 'Duplicate failed')}>
+              <button className="icon" data-roving-action tabIndex={-1} title="Duplicate" aria-label={`Duplicate ${notebook.title}`} onClick={() => attempt(duplicateNotebook(notebook.id), 'Duplicate failed')}>
                 <CopyIcon />
               </button>
-              <button className="icon" title="Delete (undo from the notice)" aria-label={`Delete ${notebook.title}`} onClick={() => attempt(deleteNotebook(notebook.id), 'Delete failed')}>
+              <button className="icon" data-roving-action tabIndex={-1} title="Delete (undo from the notice)" aria-label={`Delete ${notebook.title}`} onClick={() => attempt(deleteNotebook(notebook.id), 'Delete failed')}>
                 <TrashIcon />
               </button>
             </span>

@@ -1,6 +1,6 @@
 import type { DocumentSummary, Result } from '../../src-main/contract';
 import type { SliceContext } from './store';
-import { capturePolicy, restoreFailure } from './undo';
+import { restoreFailure, type CaptureOption } from './undo';
 
 export interface DocumentsSlice {
   /** The open notebook's attached documents (for that notebook only). */
@@ -9,7 +9,7 @@ export interface DocumentsSlice {
   /** Sends a file's bytes; the main process checks it (size, binary, UTF-8) and says why it refuses one. */
   attachDocument(notebookId: string, file: File): Promise<DocumentSummary>;
   /** Moves a document to the trash; the notice's Undo, Ctrl+Z or the trash puts it back. */
-  removeDocument(id: string): Promise<void>;
+  removeDocument(id: string, options: CaptureOption): Promise<void>;
   /** Builds the DeLLMa agriculture example, opens its notebook and the run composer with DeLLMa and the question. */
   openAgricultureExample(): Promise<Result<'examples/dellma-agriculture'>>;
 }
@@ -37,7 +37,7 @@ export function createDocumentsSlice({ client, set, get }: SliceContext): Docume
       await get().loadDocuments(notebookId);
       return added;
     },
-    removeDocument: async (id) => {
+    removeDocument: async (id, { capture }) => {
       const current = get().documents;
       const name = current?.list.find((document) => document.id === id)?.name ?? 'The document';
       await client.invoke('documents/remove', { id });
@@ -49,7 +49,7 @@ export function createDocumentsSlice({ client, set, get }: SliceContext): Docume
         });
         await get().loadDocuments(restored.notebookId);
       };
-      if (capturePolicy({ kind: 'remove-document' }) === 'capture') get().pushUndo({ label: `Restore the document ${name}`, targetId: id, undo: restore });
+      if (capture === 'capture') get().pushUndo({ label: `Restore the document ${name}`, targetId: id, undo: restore });
       get().notify({
         tone: 'info',
         message: `${name} removed — in the trash; Ctrl+Z restores it`,

@@ -10,7 +10,7 @@ import {
 } from '../../src-main/contract';
 import { idleRuntime, transitionRuntime, type CellRuntime, type RuntimeMessage } from './cell-runtime';
 import type { SliceContext } from './store';
-import { capturePolicy, restoreFailure } from './undo';
+import { restoreFailure, type CaptureOption } from './undo';
 
 export type SaveState = 'saved' | 'pending' | 'saving' | 'error';
 
@@ -47,9 +47,10 @@ export interface NotebookSlice {
   editCell(id: string, edit: CellEdit): void;
   /** Saves every pending edit now; resolves when the workspace has them. */
   flushEdits(): Promise<void>;
-  deleteCell(id: string): Promise<void>;
-  /** Turns an analyst's query into a note or back (Jupyter's M and Y); undoable. */
-  changeCellKind(id: string, kind: 'query' | 'note'): Promise<void>;
+  /** Moves a cell to the trash; `capture` puts its restore on the undo stack. */
+  deleteCell(id: string, options: CaptureOption): Promise<void>;
+  /** Turns an analyst's query into a note or back (Jupyter's M and Y); `capture` makes it undoable. */
+  changeCellKind(id: string, kind: 'query' | 'note', options: CaptureOption): Promise<void>;
   moveCell(id: string, direction: -1 | 1): Promise<void>;
   runCell(id: string, options?: { advance?: boolean }): Promise<void>;
   cancelCell(id: string): Promise<void>;
@@ -212,7 +213,7 @@ export function createNotebookSlice({ client, set, get }: SliceContext): Noteboo
       await Promise.all([...pendingEdits.keys()].map((id) => saveCell(id)));
     },
 
-    deleteCell: async (id) => {
+    deleteCell: async (id, { capture }) => {
       await saveCell(id);
       const index = get().cells.findIndex((cell) => cell.id === id);
       await client.invoke('cells/delete', { id });
@@ -231,7 +232,7 @@ export function createNotebookSlice({ client, set, get }: SliceContext): Noteboo
         set({ cells, selectedCellId: cell.id });
         void refreshNotebookList();
       };
-      if (capturePolicy({ kind: 'delete-cell', by: 'analyst' }) === 'capture') get().pushUndo({ label: 'Restore the deleted cell', targetId: id, undo: restore });
+      if (capture === 'capture') get().pushUndo({ label: 'Restore the deleted cell', targetId: id, undo: restore });
       get().notify({
         tone: 'info',
         message: 'Cell deleted — Ctrl+Z restores it',
@@ -243,7 +244,7 @@ export function createNotebookSlice({ client, set, get }: SliceContext): Noteboo
       });
     },
 
-    changeCellKind: async (id, kind) => {
+    changeCellKind: async (id, kind, { capture }) => {
       const cell = get().cells.find((candidate) => candidate.id === id);
       if (!cell || cell.kind === kind || (cell.kind !== 'query' && cell.kind !== 'note') || cell.author !== 'analyst') return;
       // A running query would save its output onto the note; it is cancelled or finished first.
@@ -257,7 +258,7 @@ export function createNotebookSlice({ client, set, get }: SliceContext): Noteboo
         set({ cells: get().cells.map((existing) => (existing.id === id ? changed : existing)), runtimes, selectedCellId: id });
       };
       await apply({ kind, connectionId });
-      if (capturePolicy({ kind: 'change-cell-kind' }) === 'capture') {
+      if (capture === 'capture') {
         get().pushUndo({ label: `Turn the ${kind} back into a ${previous.kind}`, targetId: id, undo: () => apply(previous) });
       }
     },

@@ -1,32 +1,20 @@
 import { WorkbenchError } from '../../src-main/contract';
 
 /**
- * What Ctrl/Cmd+Z can take back, and the policy that decides what is captured.
+ * What Ctrl/Cmd+Z can take back.
  *
- * Policy, per kind of change (Excalidraw names this per update, `CaptureUpdateAction`):
- * - `capture`: the analyst removed something (a cell, an attached document) or turned a query
- *   into a note or back — undoable, newest first;
- * - `never`: cells a run writes, and text typed in an editor (the editor keeps its own undo).
+ * Each store mutation that can be taken back is told by its caller whether to record it, as
+ * Excalidraw's `CaptureUpdateAction` is given per update: the caller knows why the change happens
+ * (the analyst pressed Delete, or a run or a test tidies up), the store does not. `capture` puts
+ * an entry on the undo stack, newest first; `never` changes the data and leaves the stack alone
+ * (the change still has its notice and the trash). Text typed in an editor is never captured
+ * here: the editor keeps its own undo.
  */
 export type CapturePolicy = 'capture' | 'never';
 
-export type UndoableChange = { kind: 'delete-cell'; by: 'analyst' | 'run' } | { kind: 'remove-document' } | { kind: 'change-cell-kind' } | { kind: 'run-writes-cell' } | { kind: 'edit-text' };
-
-export function capturePolicy(change: UndoableChange): CapturePolicy {
-  switch (change.kind) {
-    case 'delete-cell':
-      return change.by === 'analyst' ? 'capture' : 'never';
-    case 'remove-document':
-    case 'change-cell-kind':
-      return 'capture';
-    case 'run-writes-cell':
-    case 'edit-text':
-      return 'never';
-    default: {
-      const unreachable: never = change;
-      return unreachable;
-    }
-  }
+/** The option every undoable mutation takes; required, so no call site decides by default. */
+export interface CaptureOption {
+  capture: CapturePolicy;
 }
 
 export interface UndoEntry {

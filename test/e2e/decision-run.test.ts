@@ -68,7 +68,7 @@ describe('a decision run in step-through mode', () => {
     await review.getByTestId('review-approve').click();
     // The model's next query waits for review in turn; approve it as it is.
     await expect
-      .poll(async () => `${(await app.page.getByTestId('run-bar').innerText()).replaceAll('\u00a0', ' ')} ${model().failures.join(' ')}`)
+      .poll(async () => `${(await app.page.getByTestId('review-dock').innerText()).replace(/\s+/g, ' ')} ${model().failures.join(' ')}`)
       .toMatch(/FROM flow WHERE dest/);
     expect(await app.page.getByTestId('review-approve').innerText()).toBe('Approve');
     await app.page.getByTestId('review-approve').click();

@@ -80,6 +80,29 @@ describe('DeLLMa on the agriculture example', () => {
     await expect.poll(() => app.page.getByTestId('connection-list').innerText()).toContain('Agriculture 2021');
   });
 
+  it('keeps Start disabled, saying why, until the question lists two options (no model call spent)', async () => {
+    const requestsBefore = model().requests.length;
+    await app.page.getByTestId('new-run').click();
+    const composer = app.page.getByTestId('run-composer');
+    await composer.getByLabel('Run connection').selectOption({ label: 'Agriculture 2021' });
+    await composer.getByLabel('Technique').selectOption('dellma');
+    await composer.getByLabel('Decision question').fill('Which fruit should I plant next season?');
+    const start = composer.getByTestId('start-run');
+    await expect.poll(() => start.isDisabled()).toBe(true);
+    expect(await composer.getByTestId('start-blocked').innerText()).toBe('DeLLMa needs at least two options: list them on a line of the question, "Options: a; b; c" (the question lists none).');
+    expect(await start.getAttribute('aria-describedby')).toBe('start-blocked');
+    // Ctrl+Enter does not start it either.
+    await composer.getByLabel('Decision question').press('Control+Enter');
+    await composer.getByLabel('Decision question').fill('Which fruit should I plant next season?\nOptions: pear');
+    await expect.poll(() => composer.getByTestId('start-blocked').innerText()).toContain('(the question lists one)');
+    await composer.getByLabel('Decision question').fill('Which fruit should I plant next season?\nOptions: apple; pear');
+    await expect.poll(() => start.isDisabled()).toBe(false);
+    expect(await composer.getByTestId('start-blocked').count()).toBe(0);
+    await composer.getByLabel('Close').click();
+    expect(model().requests.length).toBe(requestsBefore);
+    expect(await app.page.getByTestId('run-status').count()).toBe(0);
+  });
+
   it('a model that always prefers pear futures makes pear the decision, every step shown as a cell', async () => {
     // Before the run: the cost from |A| = 3, s, b, q, recomputed as a size changes.
     await app.page.getByTestId('new-run').click();

@@ -142,9 +142,9 @@ describe('a keyboard-only journey', () => {
     await screenshot(page(), 'journey-04-review-edit');
     await press('Enter');
     // The next proposal: approved from its editor with Ctrl+Enter.
-    // (Monaco shows spaces as no-break spaces.)
+    // (Monaco shows spaces as no-break spaces and wraps long lines in the docked panel.)
     await expect
-      .poll(async () => `${(await page().getByTestId('run-bar').innerText()).replaceAll('\u00a0', ' ')} ${model().failures.join(' ')}`, { timeout: 20_000 })
+      .poll(async () => `${(await page().getByTestId('review-dock').innerText()).replace(/\s+/g, ' ')} ${model().failures.join(' ')}`, { timeout: 20_000 })
       .toMatch(/FROM flow WHERE dest/);
     await expect.poll(async () => (await focused()).inEditor).toBe(true);
     await press('Control+Enter');

@@ -113,7 +113,7 @@ describe('a Pearl program in the notebook', () => {
     await screenshot(app.page, 'pearl-04-step-review');
     await review.getByTestId('review-approve').click();
     // The query of out1 waits for review in turn.
-    await expect.poll(async () => `${(await app.page.getByTestId('run-bar').first().innerText()).replaceAll('\u00a0', ' ')} ${model().failures.join(' ')}`, { timeout: 20_000 }).toMatch(/FROM flow WHERE dest/);
+    await expect.poll(async () => `${(await app.page.getByTestId('review-dock').innerText()).replace(/\s+/g, ' ')} ${model().failures.join(' ')}`, { timeout: 20_000 }).toMatch(/FROM flow WHERE dest/);
     await app.page.getByTestId('review-approve').click();
     await expect.poll(async () => (await app.page.getByTestId('decision').count()) === 3 && (await app.page.getByTestId('run-status').innerText()), { timeout: 30_000 }).toBe('Decided');
     model().verify();

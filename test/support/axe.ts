@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { lowContrastSvgTexts } from './contrast';
 import { repoRoot } from './fixtures';
 
 interface AxeViolation {
@@ -10,7 +11,8 @@ interface AxeViolation {
 }
 
 /**
- * Runs axe-core in the page and returns its serious and critical violations, described. The
+ * Runs axe-core in the page and returns its serious and critical violations, described, with
+ * every SVG text below 4.5:1 (axe measures HTML text only; see lowContrastSvgTexts). The
  * page must be opened with `bypassCSP` (the app's policy rightly refuses injected scripts).
  */
 export async function seriousViolations(target: Page): Promise<string[]> {
@@ -20,7 +22,11 @@ export async function seriousViolations(target: Page): Promise<string[]> {
     const results = await axe.run((globalThis as unknown as { document: unknown }).document, { resultTypes: ['violations'] });
     return results.violations;
   });
-  return violations
+  const svgTexts = await lowContrastSvgTexts(target);
+  return [
+    ...violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes.slice(0, 3).map((node) => node.target.join(' ')).join(', ')}`);
+    .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes.slice(0, 3).map((node) => node.target.join(' ')).join(', ')}`),
+    ...svgTexts,
+  ];
 }

@@ -4,7 +4,7 @@ import { keyboardTable } from '../../../src-renderer/commands/keyboard-table';
 import { chordOf, registerCommands } from '../../../src-renderer/commands/registry';
 import { workbenchCommands } from '../../../src-renderer/commands/workbench-commands';
 import { neighbourWithConnection } from '../../../src-renderer/state/notebook-slice';
-import { capturePolicy, restoreFailure } from '../../../src-renderer/state/undo';
+import { restoreFailure } from '../../../src-renderer/state/undo';
 import keyboardPage from '../../../docs/keyboard.md?raw';
 
 const key = (key: string, modifiers: Partial<Record<'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey', boolean>> = {}) => ({
@@ -50,15 +50,7 @@ describe('the command registry', () => {
   });
 });
 
-describe('undo policy', () => {
-  it('captures the analyst’s deletions, never what a run writes or text typed in an editor', () => {
-    expect(capturePolicy({ kind: 'delete-cell', by: 'analyst' })).toBe('capture');
-    expect(capturePolicy({ kind: 'remove-document' })).toBe('capture');
-    expect(capturePolicy({ kind: 'delete-cell', by: 'run' })).toBe('never');
-    expect(capturePolicy({ kind: 'run-writes-cell' })).toBe('never');
-    expect(capturePolicy({ kind: 'edit-text' })).toBe('never');
-  });
-
+describe('undo restores', () => {
   it('words a restore that came after the trash was emptied without the internal id', () => {
     // What the workspace answers then (NotebookStore.restore, revived on this side).
     const answer = WorkbenchError.revive(new WorkbenchError('not-found', 'No notebook 6f1c2e4a-0000-4000-8000-000000000000 in the trash').toJSON());
