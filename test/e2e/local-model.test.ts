@@ -75,14 +75,15 @@ describeOrNotRun('the model manager: a local GGUF model', model.unavailable, () 
     expect(kinds).toContain('plan');
     expect(kinds).toContain('query');
 
-    // What the run log says of every reply: none unusable, each held to the tools by the grammar.
+    // What the run log says of every reply: each held to the tools by the grammar.
     const database = new Database(join(app.workspaceDir, 'workspace.sqlite'), { readonly: true });
     try {
       const events = (database.prepare('SELECT event FROM run_events ORDER BY run_id, seq').pluck().all() as string[]).map((text) => JSON.parse(text) as { type: string; constrained?: string });
       const responses = events.filter((event) => event.type === 'model-response');
       expect(responses.length).toBeGreaterThanOrEqual(2);
       expect(responses.map((event) => event.constrained)).toEqual(responses.map(() => 'grammar'));
-      expect(events.filter((event) => event.type === 'model-repair')).toEqual([]);
+      // Every reply parses under the grammar; the only repair is of a reply cut for repeating itself (issue 29).
+      for (const repair of events.filter((event) => event.type === 'model-repair')) expect((repair as { problem?: string }).problem).toMatch(/^the reply kept repeating .+ and was cut off; write each value once$/);
     } finally {
       database.close();
     }
