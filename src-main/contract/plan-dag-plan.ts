@@ -27,6 +27,8 @@ export interface PlanGraph {
   final: string;
   /** What was changed to make the plan runnable (relabels, an aggregation step added). */
   warnings: string[];
+  /** Old id → new id, when levels recomputed from the edges relabelled nodes (the editor renames them in the draft too). */
+  renamed?: Record<string, string>;
 }
 
 export type PlanReading = { ok: true; graph: PlanGraph } | { ok: false; error: string };
@@ -298,5 +300,6 @@ function relabel(nodes: DagNode[], final: string, warnings: string[], fixed: Rea
     })),
     final: to(final),
     warnings,
+    renamed: Object.fromEntries(renamed),
   };
 }

@@ -1,6 +1,6 @@
-import { Handle, Position, ReactFlow, type Edge, type Node, type NodeProps } from '@xyflow/react';
+import { Handle, Position, ReactFlow, useReactFlow, useStore, type Edge, type Node, type NodeProps } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { Cell } from '../../src-main/contract';
 import { layoutPlanGraph, type PlanGraphLayout, type PlanGraphNode } from '../../src-main/contract/plan-graph';
 import { useWorkbench } from '../ui/store-context';
@@ -85,8 +85,8 @@ export function PlanFlowCanvas({ layout, selected, onSelect, height }: { layout:
         edges={flowEdges}
         nodeTypes={nodeTypes}
         fitView
-        fitViewOptions={{ maxZoom: 1, padding: 0.05 }}
-        minZoom={0.2}
+        fitViewOptions={fitOptions}
+        minZoom={minZoom}
         nodesDraggable={false}
         nodesConnectable={false}
         zoomOnScroll={false}
@@ -101,9 +101,39 @@ export function PlanFlowCanvas({ layout, selected, onSelect, height }: { layout:
         zoomActivationKeyCode={null}
         disableKeyboardA11y
         onNodeClick={(_event, node) => onSelect(node.id)}
-      />
+      >
+        <KeepFitted layout={layout} />
+      </ReactFlow>
     </div>
   );
+}
+
+/** Room around the graph, as a share of the canvas; no zoom above 1 (a small plan stays legible, not huge). */
+const fitOptions = { maxZoom: 1, padding: 0.1 } as const;
+const minZoom = 0.2;
+
+/**
+ * React Flow fits the view once, when it first measures the canvas; a canvas that then changed
+ * width (the notebook beside the review dock, a window resized) or a plan that changed (a
+ * relabel, a new node) kept the old view and cut the rightmost node at the edge ("faile"). This
+ * sets the view from the layout's own boxes whenever the layout or the canvas size changes:
+ * centred, with the padding around it, never zoomed above 1 nor below React Flow's minimum.
+ */
+function KeepFitted({ layout }: { layout: PlanGraphLayout }) {
+  const { setViewport } = useReactFlow();
+  const width = useStore((state) => state.width);
+  const height = useStore((state) => state.height);
+  useEffect(() => {
+    if (width <= 0 || height <= 0 || layout.nodes.length === 0) return;
+    const left = Math.min(...layout.nodes.map((node) => node.x));
+    const top = Math.min(...layout.nodes.map((node) => node.y));
+    const boxWidth = Math.max(...layout.nodes.map((node) => node.x + node.width)) - left;
+    const boxHeight = Math.max(...layout.nodes.map((node) => node.y + node.height)) - top;
+    const room = 1 - 2 * fitOptions.padding;
+    const zoom = Math.max(minZoom, Math.min(fitOptions.maxZoom, (width * room) / boxWidth, (height * room) / boxHeight));
+    void setViewport({ x: (width - boxWidth * zoom) / 2 - left * zoom, y: (height - boxHeight * zoom) / 2 - top * zoom, zoom });
+  }, [width, height, layout, setViewport]);
+  return null;
 }
 
 function PlanNodeBox({ data }: NodeProps<PlanFlowNode>) {

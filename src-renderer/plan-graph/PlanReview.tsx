@@ -5,7 +5,7 @@ import { layoutPlanGraph } from '../../src-main/contract/plan-graph';
 import { useWorkbench } from '../ui/store-context';
 import { QueryEditor } from '../editor/QueryEditor';
 import { PlanFlowCanvas } from './PlanGraphView';
-import { addNode, parseDraft, removeNode, setFinal, updateNode, type DraftNode, type DraftPlan } from './plan-draft';
+import { addNode, parseDraft, relabelDraft, removeNode, setFinal, updateNode, type DraftNode, type DraftPlan } from './plan-draft';
 
 type PlanRequest = Extract<ReviewRequestValue, { subject: 'plan' }>;
 
@@ -29,9 +29,13 @@ export function PlanReview({ runId, request }: { runId: string; request: PlanReq
     return first.ok ? first.graph : null;
   });
   const shown = reading.ok ? reading.graph : lastValid;
-  const changeText = (next: string): void => {
-    setText(next);
-    const checked = readEditedPlan(next);
+  // One state: when the validation relabels nodes (levels recomputed from the edges), the JSON
+  // and so the form take the new ids at once, so the graph, the form and the JSON agree.
+  const changeText = (typed: string): void => {
+    const checked = readEditedPlan(typed);
+    const renamed = checked.ok ? checked.graph.renamed : undefined;
+    const typedDraft = renamed && Object.keys(renamed).length > 0 ? parseDraft(typed) : null;
+    setText(typedDraft && renamed ? JSON.stringify(relabelDraft(typedDraft, renamed), null, 2) : typed);
     if (checked.ok) setLastValid(checked.graph);
   };
   const layout = useMemo(

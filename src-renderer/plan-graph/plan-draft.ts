@@ -1,3 +1,5 @@
+import { replaceTags } from '../../src-main/contract/plan-dag-plan';
+
 /**
  * A plan JSON being edited in step-through, read loosely so the form can work on a plan that
  * does not validate yet (a cycle, a missing parent): any object with a list of nodes that have
@@ -64,4 +66,23 @@ function withoutUndefined<T extends Record<string, unknown>>(value: T): T {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The draft with the ids the validation relabelled (`renamed`: old → new, levels recomputed from
+ * the edges) renamed everywhere it names them: node ids, parents, the final node and the answer
+ * tags in questions. The editor applies it after each edit, so the form and the JSON say the ids
+ * the graph shows and the run will use.
+ */
+export function relabelDraft(plan: DraftPlan, renamed: Readonly<Record<string, string>>): DraftPlan {
+  const to = (id: string): string => renamed[id] ?? id;
+  const nodes = plan.nodes.map((node) =>
+    withoutUndefined({
+      ...node,
+      id: to(node.id),
+      question: replaceTags(node.question, (id, bracketed) => (bracketed ? `<A${to(id).slice(1)}>` : `A${to(id).slice(1)}`)),
+      parents: node.parents?.map(to),
+    }),
+  );
+  return withoutUndefined({ ...plan, nodes, final: plan.final === undefined ? undefined : to(plan.final) });
 }

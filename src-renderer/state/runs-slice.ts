@@ -107,12 +107,27 @@ export function createRunsSlice({ client, set, get }: SliceContext): RunsSlice {
     const recent = (get().streamedTimes[runId] ?? []).filter((time) => at - time <= rateWindowMs);
     set({ streamedText: { ...get().streamedText, [runId]: (previous + text).slice(-streamTail) }, streamedTimes: { ...get().streamedTimes, [runId]: [...recent, at] } });
   });
+  // The sidebar's cell counts follow a run as it writes: the open notebook's from its cells, any
+  // other's from the workspace, asked at most once per burst of cells.
+  let countsRefresh: ReturnType<typeof setTimeout> | null = null;
+  const refreshCountsSoon = (): void => {
+    if (countsRefresh !== null) return;
+    countsRefresh = setTimeout(() => {
+      countsRefresh = null;
+      void get()
+        .loadNotebooks()
+        .catch(() => undefined);
+    }, 250);
+  };
   client.on('cell-change', ({ notebookId, cell }) => {
-    if (get().currentNotebookId !== notebookId) return;
+    if (get().currentNotebookId !== notebookId) {
+      refreshCountsSoon();
+      return;
+    }
     const cells = get().cells;
     const index = cells.findIndex((existing) => existing.id === cell.id);
-    if (index >= 0) set({ cells: cells.map((existing) => (existing.id === cell.id ? cell : existing)) });
-    else set({ cells: [...cells, cell] });
+    const next = index >= 0 ? cells.map((existing) => (existing.id === cell.id ? cell : existing)) : [...cells, cell];
+    set({ cells: next, notebooks: get().notebooks.map((notebook) => (notebook.id === notebookId ? { ...notebook, cellCount: next.length } : notebook)) });
   });
 
   return {

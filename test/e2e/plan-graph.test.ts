@@ -62,6 +62,11 @@ describe('a Plan*RAG run drawn as a graph', () => {
         expect(apart).toBe(true);
       }
     }
+    // The graph fits its canvas: no node is cut at the edge (the rightmost used to read "faile").
+    const canvas = await graph.locator('.plan-graph-canvas').boundingBox();
+    for (const box of boxes) {
+      expect(canvas && box.x >= canvas.x && box.y >= canvas.y && box.x + box.w <= canvas.x + canvas.width && box.y + box.h <= canvas.y + canvas.height).toBe(true);
+    }
     await graph.scrollIntoViewIfNeeded();
     await screenshot(app.page, 'plan-graph-01-running');
 

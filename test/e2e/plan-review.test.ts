@@ -45,6 +45,18 @@ describe('a Plan*RAG plan reviewed in step-through', () => {
     expect(await review.innerText()).toContain('extensions beyond the Plan*RAG paper');
     await expect.poll(() => review.getByTestId('plan-node').count()).toBe(4);
 
+    // One state: Q1.2 put under Q1.1 stands at level 2, so the validation relabels it Q2.1 (and the join Q3.1);
+    // the graph, the form and the JSON all say the new ids (the form and JSON kept Q1.2 while the graph said Q2.1).
+    // (click, not check: the checkbox's group is renamed "Parents of Q2.1" by the very click.)
+    await review.getByRole('group', { name: 'Parents of Q1.2' }).getByLabel('Q1.1').click();
+    const idsOf = (selector: string): Promise<string[]> => review.locator(selector).evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-node-id') ?? '').sort());
+    await expect.poll(() => idsOf('[data-testid="plan-node"]')).toEqual(['Q1.1', 'Q1.3', 'Q2.1', 'Q3.1']);
+    await expect.poll(() => idsOf('[data-testid="plan-review-node"]')).toEqual(['Q1.1', 'Q1.3', 'Q2.1', 'Q3.1']);
+    // The form is read from the plan JSON itself (parseDraft of the editor's text), so its ids are the JSON's.
+    expect(await review.getByRole('group', { name: 'Parents of Q3.1' }).getByLabel('Q2.1').isChecked()).toBe(true);
+    await review.getByRole('button', { name: 'Revert edit' }).click();
+    await expect.poll(() => idsOf('[data-testid="plan-review-node"]')).toEqual(['Q1.1', 'Q1.2', 'Q1.3', 'Q2.1']);
+
     // Edit Q1.1's question by keyboard: spaces typed into the form reach it (the graph leaves the keyboard alone).
     const question = review.getByLabel('Question of Q1.1');
     await question.fill('Which trade nodes send trade into baltic_sea,');

@@ -49,6 +49,11 @@ describe('the step-through review, docked beside the notebook', () => {
     // The review is no longer inside the run bar.
     expect(await app.page.getByTestId('run-bar').getByTestId('review-panel').count()).toBe(0);
 
+    // The sidebar counts the cells the run has written so far (it said the count from before the run).
+    const cellCount = await app.page.getByTestId('cell').count();
+    await expect.poll(() => app.page.getByTestId('notebook-list').locator('li.selected .list-meta').innerText()).toBe(String(cellCount));
+    expect(await app.page.locator('[data-cell-kind="plan"]').count()).toBeGreaterThan(0);
+
     const underReview = app.page.getByTestId('cell-under-review');
     // The run's newest cell, the thought before the query it proposes.
     expect(await underReview.getByTestId('cell').getAttribute('data-cell-kind')).toBe('thought');
@@ -57,6 +62,16 @@ describe('the step-through review, docked beside the notebook', () => {
     const cellBox = await underReview.boundingBox();
     expect(dockBox && cellBox && cellBox.x + cellBox.width <= dockBox.x).toBe(true);
     expect(dockBox?.width).toBe(400);
+    // The plan graph in the narrower column fits its canvas: every node inside it, none cut at the edge.
+    const plan = app.page.locator('[data-cell-kind="plan"]').last();
+    await expect
+      .poll(async () => {
+        const canvas = await plan.locator('.plan-graph-canvas').boundingBox();
+        const nodes = await plan.getByTestId('plan-node').evaluateAll((boxes) => boxes.map((node) => node.getBoundingClientRect()).map((box) => ({ x: box.x, y: box.y, right: box.right, bottom: box.bottom })));
+        const outside = nodes.filter((node) => !canvas || node.x < canvas.x || node.y < canvas.y || node.right > canvas.x + canvas.width || node.bottom > canvas.y + canvas.height);
+        return { nodes: nodes.length, outside: outside.map((node) => `${node.x},${node.y}-${node.right},${node.bottom} in ${JSON.stringify(canvas)}`) };
+      })
+      .toEqual({ nodes: 2, outside: [] });
     await screenshot(app.page, 'review-dock-1280-light');
 
     // ← widens the dock by a step (Shift: four), and the width is remembered.

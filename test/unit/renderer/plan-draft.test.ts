@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readEditedPlan } from '../../../src-main/contract/plan-dag-plan';
-import { addNode, parseDraft, removeNode, setFinal, updateNode, type DraftPlan } from '../../../src-renderer/plan-graph/plan-draft';
+import { addNode, parseDraft, relabelDraft, removeNode, setFinal, updateNode, type DraftPlan } from '../../../src-renderer/plan-graph/plan-draft';
 
 const plan: DraftPlan = {
   nodes: [
@@ -64,5 +64,36 @@ describe('validation of an edited plan', () => {
     expect(readEditedPlan(text({ nodes: [{ id: 'Q1.1', question: 'q', parents: ['Q9.9'] }] }))).toEqual({ ok: false, error: 'Q1.1 lists parent Q9.9, but the plan has no node Q9.9' });
     expect(readEditedPlan(text({ nodes: [{ id: 'Q1.1', question: 'q', pinned: '  ' }] }))).toEqual({ ok: false, error: 'the plan does not have the required form: nodes.0.pinned: a pinned answer must not be empty' });
     expect(readEditedPlan(text({ nodes: [] }))).toEqual({ ok: false, error: 'the plan has no nodes' });
+  });
+});
+
+describe('one state after a relabel', () => {
+  it('renames the relabelled ids in the draft everywhere (ids, parents, tags, final), so it reads back unchanged', () => {
+    // Q1.2 is made to depend on Q1.1, so it stands at level 2: the validation calls it Q2.1 and Q2.1 becomes Q3.1.
+    const draft: DraftPlan = {
+      nodes: [
+        { id: 'Q1.1', question: 'Which nodes feed baltic_sea?' },
+        { id: 'Q1.2', question: 'Their value, of <A1.1>?', parents: ['Q1.1'], note: 'kept' },
+        { id: 'Q2.1', question: 'The best of A1.2', parents: ['Q1.2'] },
+      ],
+      final: 'Q2.1',
+    };
+    const reading = readEditedPlan(JSON.stringify(draft));
+    if (!reading.ok) throw new Error(reading.error);
+    expect(reading.graph.renamed).toEqual({ 'Q1.2': 'Q2.1', 'Q2.1': 'Q3.1' });
+    const relabelled = relabelDraft(draft, reading.graph.renamed ?? {});
+    expect(relabelled).toEqual({
+      nodes: [
+        { id: 'Q1.1', question: 'Which nodes feed baltic_sea?' },
+        { id: 'Q2.1', question: 'Their value, of <A1.1>?', parents: ['Q1.1'], note: 'kept' },
+        { id: 'Q3.1', question: 'The best of A2.1', parents: ['Q2.1'] },
+      ],
+      final: 'Q3.1',
+    });
+    // The graph's ids are the draft's now, and reading it again relabels nothing.
+    expect(reading.graph.nodes.map((node) => node.id)).toEqual(relabelled.nodes.map((node) => node.id));
+    const again = readEditedPlan(JSON.stringify(relabelled));
+    expect(again.ok && again.graph.renamed).toBeUndefined();
+    expect(again.ok && again.graph.warnings).toEqual([]);
   });
 });
