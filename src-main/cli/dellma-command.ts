@@ -21,6 +21,8 @@ import { fidelityCliOptions, fidelityFromCli } from './fidelity-options';
 
 import { dellmaUsage } from './usage';
 import { readBoundedText } from '../native/bounded-read';
+import { modelFileIdentity } from '../llm/local/model-file-hash';
+import { recordedAppVersion } from '../native/version';
 
 export { dellmaUsage };
 
@@ -195,6 +197,7 @@ export async function runDellmaCommand(args: string[], io: CommandIo): Promise<n
   io.stderr(`model: ${provider.description}`);
   io.stderr(`fidelity: ${fidelity.fidelity} (temperature ${fidelity.temperature ?? 0} for the calls the paper makes at 0; self-consistency at ${params.selfConsistencyTemperature})`);
 
+  const modelFile = settings !== null && 'modelPath' in settings ? await modelFileIdentity(settings.modelPath).catch(() => null) : null;
   const caller = createModelCaller(provider, fidelity.temperature !== undefined ? { greedyTemperature: fidelity.temperature } : {});
   const controller = new AbortController();
   const interrupt = (): void => controller.abort();
@@ -227,7 +230,14 @@ export async function runDellmaCommand(args: string[], io: CommandIo): Promise<n
         outcome: environment.outcome,
         parameters: params,
         problems: problems.map((problem) => problem.id),
-        model: { description: provider.description, settings: settings === null ? null : 'modelPath' in settings ? settings : publicSettings(settings) },
+        model: {
+          description: provider.description,
+          settings: settings === null ? null : 'modelPath' in settings ? settings : publicSettings(settings),
+          // What produced the results (issue 25): the names the server answered with, and a local model's file by its bytes.
+          served: [...new Set(caller.calls.flatMap((call) => (call.servedModel === undefined ? [] : [call.servedModel])))],
+          file: modelFile,
+        },
+        productVersion: recordedAppVersion(),
         extensions,
         fidelity: { fidelity: fidelity.fidelity, temperature: fidelity.temperature ?? 0, temperatureFrom: fidelity.temperature !== undefined ? 'option' : 'paper', reAsks: params.maxRepairs },
         forecast: run?.forecast ?? null,

@@ -14,7 +14,7 @@ import type { LoggedEvent } from '../audit/hash-chain';
 import { runDetails, type RunDetails, type RunThreads } from './run-details';
 import { producedByRecorder } from './produced-by-recorder';
 import { modelFileIdentity, type ModelFileIdentity } from '../llm/local/model-file-hash';
-import { appVersion } from '../native/version';
+import { recordedAppVersion } from '../native/version';
 import { createOpenAiProvider } from '../llm/openai-provider';
 import { createReplayProvider } from '../llm/replay-provider';
 import { recordingProvider, writeTranscriptLine, type Transcript } from '../llm/transcript';
@@ -137,7 +137,7 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
   // What produced the result, written into the decision and run-end events. A resumed run whose
   // earlier events are not at hand gets no record at its end rather than one without its start.
   const earlier = setup.resume ? (setup.log.earlier?.map((entry) => entry.event) ?? null) : [];
-  const recorder = earlier ? producedByRecorder({ earlier, productVersion: productVersion(), modelFile: settings !== null && 'modelPath' in settings ? await modelFileOf(settings.modelPath) : null }) : null;
+  const recorder = earlier ? producedByRecorder({ earlier, productVersion: recordedAppVersion(), modelFile: settings !== null && 'modelPath' in settings ? await modelFileOf(settings.modelPath) : null }) : null;
   const recordProducedBy = (event: RunEvent): RunEvent => (recorder ? recorder.record(event) : event);
   const outcome = await runDecision({
     question: setup.question,
@@ -173,15 +173,6 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
   // The outcome says who decided, as the log does (a fallback, a tool-assisted decision).
   const decidedBy = outcome.decision === null ? null : (recorder?.decidedBy() ?? null);
   return decidedBy ? { ...outcome, decidedBy } : outcome;
-}
-
-/** This install's version, null when its package.json cannot be read (a result then says "not recorded"). */
-function productVersion(): string | null {
-  try {
-    return appVersion();
-  } catch {
-    return null;
-  }
 }
 
 /** The GGUF file's identity; null when it cannot be read (the run itself then reports the file). */

@@ -50,7 +50,9 @@ describe('dwb dellma solve --problems agriculture', () => {
     const perProblem = windows(2 * 8, 8, 0.25).length;
     expect(perProblem).toBe(3);
     // The first ranking answer is partial (only apple scenarios): repair appends the rest.
-    server = await startScriptedOpenAiServer([preferring('apple'), preferring('apple', { partial: true }), ...repeat(6 * perProblem - 1, preferring('apple'))]);
+    // The forecast is answered under a dated model name, as a server that routes an alias does: the record names both.
+    const dated = (request: Parameters<ReturnType<typeof preferring>>[0]) => ({ ...preferring('apple')(request), model: 'scripted-2026-11-30' });
+    server = await startScriptedOpenAiServer([dated, preferring('apple', { partial: true }), ...repeat(6 * perProblem - 1, preferring('apple'))]);
     const out = tempDir();
     const result = await runDwb(['dellma', 'solve', '--problems', 'agriculture', '--limit', '6', '--samples', '8', '--batch', '8', '--seed', '11', '--base-url', server.baseUrl, '--model', 'scripted', '--out', out]);
     expect(result.stderr).toMatch(/^cost estimate for 6 agriculture problem\(s\)/);
@@ -78,6 +80,8 @@ describe('dwb dellma solve --problems agriculture', () => {
     expect(requests.every((request) => request.chat.temperature === 0)).toBe(true);
 
     const record = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')) as {
+      model: { served: string[]; file: unknown };
+      productVersion: string | null;
       parameters: { seed: number; perAction: number; batch: number; overlap: number; alpha: number };
       forecast: { factors: { name: string; probabilities: number[] }[] };
       calls: { purpose: string; problem: number | null }[];
@@ -95,6 +99,9 @@ describe('dwb dellma solve --problems agriculture', () => {
       }[];
     };
     expect(record.parameters).toMatchObject({ seed: 11, perAction: 8, batch: 8, overlap: 0.25, alpha: 2e-3 });
+    // What produced the results (issue 25): the names the server answered with, in the order first seen, and this install's version.
+    expect(record.model).toMatchObject({ served: ['scripted-2026-11-30', 'scripted'], file: null });
+    expect(record.productVersion).toBe((JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version);
     expect(record.forecast.factors).toHaveLength(16);
     // "somewhat likely, Very_Likely, unlikely" → 4, 6, 2 of 12.
     expect(record.forecast.factors[0]!.probabilities).toEqual([4 / 12, 6 / 12, 2 / 12]);

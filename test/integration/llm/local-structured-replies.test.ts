@@ -5,15 +5,15 @@
  * decision held to the offered options. NOT RUN without DWB_TEST_MODEL.
  */
 import Ajv from 'ajv';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { expect, it } from 'vitest';
 import type { RunEvent } from '../../../src-main/contract/run';
 import { planReply } from '../../../src-main/engine/techniques/plan-dag/reply-schemas';
 import { readTranscript } from '../../../src-main/llm/transcript';
 import { describeOrNotRun } from '../../servers/not-run';
 import { runDwb } from '../../support/cli';
-import { sqliteFromDqaDump } from '../../support/fixtures';
+import { fileHash, sqliteFromDqaDump } from '../../support/fixtures';
 import { useSuiteTempDir, useTempDirs } from '../../support/temp';
 import { testModel, testModelThreads } from '../../support/test-model';
 
@@ -57,8 +57,10 @@ describeOrNotRun('structured replies with SmolLM2-135M (--model-file)', model.un
     const lines = result.stdout.trim().split('\n');
     expect(lines[0]).toMatch(/^problem 1 \[apple, avocado\]: decision=(apple|avocado) best=avocado (correct|wrong)/);
     expect(lines[1]).toMatch(/^accuracy: [01]\/1 /);
-    const record = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')) as { calls: { purpose: string; constrained?: string }[]; model: { settings: { modelPath?: string } } };
+    const record = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')) as { calls: { purpose: string; constrained?: string }[]; model: { settings: { modelPath?: string }; file: unknown } };
     expect(record.calls.map((call) => [call.purpose, call.constrained])).toEqual([['dellma.zero-shot', 'grammar']]);
     expect(record.model.settings.modelPath).toBe(model.path);
+    // The GGUF file by its bytes, as dqa solve's result.json names it.
+    expect(record.model.file).toEqual({ name: basename(model.path!), sha256: fileHash(model.path!), bytes: statSync(model.path!).size });
   }, 1_000_000);
 });

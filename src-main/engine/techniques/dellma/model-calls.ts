@@ -25,6 +25,8 @@ export interface CallRecord {
   error: { code: string; message: string } | null;
   /** How the provider held the reply to its schema (`none`: not at all); absent for a call that failed. */
   constrained?: ConstrainedBy;
+  /** The model name the server put in its response; absent for a call that failed. */
+  servedModel?: string;
 }
 
 /** Per-call options: sampling, and the JSON schema of the reply when the step parses one. */
@@ -71,6 +73,7 @@ export function createModelCaller(provider: ModelProvider, options: { signal?: A
         record.usage = response.usage;
         record.latencyMs = response.latencyMs;
         record.constrained = response.constrained ?? 'none';
+        record.servedModel = response.model;
         return response.content;
       } catch (error) {
         const failure = WorkbenchError.from(error);
