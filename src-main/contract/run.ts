@@ -214,6 +214,8 @@ export const runSummarySchema = z.object({
   status: runStatusSchema,
   question: z.string(),
   decision: z.string().nullable(),
+  /** Who made the decision (the technique, a fallback, tool-assisted); null without a decision or for runs stored before it was kept. */
+  decidedBy: decisionOriginSchema.nullable(),
   message: z.string().nullable(),
   createdAt: z.string(),
   endedAt: z.string().nullable(),

@@ -22,6 +22,7 @@ import { checkedSimulator, executeRun } from '../engine/run-setup';
 import type { RunThreads } from '../engine/run-details';
 import { techniqueNamed } from '../engine/techniques/registry';
 import { requirePlaybook } from '../engine/techniques/playbook-required';
+import type { DecisionOrigin } from '../contract/produced-by';
 import type { ActionLibrary } from '../engine/techniques/pearl/library';
 import { mineActions, type MiningResult } from '../engine/techniques/pearl/mining';
 import { refineDemonstration } from '../engine/techniques/pearl/refine';
@@ -484,7 +485,7 @@ export class RunManager {
       .then(
         (outcome) => {
           countUsage();
-          this.end(run, outcome.status, outcome.decision, outcome.message);
+          this.end(run, outcome.status, outcome.decision, outcome.message, outcome.decidedBy ?? null);
         },
         (error: unknown) => {
           countUsage();
@@ -540,8 +541,8 @@ export class RunManager {
     });
   }
 
-  private end(run: LiveRun, status: Exclude<RunStatus, 'running'>, decision: string | null, message: string | null): void {
-    this.dependencies.runs.finish(run.progress.runId, { status, decision, message, endedAt: this.dependencies.environment.now() });
+  private end(run: LiveRun, status: Exclude<RunStatus, 'running'>, decision: string | null, message: string | null, decidedBy: DecisionOrigin | null = null): void {
+    this.dependencies.runs.finish(run.progress.runId, { status, decision, decidedBy, message, endedAt: this.dependencies.environment.now() });
     this.update(run, { status, message, pendingReview: null });
     this.live.delete(run.progress.runId);
   }

@@ -125,6 +125,8 @@ const migrations: string[] = [
      cell_id TEXT
    );
    CREATE INDEX query_history_by_connection ON query_history(connection_id, seq);`,
+  // Who made a run's decision (issue 25): the run history names the decider (a fallback, a tool-assisted decision), not only the technique started.
+  `ALTER TABLE runs ADD COLUMN decided_by TEXT;`,
 ];
 
 /**

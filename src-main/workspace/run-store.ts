@@ -1,5 +1,6 @@
 import type { LoggedEvent } from '../audit/hash-chain';
 import { WorkbenchError } from '../contract/errors';
+import { decisionOriginSchema, type DecisionOrigin } from '../contract/produced-by';
 import type { RunStatus, RunSummary } from '../contract/run';
 import type { AppDatabase } from './app-database';
 
@@ -14,6 +15,8 @@ interface RunRow {
   message: string | null;
   created_at: string;
   ended_at: string | null;
+  /** JSON of the decision's origin; null for a run without a decision or stored before it was kept. */
+  decided_by: string | null;
 }
 
 /** Runs and their hash-chained event logs and model transcripts, in the workspace database. */
@@ -81,10 +84,10 @@ export class RunStore {
     this.database.prepare('INSERT INTO run_transcripts (run_id, seq, line) VALUES (?, ?, ?)').run(runId, seq, line);
   }
 
-  finish(runId: string, outcome: { status: RunStatus; decision: string | null; message: string | null; endedAt: string }): void {
+  finish(runId: string, outcome: { status: RunStatus; decision: string | null; decidedBy?: DecisionOrigin | null; message: string | null; endedAt: string }): void {
     this.database
-      .prepare('UPDATE runs SET status = ?, decision = ?, message = ?, ended_at = ? WHERE id = ?')
-      .run(outcome.status, outcome.decision, outcome.message, outcome.endedAt, runId);
+      .prepare('UPDATE runs SET status = ?, decision = ?, decided_by = ?, message = ?, ended_at = ? WHERE id = ?')
+      .run(outcome.status, outcome.decision, outcome.decidedBy ? JSON.stringify(outcome.decidedBy) : null, outcome.message, outcome.endedAt, runId);
   }
 
   /** Runs left `running` by an app that stopped mid-run: they can be resumed from the notebook. */
@@ -139,8 +142,20 @@ function toSummary(row: RunRow): RunSummary {
     status: row.status,
     question: row.question,
     decision: row.decision,
+    decidedBy: decidedByOf(row.decided_by),
     message: row.message,
     createdAt: row.created_at,
     endedAt: row.ended_at,
   };
+}
+
+/** The stored origin, or null when there is none or it does not read as one (the history then names the technique started). */
+function decidedByOf(stored: string | null): DecisionOrigin | null {
+  if (stored === null) return null;
+  try {
+    const parsed = decisionOriginSchema.safeParse(JSON.parse(stored));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { RunMadeBy } from './RunMadeBy';
 import type { RunSummary } from '../../src-main/contract';
 import { useWorkbench } from '../ui/store-context';
 
@@ -90,7 +91,7 @@ export function RunHistory({ notebookId, onClose }: { notebookId: string; onClos
               <tr key={run.id} data-testid="run-history-row">
                 <td>{dateFormat.format(new Date(run.createdAt))}</td>
                 <td className={`run-state history-${run.status}`}>{statusWords[run.status]}</td>
-                <td>{run.technique}</td>
+                <RunMadeBy run={run} />
                 <td className="run-question" title={run.question}>
                   {run.question}
                 </td>

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { RunMadeBy } from '../runs/RunMadeBy';
 import type { QueryHistoryEntry, RunSummary, WorkbenchClient } from '../../src-main/contract';
 import { duration, statusWords } from '../runs/RunHistory';
 import { useWorkbench, useWorkbenchStore } from '../ui/store-context';
@@ -189,7 +190,7 @@ function AllRuns({ client }: { client: WorkbenchClient }) {
               <td>{dateFormat.format(new Date(run.createdAt))}</td>
               <td>{run.notebookTitle}</td>
               <td className={`run-state history-${run.status}`}>{statusWords[run.status]}</td>
-              <td>{run.technique}</td>
+              <RunMadeBy run={run} />
               <td className="run-question" title={run.question}>
                 {run.question}
               </td>

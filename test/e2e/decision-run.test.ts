@@ -119,7 +119,8 @@ describe('a decision run in step-through mode', () => {
     await expect.poll(() => history.getByTestId('run-history-row').count()).toBe(1);
     const row = await history.getByTestId('run-history-row').innerText();
     expect(row).toContain('Decided');
-    expect(row).toContain('planrag');
+    // Who decided, by its label (the technique started is on hover).
+    expect(await history.getByTestId('run-history-row').getByTestId('run-made-by').innerText()).toBe('PlanRAG');
     expect(row).toContain('krakow');
     await screenshot(app.page, 'run-04-compact-bar-and-history');
     await bars.getByTestId('dismiss-run').click();

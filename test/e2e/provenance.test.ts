@@ -42,6 +42,10 @@ describe('a tool-assisted decision', () => {
     await decision.scrollIntoViewIfNeeded();
     await screenshot(page, 'provenance-01-tool-assisted');
 
+    await bar.getByTestId('show-run-history').click();
+    const row = page.getByTestId('run-history').getByTestId('run-history-row').first();
+    await expect.poll(() => row.getByTestId('run-made-by').innerText()).toBe('PlanRAG, tool-assisted (simulate)');
+
     await page.reload();
     await expect.poll(() => page.getByTestId('decided-by').count()).toBe(1);
     expect(await page.getByTestId('decided-by').innerText()).toBe(`Decided by ${said}`);
@@ -73,6 +77,16 @@ describe('a decision made by Pearl\'s fallback', () => {
     expect(await decision.getByTestId('decided-by').innerText()).toBe(`Decided by ${fallback}`);
     await decision.scrollIntoViewIfNeeded();
     await screenshot(page, 'provenance-02-pearl-fallback');
+    // The run history names who decided, not only the technique started, in the notebook's and the workspace's.
+    await bar.getByTestId('show-run-history').click();
+    const row = page.getByTestId('run-history').getByTestId('run-history-row').first();
+    await expect.poll(() => row.getByTestId('run-made-by').innerText()).toBe("PlanRAG as Pearl's fallback");
+    expect(await row.getByTestId('run-made-by').getAttribute('title')).toBe(`Started as pearl; decided by ${fallback}`);
+    await page.getByTestId('open-history').click();
+    const view = page.getByTestId('history-view');
+    await view.getByTestId('history-tab-runs').click();
+    await expect.poll(() => view.getByTestId('all-runs-row').first().getByTestId('run-made-by').innerText()).toBe("PlanRAG as Pearl's fallback");
+    await screenshot(page, 'provenance-03-history-decider');
     expect(app.pageErrors).toEqual([]);
   });
 });
