@@ -107,9 +107,11 @@ describe('query history', () => {
     const workspaceDir = tempDir();
     const before = openAppDatabase(workspaceDir);
     const version = before.pragma('user_version', { simple: true }) as number;
-    // As a workspace of the previous version was: no history table, one step behind.
+    // As a workspace of the version before it was: no history table, nor what the one later
+    // migration adds (runs.decided_by), two steps behind.
     before.exec('DROP TABLE query_history');
-    before.pragma(`user_version = ${version - 1}`);
+    before.exec('ALTER TABLE runs DROP COLUMN decided_by');
+    before.pragma(`user_version = ${version - 2}`);
     before.close();
     const after = openAppDatabase(workspaceDir);
     opened.push(after);
@@ -117,5 +119,6 @@ describe('query history', () => {
     expect((after.prepare("SELECT name FROM pragma_table_info('query_history')").all() as { name: string }[]).map((row) => row.name)).toEqual([
       'seq', 'connection_id', 'text', 'ran_at', 'duration_ms', 'row_count', 'error_code', 'notebook_id', 'cell_id',
     ]);
+    expect((after.prepare("SELECT name FROM pragma_table_info('runs')").all() as { name: string }[]).map((row) => row.name)).toContain('decided_by');
   });
 });
