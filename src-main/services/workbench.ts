@@ -33,6 +33,7 @@ import { connectionHandlers } from './connection-handlers';
 import { notebookHandlers } from './notebook-handlers';
 import { trashHandlers } from './trash-handlers';
 import { createQueryService } from './query-service';
+import { OwnedResources } from './owned-resources';
 import { QueryHistoryStore } from '../workspace/query-history-store';
 import { modelHandlers } from './model-handlers';
 import { runHandlers } from './run-handlers';
@@ -75,23 +76,39 @@ export function openWorkbench(options: {
   installDemo?: boolean;
 }): Workbench {
   const environment = options.environment ?? systemEnvironment;
-  const database: AppDatabase = openAppDatabase(options.workspaceDir);
+  // Each service is registered as it is opened and closed last-opened first by close().
+  const owned = new OwnedResources();
+  const database: AppDatabase = owned.own('the workspace database', openAppDatabase(options.workspaceDir), (opened) => opened.close());
+  try {
+    return assemble(options, environment, database, owned);
+  } catch (error) {
+    // A workbench that could not be put together leaves nothing open behind it.
+    void owned.closeAll().catch(() => undefined);
+    throw error;
+  }
+}
+
+function assemble(options: Parameters<typeof openWorkbench>[0], environment: Environment, database: AppDatabase, owned: OwnedResources): Workbench {
   const notebooks = new NotebookStore(database, environment);
   // One secret store for the workspace: model API keys and connection passwords share it.
   const secrets = options.platform.secretStore?.(database) ?? memorySecretStore();
   const connections = new ConnectionStore(database, environment, secrets);
   const trash = new TrashStore(database);
-  const pool = new ConnectionPool((id) => openConnector(connections.get(id).target, connections.password(id)));
+  const pool = owned.own('the connections', new ConnectionPool((id) => openConnector(connections.get(id).target, connections.password(id))), (opened) => opened.closeAll());
   const bus = new EventBus();
   const runStore = new RunStore(database);
   runStore.markInterrupted(environment.now());
   const modelSettings = new ModelSettingsStore(database, secrets);
-  const localModels = new LocalModelManager({
-    database,
-    environment,
-    ...(options.platform.modelProcessLauncher ? { launch: options.platform.modelProcessLauncher } : {}),
-    onProgress: (id, progress) => bus.emit('local-model-progress', { id, progress }),
-  });
+  const localModels = owned.own(
+    'the local models',
+    new LocalModelManager({
+      database,
+      environment,
+      ...(options.platform.modelProcessLauncher ? { launch: options.platform.modelProcessLauncher } : {}),
+      onProgress: (id, progress) => bus.emit('local-model-progress', { id, progress }),
+    }),
+    (opened) => opened.close(),
+  );
   const actionLibraries = new ActionLibraryStore(options.workspaceDir, environment);
   const playbooks = createPlaybookService({
     workspaceDir: options.workspaceDir,
@@ -101,6 +118,7 @@ export function openWorkbench(options: {
     connectionExists: (id) => connections.list().some((connection) => connection.id === id),
     emit: (event, payload) => bus.emit(event, payload),
   });
+  owned.own('the playbook training', playbooks, (service) => service.settle());
   const documents = new DocumentStore(database, environment);
   const runs = new RunManager({
     notebooks,
@@ -117,6 +135,7 @@ export function openWorkbench(options: {
     forecastStorePath: join(options.workspaceDir, 'dellma-forecasts.json'),
     emit: (event, payload) => bus.emit(event, payload),
   });
+  owned.own('the decision runs', runs, (manager) => manager.stopAll());
 
   const dellmaRefits = createDellmaRefitService({ runs: runStore, notebooks, environment, isLive: (runId) => runs.active().some((run) => run.runId === runId), emit: (event, payload) => bus.emit(event, payload) });
 
@@ -136,6 +155,7 @@ export function openWorkbench(options: {
     playbooks: playbooks.store,
     emit: (event, payload) => bus.emit(event, payload),
   });
+  owned.own('the benchmarks', benchmarks, (service) => service.stopAll());
 
   const resultExports = createResultExportService({
     notebooks,
@@ -143,8 +163,10 @@ export function openWorkbench(options: {
     platform: options.platform,
     emit: (event, payload) => bus.emit(event, payload),
   });
+  owned.own('the result exports', resultExports, (service) => service.stopAll());
 
   const queries = createQueryService({ connector: (id) => pool.get(id), notebooks, history: new QueryHistoryStore(database), environment, bus });
+  owned.own('the queries', queries, (service) => service.stopAll());
   const notebooksChanged = (): void => bus.emit('notebooks-change', {});
 
   const handlers: Handlers = {
@@ -176,25 +198,13 @@ export function openWorkbench(options: {
   };
 
   const call = createRouter(handlers);
-  let closed = false;
   return {
     directory: options.workspaceDir,
     call,
     invoke: (method, params) => call(method, params) as never,
     subscribe: (listener) => bus.subscribe(listener),
     takeDownload: (ticket) => resultExports.takeDownload(ticket),
-    close: async () => {
-      // Closing twice (a test's own close, then its clean-up) is a no-op, not a closed-database error.
-      if (closed) return;
-      closed = true;
-      await runs.stopAll();
-      await benchmarks.stopAll();
-      await playbooks.settle();
-      await localModels.close();
-      queries.stopAll();
-      resultExports.stopAll();
-      await pool.closeAll();
-      database.close();
-    },
+    // Closing twice (a test's own close, then its clean-up) waits for the first, never a closed-database error.
+    close: () => owned.closeAll(),
   };
 }
