@@ -24,4 +24,12 @@ export class MemoryCellSink implements CellSink {
     const cell = this.cells.find((existing) => existing.id === cellId);
     if (cell) cell.output = output;
   }
+
+  rewrite(cellId: string, content: { source: string; data: Record<string, unknown> }): void {
+    const cell = this.cells.find((existing) => existing.id === cellId);
+    if (!cell) return;
+    cell.source = content.source;
+    cell.data = content.data as Cell['data'];
+    cell.updatedAt = this.now();
+  }
 }

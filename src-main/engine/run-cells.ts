@@ -2,6 +2,7 @@ import type { Author, CellKindData, CellOutput, Provenance } from '../contract/n
 import type { RunEvent } from '../contract/run';
 import type { LoggedEvent } from '../audit/hash-chain';
 import { reviewNoteSource } from './review-cells';
+import { gatherProgramAttempt } from './techniques/pearl/attempt-cells';
 import { registeredTools } from './tools/registry';
 import type { CellProjection, CellWriter } from './tools/tool';
 
@@ -18,6 +19,8 @@ export interface CellSink {
   /** Appends after the run's previous cell and returns the new cell's id. */
   insert(draft: RunCellDraft, afterCellId: string | null): string;
   saveOutput(cellId: string, output: CellOutput): void;
+  /** Rewrites the text and kind data of a cell this run added (a cell later events add to). */
+  rewrite(cellId: string, content: { source: string; data: Record<string, unknown> }): void;
 }
 
 type Project = (event: RunEvent, at: string, cells: CellWriter) => void;
@@ -49,6 +52,7 @@ const runProjection: CellProjection = {
   },
   // Plan*RAG, Pearl and DeLLMa events keep their structured input: the notebook draws the plan graph, the program cell or the DeLLMa step from it.
   tool: (event, _at, cells) => {
+    if (event.tool === 'pearl-program' && gatherProgramAttempt(event, cells)) return;
     const keepsInput = ['plan-dag.', 'pearl-', 'dellma.'].some((prefix) => event.tool.startsWith(prefix));
     cells.add(event.step, { kind: 'observation', author: 'engine', source: event.output, node: event.node, data: { queryId: null, queryCellId: null, tool: event.tool, ...(keepsInput ? { input: event.input } : {}) } });
   },
@@ -115,6 +119,8 @@ export function createRunCellWriter(
       return last;
     },
     saveOutput: (cellId, output) => sink.saveOutput(cellId, output),
+    rewrite: (cellId, content) => sink.rewrite(cellId, content),
+    gathering: new Map<string, { cellId: string; source: string; data: Record<string, unknown> }>(),
   };
   return ({ event, at }) => projectionOf(event)?.(event, at, cells);
 }

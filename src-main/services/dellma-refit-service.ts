@@ -50,6 +50,7 @@ export function createDellmaRefitService(dependencies: {
           return cell.id;
         },
         saveOutput: (cellId, output) => notebooks.saveOutput(cellId, output),
+        rewrite: (cellId, content) => dependencies.emit('cell-change', { notebookId, cell: notebooks.rewriteRunCell(cellId, content) }),
       };
       const afterCellId = notebookCells.filter((cell) => cell.provenance.runId === runId).at(-1)?.id ?? notebookCells.at(-1)?.id ?? null;
       log.onEntry(createRunCellWriter(sink, { runId, connectionId, afterCellId }));

@@ -416,6 +416,9 @@ export class RunManager {
         notebooks.saveOutput(cellId, output);
         this.dependencies.emit('cell-change', { notebookId: request.notebookId, cell: notebooks.getCell(cellId) });
       },
+      rewrite: (cellId, content) => {
+        this.dependencies.emit('cell-change', { notebookId: request.notebookId, cell: notebooks.rewriteRunCell(cellId, content) });
+      },
     };
 
     this.dependencies.emit('run-progress', run.progress);

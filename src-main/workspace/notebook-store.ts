@@ -254,6 +254,18 @@ export class NotebookStore {
     return this.getCell(id);
   }
 
+  /**
+   * A run rewrites one of its own cells as later events add to it (Pearl's program attempts
+   * gathered in one cell): the text and kind data change, the id and position stay.
+   */
+  rewriteRunCell(cellId: string, content: { source: string; data: Record<string, unknown> }): Cell {
+    const existing = this.getCell(cellId);
+    const now = this.environment.now();
+    this.database.prepare('UPDATE cells SET source = ?, data = ?, updated_at = ? WHERE id = ?').run(content.source, JSON.stringify(content.data), now, cellId);
+    this.touch(existing.notebookId, now);
+    return this.getCell(cellId);
+  }
+
   saveOutput(cellId: string, output: CellOutput): void {
     this.database.prepare('UPDATE cells SET output = ? WHERE id = ?').run(JSON.stringify(output), cellId);
   }

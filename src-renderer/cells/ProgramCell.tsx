@@ -4,6 +4,7 @@ import { useWorkbench } from '../ui/store-context';
 import { monaco } from '../editor/monaco-setup';
 import { forgetModelActions, pearlLanguageId, setModelActions, setProgramMarkers } from '../editor/pearl-language';
 import { CellFrame } from './CellFrame';
+import { isProgramError, ProgramAttempts, readAttempts } from './ProgramAttempts';
 
 /** What a `pearl-program` event keeps (engine/techniques/pearl/technique.ts), read defensively: old or hand-edited notebooks may lack parts. */
 interface ProgramRecord {
@@ -36,11 +37,6 @@ function readRecord(cell: Cell): ProgramRecord | null {
   };
 }
 
-function isProgramError(value: unknown): value is ProgramErrorView {
-  const error = value as Partial<ProgramErrorView> | null;
-  return typeof error === 'object' && error !== null && typeof error.line === 'number' && typeof error.column === 'number' && typeof error.message === 'string';
-}
-
 /** The library a run's programs were checked against: this cell's, else the run's first program cell that names it. */
 function useRunActions(cell: Cell, own: ActionSignatureView[] | null): ActionSignatureView[] | null {
   const runId = cell.provenance.runId;
@@ -61,9 +57,17 @@ function useRunActions(cell: Cell, own: ActionSignatureView[] | null): ActionSig
  * the real parser checks it as they type (in the main process, against the run's library), and
  * a valid program runs again as a new run of the same question: at once, or paused before it
  * runs (step by step). Each step's cell and the checked decision follow below as they come.
+ * The planner's attempts are gathered in this one cell (the accepted, or last, program in the
+ * editor; every attempt with the parser's reasons in a list that opens).
  */
 export function ProgramCell({ cell }: { cell: Cell }) {
+  // A new attempt arriving during the run starts the editor afresh on its program.
+  return <ProgramCellBody key={readAttempts(cell).length} cell={cell} />;
+}
+
+function ProgramCellBody({ cell }: { cell: Cell }) {
   const record = readRecord(cell);
+  const attempts = readAttempts(cell);
   const actions = useRunActions(cell, record?.actions ?? null);
   const checkProgram = useWorkbench((state) => state.checkProgram);
   const runProgram = useWorkbench((state) => state.runProgram);
@@ -114,6 +118,15 @@ export function ProgramCell({ cell }: { cell: Cell }) {
             {!current ? 'checking…' : verdict.valid ? 'the parser accepts it' : `${verdict.errors.length} parser error${verdict.errors.length === 1 ? '' : 's'}`}
           </span>
         </div>
+        {attempts.length > 1 && (
+          <ProgramAttempts
+            attempts={attempts}
+            onEdit={(program) => {
+              setText(program);
+              setResetSeq((seq) => seq + 1);
+            }}
+          />
+        )}
         <ProgramEditor value={text} resetSeq={resetSeq} actions={actions ?? []} errors={current ? verdict.errors : []} onChange={setText} label={`Pearl program (${record.attempt})`} />
         {current && verdict.errors.length > 0 && (
           <ul className="program-errors" data-testid="program-errors">

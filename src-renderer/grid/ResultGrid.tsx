@@ -15,6 +15,7 @@ import { useWorkbench } from '../ui/store-context';
 import { ExportAllRows } from './ExportAllRows';
 import { columnLabel } from './column-label';
 import { columnNumberFormat } from './format-cell';
+import { columnWidth, type ShownCell } from './column-width';
 import { ResultChart } from './ResultChart';
 import { useScrollable } from '../ui/use-scrollable';
 
@@ -23,6 +24,8 @@ type Row = CellValue[];
 const rowHeight = 26;
 /** The grid starts at most this tall; the analyst can drag it taller (or shorter). */
 const maxBodyHeight = 360;
+/** The values a column's decimal display is chosen from: the grid holds a 5,000-row preview at most. */
+const maxScannedRows = 5000;
 
 /** Nulls last in both directions; numbers by value; everything else as text, naturally. */
 const compareCells: SortingFn<Row> = (left, right, columnId) => {
@@ -63,13 +66,15 @@ export function ResultGrid({
   const columns = useMemo<ColumnDef<Row>[]>(
     () =>
       result.columns.map((column, index) => {
-        const formatNumber = columnNumberFormat(column.name);
+        // One decimal display for the column, from the values the grid holds (a preview at most).
+        const formatNumber = columnNumberFormat(column.name, result.rows.slice(0, maxScannedRows).map((row) => row[index]));
+        const header = columnLabel(column.name, index);
         return {
           id: `c${index}`,
-          header: columnLabel(column.name, index),
+          header,
           accessorFn: (row: Row) => row[index] ?? null,
           sortingFn: compareCells,
-          size: estimateWidth(column.name, result.rows, index, formatNumber),
+          size: columnWidth(header, shownCells(result.rows, index, formatNumber)),
           meta: { numeric: isNumericColumn(result.rows, index) },
           cell: (info) => <CellText value={info.getValue<CellValue>()} formatNumber={formatNumber} />,
         };
@@ -259,14 +264,12 @@ function isNumeric(column: ColumnDef<Row>): boolean {
   return (column.meta as { numeric?: boolean } | undefined)?.numeric === true;
 }
 
-/** Wide enough for the header and the sampled values as shown (grouped numbers are longer than their digits). */
-function estimateWidth(header: string, rows: Row[], index: number, formatNumber: (value: number) => string): number {
-  let longest = header.length + 2;
+/** What the first rows of a column show, as the grid writes them (grouped numbers are longer than their digits). */
+function* shownCells(rows: Row[], index: number, formatNumber: (value: number) => string): Iterable<ShownCell> {
   for (const row of rows.slice(0, 200)) {
     const value = row[index] ?? null;
-    longest = Math.max(longest, (typeof value === 'number' ? formatNumber(value) : String(value ?? 'NULL')).length);
+    yield typeof value === 'number' ? { text: formatNumber(value), number: true } : { text: value === null ? 'NULL' : String(value), number: false };
   }
-  return Math.min(360, Math.max(72, longest * 7.6 + 20));
 }
 
 function formatElapsed(ms: number): string {

@@ -4,13 +4,14 @@
  * (616.13, not 616.1300000000001). The full value stays in the cell's title and in every copy or
  * export.
  */
-const byFractionDigits = new Map<number, Intl.NumberFormat>();
+const byFractionDigits = new Map<string, Intl.NumberFormat>();
 
-function formatter(maximumFractionDigits: number): Intl.NumberFormat {
-  let format = byFractionDigits.get(maximumFractionDigits);
+function formatter(maximumFractionDigits: number, minimumFractionDigits = 0): Intl.NumberFormat {
+  const key = `${minimumFractionDigits}-${maximumFractionDigits}`;
+  let format = byFractionDigits.get(key);
   if (!format) {
-    format = new Intl.NumberFormat(undefined, { maximumFractionDigits });
-    byFractionDigits.set(maximumFractionDigits, format);
+    format = new Intl.NumberFormat(undefined, { minimumFractionDigits, maximumFractionDigits });
+    byFractionDigits.set(key, format);
   }
   return format;
 }
@@ -31,8 +32,37 @@ export function formatCellNumber(value: number): string {
   // Huge values (1e308 would be 309 grouped digits) and tiny ones (rather than rounding to 0).
   if (size >= exponentFrom || (size < 0.001 && size > 0)) return significant(value);
   if (Number.isInteger(value)) return formatter(0).format(value);
-  const digits = size >= 1000 ? 2 : size >= 1 ? 4 : 6;
-  return formatter(digits).format(value);
+  return formatter(fractionCap(size)).format(value);
+}
+
+/** At most this many fraction digits for a number of this size: 2 from 1,000 up, 4 from 1, 6 below. */
+function fractionCap(size: number): number {
+  return size >= 1000 ? 2 : size >= 1 ? 4 : 6;
+}
+
+/**
+ * The fraction digits `formatCellNumber` shows for a value (616.1300000000001 → 2, 42 → 0), or
+ * null where it writes an exponent, a tiny number's significant digits or a name: those keep
+ * their own form and take no part in aligning a column.
+ */
+export function shownFractionDigits(value: number): number | null {
+  if (!Number.isFinite(value)) return null;
+  const size = Math.abs(value);
+  if (size >= exponentFrom || (size < 0.001 && size > 0)) return null;
+  if (Number.isInteger(value)) return 0;
+  const fixed = value.toFixed(fractionCap(size)).replace(/0+$/, '');
+  const point = fixed.indexOf('.');
+  return point < 0 ? 0 : fixed.length - point - 1;
+}
+
+/** The most fraction digits any of a column's values shows: every value of the column is written with that many. */
+export function columnFractionDigits(values: Iterable<unknown>): number {
+  let digits = 0;
+  for (const value of values) {
+    if (typeof value !== 'number') continue;
+    digits = Math.max(digits, shownFractionDigits(value) ?? 0);
+  }
+  return digits;
 }
 
 /**
@@ -54,8 +84,19 @@ export function isLabelColumn(name: string): boolean {
   return last !== undefined && labelWords.has(last);
 }
 
-/** How a column's numbers are shown: whole numbers of a label column as plain digits, everything else by `formatCellNumber`. */
-export function columnNumberFormat(columnName: string): (value: number) => string {
-  if (!isLabelColumn(columnName)) return formatCellNumber;
-  return (value) => (Number.isInteger(value) ? String(value) : formatCellNumber(value));
+/**
+ * How a column's numbers are shown: whole numbers of a label column as plain digits; everything
+ * else by `formatCellNumber`, with one number of fraction digits for the whole column (the most
+ * any of `values` shows) so that, right-aligned in tabular figures, the decimal points line up
+ * (12.50 above 616.13, not 12.5). Values in exponent or significant-digit form keep their own.
+ * The full value stays in the cell's title and in copies and exports.
+ */
+export function columnNumberFormat(columnName: string, values: Iterable<unknown> = []): (value: number) => string {
+  const label = isLabelColumn(columnName);
+  const digits = columnFractionDigits(values);
+  return (value) => {
+    if (label && Number.isInteger(value)) return String(value);
+    if (digits === 0 || shownFractionDigits(value) === null) return formatCellNumber(value);
+    return formatter(digits, digits).format(value);
+  };
 }

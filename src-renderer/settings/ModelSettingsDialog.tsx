@@ -27,7 +27,6 @@ export function ModelSettingsDialog({ onClose }: { onClose(): void }) {
   const testModel = useWorkbench((state) => state.testModel);
   const localModels = useWorkbench((state) => state.localModels);
   const selectLocalModel = useWorkbench((state) => state.selectLocalModel);
-  const loadLocalModel = useWorkbench((state) => state.loadLocalModel);
   const [form, setForm] = useState<ModelSettingsForm>(model?.settings ?? blank);
   const [apiKey, setApiKey] = useState<string | undefined>(undefined);
   const [report, setReport] = useState<ConnectionReport | null>(null);
@@ -159,12 +158,10 @@ export function ModelSettingsDialog({ onClose }: { onClose(): void }) {
           <DialogFooter
             error={error}
             busy={busy}
-            testLabel="Load"
             saveLabel="Use for runs"
-            saveDisabled={chosenLocal === null}
-            testId="load-chosen-local-model"
+            saveDisabled={!localModels?.models.some((local) => local.id === chosenLocal)}
+            saveHint={localModels?.models.length ? 'Choose a model in the list to use it for runs' : 'Add a GGUF model file above first'}
             saveId="save-model"
-            onTest={() => void attempt('testing', async () => (chosenLocal ? loadLocalModel(chosenLocal, {}) : undefined))}
             onSave={() =>
               void attempt('saving', async () => {
                 await selectLocalModel(chosenLocal);
@@ -180,6 +177,7 @@ export function ModelSettingsDialog({ onClose }: { onClose(): void }) {
             testLabel="Test connection"
             saveLabel="Save"
             saveDisabled={form.model.trim() === ''}
+            saveHint="Name the model to save"
             testId="test-model"
             saveId="save-model"
             onTest={() =>

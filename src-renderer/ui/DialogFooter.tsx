@@ -29,21 +29,28 @@ export function useDialogAction(): {
 }
 
 /**
- * The end of a settings dialog: the last error, then Test on the left, Cancel and Save on the
- * right. While one of them runs (`busy`), neither can be pressed again.
+ * The end of a settings dialog: the last error, then Test on the left (when the dialog has
+ * one), Cancel and Save on the right. While one of them runs (`busy`), neither can be pressed
+ * again. A disabled Save says why beside it (`saveHint`), rather than leaving the analyst to guess.
  */
 export function DialogFooter(props: {
   error: string | null;
   busy: DialogAction | null;
-  testLabel: string;
+  /** Omitted together where the dialog has nothing to test (the local model loads from its row). */
+  testLabel?: string;
+  testId?: string;
+  onTest?(): void;
   saveLabel: string;
   saveDisabled?: boolean;
-  testId: string;
+  /** Why Save is disabled; shown beside it while it is. */
+  saveHint?: string | null;
   saveId: string;
-  onTest(): void;
   onSave(): void;
   onClose(): void;
 }) {
+  const saveDisabled = props.busy !== null || props.saveDisabled === true;
+  const hint = props.saveDisabled === true && props.saveHint ? props.saveHint : null;
+  const hintId = `${props.saveId}-hint`;
   return (
     <>
       {props.error && (
@@ -52,14 +59,21 @@ export function DialogFooter(props: {
         </p>
       )}
       <footer className="dialog-footer">
-        <button className="ghost" data-testid={props.testId} disabled={props.busy !== null} onClick={props.onTest}>
-          {props.busy === 'testing' ? 'Testing…' : props.testLabel}
-        </button>
+        {props.onTest && (
+          <button className="ghost" data-testid={props.testId} disabled={props.busy !== null} onClick={props.onTest}>
+            {props.busy === 'testing' ? 'Testing…' : props.testLabel}
+          </button>
+        )}
         <span className="spacer" />
+        {hint && (
+          <span className="dialog-footer-hint" id={hintId} data-testid={hintId}>
+            {hint}
+          </span>
+        )}
         <button className="ghost" onClick={props.onClose}>
           Cancel
         </button>
-        <button className="primary" data-testid={props.saveId} disabled={props.busy !== null || props.saveDisabled === true} onClick={props.onSave}>
+        <button className="primary" data-testid={props.saveId} disabled={saveDisabled} aria-describedby={hint ? hintId : undefined} onClick={props.onSave}>
           {props.busy === 'saving' ? 'Saving…' : props.saveLabel}
         </button>
       </footer>

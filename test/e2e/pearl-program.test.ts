@@ -50,14 +50,35 @@ describe('a Pearl program in the notebook', () => {
     await expect.poll(() => app.page.getByTestId('run-status').innerText(), { timeout: 30_000 }).toBe('Decided');
 
     const programs = app.page.getByTestId('program-cell');
-    await expect.poll(() => programs.count()).toBe(2);
+    // The refused program and the accepted one are one cell: the accepted program in the editor, both attempts inside.
+    await expect.poll(() => programs.count()).toBe(1);
     const first = programs.first();
-    expect(await first.getByTestId('program-verdict').innerText()).toBe('1 parser error');
+    expect(await first.getByTestId('program-verdict').innerText()).toBe('the parser accepts it');
+    expect(await first.locator('.program-heading').innerText()).toContain('attempt 2 of 8');
+    const attempts = first.getByTestId('program-attempts');
+    expect(await attempts.locator('summary').innerText()).toBe('2 attempts: 1 refused by the parser, then accepted');
+    expect(await attempts.getByTestId('program-attempt').first().isVisible()).toBe(false);
+    await attempts.locator('summary').click();
+    const listed = attempts.getByTestId('program-attempt');
+    await expect.poll(() => listed.first().isVisible()).toBe(true);
+    expect(await listed.count()).toBe(2);
+    const refused = await listed.nth(0).innerText();
+    expect(refused).toContain('Attempt 1 of 8');
+    expect(refused).toContain('refused (1 error)');
+    expect(refused).toContain('line 5, column 18: out9 is neither DB, a quoted string nor an earlier output');
+    expect(refused).toContain('2. out2 = ARGMAX(out9, "SWE profit") : the best node');
+    expect(await listed.nth(1).innerText()).toMatch(/Attempt 2 of 8\s+accepted/);
+    await first.scrollIntoViewIfNeeded();
+    await screenshot(app.page, 'pearl-00-attempts');
+
+    // "Edit" puts the refused attempt into the editor: the parser's marker sits on out9, and the library's actions are highlighted as known.
+    await listed.nth(0).getByTestId('program-attempt-edit').click();
+    await expect.poll(() => first.getByTestId('program-verdict').innerText()).toBe('1 parser error');
     expect(await first.getByTestId('program-errors').innerText()).toContain('line 5, column 18: out9 is neither DB, a quoted string nor an earlier output');
-    // The marker sits on out9, and the library's actions are highlighted as known.
     await expect.poll(() => first.locator('.squiggly-error').count()).toBeGreaterThan(0);
     expect(await first.getByTestId('program-run').isDisabled()).toBe(true);
     expect(await first.locator('.mtk1, [class*="mtk"]').filter({ hasText: 'LOOKUP' }).count()).toBeGreaterThan(0);
+    await attempts.locator('summary').click();
     await first.scrollIntoViewIfNeeded();
     await screenshot(app.page, 'pearl-01-marker');
 
@@ -72,11 +93,12 @@ describe('a Pearl program in the notebook', () => {
 
     await first.getByTestId('program-run').click();
     // A second run: its own program cell (the analyst's), each step, and the simulator's check.
-    await expect.poll(() => programs.count(), { timeout: 20_000 }).toBe(3);
+    await expect.poll(() => programs.count(), { timeout: 20_000 }).toBe(2);
     await expect.poll(async () => (await app.page.getByTestId('decision').count()) === 2 && (await app.page.getByTestId('run-status').innerText()), { timeout: 30_000 }).toBe('Decided');
     expect(model().failures).toEqual([]);
-    const third = programs.nth(2);
+    const third = programs.nth(1);
     expect(await third.innerText()).toContain('by the analyst');
+    expect(await third.getByTestId('program-attempts').count()).toBe(0);
     expect(await third.getByTestId('program-verdict').innerText()).toBe('the parser accepts it');
     const decision = app.page.getByTestId('decision').last();
     expect(await decision.locator('.decision-value').innerText()).toBe('krakow');
@@ -92,7 +114,7 @@ describe('a Pearl program in the notebook', () => {
   it('runs a program step by step: the run waits before it runs, the analyst edits it, and the edit is the analyst’s', async () => {
     const programs = app.page.getByTestId('program-cell');
     // The editor completes the library's actions (with their signatures); Undo my edits puts the program back.
-    const second = programs.nth(1);
+    const second = programs.first();
     await second.getByTestId('program-editor').click();
     await app.page.keyboard.press('ControlOrMeta+End');
     await app.page.keyboard.press('Enter');
@@ -130,18 +152,21 @@ describe('a Pearl program in the notebook', () => {
     try {
       await page.goto(app.server.url);
       const programs = page.getByTestId('program-cell');
-      // The model's two programs, the analyst's fix, and the step-through run's program before and after the edit.
-      await expect.poll(() => programs.count(), { timeout: 20_000 }).toBe(5);
+      // The model's two attempts (one cell), the analyst's fix, and the step-through run's program before and after the edit.
+      await expect.poll(() => programs.count(), { timeout: 20_000 }).toBe(4);
+      // The attempts open, so their refusal reasons are checked for contrast and by axe too.
+      await programs.first().getByTestId('program-attempts').locator('summary').click();
       expect(await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { dataset: Record<string, string> } } }).document.documentElement.dataset['theme'])).toBe('dark');
       // Every verdict, every parser error and each cell's heading: text on the cell's dark background, at least 4.5:1.
       const shown = [
         ...(await programs.getByTestId('program-verdict').all()),
-        ...(await programs.getByTestId('program-errors').all()),
+        ...(await programs.locator('.program-errors').all()),
+        ...(await programs.locator('.program-attempt-heading .program-verdict').all()),
         ...(await programs.locator('.program-heading').all()),
       ];
       const verdicts = await programs.getByTestId('program-verdict').allInnerTexts();
-      expect(verdicts).toContain('1 parser error');
       expect(verdicts).toContain('the parser accepts it');
+      expect(await programs.locator('.program-attempt-heading .program-verdict').allInnerTexts()).toEqual(['refused (1 error)', 'accepted']);
       for (const element of shown) {
         const colours = await shownColours(element);
         expect(colours.ratio, `${await element.innerText()}: ${colours.color} on ${colours.background}`).toBeGreaterThanOrEqual(4.5);

@@ -22,9 +22,9 @@ describe('reading a result', () => {
     const numbers = cell.locator('.grid-cell .number');
     const shown = await numbers.allInnerTexts();
     const titles = await numbers.evaluateAll((spans) => spans.map((span) => span.getAttribute('title')));
-    // Column 2, rows a–d (column 1 holds text).
-    expect(shown).toEqual([(616.13).toLocaleString('en-US'), '1,234,567.89', '0.0000123457', '42']);
-    expect(titles).toEqual(['616.1300000000001', '1234567.891', '0.000012345678', null]);
+    // Column 2, rows a–d (column 1 holds text): one decimal display for the column (42.00 beside 616.13), a tiny value in its own form.
+    expect(shown).toEqual([(616.13).toLocaleString('en-US'), '1,234,567.89', '0.0000123457', '42.00']);
+    expect(titles).toEqual(['616.1300000000001', '1234567.891', '0.000012345678', '42']);
   });
 
   it('exports the CSV in the order the grid shows, with full values', async () => {

@@ -32,6 +32,10 @@ export interface CellWriter {
   saveOutput(cellId: string, output: CellOutput): void;
   /** The query cells of this run, by query id (evidence and observations link to them). */
   readonly queryCells: Map<string, string>;
+  /** Rewrites the text and kind data of a cell this run added. */
+  rewrite(cellId: string, content: { source: string; data: Record<string, unknown> }): void;
+  /** Cells that later events of the run add to, by a key the projection chooses, with the text and data written so far. */
+  readonly gathering: Map<string, { cellId: string; source: string; data: Record<string, unknown> }>;
 }
 
 type EventOf<T extends RunEvent['type']> = Extract<RunEvent, { type: T }>;

@@ -135,6 +135,35 @@ describe('Pearl action libraries in the workspace', () => {
     expect(existsSync(join(dir, 'lib.json'))).toBe(true);
   });
 
+  it('gathers the refused attempts and the accepted program in one cell, pushed live; the run log and the report keep each attempt', async () => {
+    const refused = 'New actions:\n- None\n\n1. out1 = NEIGHBORS(DB, "baltic_sea", "source", "in") : feeders\n2. out2 = ARGMAX(out9, "SWE profit") : the best';
+    const planned = 'New actions:\n- None\n\n1. out1 = NEIGHBORS(DB, "baltic_sea", "source", "in") : the nodes that feed the home node';
+    const { workbench, server, events, locating, notebook } = await setup([
+      program(refused),
+      { ...program(planned), expectLastMessageContains: 'out9 is neither DB' },
+      call('query', { query: "SELECT source FROM flow WHERE dest = 'baltic_sea' ORDER BY source" }),
+      call('output', { output: 'krakow' }),
+    ]);
+    const { runId } = await workbench.invoke('runs/start', { notebookId: notebook.id, connectionId: locating.id, question: 'Where should SWE place its merchant on baltic_sea?', technique: 'pearl', mode: 'auto', known: { country: 'SWE', home: 'baltic_sea' } });
+    expect(await ended(events, runId)).toMatchObject({ status: 'answered' });
+    server.verify();
+
+    const programs = (await workbench.invoke('notebooks/get', { id: notebook.id })).cells.filter((cell) => cell.data['tool'] === 'pearl-program');
+    expect(programs).toHaveLength(1);
+    const cell = programs[0]!;
+    expect((cell.data['attempts'] as { attempt: number; valid: boolean }[]).map((attempt) => [attempt.attempt, attempt.valid])).toEqual([[1, false], [2, true]]);
+    expect(cell.data['input']).toMatchObject({ attempt: 2, program: planned, valid: true });
+    // The cell was added for the first attempt and the same cell (same id) pushed again with the second.
+    const pushed = events.filter((entry) => entry.event === 'cell-change').map((entry) => (entry.payload as EventPayload<'cell-change'>).cell).filter((changed) => changed.id === cell.id);
+    expect(pushed.map((changed) => (changed.data['attempts'] as unknown[]).length)).toEqual([1, 2]);
+
+    // The report is read from the run log: each attempt is its own entry there.
+    const { html } = await workbench.invoke('reports/preview', { notebookId: notebook.id, runId });
+    expect(html).toContain('Program, attempt 1 of 8');
+    expect(html).toContain('Program, attempt 2 of 8');
+    expect(html).toContain('out9 is neither DB');
+  });
+
   it('step-through: the run pauses before the program runs, the analyst edits it, and the report shows the edit', async () => {
     const planned = 'New actions:\n- None\n\n1. out1 = NEIGHBORS(DB, "baltic_sea", "source", "in") : the nodes that feed the home node';
     const { workbench, server, events, locating, notebook } = await setup([

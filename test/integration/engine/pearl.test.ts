@@ -77,7 +77,7 @@ const listCandidates = 'New actions:\n- None\n\n1. out1 = LIST_CANDIDATES(DB, "t
 describe('Pearl: self-correction', () => {
   it('sends 3 invalid programs back with every error so far, and runs the 4th (4 planner calls)', async () => {
     const invalid = [bad('2. out2 = FIND_FLOW(DB, "baltic_sea") : flows'), bad('2. out2 = LOOKUP(DB, out1) : again'), bad('3. out2 = CONCAT(out1) : join')];
-    const { server, result, events } = await run([
+    const { server, result, events, notebook } = await run([
       program(invalid[0] as string),
       { ...program(invalid[1] as string), expectLastMessageContains: 'unknown action FIND_FLOW' },
       { ...program(invalid[2] as string), expectLastMessageContains: ['LOOKUP(DB, entity, attributes) takes 3 arguments, found 2', 'unknown action FIND_FLOW'] },
@@ -103,6 +103,14 @@ describe('Pearl: self-correction', () => {
     // The fourth program was carried out: its step's query ran under its id.
     const started = events.filter((event) => event.type === 'query-start');
     expect(started.map((event) => event.type === 'query-start' && event.node)).toEqual(['out1']);
+    // The run log keeps every attempt; the notebook gathers them in one program cell, the accepted program on top.
+    const programCells = notebook.cells.filter((cell) => cell.data['tool'] === 'pearl-program');
+    expect(programCells).toHaveLength(1);
+    const gathered = programCells[0]?.data as { input: { attempt: number; program: string; valid: boolean; library: { actions: number } }; attempts: { attempt: number; valid: boolean; program: string; errors: unknown[] }[] };
+    expect(gathered.attempts.map((attempt) => [attempt.attempt, attempt.valid, attempt.errors.length])).toEqual([[1, false, 1], [2, false, 1], [3, false, 1], [4, true, 0]]);
+    expect(gathered.attempts.map((attempt) => attempt.program)).toEqual([...invalid, listCandidates]);
+    expect(gathered.input).toMatchObject({ attempt: 4, program: listCandidates, valid: true, library: expect.objectContaining({ actions: expect.any(Number) }) });
+    for (let attempt = 1; attempt <= 4; attempt++) expect(programCells[0]?.source).toContain(`Program, attempt ${attempt} of 8:`);
   });
 
   it('falls back to PlanRAG after 8 invalid programs, with an audit entry and a labelled cell', async () => {
@@ -121,6 +129,10 @@ describe('Pearl: self-correction', () => {
     expect((fallback?.input as { errors: string[] }).errors).toHaveLength(8);
     expect(events.find((event) => event.type === 'run-start')).toMatchObject({ technique: 'pearl' });
     expect(notebook.cells.some((cell) => cell.kind === 'observation' && cell.source.includes('falling back to PlanRAG'))).toBe(true);
+    // Eight refusals are one program cell listing eight attempts, not eight cards.
+    const programCells = notebook.cells.filter((cell) => cell.data['tool'] === 'pearl-program');
+    expect(programCells).toHaveLength(1);
+    expect((programCells[0]?.data['attempts'] as { valid: boolean }[]).map((attempt) => attempt.valid)).toEqual(Array.from({ length: 8 }, () => false));
     expect(notebook.cells.at(-1)?.kind).toBe('decision');
     // The decision, and the record at the run's end, say PlanRAG made it as Pearl's fallback.
     const origin = { technique: 'planrag', label: 'PlanRAG', fallback: { of: 'pearl', ofLabel: 'Pearl', reason: 'after 8 refused programs' }, toolAssisted: null };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { columnNumberFormat, formatCellNumber } from '../../../src-renderer/grid/format-cell';
+import { columnFractionDigits, columnNumberFormat, formatCellNumber, shownFractionDigits } from '../../../src-renderer/grid/format-cell';
 
 const grouped = (value: number, digits: number) => new Intl.NumberFormat(undefined, { maximumFractionDigits: digits }).format(value);
 
@@ -35,5 +35,27 @@ describe('numbers in the grid', () => {
     expect(columnNumberFormat('building_id')(1458)).toBe('1458');
     expect(columnNumberFormat('year')(2024)).toBe('2024');
     expect(columnNumberFormat('total')(2024)).toBe(grouped(2024, 0));
+  });
+
+  it('counts the fraction digits a value shows; exponents, tiny values and names take no part', () => {
+    expect([42, 12.5, 616.1300000000001, 1234567.891, 0.5, 0.1234567].map(shownFractionDigits)).toEqual([0, 1, 2, 2, 1, 6]);
+    expect([1e25, 0.000012345678, Infinity, Number.NaN].map(shownFractionDigits)).toEqual([null, null, null, null]);
+    expect(columnFractionDigits([12.5, 616.13, 3, null, 'text', 1e-9])).toBe(2);
+    expect(columnFractionDigits([1, 2, 3])).toBe(0);
+  });
+
+  it('writes every number of a column with the same fraction digits, so right-aligned decimal points line up', () => {
+    const amounts = [12.5, 616.13, 3, 1234.5];
+    const format = columnNumberFormat('amount', amounts);
+    const twoPlaces = new Intl.NumberFormat(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    expect(amounts.map(format)).toEqual(amounts.map((value) => twoPlaces.format(value)));
+    expect(format(3)).toMatch(/^3.00$/);
+    // A value the column sample did not hold is rounded to the column's digits; tiny and huge ones keep their own form.
+    expect(format(2.345)).toBe(twoPlaces.format(2.345));
+    expect(format(0.000012345678)).toBe('0.0000123457');
+    expect(format(1e300)).toBe('1e+300');
+    // Whole numbers alone stay whole, and label columns keep plain digits.
+    expect([7, 1200].map(columnNumberFormat('n', [7, 1200]))).toEqual(['7', grouped(1200, 0)]);
+    expect(columnNumberFormat('building_id', [1458, 2.5])(1458)).toBe('1458');
   });
 });
