@@ -189,8 +189,11 @@ export const api = {
     params: z.object({ runId: z.string(), node: z.string().min(1), question: z.string().trim().min(1).optional(), pinned: z.string().trim().min(1).optional() }),
     result: z.object({ runId: z.string() }),
   },
-  /** Answers the run's pending step-through question. */
-  'runs/review': { params: z.object({ runId: z.string(), decision: reviewDecisionSchema }), result: ok },
+  /**
+   * Answers one of the run's pending step-through questions: the one `key` names
+   * (`reviewKeyOf` of its request), or, without a key, the oldest.
+   */
+  'runs/review': { params: z.object({ runId: z.string(), key: z.string().min(1).optional(), decision: reviewDecisionSchema }), result: ok },
   'runs/stop': { params: z.object({ runId: z.string() }), result: ok },
   /** Carries on a run the app stopped in the middle of (status `interrupted`). */
   'runs/resume': { params: z.object({ runId: z.string() }), result: ok },

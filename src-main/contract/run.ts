@@ -198,6 +198,16 @@ export const reviewRequestSchema = z.discriminatedUnion('subject', [
   z.object({ subject: z.literal('plan'), step: z.number(), node: nodeField, plan: z.string(), problem: z.string().nullable() }),
 ]);
 
+/**
+ * The key a pending review is kept and answered by: its model step and, for a plan node or a
+ * program step, the node (`"7"`, `"7:Q1.2"`). Calls in flight at once get their own step
+ * numbers, so reviews waiting side by side (a plan graph's level, Pearl's parallel steps) never
+ * share a key.
+ */
+export function reviewKeyOf(review: { step: number; node?: string | undefined }): string {
+  return review.node ? `${review.step}:${review.node}` : String(review.step);
+}
+
 export const reviewDecisionSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('approve') }),
   z.object({ action: z.literal('edit'), query: z.string().min(1).optional(), steps: z.array(z.string().min(1)).min(1).optional(), plan: z.string().min(1).optional(), note: z.string().optional() }),
@@ -251,7 +261,10 @@ export const runProgressSchema = z.object({
   maxSteps: z.number(),
   startedAt: z.string(),
   totalTokens: z.number(),
+  /** The review the analyst answers next: the oldest of `pendingReviews`; null when nothing waits. */
   pendingReview: reviewRequestSchema.nullable(),
+  /** Every review waiting, oldest first, each answered by its key (`reviewKeyOf`); absent in progress from older versions. */
+  pendingReviews: z.array(reviewRequestSchema).optional(),
   /** The language the run's queries are written in, so a query under review is edited as such (absent: SQL). */
   queryLanguage: z.enum(['sql', 'cypher']).optional(),
   message: z.string().nullable(),

@@ -29,8 +29,8 @@ export function runHandlers(dependencies: {
   return {
     'runs/start': ({ connectionId, ...rest }) => runs.start({ ...rest, connectionId, connectionName: connections.get(connectionId).name }),
     'runs/rerun-node': ({ runId, node, question, pinned }) => runs.rerunNode(runId, { node, question, pinned }),
-    'runs/review': ({ runId, decision }) => {
-      runs.review(runId, decision);
+    'runs/review': ({ runId, key, decision }) => {
+      runs.review(runId, decision, key);
       return { ok: true as const };
     },
     'runs/stop': ({ runId }) => {

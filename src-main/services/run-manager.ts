@@ -28,7 +28,8 @@ import { mineActions, type MiningResult } from '../engine/techniques/pearl/minin
 import { refineDemonstration } from '../engine/techniques/pearl/refine';
 import type { Demonstration } from '../engine/techniques/pearl/library';
 import { recogniseScenario } from '../simulators/scenario';
-import type { ReviewDecision, ReviewGate, ReviewRequest } from '../engine/review-gate';
+import type { ReviewDecision, ReviewGate } from '../engine/review-gate';
+import { PendingReviews } from './pending-reviews';
 import type { CellSink } from '../engine/run-cells';
 import { simulatorFor, type RunSimulator } from '../simulators/run-simulator';
 import { createOpenAiProvider } from '../llm/openai-provider';
@@ -57,7 +58,8 @@ interface RunModel {
 interface LiveRun {
   progress: RunProgress;
   controller: AbortController;
-  answerReview: ((decision: ReviewDecision) => void) | null;
+  /** The reviews the run waits on, by key (step and node), so two waiting at once are both answered. */
+  reviews: PendingReviews;
   /** Settles once the run has written its end. */
   ended: Promise<void>;
 }
@@ -310,7 +312,7 @@ export class RunManager {
   async rerunNode(fromRunId: string, rerun: { node: string; question?: string | undefined; pinned?: string | undefined }): Promise<{ runId: string }> {
     // A run paused at a review point is stopped there, and the re-run starts from what it had answered.
     const live = this.live.get(fromRunId);
-    if (live && !live.answerReview) throw new WorkbenchError('conflict', 'This run is still going; pause it (it waits at its next review point) or let it end, then re-run the node');
+    if (live && live.reviews.size === 0) throw new WorkbenchError('conflict', 'This run is still going; pause it (it waits at its next review point) or let it end, then re-run the node');
     if (live) {
       this.stop(fromRunId);
       await live.ended;
@@ -389,11 +391,12 @@ export class RunManager {
         startedAt,
         totalTokens: resume?.state.tokens ?? 0,
         pendingReview: null,
+        pendingReviews: [],
         queryLanguage: context.connector.engine === 'kuzu' || context.connector.engine === 'neo4j' ? 'cypher' : 'sql',
         message: null,
       },
       controller: new AbortController(),
-      answerReview: null,
+      reviews: new PendingReviews((pending) => this.update(run, { pendingReview: pending[0] ?? null, pendingReviews: pending })),
       ended: Promise.resolve(),
     };
     this.live.set(runId, run);
@@ -404,7 +407,7 @@ export class RunManager {
       get interactive() {
         return run.progress.mode === 'step';
       },
-      review: (review, signal) => (run.progress.mode === 'step' ? this.waitForReview(run, review, signal) : Promise.resolve({ action: 'approve' })),
+      review: (review, signal) => (run.progress.mode === 'step' ? run.reviews.wait(review, signal) : Promise.resolve({ action: 'approve' })),
     };
     const cells: CellSink = {
       insert: (draft, afterCellId) => {
@@ -500,23 +503,22 @@ export class RunManager {
     run.ended = ended;
   }
 
-  review(runId: string, decision: ReviewDecision): void {
-    const run = this.liveRun(runId);
-    if (!run.answerReview) throw new WorkbenchError('conflict', 'This run is not waiting for a review');
-    run.answerReview(decision);
+  /** Answers the review `key` names (`reviewKeyOf`), or the oldest waiting without one. */
+  review(runId: string, decision: ReviewDecision, key?: string): void {
+    this.liveRun(runId).reviews.answer(key, decision);
   }
 
-  /** Pausing takes effect at the next query or re-plan; resuming also approves what is waiting. */
+  /** Pausing takes effect at the next query or re-plan; resuming also approves every review waiting. */
   setMode(runId: string, mode: 'auto' | 'step'): void {
     const run = this.liveRun(runId);
     this.update(run, { mode });
-    if (mode === 'auto') run.answerReview?.({ action: 'approve' });
+    if (mode === 'auto') run.reviews.answerAll({ action: 'approve' });
   }
 
   stop(runId: string): void {
     const run = this.liveRun(runId);
     run.controller.abort();
-    run.answerReview?.({ action: 'stop' });
+    run.reviews.answerAll({ action: 'stop' });
   }
 
   active(): RunProgress[] {
@@ -529,24 +531,9 @@ export class RunManager {
     await Promise.all([...this.ending]);
   }
 
-  private waitForReview(run: LiveRun, review: ReviewRequest, signal: AbortSignal | undefined): Promise<ReviewDecision> {
-    return new Promise((resolve) => {
-      const answer = (decision: ReviewDecision): void => {
-        run.answerReview = null;
-        signal?.removeEventListener('abort', onAbort);
-        this.update(run, { pendingReview: null });
-        resolve(decision);
-      };
-      const onAbort = (): void => answer({ action: 'stop' });
-      signal?.addEventListener('abort', onAbort, { once: true });
-      run.answerReview = answer;
-      this.update(run, { pendingReview: review });
-    });
-  }
-
   private end(run: LiveRun, status: Exclude<RunStatus, 'running'>, decision: string | null, message: string | null, decidedBy: DecisionOrigin | null = null): void {
     this.dependencies.runs.finish(run.progress.runId, { status, decision, decidedBy, message, endedAt: this.dependencies.environment.now() });
-    this.update(run, { status, message, pendingReview: null });
+    this.update(run, { status, message, pendingReview: null, pendingReviews: [] });
     this.live.delete(run.progress.runId);
   }
 

@@ -1,6 +1,6 @@
 import { useMemo, useState, type KeyboardEvent } from 'react';
 import { Bar, BarChart, CartesianGrid, ErrorBar, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import type { Cell, QueryResult } from '../../src-main/contract';
+import { reviewKeyOf, type Cell, type QueryResult } from '../../src-main/contract';
 import {
   dellmaLikelihoods,
   dellmaStepSchemas,
@@ -145,8 +145,10 @@ function ForecastView({ cell, forecast }: { cell: Cell; forecast: DellmaForecast
   );
   const changed = edited.factors.some((factor, f) => factor.values.some((entry, v) => entry.likelihood !== forecast.factors[f]?.values[v]?.likelihood));
   const send = (): void => {
+    if (!pending) return;
     setSent(true);
-    void reviewRun(runId, changed ? { action: 'edit', steps: forecastLines(edited) } : { action: 'approve' }).catch((error: unknown) => {
+    // Answered by the forecast review's key: the edit can only answer the review it was made for.
+    void reviewRun({ runId, key: reviewKeyOf(pending) }, changed ? { action: 'edit', steps: forecastLines(edited) } : { action: 'approve' }).catch((error: unknown) => {
       setSent(false);
       reportError(error, 'Could not answer the run');
     });

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { RunProgress } from '../../src-main/contract';
+import { reviewKeyOf, type RunProgress } from '../../src-main/contract';
 import type { Cell, CellKind } from '../../src-main/contract';
 import { useWorkbench } from '../ui/store-context';
 import { NoteCell } from '../cells/NoteCell';
@@ -44,7 +44,7 @@ export function NotebookView() {
   // A run waiting for the analyst docks its review beside the notebook; the cell it is about scrolls into sight.
   const reviewing = liveRuns.find((run): run is RunProgress & { pendingReview: NonNullable<RunProgress['pendingReview']> } => run.pendingReview !== null);
   const underReview = reviewing ? cellUnderReview(cells, reviewing) : null;
-  const reviewKey = reviewing ? `${reviewing.runId}:${reviewing.pendingReview.step}:${reviewing.pendingReview.subject}` : null;
+  const reviewKey = reviewing ? `${reviewing.runId}:${reviewKeyOf(reviewing.pendingReview)}:${reviewing.pendingReview.subject}` : null;
   const cellsRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!reviewKey || !underReview) return;

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import type { ReviewDecisionInput, ReviewRequestValue } from '../../src-main/contract';
+import { reviewKeyOf, type ReviewDecisionInput, type ReviewRequestValue } from '../../src-main/contract';
 import { citedIds, readEditedPlan, type PlanGraph } from '../../src-main/contract/plan-dag-plan';
 import { layoutPlanGraph } from '../../src-main/contract/plan-graph';
 import { useWorkbench } from '../ui/store-context';
@@ -46,7 +46,7 @@ export function PlanReview({ runId, request }: { runId: string; request: PlanReq
 
   const answer = (decision: ReviewDecisionInput): void => {
     setSent(true);
-    void reviewRun(runId, decision).catch((error: unknown) => {
+    void reviewRun({ runId, key: reviewKeyOf(request) }, decision).catch((error: unknown) => {
       setSent(false);
       reportError(error, 'Could not answer the run');
     });

@@ -26,6 +26,7 @@ function useReviewWidth(): [number, (width: number) => void] {
  */
 export function ReviewDock({ run }: { run: RunProgress & { pendingReview: NonNullable<RunProgress['pendingReview']> } }) {
   const [width, setWidth] = useReviewWidth();
+  const waitingAfter = Math.max(0, (run.pendingReviews?.length ?? 1) - 1);
   const dragging = useRef(false);
   const onPointerDown = (event: PointerEvent<HTMLDivElement>): void => {
     dragging.current = true;
@@ -69,6 +70,12 @@ export function ReviewDock({ run }: { run: RunProgress & { pendingReview: NonNul
       />
       <div className="review-dock-body">
         <ReviewPanel runId={run.runId} request={run.pendingReview} language={run.queryLanguage ?? 'sql'} />
+        {/* Parallel steps or nodes paused at once each wait for their own answer; they follow this one. */}
+        {waitingAfter > 0 && (
+          <p className="muted" data-testid="review-waiting">
+            {waitingAfter === 1 ? 'One more review waits after this one.' : `${waitingAfter} more reviews wait after this one.`}
+          </p>
+        )}
       </div>
     </aside>
   );

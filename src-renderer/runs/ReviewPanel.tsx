@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import type { ReviewDecisionInput, ReviewRequestValue } from '../../src-main/contract';
+import { reviewKeyOf, type ReviewDecisionInput, type ReviewRequestValue } from '../../src-main/contract';
 import { useWorkbench } from '../ui/store-context';
 import { QueryEditor } from '../editor/QueryEditor';
 import { PlanReview } from '../plan-graph/PlanReview';
@@ -21,7 +21,8 @@ function reviewTitle(request: Exclude<ReviewRequestValue, { subject: 'plan' }>):
  */
 export function ReviewPanel({ runId, request, language }: { runId: string; request: ReviewRequestValue; language: 'sql' | 'cypher' }) {
   if (request.subject === 'plan') return <PlanReview key={`${request.step}:${request.problem ?? ''}`} runId={runId} request={request} />;
-  return <StepReview runId={runId} request={request} language={language} />;
+  // Keyed by the review: when the next waiting review follows at once, the panel starts afresh.
+  return <StepReview key={reviewKeyOf(request)} runId={runId} request={request} language={language} />;
 }
 
 function StepReview({ runId, request, language }: { runId: string; request: Exclude<ReviewRequestValue, { subject: 'plan' }>; language: 'sql' | 'cypher' }) {
@@ -36,7 +37,7 @@ function StepReview({ runId, request, language }: { runId: string; request: Excl
 
   const answer = (decision: ReviewDecisionInput): void => {
     setSent(true);
-    void reviewRun(runId, decision).catch((error: unknown) => {
+    void reviewRun({ runId, key: reviewKeyOf(request) }, decision).catch((error: unknown) => {
       setSent(false);
       reportError(error, 'Could not answer the run');
     });

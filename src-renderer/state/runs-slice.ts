@@ -49,7 +49,8 @@ export interface RunsSlice {
   openRunDraft(draft: Partial<RunDraft>): void;
   closeRunDraft(): void;
   startRun(draft: RunDraft): Promise<void>;
-  reviewRun(runId: string, decision: ReviewDecisionInput): Promise<void>;
+  /** Answers the review `key` names (`reviewKeyOf` of its request) of a run waiting for the analyst. */
+  reviewRun(review: { runId: string; key: string }, decision: ReviewDecisionInput): Promise<void>;
   stopRun(runId: string): Promise<void>;
   setRunMode(runId: string, mode: 'auto' | 'step'): Promise<void>;
   loadInterruptedRuns(notebookId: string): Promise<void>;
@@ -189,8 +190,8 @@ export function createRunsSlice({ client, set, get }: SliceContext): RunsSlice {
       const { removedCells } = await client.invoke('dellma/withdraw-refit', { runId, node });
       set({ cells: get().cells.filter((cell) => !removedCells.includes(cell.id)) });
     },
-    reviewRun: async (runId, decision) => {
-      await client.invoke('runs/review', { runId, decision });
+    reviewRun: async ({ runId, key }, decision) => {
+      await client.invoke('runs/review', { runId, key, decision });
     },
     stopRun: async (runId) => {
       await client.invoke('runs/stop', { runId });

@@ -443,7 +443,7 @@ describe('Plan*RAG resumed after an interruption', () => {
 });
 
 describe('Plan*RAG under review', () => {
-  it('asks the analyst about one node query at a time, records edits with the node, and runs the edited query', async () => {
+  it('lets a level\'s node queries wait for review side by side, each answered for its own node, and runs the edited query', async () => {
     const connector = await openConnector({ engine: 'sqlite', path: locating }, null);
     try {
       const server = await startScriptedOpenAiServer([
@@ -455,16 +455,21 @@ describe('Plan*RAG under review', () => {
         nodeTurn('Q2.1', 'decide', { decision: 'krakow', rationale: 'r' }),
       ]);
       servers.push(server);
-      let pending = 0;
-      let mostPending = 0;
       const reviewed: string[] = [];
-      // Not interactive, so the level keeps its width; the reviews still come one at a time.
+      // Not interactive, so the level keeps its width: both nodes' queries wait at once (the app
+      // keeps them by step and node), and the gate answers only once both are waiting.
+      const waiting: (() => void)[] = [];
+      let mostPending = 0;
       const gate: ReviewGate = {
         interactive: false,
         review: async (request) => {
-          mostPending = Math.max(mostPending, ++pending);
-          await new Promise((resolve) => setTimeout(resolve, 100));
-          pending--;
+          if (request.subject === 'query') {
+            await new Promise<void>((resolve) => {
+              waiting.push(resolve);
+              mostPending = Math.max(mostPending, waiting.length);
+              if (waiting.length === 2) waiting.splice(0).forEach((answer) => answer());
+            });
+          }
           reviewed.push(request.node ?? '');
           return request.subject === 'query' && request.node === 'Q1.1' ? { action: 'edit', query: "SELECT source FROM flow WHERE dest = 'baltic_sea'" } : { action: 'approve' };
         },
@@ -484,9 +489,11 @@ describe('Plan*RAG under review', () => {
       });
       server.verify();
       expect(outcome).toMatchObject({ status: 'answered', decision: 'krakow' });
-      expect(mostPending).toBe(1);
+      expect(mostPending).toBe(2);
       expect(reviewed.sort()).toEqual(['Q1.1', 'Q1.2']);
       expect(events.find((event) => event.type === 'query-start' && event.node === 'Q1.1')).toMatchObject({ author: 'analyst', query: "SELECT source FROM flow WHERE dest = 'baltic_sea'" });
+      // The edit answered Q1.1's review only: Q1.2 ran the model's query.
+      expect(events.find((event) => event.type === 'query-start' && event.node === 'Q1.2')).toMatchObject({ author: 'model', query: "SELECT base_trading_power FROM node_country WHERE country_name = 'SWE'" });
     } finally {
       await connector.close();
     }

@@ -208,7 +208,8 @@ async function reviewedQuery(run: RunContext, context: NodeContext, step: number
   const { gate } = run.options;
   const asked = gate.interactive;
   const node = context.id;
-  const decision = await oneReviewAtATime(run, () => gate.review({ subject: 'query', step, node, question: context.question, query }, run.signal));
+  // Nodes of a level may wait at once (the analyst paused mid-level): each review is its own, by step and node.
+  const decision = await gate.review({ subject: 'query', step, node, question: context.question, query }, run.signal);
   if (asked) recordReview(run, { step, node }, 'query', query, decision);
   if (decision.action === 'stop') throw new RunEnding('stopped', 'The analyst stopped the run to continue by hand');
   if (decision.action === 'skip') {
@@ -220,17 +221,4 @@ async function reviewedQuery(run: RunContext, context: NodeContext, step: number
   run.state.queries++;
   const note = analystNote(decision);
   return { ok: ran.error === null, text: `${ran.text}${note ? `\n\nAnalyst note: ${note}` : ''}`, empty: ran.error === null && ran.rowCount === 0 };
-}
-
-/**
- * The analyst answers one review at a time (the app keeps one pending review per run), but a
- * level's nodes may reach their queries together — e.g. when the analyst switches an automatic
- * run to step-through mid-level — so a run's reviews wait for each other.
- */
-const reviewQueues = new WeakMap<RunContext, Promise<unknown>>();
-function oneReviewAtATime<T>(run: RunContext, review: () => Promise<T>): Promise<T> {
-  const previous = reviewQueues.get(run) ?? Promise.resolve();
-  const next = previous.then(review, review);
-  reviewQueues.set(run, next.catch(() => undefined));
-  return next;
 }
