@@ -5,7 +5,6 @@
  * (result.json). Questions already recorded are not run again, so a batch that was killed or
  * stopped finishes where it left off.
  */
-import type { DellmaRunSettings } from '../contract/dellma';
 import type { RunFidelityRequest } from '../contract/fidelity';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -16,6 +15,8 @@ import type { QuestionSet } from '../dqa/question-file';
 import type { DbKind } from '../dqa/scenario-databases';
 import { runPool } from './bounded-pool';
 import { requirePlaybook } from '../engine/techniques/playbook-required';
+import { techniqueNamed } from '../engine/techniques/registry';
+import { checkedTechniqueOptions, variantLabelOf } from '../engine/techniques/technique-options';
 import { dqaQuestionText } from './dqa-question-text';
 import { failedQuestion, judgeRun } from './judge';
 import { questionDatabases } from './question-databases';
@@ -86,8 +87,8 @@ export interface BenchmarkOptions {
   playbook?: string;
   /** Its version hash, recorded in every run's log. */
   playbookVersion?: string;
-  /** For `dellma`: the variant and sizes every run uses (absent: the defaults). */
-  dellma?: DellmaRunSettings;
+  /** The technique's own options every run uses (DeLLMa's variant and sizes), checked against its schema; absent: its defaults. */
+  techniqueOptions?: Record<string, unknown>;
   /** The fidelity every run uses (the CLI and the app pass `paper` unless told otherwise); recorded in each run's run-start. */
   fidelity?: RunFidelityRequest;
   signal?: AbortSignal;
@@ -108,24 +109,12 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** A DeLLMa setting as the results table names it: the variant and the sizes it uses. */
-export function dellmaVariantText(settings: DellmaRunSettings): string {
-  switch (settings.variant) {
-    case 'pairs':
-    case 'top1':
-      return `${settings.variant}, s=${settings.perAction}, b=${settings.batch}, q=${settings.overlap}`;
-    case 'naive':
-      return `naive, ${settings.naiveSamples} samples`;
-    case 'sc':
-      return `sc, ${settings.selfConsistency} answers`;
-    default:
-      return settings.variant;
-  }
-}
 
 export async function runBenchmark(options: BenchmarkOptions): Promise<BenchmarkOutcome> {
   const { questions, technique, db, outDir } = options;
   requirePlaybook(technique, options.playbook, `none was given for ${db}`);
+  // How results name the variant the options make (DeLLMa's sizes); undefined when none is named.
+  const variant = variantLabelOf(techniqueNamed(technique), checkedTechniqueOptions(techniqueNamed(technique), options.techniqueOptions)) ?? undefined;
   mkdirSync(outDir, { recursive: true });
   const databases = questionDatabases(outDir, db);
   const results = new Map<string, QuestionResult>();
@@ -150,14 +139,13 @@ export async function runBenchmark(options: BenchmarkOptions): Promise<Benchmark
     if (earlier.technique !== technique || earlier.db !== db) {
       throw new WorkbenchError('invalid-request', `${join(outDir, question.id)} holds a run of ${earlier.technique} on ${earlier.db}, not ${technique} on ${db}: use another --out directory`);
     }
-    const variant = options.dellma ? dellmaVariantText(options.dellma) : undefined;
     if (earlier.variant !== variant) {
       throw new WorkbenchError('invalid-request', `${join(outDir, question.id)} holds a run of ${earlier.technique} (${earlier.variant ?? 'default settings'}), not ${variant ?? 'default settings'}: use another --out directory`);
     }
     recorded.push(earlier);
   }
   // Every earlier answer is checked before any is counted: a resume with other settings is refused whole.
-  const intended = intendedSettings({ technique, variant: options.dellma ? dellmaVariantText(options.dellma) : undefined, model: options.model, maxSteps: options.maxSteps, playbook: options.playbook, playbookVersion: options.playbookVersion, fidelity: options.fidelity });
+  const intended = intendedSettings({ technique, variant, model: options.model, maxSteps: options.maxSteps, playbook: options.playbook, playbookVersion: options.playbookVersion, fidelity: options.fidelity });
   for (const earlier of recorded) {
     const dir = join(outDir, earlier.id);
     const settings = recordedSettings(earlier);
@@ -178,7 +166,7 @@ export async function runBenchmark(options: BenchmarkOptions): Promise<Benchmark
     const dir = join(outDir, question.id);
     // A directory without a result is a run cut short: start it again from nothing.
     if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
-    const base = { id: question.id, scenario: question.scenario, technique, db, dump: question.dump, questionsFile: question.questionsFile, ...(options.dellma ? { variant: dellmaVariantText(options.dellma) } : {}) };
+    const base = { id: question.id, scenario: question.scenario, technique, db, dump: question.dump, questionsFile: question.questionsFile, ...(variant !== undefined ? { variant } : {}) };
     const started = performance.now();
     progress.inFlight += 1;
     options.onStart?.(question, progress);
@@ -197,7 +185,7 @@ export async function runBenchmark(options: BenchmarkOptions): Promise<Benchmark
         ...(options.contextTokens ? { contextTokens: options.contextTokens } : {}),
         ...(options.playbook !== undefined ? { playbook: options.playbook } : {}),
         ...(options.playbookVersion !== undefined ? { playbookVersion: options.playbookVersion } : {}),
-        ...(options.dellma ? { dellma: options.dellma } : {}),
+        ...(options.techniqueOptions ? { techniqueOptions: options.techniqueOptions } : {}),
         ...(options.fidelity ? { fidelity: options.fidelity } : {}),
         signal: batch.signal,
       });

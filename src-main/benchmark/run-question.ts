@@ -9,7 +9,6 @@
  * simulator judges the decision afterwards instead (./judge.ts).
  */
 import { parseConnectionUriWithPassword } from '../connectors/connection-uri';
-import type { DellmaRunSettings } from '../contract/dellma';
 import type { RunFidelityRequest } from '../contract/fidelity';
 import type { RunEvent, RunStatus } from '../contract/run';
 import { runToDirectory, type DirectoryRunRequest } from '../engine/run-setup';
@@ -31,8 +30,8 @@ export interface QuestionRunInput {
   /** A learned playbook for the `autoplan` technique. */
   playbook?: string;
   playbookVersion?: string;
-  /** For `dellma`: the variant and sizes. */
-  dellma?: DellmaRunSettings;
+  /** The technique's own options (DeLLMa's variant and sizes), checked against its schema. */
+  techniqueOptions?: Record<string, unknown>;
   /** The DQA question's id: DeLLMa's sampling seed follows it, so each question gets its own draw. */
   questionId?: string;
   /** The fidelity to the technique's paper (absent: `product`, as for any run). */
@@ -68,7 +67,7 @@ export async function runQuestion(input: QuestionRunInput): Promise<QuestionRunO
     whatIf: false,
     ...(input.playbook !== undefined ? { playbook: input.playbook } : {}),
     ...(input.playbookVersion !== undefined ? { playbookVersion: input.playbookVersion } : {}),
-    ...(input.dellma ? { dellma: input.dellma } : {}),
+    ...(input.techniqueOptions ? { techniqueOptions: input.techniqueOptions } : {}),
     ...(input.questionId !== undefined ? { questionId: input.questionId } : {}),
     ...(input.fidelity ? { fidelity: input.fidelity } : {}),
     limits: { maxSteps: input.maxSteps, ...(input.contextTokens ? { contextTokens: input.contextTokens } : {}) },

@@ -25,7 +25,7 @@ import { RESULT_FILES, writeResultFiles } from '../benchmark/results-files';
 import { positiveInteger, type CommandIo } from './command-io';
 import { checkStructuredOutput, modelCliOptions, providerFromCliOptions } from './model-options';
 import { dqaTechniqueUsage } from './usage';
-import { dellmaRunCliOptions, dellmaRunSettingsFrom } from './dellma-run-options';
+import { techniqueCliOptions, techniqueOptionsFromCli } from './technique-flags';
 import { fidelityCliOptions, fidelityFromCli } from './fidelity-options';
 import { fidelityLine, resolveFidelity } from '../contract/fidelity';
 
@@ -95,7 +95,7 @@ export async function runDqaTechniqueCommand(args: string[], io: CommandIo): Pro
       out: { type: 'string' },
       playbook: { type: 'string' },
       workspace: { type: 'string' },
-      ...dellmaRunCliOptions,
+      ...techniqueCliOptions(),
       ...fidelityCliOptions,
     },
   });
@@ -105,8 +105,8 @@ export async function runDqaTechniqueCommand(args: string[], io: CommandIo): Pro
   if (files.length === 0 || files.some((file) => file === '')) throw new WorkbenchError('invalid-request', `--questions is required: ${dqaTechniqueUsage}`);
   if (values.db !== 'rdb' && values.db !== 'gdb') throw new WorkbenchError('invalid-request', `--db must be rdb or gdb, got "${values.db}"`);
   const db: DbKind = values.db;
-  // DeLLMa's variant and sizes, as `dwb run` and `dwb dellma solve` take them; refused for another engine.
-  const dellma = dellmaRunSettingsFrom(values, technique, '--engine');
+  // The technique's own options from its own flags (DeLLMa's variant and sizes); another technique's flags are refused.
+  const techniqueOptions = techniqueOptionsFromCli(values, technique, '--engine');
   // The benchmark measures the techniques as their papers ran them unless told otherwise.
   const fidelity = fidelityFromCli(values, 'paper', technique);
   const local = values['model-file'] !== undefined;
@@ -170,7 +170,7 @@ export async function runDqaTechniqueCommand(args: string[], io: CommandIo): Pro
       concurrency,
       ...(chosen !== null ? { playbook: chosen.text } : {}),
       ...(chosen?.version ? { playbookVersion: chosen.version } : {}),
-      ...(dellma ? { dellma } : {}),
+      ...(techniqueOptions ? { techniqueOptions } : {}),
       fidelity,
       signal: controller.signal,
       onResult: (result, resumed, progress) => {

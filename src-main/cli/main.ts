@@ -70,7 +70,7 @@ export async function runCli(argv: string[], io: CommandIo): Promise<number> {
   }
   const help = helpFor(name, args);
   if (help !== null) {
-    io.stdout(`usage: ${help}`);
+    io.stdout(`usage: ${help}${(await techniqueFlagsHelp(name, args)) ?? ''}`);
     return 0;
   }
   try {
@@ -97,6 +97,17 @@ function helpFor(name: string, args: readonly string[]): string | null {
   if (typeof usage === 'string') return usage;
   const subcommand = args[0] ?? '';
   return usage[Object.hasOwn(usage, subcommand) ? subcommand : ''] ?? '';
+}
+
+/**
+ * The techniques' own flags under the usage of the commands that run a technique (`dwb run`,
+ * `dwb dqa solve`), generated from each technique's options declaration. Only these load the
+ * registry for their help; every other help stays without a package.
+ */
+async function techniqueFlagsHelp(name: string, args: readonly string[]): Promise<string | null> {
+  if (name !== 'run' && !(name === 'dqa' && args[0] === 'solve')) return null;
+  const text = (await import('./technique-flags')).techniqueFlagsUsage();
+  return text === '' ? null : `\n${text}`;
 }
 
 /** `dqa solve` where the command has subcommands and one was named, else the command. */

@@ -7,10 +7,10 @@ import type { RunEvent } from '../contract/run';
 import { openConnector } from '../connectors/open-connector';
 import { defaultRunLimits } from '../engine/decision-run';
 import { runToDirectory, type DirectoryRunRequest } from '../engine/run-setup';
-import { readActionLibrary, useActionLibrary } from '../engine/techniques/pearl/library';
 import { readPlaybookFile } from '../engine/techniques/autoplan/playbook-file';
 import { readVersionFile } from '../engine/techniques/autoplan/playbook-store';
 import { techniqueIds, techniqueNamed } from '../engine/techniques/registry';
+import { refuseTechniqueOptions } from '../engine/techniques/technique-options';
 import { requirePlaybook } from '../engine/techniques/playbook-required';
 import { decidedByText } from '../contract/produced-by';
 import { readTranscript } from '../llm/transcript';
@@ -19,7 +19,7 @@ import { checkStructuredOutput, modelCliOptions, providerFromCliOptions } from '
 import { ReplyProgress } from './reply-progress';
 import { threadsText } from '../reports/report-format';
 import { passwordFileOption, resolveApiKey, resolveDatabasePassword } from './secret-args';
-import { dellmaRunCliOptions, dellmaRunSettingsFrom } from './dellma-run-options';
+import { cliTechniqueHost, techniqueCliOptions, techniqueOptionsFromCli } from './technique-flags';
 import { fidelityCliOptions, fidelityFromCli } from './fidelity-options';
 import { fidelityLine } from '../contract/fidelity';
 import { runUsage } from './usage';
@@ -51,10 +51,9 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
       country: { type: 'string' },
       home: { type: 'string' },
       goods: { type: 'string' },
-      actions: { type: 'string' },
       playbook: { type: 'string' },
       document: { type: 'string', multiple: true },
-      ...dellmaRunCliOptions,
+      ...techniqueCliOptions(),
       ...fidelityCliOptions,
     },
   });
@@ -67,12 +66,13 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
   if (!techniqueIds().includes(technique)) {
     throw new WorkbenchError('invalid-request', `--technique must be one of ${techniqueIds().join(', ')}, got "${technique}"`);
   }
-  if (values.actions !== undefined && technique !== 'pearl') throw new WorkbenchError('invalid-request', `--actions is an action library for --technique pearl, not ${technique}`);
-  const dellma = dellmaRunSettingsFrom(values, technique);
+  // The technique's own options from its own flags (Pearl's --actions, DeLLMa's sizes); another technique's flags are refused.
+  const techniqueOptions = techniqueOptionsFromCli(values, technique, '--technique');
   // `dwb run` is the product's run: its labelled extensions on unless --fidelity paper; the run-start line says which.
   const fidelity = fidelityFromCli(values, 'product', technique);
   const documents = readDocuments(values.document ?? [], technique);
-  const library = values.actions === undefined ? null : readActionLibrary(readText(values.actions, 'action library'), values.actions);
+  // What the options refer to (an action library file) is read now, before a model or a database is set up.
+  refuseTechniqueOptions(techniqueNamed(technique), { question: null, options: techniqueOptions, host: cliTechniqueHost });
   const outDir = resolve(required('out'));
   const question = readText(required('question-file'), 'question');
   if (question.trim() === '') throw new WorkbenchError('invalid-request', `--question-file ${required('question-file')} holds no question: write the decision question in it`);
@@ -110,7 +110,6 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
   printConnectionWarnings(connector, io);
   const counts = new ModelCallCounts();
   const replies = new ReplyProgress(io.stderr);
-  const withdraw = library ? useActionLibrary(library) : null;
   const controller = new AbortController();
   const interrupt = (): void => controller.abort();
   process.once('SIGINT', interrupt);
@@ -129,7 +128,8 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
       whatIf: whatIfChoice === 'on',
       ...(playbook !== undefined ? { playbook } : {}),
       ...(playbookVersion !== undefined ? { playbookVersion } : {}),
-      ...(dellma ? { dellma } : {}),
+      ...(techniqueOptions ? { techniqueOptions } : {}),
+      host: cliTechniqueHost,
       ...(documents.length ? { documents } : {}),
       fidelity,
       limits: { maxSteps, maxTokens: maxRunTokens, contextTokens: cliModel ? await cliModel.contextTokens() : null },
@@ -149,7 +149,6 @@ export async function runRunCommand(args: string[], io: CommandIo): Promise<numb
     io.stdout(`decision: ${outcome.decision ?? ''}`);
     return 0;
   } finally {
-    withdraw?.();
     replies.stop();
     process.removeListener('SIGINT', interrupt);
     io.stderr(counts.line());

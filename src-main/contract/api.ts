@@ -15,7 +15,7 @@ import { localModelsViewSchema } from './local-models';
 import { actionLibraryRequests, pearlRequests } from './pearl';
 import { connectionReportSchema, modelSettingsViewSchema, providerSettingsSchema } from './model';
 import { reviewDecisionSchema, runProgressSchema, runSummarySchema, techniqueIdSchema, techniqueInfoSchema } from './run';
-import { checkPlanSchema, scenarioParametersSchema, scenarioSchema, simulationResultSchema, simulationSpecSchema } from './simulation';
+import { checkPlanSchema, scenarioParametersSchema, scenarioSchema, simulationResultSchema, simulationSpecSchema, simulatorChoiceSchema } from './simulation';
 import { whatIfResultSchema, whatIfSpecSchema } from './whatif';
 import { queryDisplaySchema } from './query-display';
 import { dellmaCostEstimateSchema, dellmaRunSettingsSchema } from './dellma';
@@ -151,21 +151,23 @@ export const api = {
       technique: techniqueIdSchema,
       mode: z.enum(['auto', 'step']),
       maxSteps: z.number().int().min(1).max(200).optional(),
-      /** Check the decision with a simulator when one fits the data (and offer `simulate`). */
-      simulatorRules: z.enum(['stated', 'compat', 'off']).default('stated'),
+      /** How the decision is checked: the simulator's rules when one fits the data (and the `simulate` tool), and the scenario parameters the question names. */
+      simulator: simulatorChoiceSchema.default({ rules: 'stated', known: {} }),
       /** Offer the model `whatif` experiments on a throwaway copy of the data (SQLite connections). */
       whatIf: z.boolean().default(true),
-      /** Scenario parameters the question names (e.g. a DQA question's country and home node). */
-      known: z.object({ country: z.string().optional(), home: z.string().optional(), goods: z.string().optional() }).default({}),
-      /** Pearl: the workspace action library the run plans with (`pearl/libraries/list`); absent: the best fit for the data. */
-      actionLibrary: z.string().optional(),
-      /** DeLLMa: the variant and sizes (absent: Pairs with the defaults); refused for other techniques. */
-      dellma: dellmaRunSettingsSchema.optional(),
+      /**
+       * The technique's own options, checked by the run manager with the technique's schema
+       * (`TechniqueDefinition.options`: Pearl's `actionLibrary`, DeLLMa's variant and sizes);
+       * refused for a technique that declares none.
+       */
+      techniqueOptions: z.record(z.string(), z.unknown()).optional(),
       /** Fidelity to the technique's paper (contract/fidelity.ts); app runs default to the product's labelled extensions. */
       fidelity: fidelitySchema.default('product'),
       /** The temperature of every turn the technique does not fix itself; absent: the fidelity's (paper: 0) or the model settings'. */
       temperature: z.number().min(0).max(2).optional(),
-    }),
+    })
+      // A field this version does not take (the `known`, `actionLibrary` or `dellma` of before) is refused, not dropped.
+      .strict(),
     result: z.object({ runId: z.string() }),
   },
   /** DeLLMa: the model calls and tokens a run would cost, from the question's options and the sizes, before it starts. */

@@ -58,6 +58,16 @@ export type Verification = z.infer<typeof verificationSchema>;
 /** The parameters a simulator checks a decision with (Locating: country and home node; Building: goods). */
 export const scenarioParametersSchema = z.object({ country: z.string().optional(), home: z.string().optional(), goods: z.string().optional() });
 
+/**
+ * How a run's decision is checked: the simulator's rules (`off`: not checked, and no `simulate`
+ * tool) and the scenario parameters the question names (a DQA question's country and home
+ * node, or goods), which are the simulator's to read, not the technique's.
+ */
+export const simulatorChoiceSchema = z.object({
+  rules: z.enum(['stated', 'compat', 'off']).default('stated'),
+  known: scenarioParametersSchema.default({}),
+});
+
 /** A parameter named by the question or the analyst that the data does not have. */
 export const parameterProblemSchema = z.object({
   parameter: z.enum(['country', 'home', 'goods']),

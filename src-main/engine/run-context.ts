@@ -3,7 +3,6 @@ import { WorkbenchError } from '../contract/errors';
 import type { RunEvent, RunStatus } from '../contract/run';
 import type { DecisionOrigin } from '../contract/produced-by';
 import type { SimulationResult } from '../contract/simulation';
-import type { DellmaRunSettings } from '../contract/dellma';
 import type { ForecastStore } from './techniques/dellma/forecast-store';
 import type { RunDocument } from '../contract/documents';
 import type { ResolvedFidelity } from '../contract/fidelity';
@@ -18,11 +17,10 @@ import type { ReviewGate } from './review-gate';
 import type { ResumeState } from './resume-state';
 import { fitToContext } from './context-budget';
 import { sampleTables, summarizeSchema } from './schema-summary';
-import type { TechniqueDefinition } from './techniques/technique';
+import type { TechniqueDefinition, TechniqueHost } from './techniques/technique';
 import { parseTextReply, textProtocolInstructions } from './text-protocol';
 import { registeredTools, toolSpecFor } from './tools/registry';
 import type { ToolDefinition } from './tools/tool';
-import type { ActionLibrary } from './techniques/pearl/library';
 import type { KeptOutputs } from './techniques/pearl/rerun';
 
 export interface RunLimits {
@@ -88,14 +86,14 @@ export interface DecisionRunOptions {
   playbook?: string;
   /** A program the analyst wrote or edited (Pearl's program cell): run it instead of planning one. */
   program?: string;
-  /** The action library a Pearl run plans with (a workspace library the analyst chose); absent: the best fit. */
-  actionLibrary?: ActionLibrary;
   /** The playbook version's hash (from the workspace or a version file); the run log records it. */
   playbookVersion?: string;
   /** Pearl, re-running one step: the outputs of the run it came from, kept for every step that neither is that step nor depends on it. */
   keptOutputs?: KeptOutputs;
-  /** DeLLMa's variant and sizes, as the run was started with them (absent: Pairs with the defaults). */
-  dellma?: DellmaRunSettings;
+  /** The technique's own options (its `options.schema`, checked when the run was started; techniques/technique-options.ts); absent: its defaults. */
+  techniqueOptions?: Record<string, unknown>;
+  /** What the process lends the technique: the app's workspace libraries, the CLI's files (techniques/technique.ts). */
+  host?: TechniqueHost;
   /** A stable id of the question (a DQA question's id), when the run has one: DeLLMa derives its sampling seed from it (a question without one keeps problem 1). */
   questionId?: string;
   /** DeLLMa: where the model's forecasts are kept across runs (app runs: the workspace); absent: none. */

@@ -6,7 +6,6 @@ import type { ProviderSettings } from '../contract/model';
 import type { RunEvent } from '../contract/run';
 import type { ForecastStore } from './techniques/dellma/forecast-store';
 import type { RunDocument } from '../contract/documents';
-import type { DellmaRunSettings } from '../contract/dellma';
 import type { Connector } from '../connectors/connector';
 import { openConnector } from '../connectors/open-connector';
 import { canonicalJson } from '../audit/canonical-json';
@@ -29,7 +28,7 @@ import { MemoryCellSink } from './memory-cell-sink';
 import { automaticGate, type ReviewGate } from './review-gate';
 import { createRunCellWriter, type CellSink } from './run-cells';
 import { RunLog } from './run-log';
-import type { ActionLibrary } from './techniques/pearl/library';
+import type { TechniqueHost } from './techniques/technique';
 import type { KeptOutputs } from './techniques/pearl/rerun';
 
 /**
@@ -76,14 +75,14 @@ export interface RunSetup {
   playbook?: string;
   /** A program for `pearl` to run instead of planning one (the program cell). */
   program?: string;
-  /** The action library for `pearl` (a workspace library chosen for the run). */
-  actionLibrary?: ActionLibrary;
   /** The playbook version's hash, recorded in the run log with the text. */
   playbookVersion?: string;
   /** For `pearl` re-running one step: the earlier run's outputs to keep. */
   keptOutputs?: KeptOutputs;
-  /** For `dellma`: the variant and sizes. */
-  dellma?: DellmaRunSettings;
+  /** The technique's own options, checked against its schema (techniques/technique-options.ts). */
+  techniqueOptions?: Record<string, unknown>;
+  /** What the process lends the technique (workspace libraries, the CLI's files). */
+  host?: TechniqueHost;
   /** A stable id of the question (a DQA question's id); DeLLMa's seed follows it (DecisionRunOptions.questionId). */
   questionId?: string;
   /** For `dellma`: the model's forecasts kept across runs (app runs: the workspace). */
@@ -160,10 +159,10 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
     ...(setup.seed !== undefined ? { seed: setup.seed } : {}),
     ...(setup.playbook !== undefined ? { playbook: setup.playbook } : {}),
     ...(setup.program !== undefined ? { program: setup.program } : {}),
-    ...(setup.actionLibrary ? { actionLibrary: setup.actionLibrary } : {}),
     ...(setup.playbookVersion !== undefined ? { playbookVersion: setup.playbookVersion } : {}),
     ...(setup.keptOutputs ? { keptOutputs: setup.keptOutputs } : {}),
-    ...(setup.dellma ? { dellma: setup.dellma } : {}),
+    ...(setup.techniqueOptions ? { techniqueOptions: setup.techniqueOptions } : {}),
+    ...(setup.host ? { host: setup.host } : {}),
     ...(setup.questionId !== undefined ? { questionId: setup.questionId } : {}),
     ...(setup.forecastStore ? { forecastStore: setup.forecastStore } : {}),
     ...(setup.documents?.length ? { documents: setup.documents } : {}),
@@ -214,8 +213,10 @@ export interface DirectoryRunRequest {
   playbook?: string;
   /** The playbook version's hash, recorded in the run log with the text. */
   playbookVersion?: string;
-  /** For `dellma`: the variant and sizes. */
-  dellma?: DellmaRunSettings;
+  /** The technique's own options, checked against its schema (techniques/technique-options.ts). */
+  techniqueOptions?: Record<string, unknown>;
+  /** What the process lends the technique (the CLI: action library files). */
+  host?: TechniqueHost;
   /** A stable id of the question (a DQA question's id); DeLLMa's seed follows it. */
   questionId?: string;
   /** Documents attached to the run (`--document`); DeLLMa reads them into its context. */
@@ -279,7 +280,8 @@ export async function runToDirectory(request: DirectoryRunRequest): Promise<Dire
       whatIf: request.whatIf,
       ...(request.playbook !== undefined ? { playbook: request.playbook } : {}),
       ...(request.playbookVersion !== undefined ? { playbookVersion: request.playbookVersion } : {}),
-      ...(request.dellma ? { dellma: request.dellma } : {}),
+      ...(request.techniqueOptions ? { techniqueOptions: request.techniqueOptions } : {}),
+      ...(request.host ? { host: request.host } : {}),
       ...(request.questionId !== undefined ? { questionId: request.questionId } : {}),
       ...(request.documents?.length ? { documents: request.documents } : {}),
       ...(request.fidelity ? { fidelity: request.fidelity } : {}),

@@ -101,7 +101,8 @@ export function createBenchmarkService(deps: {
             model: { settings },
             maxSteps: spec.maxSteps,
             concurrency: spec.concurrency,
-            ...(technique === 'dellma' && spec.dellma ? { dellma: spec.dellma } : {}),
+            // The spec's DeLLMa settings (the Benchmarks view's form) are the DeLLMa technique's own options.
+            ...(technique === 'dellma' && spec.dellma ? { techniqueOptions: spec.dellma } : {}),
             fidelity: { fidelity: spec.fidelity ?? 'product', ...(spec.temperature !== undefined ? { temperature: spec.temperature } : {}) },
             signal,
             onResult: (result) => {

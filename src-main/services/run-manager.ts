@@ -1,13 +1,8 @@
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { z } from 'zod';
 import type { EventName, EventPayload } from '../contract/api';
 import type { Cell } from '../contract/notebook';
-import { techniqueIdSchema } from '../contract/run';
-import { dellmaOptionsProblem } from '../contract/dellma';
-import { dellmaRunSettingsSchema } from '../contract/dellma';
-import { fidelitySchema } from '../contract/fidelity';
-import { runDocumentSchema, type RunDocument } from '../contract/documents';
+import type { RunDocument } from '../contract/documents';
 import { jsonForecastStore } from '../engine/techniques/dellma/forecast-store';
 import type { LoggedEvent } from '../audit/hash-chain';
 import { resumeStateFor } from '../engine/resume-state';
@@ -21,6 +16,10 @@ import { defaultRunLimits, type ResumeState } from '../engine/decision-run';
 import { checkedSimulator, executeRun } from '../engine/run-setup';
 import type { RunThreads } from '../engine/run-details';
 import { techniqueNamed } from '../engine/techniques/registry';
+import type { TechniqueDefinition, TechniqueHost } from '../engine/techniques/technique';
+import { checkedTechniqueOptions, refuseTechniqueOptions } from '../engine/techniques/technique-options';
+import { plannedLibraryReference } from '../engine/techniques/pearl/options';
+import { readStoredRunStart, type RunStart } from './run-start';
 import { requirePlaybook } from '../engine/techniques/playbook-required';
 import type { DecisionOrigin } from '../contract/produced-by';
 import type { ActionLibrary } from '../engine/techniques/pearl/library';
@@ -40,6 +39,8 @@ import type { Environment } from '../workspace/clock';
 import type { NotebookStore } from '../workspace/notebook-store';
 import type { RunStore } from '../workspace/run-store';
 import { connectionTaskType, type PlaybookStore } from '../engine/techniques/autoplan/playbook-store';
+
+export type { RunStart } from './run-start';
 
 /** The model a run uses, with what its records say about it. */
 interface RunModel {
@@ -64,38 +65,6 @@ interface LiveRun {
   ended: Promise<void>;
 }
 
-/** What a run is started with; stored with the run so an interrupted one can be resumed. */
-const runStartSchema = z.object({
-  notebookId: z.string(),
-  connectionId: z.string(),
-  connectionName: z.string(),
-  question: z.string(),
-  rules: z.string(),
-  technique: techniqueIdSchema,
-  mode: z.enum(['auto', 'step']),
-  maxSteps: z.number().int().optional(),
-  simulatorRules: z.enum(['stated', 'compat', 'off']),
-  /** Absent in runs stored before the what-if tool existed: those offered no `whatif`. */
-  whatIf: z.boolean().default(false),
-  known: z.object({ country: z.string().optional(), home: z.string().optional(), goods: z.string().optional() }),
-  /** A Pearl program the analyst edited, run instead of planning one. */
-  program: z.string().optional(),
-  /** Pearl: the workspace action library to plan with (absent: the best fit for the data). */
-  actionLibrary: z.string().optional(),
-  /** DeLLMa: the variant and sizes the run was asked for (absent: Pairs with the defaults). */
-  dellma: dellmaRunSettingsSchema.optional(),
-  /** Fidelity to the technique's paper; runs stored before it ran as the product. A resume keeps it. */
-  fidelity: fidelitySchema.default('product'),
-  /** An explicit temperature for the run's turns (absent: the fidelity's or the model settings'). */
-  temperature: z.number().min(0).max(2).optional(),
-  /** The documents attached to the notebook when the run started (techniques that read them: DeLLMa). */
-  documents: z.array(runDocumentSchema).optional(),
-  /** The playbook version (hash) an `autoplan` run follows: the one asked for, else the task type's pinned one. */
-  playbook: z.string().optional(),
-  /** Pearl, re-running one step of `program`: the earlier run's outputs kept for the steps outside the re-run. */
-  keptOutputs: z.object({ fromRunId: z.string(), step: z.string(), outputs: z.record(z.string(), z.string()) }).optional(),
-});
-export type RunStart = z.infer<typeof runStartSchema>;
 
 /** The query cells a run already wrote, by query id, so a resumed run's evidence links to them. */
 function queryCellsOf(cells: Cell[], runId: string): Map<string, string> {
@@ -171,9 +140,9 @@ export class RunManager {
    * else the pinned one of the data's task type (DQA scenario, or else the connection, × relational
    * or graph); none without.
    */
-  private async playbookFor(request: RunStart, connector: Connector): Promise<string | undefined> {
+  private async playbookFor(request: RunStart, technique: TechniqueDefinition, connector: Connector): Promise<string | undefined> {
     const store = this.dependencies.playbooks;
-    if (!techniqueNamed(request.technique).usesPlaybook || !store) return undefined;
+    if (!technique.usesPlaybook || !store) return undefined;
     if (request.playbook !== undefined) return store.find(request.playbook).version.hash;
     const schema = await connector.schema();
     const scenario = recogniseScenario(schema) ?? connectionTaskType(request.connectionId);
@@ -181,24 +150,23 @@ export class RunManager {
   }
 
   async start(input: RunStart, seed?: unknown): Promise<{ runId: string }> {
-    techniqueNamed(input.technique); // an unknown technique is refused before anything is stored
-    if (input.actionLibrary !== undefined && input.technique !== 'pearl') throw new WorkbenchError('invalid-request', `An action library is for Pearl runs, not ${input.technique}`);
-    if (input.actionLibrary !== undefined) this.libraryOf(input.actionLibrary); // an unknown library too
-    if (input.dellma !== undefined && input.technique !== 'dellma') throw new WorkbenchError('invalid-request', `DeLLMa settings are for DeLLMa runs, not ${input.technique}`);
-    // Refused before anything is stored or asked of the model: the run would only fail after a call.
-    const optionsProblem = input.technique === 'dellma' ? dellmaOptionsProblem(input.question) : null;
-    if (optionsProblem !== null) throw new WorkbenchError('invalid-request', optionsProblem);
+    // The technique is resolved once (an unknown one refused before anything is stored) and passed down.
+    const technique = techniqueNamed(input.technique);
+    // Its own options, checked with its own schema; then what it refuses about the question or what the options refer to.
+    const techniqueOptions = checkedTechniqueOptions(technique, input.techniqueOptions);
+    refuseTechniqueOptions(technique, { question: input.question, options: techniqueOptions, host: this.techniqueHost() });
     const settings = this.runModel();
     const { notebooks, runs, environment } = this.dependencies;
     const notebook = notebooks.get(input.notebookId);
     const connector = await this.dependencies.connector(input.connectionId);
-    const playbook = await this.playbookFor(input, connector);
-    requirePlaybook(input.technique, playbook, 'none was chosen for the run and none is pinned for this data');
+    const playbook = await this.playbookFor(input, technique, connector);
+    requirePlaybook(technique.id, playbook, 'none was chosen for the run and none is pinned for this data');
     // The notebook's attached documents go with the request (and so with a resume or a re-run) for the techniques that read them.
-    const documents = input.documents ?? (techniqueNamed(input.technique).usesDocuments ? (this.dependencies.documents?.(input.notebookId) ?? []) : []);
-    const request: RunStart = { ...input, ...(playbook !== undefined ? { playbook } : {}), ...(documents.length ? { documents } : {}) };
+    const documents = input.documents ?? (technique.usesDocuments ? (this.dependencies.documents?.(input.notebookId) ?? []) : []);
+    const { techniqueOptions: _given, ...rest } = input;
+    const request: RunStart = { ...rest, ...(techniqueOptions ? { techniqueOptions } : {}), ...(playbook !== undefined ? { playbook } : {}), ...(documents.length ? { documents } : {}) };
     // Parameters read from the question where the composer left them empty; the analyst's own, when not in the data, are refused here.
-    const check = await checkedSimulator(connector, { rules: request.simulatorRules, known: request.known }, request.question);
+    const check = await checkedSimulator(connector, request.simulator, request.question);
     const runId = `run-${environment.newId()}`;
     const startedAt = environment.now();
     runs.create({
@@ -211,13 +179,21 @@ export class RunManager {
       createdAt: startedAt,
       request,
     });
-    await this.launch({ runId, request, settings, connector, ...check, notebookCells: notebook.cells, startedAt, resume: null, seed });
+    await this.launch({ runId, request, technique, settings, connector, ...check, notebookCells: notebook.cells, startedAt, resume: null, seed });
     return { runId };
   }
 
-  private libraryOf(id: string): ActionLibrary {
-    if (!this.dependencies.actionLibrary) throw new WorkbenchError('unsupported', 'This workbench keeps no action libraries');
-    return this.dependencies.actionLibrary(id);
+  /** What the workspace lends techniques: its action libraries and their usage counts. */
+  private techniqueHost(): TechniqueHost {
+    const { actionLibrary, recordActionUsage } = this.dependencies;
+    return { ...(actionLibrary ? { actionLibrary } : {}), ...(recordActionUsage ? { recordActionUsage: (id, called) => recordActionUsage(id, [...called]) } : {}) };
+  }
+
+  /** A stored run's request in today's shape (older shapes read into it), or the error saying it cannot be. */
+  private storedRequest(runId: string, stored: unknown, refusal: string): RunStart {
+    const request = readStoredRunStart(stored);
+    if (!request) throw new WorkbenchError('unsupported', refusal);
+    return request;
   }
 
   /**
@@ -244,9 +220,9 @@ export class RunManager {
     const connector = await this.dependencies.connector(connectionId);
     const scenario = recogniseScenario(await connector.schema());
     const judged = this.dependencies.runs.pastQuestions(connectionId).flatMap((past) => {
-      const stored = runStartSchema.safeParse(this.dependencies.runs.request(past.id));
-      const known = stored.success ? stored.data.known : {};
-      return known.country && (known.home || known.goods) ? [{ ...past, known, simulatorRules: stored.success && stored.data.simulatorRules === 'stated' ? ('stated' as const) : ('compat' as const) }] : [];
+      const stored = readStoredRunStart(this.dependencies.runs.request(past.id));
+      const known = stored?.simulator.known ?? {};
+      return known.country && (known.home || known.goods) ? [{ ...past, known, simulatorRules: stored?.simulator.rules === 'stated' ? ('stated' as const) : ('compat' as const) }] : [];
     });
     if (scenario === null) throw new WorkbenchError('invalid-request', 'This data is not a scenario the simulator knows, so it cannot judge a demonstration');
     if (judged.length === 0) throw new WorkbenchError('invalid-request', 'No past question on this data names what the simulator needs (the country and home node, or goods): ask one with them first, then refine');
@@ -263,12 +239,17 @@ export class RunManager {
     return { outcomes, demonstrations };
   }
 
-  /** The workspace library a Pearl run planned with: the one it named, else the seed (the app offers no other). */
+  /** The workspace library a program-running (Pearl) run planned with: the one it named, else the seed (the app offers no other). */
   libraryIdOf(runId: string): string {
-    const stored = runStartSchema.safeParse(this.dependencies.runs.request(runId));
-    if (!stored.success) throw new WorkbenchError('unsupported', `Run ${runId} was started by an older version and names no library`);
-    if (stored.data.technique !== 'pearl') throw new WorkbenchError('invalid-request', `Run ${runId} used ${stored.data.technique}, not pearl: it has no action library`);
-    return stored.data.actionLibrary ?? 'seed';
+    const stored = this.storedRequest(runId, this.dependencies.runs.request(runId), `Run ${runId} was started by an older version and names no library`);
+    this.requireProgramRun(runId, stored, 'it has no action library');
+    return plannedLibraryReference(stored.techniqueOptions);
+  }
+
+  /** Refuses a run whose technique runs no analyst program (only those have steps, a program and a library). */
+  private requireProgramRun(runId: string, stored: RunStart, what: string): void {
+    const technique = techniqueNamed(stored.technique);
+    if (!technique.runsPrograms) throw new WorkbenchError('invalid-request', `Run ${runId} used ${technique.label}, which runs no program: ${what}`);
   }
 
   /**
@@ -277,9 +258,8 @@ export class RunManager {
    * what follows from it ask the model and the database again.
    */
   async rerunStep(fromRunId: string, stepId: string, mode: 'auto' | 'step'): Promise<{ runId: string }> {
-    const stored = runStartSchema.safeParse(this.dependencies.runs.request(fromRunId));
-    if (!stored.success) throw new WorkbenchError('unsupported', `Run ${fromRunId} was started by an older version; start a new Pearl run instead`);
-    if (stored.data.technique !== 'pearl') throw new WorkbenchError('invalid-request', `Run ${fromRunId} used ${stored.data.technique}, not pearl: it has no steps to re-run`);
+    const stored = this.storedRequest(fromRunId, this.dependencies.runs.request(fromRunId), `Run ${fromRunId} was started by an older version; start a new Pearl run instead`);
+    this.requireProgramRun(fromRunId, stored, 'it has no steps to re-run');
     let program: string | null = null;
     const outputs: Record<string, string> = {};
     for (const { event } of this.dependencies.runs.events(fromRunId)) {
@@ -290,7 +270,7 @@ export class RunManager {
     }
     if (program === null) throw new WorkbenchError('invalid-request', `Run ${fromRunId} ran no program, so it has no step to re-run`);
     if (!(stepId in outputs)) throw new WorkbenchError('invalid-request', `Run ${fromRunId} has no finished step ${stepId} to re-run (its steps: ${Object.keys(outputs).join(', ') || 'none'})`);
-    return this.start({ ...stored.data, mode, program, keptOutputs: { fromRunId, step: stepId, outputs } });
+    return this.start({ ...stored, mode, program, keptOutputs: { fromRunId, step: stepId, outputs } });
   }
 
   /**
@@ -298,10 +278,9 @@ export class RunManager {
    * simulator of the run it was edited from.
    */
   async runProgram(fromRunId: string, program: string, mode: 'auto' | 'step'): Promise<{ runId: string }> {
-    const stored = runStartSchema.safeParse(this.dependencies.runs.request(fromRunId));
-    if (!stored.success) throw new WorkbenchError('unsupported', `Run ${fromRunId} was started by an older version; start a new Pearl run instead`);
-    if (stored.data.technique !== 'pearl') throw new WorkbenchError('invalid-request', `Run ${fromRunId} used ${stored.data.technique}, not pearl: it has no program to run again`);
-    const { keptOutputs: _kept, ...request } = stored.data;
+    const stored = this.storedRequest(fromRunId, this.dependencies.runs.request(fromRunId), `Run ${fromRunId} was started by an older version; start a new Pearl run instead`);
+    this.requireProgramRun(fromRunId, stored, 'it has no program to run again');
+    const { keptOutputs: _kept, ...request } = stored;
     return this.start({ ...request, mode, program });
   }
 
@@ -317,10 +296,9 @@ export class RunManager {
       this.stop(fromRunId);
       await live.ended;
     }
-    const stored = runStartSchema.safeParse(this.dependencies.runs.request(fromRunId));
-    if (!stored.success) throw new WorkbenchError('unsupported', 'This run was started by an older version and cannot be re-run');
+    const stored = this.storedRequest(fromRunId, this.dependencies.runs.request(fromRunId), 'This run was started by an older version and cannot be re-run');
     const seed = rerunSeed(this.dependencies.runs.events(fromRunId).map((entry) => entry.event), { fromRun: fromRunId, ...rerun });
-    return this.start(stored.data, seed);
+    return this.start(stored, seed);
   }
 
   /**
@@ -330,18 +308,18 @@ export class RunManager {
   async resume(runId: string): Promise<void> {
     const settings = this.runModel();
     const { notebooks, runs, environment } = this.dependencies;
-    const stored = runStartSchema.safeParse(runs.interruptedRequest(runId));
-    if (!stored.success) throw new WorkbenchError('unsupported', 'This run was started by an older version and cannot be resumed');
-    const request = stored.data;
+    const request = this.storedRequest(runId, runs.interruptedRequest(runId), 'This run was started by an older version and cannot be resumed');
+    const technique = techniqueNamed(request.technique);
     const entries = runs.events(runId);
     const transcript = readTranscript(runs.transcript(runId));
     const notebook = notebooks.get(request.notebookId);
     const connector = await this.dependencies.connector(request.connectionId);
-    const check = await checkedSimulator(connector, { rules: request.simulatorRules, known: request.known }, request.question);
+    const check = await checkedSimulator(connector, request.simulator, request.question);
     runs.markResumed(runId);
     await this.launch({
       runId,
       request,
+      technique,
       settings,
       connector,
       ...check,
@@ -366,6 +344,8 @@ export class RunManager {
   private async launch(context: {
     runId: string;
     request: RunStart;
+    /** The run's technique, resolved once by `start` or `resume`. */
+    technique: TechniqueDefinition;
     settings: RunModel;
     connector: Connector;
     simulator: RunSimulator | null;
@@ -425,23 +405,11 @@ export class RunManager {
     };
 
     this.dependencies.emit('run-progress', run.progress);
-    // The library actions this run's steps call, counted toward the library's usage when it ends.
-    const actionsCalled: string[] = [];
-    const countUsage = (): void => {
-      if (request.technique !== 'pearl' || !this.dependencies.recordActionUsage) return;
-      try {
-        const library = request.actionLibrary !== undefined ? this.libraryOf(request.actionLibrary) : null;
-        const known = (name: string): boolean => (library ? library.actions.some((action) => action.name === name) : true);
-        this.dependencies.recordActionUsage(request.actionLibrary ?? 'seed', actionsCalled.filter(known));
-      } catch {
-        // A usage count that cannot be written must not change how the run ended.
-      }
-    };
     const ended = executeRun({
       runId,
       question: request.question,
       rules: request.rules,
-      technique: request.technique,
+      technique: context.technique.id,
       connector,
       target: this.dependencies.connectionTarget(request.connectionId),
       connectionDescription: `${request.connectionName} (${connector.engine})`,
@@ -471,16 +439,11 @@ export class RunManager {
         if (event.type === 'decision') this.update(run, { check: decisionCheck(event) });
         // Who decided, for the run bar: a fallback or a tool-assisted decision says so there.
         if (event.type === 'decision' && event.origin) this.update(run, { decidedBy: event.origin });
-        if (event.type === 'tool' && event.tool === 'pearl-step') {
-          const { action, kind } = event.input as { action?: unknown; kind?: unknown };
-          // A step kept from an earlier run (re-running one step) called nothing this time.
-          if (typeof action === 'string' && kind !== 'kept') actionsCalled.push(action);
-        }
       },
       ...(resume ? { resume: resume.state } : {}),
       ...(request.program !== undefined ? { program: request.program } : {}),
-      ...(request.actionLibrary !== undefined ? { actionLibrary: this.libraryOf(request.actionLibrary) } : {}),
-      ...(request.dellma !== undefined ? { dellma: request.dellma } : {}),
+      ...(request.techniqueOptions ? { techniqueOptions: request.techniqueOptions } : {}),
+      host: this.techniqueHost(),
       fidelity: { fidelity: request.fidelity, ...(request.temperature !== undefined ? { temperature: request.temperature } : {}) },
       ...(request.documents?.length ? { documents: request.documents } : {}),
       ...(this.dependencies.forecastStorePath ? { forecastStore: jsonForecastStore(this.dependencies.forecastStorePath, runId) } : {}),
@@ -490,11 +453,9 @@ export class RunManager {
     })
       .then(
         (outcome) => {
-          countUsage();
           this.end(run, outcome.status, outcome.decision, outcome.message, outcome.decidedBy ?? null);
         },
         (error: unknown) => {
-          countUsage();
           this.end(run, 'failed', null, `The run failed unexpectedly: ${WorkbenchError.from(error).message}`);
         },
       )

@@ -8,7 +8,7 @@ import { DellmaSettings } from './DellmaSettings';
 import { FidelitySetting } from './FidelitySetting';
 import { RunDocumentsNote } from './RunDocumentsNote';
 import { dellmaSizeProblem } from './request-problem';
-import { dellmaOptionsProblem } from '../../src-main/contract/dellma';
+import { dellmaOptionsProblem, type DellmaRunSettingsInput } from '../../src-main/contract/dellma';
 
 /** Where a decision run is set up: question, business rules, data, technique and mode. */
 export function RunComposer({ draft }: { draft: RunDraft }) {
@@ -31,6 +31,9 @@ export function RunComposer({ draft }: { draft: RunDraft }) {
   // A temperature typed out of range keeps the run from starting until it is corrected or cleared.
   const [temperatureValid, setTemperatureValid] = useState(true);
   const update = (change: Partial<RunDraft>): void => setForm({ ...form, ...change });
+  /** The chosen technique's own options (its panel's); each technique keeps its own while another is chosen. */
+  const ownOptions: Record<string, unknown> = form.techniqueOptions?.[form.technique] ?? {};
+  const setOwnOptions = (options: Record<string, unknown>): void => update({ techniqueOptions: { ...form.techniqueOptions, [form.technique]: options } });
   const whatIfSupport = useWorkbench((state) => state.whatIfSupport);
   /** Why the chosen data cannot host what-if experiments (the tool is then not offered), or null. */
   const [whatIfUnavailable, setWhatIfUnavailable] = useState<string | null>(null);
@@ -79,14 +82,9 @@ export function RunComposer({ draft }: { draft: RunDraft }) {
     setBusy(true);
     setError(null);
     try {
-      // Only Pearl plans with an action library, only DeLLMa takes its settings.
-      const { actionLibrary, dellma, temperature: _typed, ...rest } = form;
-      await startRun({
-        ...rest,
-        ...(form.technique === 'pearl' && actionLibrary ? { actionLibrary } : {}),
-        ...(form.technique === 'dellma' && dellma ? { dellma } : {}),
-        ...(form.temperature !== undefined ? { temperature: form.temperature } : {}),
-      });
+      // Only the chosen technique's own options go with the run (startRun picks them from techniqueOptions).
+      const { temperature: _typed, ...rest } = form;
+      await startRun({ ...rest, ...(form.temperature !== undefined ? { temperature: form.temperature } : {}) });
     } catch (caught) {
       setError(dellmaSizeProblem(caught instanceof Error ? caught.message : String(caught)));
     } finally {
@@ -158,15 +156,12 @@ export function RunComposer({ draft }: { draft: RunDraft }) {
       {form.technique === 'pearl' && (
         <ActionLibraryPicker
           connectionId={form.connectionId}
-          value={form.actionLibrary}
-          onChange={(id) => {
-            const { actionLibrary: _previous, ...rest } = form;
-            setForm(id ? { ...rest, actionLibrary: id } : rest);
-          }}
+          value={typeof ownOptions['actionLibrary'] === 'string' ? ownOptions['actionLibrary'] : undefined}
+          onChange={(id) => setOwnOptions(id ? { actionLibrary: id } : {})}
         />
       )}
       <RunDocumentsNote technique={form.technique} />
-      {form.technique === 'dellma' && <DellmaSettings question={form.question} rules={form.rules} value={form.dellma ?? {}} onChange={(dellma) => update({ dellma })} />}
+      {form.technique === 'dellma' && <DellmaSettings question={form.question} rules={form.rules} value={ownOptions as DellmaRunSettingsInput} onChange={(dellma) => setOwnOptions(dellma)} />}
       <FidelitySetting
         techniques={[form.technique]}
         fidelity={form.fidelity}

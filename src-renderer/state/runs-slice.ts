@@ -18,10 +18,12 @@ export interface RunDraft {
   whatIf: boolean;
   /** Scenario parameters the question names (a DQA question's country and home node, or goods). */
   known: { country?: string; home?: string; goods?: string };
-  /** Pearl: the workspace action library to plan with; absent: the best fit for the data. */
-  actionLibrary?: string;
-  /** DeLLMa: the variant and sizes; absent: Pairs with the defaults. */
-  dellma?: DellmaRunSettingsInput;
+  /**
+   * Each technique's own options as its panel set them (Pearl's `actionLibrary`, DeLLMa's
+   * variant and sizes), by technique id, so switching technique and back keeps them; only the
+   * chosen technique's go to `runs/start` as `techniqueOptions`, which its schema checks.
+   */
+  techniqueOptions?: Partial<Record<string, Record<string, unknown>>>;
   /** Fidelity to the technique's paper; app runs start at `product` (the labelled extensions on). */
   fidelity: Fidelity;
   /** An explicit temperature for the run's turns; absent: the fidelity's (paper: 0) or the model settings'. */
@@ -156,7 +158,9 @@ export function createRunsSlice({ client, set, get }: SliceContext): RunsSlice {
       const notebookId = get().currentNotebookId;
       if (!notebookId) throw new Error('Open a notebook first');
       await get().flushEdits();
-      await client.invoke('runs/start', { notebookId, ...draft });
+      const { simulatorRules, known, techniqueOptions, ...rest } = draft;
+      const options = techniqueOptions?.[draft.technique];
+      await client.invoke('runs/start', { notebookId, ...rest, simulator: { rules: simulatorRules, known }, ...(options && Object.keys(options).length > 0 ? { techniqueOptions: options } : {}) });
       set({ runDraft: null });
     },
     listActionLibraries: () => client.invoke('pearl/libraries/list', {}),

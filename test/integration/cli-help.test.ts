@@ -42,6 +42,20 @@ describe('dwb <command> --help', () => {
     expect(all.stdout).toContain('dwb dqa import');
   });
 
+  it('dwb run and dwb dqa solve list each technique\'s own flags, generated from its options declaration', async () => {
+    for (const args of [['run', '--help'], ['dqa', 'solve', '--help']]) {
+      const result = await cli(...args);
+      expect(result.code).toBe(0);
+      const lines = result.stdout.split('\n');
+      expect(lines).toContain('technique options:');
+      expect(lines.some((line) => /^ {2}--actions LIB\.json +\(pearl\) Plan with this action library file/.test(line))).toBe(true);
+      expect(lines.some((line) => /^ {2}--variant pairs\|top1\|naive\|zero-shot\|cot\|sc +\(dellma\) The variant to run/.test(line))).toBe(true);
+      expect(lines.some((line) => /^ {2}--sc-answers K +\(dellma\)/.test(line))).toBe(true);
+    }
+    // Commands that run no technique list none.
+    expect((await cli('query', '--help')).stdout).not.toContain('technique options:');
+  });
+
   it('--help after -- is a positional, not a request for help', async () => {
     const result = await cli('query', '--connection', 'sqlite:/no/such.sqlite', '--', '--help');
     expect(result.code).toBe(1);

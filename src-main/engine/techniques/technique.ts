@@ -1,4 +1,53 @@
+import type { z } from 'zod';
 import type { RunContext, RunOutcome } from '../run-context';
+import type { ActionLibrary } from './pearl/library';
+
+/** One command-line flag of a technique (`dwb run`, `dwb dqa solve`); their usage lines are generated from these. */
+export interface TechniqueFlag {
+  /** Without the dashes: `variant` is `--variant`. */
+  name: string;
+  /** What the value looks like in a usage line: `pairs|top1`, `N`, `LIB.json`. */
+  value: string;
+  /** One short sentence for help text. */
+  description: string;
+}
+
+/**
+ * What a technique's options are, as the technique owns them (the way an AI SDK provider reads
+ * its own `providerOptions`): `runs/start` takes them as a generic `techniqueOptions` object,
+ * the run manager checks them with `schema` and stores them with the run, the CLI builds them
+ * from `flags`, and the run reads them back with `optionsOf` (./technique-options.ts).
+ */
+export interface TechniqueOptions<Options> {
+  /** The options as runs/start takes and stores them (plain JSON); `{}` parses to the defaults. */
+  schema: z.ZodType<Options>;
+  flags: readonly TechniqueFlag[];
+  /**
+   * The options the given flags ask for (only this technique's flags, at least one), before the
+   * schema checks them; a value that cannot be read is refused naming its flag.
+   */
+  fromFlags(values: Readonly<Record<string, string>>): unknown;
+  /** The flag an options field is given with (`perAction` → `--samples`), so a refusal names what was typed. */
+  flagOf?(field: string): string | undefined;
+  /** Why the question cannot be run with these options, refused by runs/start before anything is stored or asked of the model (DeLLMa without two options). */
+  optionsProblem?(question: string, options: Options): string | null;
+  /** Checks what the options refer to with the host (a workspace action library), before the run is stored; throws a WorkbenchError. */
+  check?(options: Options, host: TechniqueHost): void;
+  /** How results name the variant these options make (DeLLMa: "pairs, s=16, b=32, q=0.25"); null: none worth naming. */
+  variantLabel?(options: Options): string | null;
+}
+
+/**
+ * What the process running a technique lends it beyond the run's data and model: the app's
+ * workspace, or the CLI's files. A technique that needs a new kind of workspace resource adds
+ * it here and in the hosts (services/run-manager.ts, cli/technique-flags.ts).
+ */
+export interface TechniqueHost {
+  /** An action library by reference: a workspace library id in the app, a library file with `dwb run --actions`. */
+  actionLibrary?(reference: string): ActionLibrary;
+  /** Counts the library actions a run called toward that library's usage (the app's workspace). */
+  recordActionUsage?(reference: string, actionsCalled: readonly string[]): void;
+}
 
 /**
  * A decision technique: a strategy over the shared turn executor (../run-context.ts). It
@@ -20,6 +69,19 @@ export interface TechniqueDefinition {
   usesDocuments?: boolean;
   /** Sampling temperature of the technique's turns, overriding the provider's (AutoPlan decodes greedily). */
   temperature?: number;
+  /** Its own options; absent: the technique takes none, and options given to it are refused. Declare with `declareOptions`. */
+  options?: TechniqueOptions<unknown>;
+  /** Runs an analyst's program instead of planning one (Pearl's program cell: `pearl/run-program`, `pearl/rerun-step`). */
+  runsPrograms?: boolean;
   /** Runs the decision after `run-start`; ends with `run.finish(…)`'s outcome. */
   run(run: RunContext): Promise<RunOutcome>;
+}
+
+/**
+ * A technique's options declaration, typed by its own schema. Stored as `TechniqueOptions<unknown>`
+ * on the definition: every reader parses with `schema` first (./technique-options.ts), so the
+ * hooks only ever see values of `Options`.
+ */
+export function declareOptions<Options>(declaration: TechniqueOptions<Options>): TechniqueOptions<unknown> {
+  return declaration as unknown as TechniqueOptions<unknown>;
 }

@@ -95,7 +95,7 @@ describe('documents in DeLLMa runs, and the agriculture example', () => {
       question: threeFruits,
       technique: 'dellma',
       mode: 'auto',
-      dellma: settings,
+      techniqueOptions: settings,
     });
     const progress = await until(() => {
       const last = events.filter((entry) => entry.event === 'run-progress' && (entry.payload as EventPayload<'run-progress'>).runId === runId).at(-1)?.payload as EventPayload<'run-progress'> | undefined;

@@ -70,7 +70,7 @@ async function decide(path: string, lines: string[], settings: DellmaRunSettings
       gate: automaticGate,
       emit: (event) => events.push(event),
       scenarios: runScenariosFor(parseConnectionUri(uri), connector),
-      dellma: dellmaRunSettingsSchema.parse(settings),
+      techniqueOptions: dellmaRunSettingsSchema.parse(settings),
     });
     expect(server.failures).toEqual([]);
     return { events, decision: outcome.decision, status: outcome.status, requests: server.chatRequests().map((request) => JSON.stringify(request.chat.messages)) };

@@ -49,7 +49,7 @@ describe('the DeLLMa forecast cached in the workspace', () => {
 
     const run = async (): Promise<{ runId: string; calls: number; forecasts: number; forecast: DellmaForecast; output: string }> => {
       const before = server.chatRequests();
-      const { runId } = await workbench.invoke('runs/start', { notebookId: notebook.id, connectionId: connection.id, question, technique: 'dellma', mode: 'auto', dellma: settings });
+      const { runId } = await workbench.invoke('runs/start', { notebookId: notebook.id, connectionId: connection.id, question, technique: 'dellma', mode: 'auto', techniqueOptions: settings });
       const progress = await until(() => {
         const last = events.filter((entry) => entry.event === 'run-progress' && (entry.payload as EventPayload<'run-progress'>).runId === runId).at(-1)?.payload as EventPayload<'run-progress'> | undefined;
         return last && last.status !== 'running' ? last : undefined;

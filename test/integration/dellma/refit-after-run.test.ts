@@ -82,7 +82,7 @@ describe('ranking a batch of a finished DeLLMa run by hand [ext]', () => {
     const { id: notebookId } = await workbench.invoke('notebooks/create', { title: 'DeLLMa re-fit' });
     await workbench.invoke('model/save', { settings: modelSettings(server.baseUrl) });
     // 3 fruits × 8 futures = 24 scenarios in windows of 16 at stride 12: batches 1–16 and 13–24 (12 scenarios).
-    const { runId } = await workbench.invoke('runs/start', { notebookId, connectionId: connection.id, question, technique: 'dellma', mode: 'auto', dellma: { variant: 'pairs', perAction: 8, batch: 16, overlap: 0.25 } });
+    const { runId } = await workbench.invoke('runs/start', { notebookId, connectionId: connection.id, question, technique: 'dellma', mode: 'auto', techniqueOptions: { variant: 'pairs', perAction: 8, batch: 16, overlap: 0.25 } });
     await until(() => {
       const progress = events.filter((entry) => entry.event === 'run-progress' && (entry.payload as EventPayload<'run-progress'>).runId === runId).at(-1)?.payload as EventPayload<'run-progress'> | undefined;
       return progress && progress.status !== 'running' ? progress : undefined;

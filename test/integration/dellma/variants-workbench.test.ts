@@ -63,7 +63,7 @@ describe('choosing the DeLLMa variant and sizes for a run', () => {
     const { workbench, server, events, connectionId, notebookId } = await setup();
     const settings = { variant: 'top1' as const, perAction: 8, batch: 8, overlap: 0.25 };
     const estimate = await workbench.invoke('dellma/estimate', { question, settings });
-    const { runId } = await workbench.invoke('runs/start', { notebookId, connectionId, question, technique: 'dellma', mode: 'auto', dellma: settings });
+    const { runId } = await workbench.invoke('runs/start', { notebookId, connectionId, question, technique: 'dellma', mode: 'auto', techniqueOptions: settings });
     expect(await finished(events, runId)).toMatchObject({ status: 'answered' });
     expect(server.failures).toEqual([]);
     // 3 fruits × 8 futures = 24 scenarios; stride ⌊8·0.75⌋ = 6: windows at 0, 6, 12, 18 (the last 6 long).
@@ -87,7 +87,7 @@ describe('choosing the DeLLMa variant and sizes for a run', () => {
   it('Naive: its own futures with random options, all ranked in one call, every ordered pair compared', async () => {
     const { workbench, server, events, connectionId, notebookId } = await setup();
     const settings = { variant: 'naive' as const, naiveSamples: 12 };
-    const { runId } = await workbench.invoke('runs/start', { notebookId, connectionId, question, technique: 'dellma', mode: 'auto', dellma: settings });
+    const { runId } = await workbench.invoke('runs/start', { notebookId, connectionId, question, technique: 'dellma', mode: 'auto', techniqueOptions: settings });
     const progress = await finished(events, runId);
     expect(server.failures).toEqual([]);
     // The context query, the forecast and one ranking call [SPECS §3: Naive = 1 ranking call].
@@ -105,7 +105,7 @@ describe('choosing the DeLLMa variant and sizes for a run', () => {
   it('self-consistency: the context query and K answers at the paper temperature, the majority decides, no sampling', async () => {
     const { workbench, server, events, connectionId, notebookId } = await setup();
     const settings = { variant: 'sc' as const, selfConsistency: 3 };
-    const { runId } = await workbench.invoke('runs/start', { notebookId, connectionId, question, technique: 'dellma', mode: 'auto', dellma: settings });
+    const { runId } = await workbench.invoke('runs/start', { notebookId, connectionId, question, technique: 'dellma', mode: 'auto', techniqueOptions: settings });
     expect(await finished(events, runId)).toMatchObject({ status: 'answered' });
     expect(server.failures).toEqual([]);
     const requests = server.chatRequests();
@@ -136,12 +136,13 @@ describe('choosing the DeLLMa variant and sizes for a run', () => {
 
   it('refuses bad settings with a specific message, and settings for another technique', async () => {
     const { workbench, server, connectionId, notebookId } = await setup();
-    const start = (dellma: unknown, technique = 'dellma') => workbench.invoke('runs/start', { notebookId, connectionId, question, technique, mode: 'auto', dellma } as never);
+    const start = (dellma: unknown, technique = 'dellma') => workbench.invoke('runs/start', { notebookId, connectionId, question, technique, mode: 'auto', techniqueOptions: dellma } as never);
     await expect(start({ variant: 'pairs', batch: 8, overlap: 0.9 })).rejects.toThrow('stride');
     await expect(start({ perAction: 2.5 })).rejects.toThrow('the samples per option must be a whole number');
     await expect(start({ variant: 'best' })).rejects.toThrow();
-    await expect(start({ perAction: 8, extra: 1 })).rejects.toThrow();
-    await expect(start({ variant: 'top1' }, 'planrag')).rejects.toThrow('DeLLMa settings are for DeLLMa runs, not planrag');
+    // An unknown field is named with the technique; options for a technique that takes none are refused.
+    await expect(start({ perAction: 8, extra: 1 })).rejects.toThrow('DeLLMa (dellma) options: extra: not an option it takes');
+    await expect(start({ variant: 'top1' }, 'planrag')).rejects.toThrow('PlanRAG (planrag) takes no options, got variant');
     expect(server.chatRequests()).toHaveLength(0);
     expect(await workbench.invoke('runs/list', { notebookId })).toEqual([]);
   });

@@ -99,10 +99,10 @@ describe('Pearl action libraries in the workspace', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'lib.json'), JSON.stringify(minedLibrary));
     const library = await workbench.invoke('pearl/libraries/import', { path: join(dir, 'lib.json') });
-    const base = { notebookId: notebook.id, connectionId: locating.id, question: 'Where should SWE place its merchant on baltic_sea?', technique: 'pearl', mode: 'auto' as const, known: { country: 'SWE', home: 'baltic_sea' } };
-    await expect(workbench.invoke('runs/start', { ...base, technique: 'planrag', actionLibrary: library.id })).rejects.toThrow('An action library is for Pearl runs, not planrag');
-    await expect(workbench.invoke('runs/start', { ...base, actionLibrary: 'lib-nope' })).rejects.toThrow('There is no action library lib-nope');
-    const { runId } = await workbench.invoke('runs/start', { ...base, actionLibrary: library.id });
+    const base = { notebookId: notebook.id, connectionId: locating.id, question: 'Where should SWE place its merchant on baltic_sea?', technique: 'pearl', mode: 'auto' as const, simulator: { known: { country: 'SWE', home: 'baltic_sea' } } };
+    await expect(workbench.invoke('runs/start', { ...base, technique: 'planrag', techniqueOptions: { actionLibrary: library.id } })).rejects.toThrow('PlanRAG (planrag) takes no options, got actionLibrary');
+    await expect(workbench.invoke('runs/start', { ...base, techniqueOptions: { actionLibrary: 'lib-nope' } })).rejects.toThrow('There is no action library lib-nope');
+    const { runId } = await workbench.invoke('runs/start', { ...base, techniqueOptions: { actionLibrary: library.id } });
     expect(await ended(events, runId)).toMatchObject({ status: 'answered' });
 
     // The program cell keeps the program and the library's signatures it was checked against.
@@ -144,7 +144,7 @@ describe('Pearl action libraries in the workspace', () => {
       call('query', { query: "SELECT source FROM flow WHERE dest = 'baltic_sea' ORDER BY source" }),
       call('output', { output: 'krakow' }),
     ]);
-    const { runId } = await workbench.invoke('runs/start', { notebookId: notebook.id, connectionId: locating.id, question: 'Where should SWE place its merchant on baltic_sea?', technique: 'pearl', mode: 'auto', known: { country: 'SWE', home: 'baltic_sea' } });
+    const { runId } = await workbench.invoke('runs/start', { notebookId: notebook.id, connectionId: locating.id, question: 'Where should SWE place its merchant on baltic_sea?', technique: 'pearl', mode: 'auto', simulator: { known: { country: 'SWE', home: 'baltic_sea' } } });
     expect(await ended(events, runId)).toMatchObject({ status: 'answered' });
     server.verify();
 
@@ -175,7 +175,7 @@ describe('Pearl action libraries in the workspace', () => {
       call('output', { output: 'krakow 0.56, novgorod 0.38' }),
       call('output', { output: 'krakow' }, '(the output of out1)\nkrakow 0.56, novgorod 0.38'),
     ]);
-    const { runId } = await workbench.invoke('runs/start', { notebookId: notebook.id, connectionId: locating.id, question: 'Where should SWE place its merchant on baltic_sea?', technique: 'pearl', mode: 'auto', known: { country: 'SWE', home: 'baltic_sea' } });
+    const { runId } = await workbench.invoke('runs/start', { notebookId: notebook.id, connectionId: locating.id, question: 'Where should SWE place its merchant on baltic_sea?', technique: 'pearl', mode: 'auto', simulator: { known: { country: 'SWE', home: 'baltic_sea' } } });
     expect(await ended(events, runId)).toMatchObject({ status: 'answered' });
 
     const { runId: stepRun } = await workbench.invoke('pearl/run-program', { runId, program: planned, mode: 'step' });
@@ -229,7 +229,7 @@ describe('Pearl action libraries in the workspace', () => {
     writeFileSync(join(dir, 'lib.json'), JSON.stringify(minedLibrary));
     const library = await workbench.invoke('pearl/libraries/import', { path: join(dir, 'lib.json') });
     expect(library.version).toBe(1);
-    const base = { notebookId: notebook.id, connectionId: locating.id, question: 'Where should SWE place its merchant on baltic_sea?', technique: 'pearl', mode: 'auto' as const, known: { country: 'SWE', home: 'baltic_sea' }, actionLibrary: library.id };
+    const base = { notebookId: notebook.id, connectionId: locating.id, question: 'Where should SWE place its merchant on baltic_sea?', technique: 'pearl', mode: 'auto' as const, simulator: { known: { country: 'SWE', home: 'baltic_sea' } }, techniqueOptions: { actionLibrary: library.id } };
     const { runId } = await workbench.invoke('runs/start', base);
     expect(await ended(events, runId)).toMatchObject({ status: 'answered' });
 
@@ -312,7 +312,7 @@ describe('Pearl action libraries in the workspace', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'lib.json'), JSON.stringify(minedLibrary));
     const library = await workbench.invoke('pearl/libraries/import', { path: join(dir, 'lib.json') });
-    const { runId } = await workbench.invoke('runs/start', { notebookId: notebook.id, connectionId: locating.id, question: 'Where should SWE place its merchant on baltic_sea?', technique: 'pearl', mode: 'auto', known: { country: 'SWE', home: 'baltic_sea' }, actionLibrary: library.id });
+    const { runId } = await workbench.invoke('runs/start', { notebookId: notebook.id, connectionId: locating.id, question: 'Where should SWE place its merchant on baltic_sea?', technique: 'pearl', mode: 'auto', simulator: { known: { country: 'SWE', home: 'baltic_sea' } }, techniqueOptions: { actionLibrary: library.id } });
     expect(await ended(events, runId)).toMatchObject({ status: 'answered' });
     await expect(workbench.invoke('pearl/rerun-step', { runId, step: 'out9', mode: 'auto' })).rejects.toThrow(`Run ${runId} has no finished step out9 to re-run (its steps: out1, out2, out3)`);
 
@@ -350,7 +350,7 @@ describe('Pearl action libraries in the workspace', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'lib.json'), JSON.stringify(minedLibrary));
     const library = await workbench.invoke('pearl/libraries/import', { path: join(dir, 'lib.json') });
-    const { runId } = await workbench.invoke('runs/start', { notebookId: notebook.id, connectionId: locating.id, question: 'Where should SWE place its merchant on baltic_sea?', technique: 'pearl', mode: 'auto', known: { country: 'SWE', home: 'baltic_sea' }, actionLibrary: library.id });
+    const { runId } = await workbench.invoke('runs/start', { notebookId: notebook.id, connectionId: locating.id, question: 'Where should SWE place its merchant on baltic_sea?', technique: 'pearl', mode: 'auto', simulator: { known: { country: 'SWE', home: 'baltic_sea' } }, techniqueOptions: { actionLibrary: library.id } });
     expect(await ended(events, runId)).toMatchObject({ status: 'answered' });
 
     const { runId: stepRun } = await workbench.invoke('pearl/rerun-step', { runId, step: 'out1', mode: 'step' });
@@ -391,7 +391,7 @@ describe('Pearl action libraries in the workspace', () => {
       minedProposal('LAST_SHARE'),
     ]);
     await expect(workbench.invoke('pearl/libraries/mine', { connectionId: locating.id })).rejects.toThrow('No question has been asked of this data yet');
-    const { runId } = await workbench.invoke('runs/start', { notebookId: notebook.id, connectionId: locating.id, question: 'Where should SWE place its merchant on baltic_sea?', rules, technique: 'pearl', mode: 'auto', known: { country: 'SWE', home: 'baltic_sea' } });
+    const { runId } = await workbench.invoke('runs/start', { notebookId: notebook.id, connectionId: locating.id, question: 'Where should SWE place its merchant on baltic_sea?', rules, technique: 'pearl', mode: 'auto', simulator: { known: { country: 'SWE', home: 'baltic_sea' } } });
     expect(await ended(events, runId)).toMatchObject({ status: 'answered' });
 
     const mined = await workbench.invoke('pearl/libraries/mine', { connectionId: locating.id });
@@ -400,7 +400,7 @@ describe('Pearl action libraries in the workspace', () => {
     expect(view.versions[0]?.note).toBe('mined from 1 past question and their rules');
     expect(view.rounds).toEqual([{ round: 0, kind: 'proposals', before: 8, after: 10, merges: [] }]);
     expect(view.actions.slice(-2).map((action) => [action.name, action.provenance])).toEqual([['FEEDER_SHARE', `mined: ${runId}`], ['TRADE_POWER_SHARE', 'mined: rules-1']]);
-    await expect(workbench.invoke('runs/start', { notebookId: notebook.id, connectionId: locating.id, question: 'q', technique: 'pearl', mode: 'auto', actionLibrary: mined.id })).rejects.toThrow('was mined and waits for review: accept it before a run plans with it');
+    await expect(workbench.invoke('runs/start', { notebookId: notebook.id, connectionId: locating.id, question: 'q', technique: 'pearl', mode: 'auto', techniqueOptions: { actionLibrary: mined.id } })).rejects.toThrow('was mined and waits for review: accept it before a run plans with it');
     expect(await workbench.invoke('pearl/libraries/decide', { id: mined.id, accept: true })).toMatchObject({ status: 'accepted' });
     await expect(workbench.invoke('pearl/libraries/decide', { id: mined.id, accept: false })).rejects.toThrow('is not waiting for review (it is accepted)');
 
@@ -435,8 +435,8 @@ describe('Pearl action libraries in the workspace', () => {
     writeFileSync(join(dir, 'lib.json'), JSON.stringify(minedLibrary));
     const library = await workbench.invoke('pearl/libraries/import', { path: join(dir, 'lib.json') });
     await expect(workbench.invoke('pearl/libraries/refine', { connectionId: locating.id, id: library.id })).rejects.toThrow('No past question on this data names what the simulator needs');
-    const base = { notebookId: notebook.id, connectionId: locating.id, technique: 'pearl', mode: 'auto' as const, actionLibrary: library.id };
-    const first = await workbench.invoke('runs/start', { ...base, question, known: { country: 'SWE', home: 'baltic_sea' } });
+    const base = { notebookId: notebook.id, connectionId: locating.id, technique: 'pearl', mode: 'auto' as const, techniqueOptions: { actionLibrary: library.id } };
+    const first = await workbench.invoke('runs/start', { ...base, question, simulator: { known: { country: 'SWE', home: 'baltic_sea' } } });
     expect(await ended(events, first.runId)).toMatchObject({ status: 'answered' });
     const second = await workbench.invoke('runs/start', { ...base, question: 'Which node feeds baltic_sea most?' });
     expect(await ended(events, second.runId)).toMatchObject({ status: 'answered' });

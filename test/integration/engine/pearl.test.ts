@@ -396,7 +396,7 @@ describe('dwb run --technique pearl on DQA data', () => {
     expect(toolEvents(events, 'pearl-program')[0]?.input).toMatchObject({ library: { scenario: 'locating', schema: 'relational', actions: 2 }, valid: true });
     const refused = await runDwb(['run', '--technique', 'planrag', ...args]);
     expect(refused.code).toBe(2);
-    expect(refused.stderr.trim()).toBe('dwb run: invalid-request: --actions is an action library for --technique pearl, not planrag');
+    expect(refused.stderr.trim()).toBe('dwb run: invalid-request: --actions is for --technique pearl, not planrag');
   }, 60_000);
 
   it.each(cases)('on $engine', async ({ engine, connection, lookup, neighbors }) => {

@@ -62,7 +62,7 @@ describe('pending reviews kept by key', () => {
       question: 'Where should SWE place its merchant on baltic_sea?',
       technique: 'pearl',
       mode: 'auto',
-      known: { country: 'SWE', home: 'baltic_sea' },
+      simulator: { known: { country: 'SWE', home: 'baltic_sea' } },
     });
     // The planner answered and both independent steps are asking the model at once.
     await until(() => (server.chatRequests().length >= 3 ? true : undefined));

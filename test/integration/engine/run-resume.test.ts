@@ -19,7 +19,7 @@ async function useModel(client: Client, baseUrl: string): Promise<void> {
 }
 
 /** Points the workspace at the scripted model and starts "How many nodes?" on the demo's Locating data in a new notebook. */
-async function startDemoRun(client: Client, baseUrl: string, title: string, options: { mode: 'auto' | 'step'; simulatorRules?: 'off' }) {
+async function startDemoRun(client: Client, baseUrl: string, title: string, options: { mode: 'auto' | 'step'; simulator?: { rules: 'off' } }) {
   await useModel(client, baseUrl);
   const locating = (await client.invoke('connections/list', {})).find((connection) => connection.name.startsWith('DQA Locating'))!;
   const notebook = await client.invoke('notebooks/create', { title });
@@ -48,9 +48,11 @@ async function launchApp() {
     workspace,
     client: (): Client => client,
     stop: (): Promise<void> => server.stop(),
-    killAndRestart: async (): Promise<void> => {
+    /** `whileStopped` changes the workspace as an older version would have left it. */
+    killAndRestart: async (whileStopped?: () => void): Promise<void> => {
       await server.stop('SIGKILL');
       client.socket.terminate();
+      whileStopped?.();
       server = await startServe(workspace);
       client = await connectSocket(server);
     },
@@ -97,6 +99,35 @@ describe('a run interrupted by the app stopping', () => {
     expect(transcript.exchanges.map((exchange) => exchange.index)).toEqual([0, 1, 2, 3]);
   }, 90_000);
 
+  it('resumes a run stored before technique options: its simulator and parameters read from the old top-level fields', async () => {
+    const model = await startScriptedOpenAiServer([
+      { toolCalls: [{ name: 'plan', arguments: { steps: ['Count the nodes'] } }] },
+      { toolCalls: [{ name: 'query', arguments: { query: 'SELECT count(*) AS n FROM trade_node' } }] },
+      { expectLastMessageContains: 'Plan recorded', toolCalls: [{ name: 'query', arguments: { query: 'SELECT count(*) AS n FROM trade_node' } }] },
+      { expectToolResultContains: '80', toolCalls: [{ name: 'answer', arguments: { decision: '80', rationale: 'counted' } }] },
+    ]);
+    onCleanup(() => model.close());
+    const app = await launchApp();
+    const { notebook, runId } = await startDemoRun(app.client(), model.baseUrl, 'Stored the old way', { mode: 'step', simulator: { rules: 'off' } });
+    await until(async () => (await app.client().invoke('runs/active', {}))[0]?.pendingReview ?? undefined);
+    // The request as the version before wrote it: `simulatorRules` and `known` at the top, no `simulator`.
+    await app.killAndRestart(() => {
+      const database = new Database(join(app.workspace, 'workspace.sqlite'));
+      const stored = JSON.parse(database.prepare('SELECT request FROM runs WHERE id = ?').pluck().get(runId) as string) as Record<string, unknown> & { simulator: { rules: string; known: object } };
+      const { simulator, ...rest } = stored;
+      database.prepare('UPDATE runs SET request = ? WHERE id = ?').run(JSON.stringify({ ...rest, simulatorRules: simulator.rules, known: { country: 'SWE' } }), runId);
+      database.close();
+    });
+    const client = app.client();
+    await useModel(client, model.baseUrl);
+    await client.invoke('runs/resume', { runId });
+    await until(async () => (await client.invoke('runs/active', {}))[0]?.pendingReview ?? undefined);
+    await client.invoke('runs/set-mode', { runId, mode: 'auto' });
+    expect(await untilEnded(client, notebook.id)).toMatchObject({ status: 'answered', decision: '80' });
+    model.verify();
+    await app.stop();
+  }, 90_000);
+
   it('keeps the fidelity it was started with: a paper run resumed after a crash still sends temperature 0', async () => {
     const model = await startScriptedOpenAiServer([
       { toolCalls: [{ name: 'plan', arguments: { steps: ['Count the nodes'] } }] },
@@ -135,7 +166,7 @@ describe('a run interrupted by the app stopping', () => {
     ]);
     onCleanup(() => model.close());
     const app = await launchApp();
-    const { notebook, runId } = await startDemoRun(app.client(), model.baseUrl, 'Killed mid-call', { mode: 'auto', simulatorRules: 'off' });
+    const { notebook, runId } = await startDemoRun(app.client(), model.baseUrl, 'Killed mid-call', { mode: 'auto', simulator: { rules: 'off' } });
     // The plan is in; the second model call is under way.
     await until(async () => ((await app.client().invoke('runs/active', {}))[0]?.step === 1 && model.chatRequests().length === 2 ? true : undefined));
 

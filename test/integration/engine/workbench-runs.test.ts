@@ -131,7 +131,7 @@ describe('decision runs in the workspace', () => {
     ];
     const { workbench, server, events, locating, notebook, workspaceDir } = await setup([...turns, ...turns]);
     await workbench.invoke('model/save', { settings: { baseUrl: server.baseUrl, model: 'm', temperature: 0.5, maxTokens: 100, requestTimeoutMs: 5000, maxRetries: 0, stream: true, toolMode: 'tools' } });
-    const ask = { notebookId: notebook.id, connectionId: locating.id, question: 'Where should SWE place its merchant to maximise profit at baltic_sea?', technique: 'planrag', mode: 'auto' as const, known: { country: 'SWE', home: 'baltic_sea' } };
+    const ask = { notebookId: notebook.id, connectionId: locating.id, question: 'Where should SWE place its merchant to maximise profit at baltic_sea?', technique: 'planrag', mode: 'auto' as const, simulator: { known: { country: 'SWE', home: 'baltic_sea' } } };
     const finished = (runId: string) => until(() => (events.some((entry) => entry.event === 'run-progress' && (entry.payload as EventPayload<'run-progress'>).runId === runId && (entry.payload as EventPayload<'run-progress'>).status === 'answered') ? true : undefined));
 
     const paper = await workbench.invoke('runs/start', { ...ask, fidelity: 'paper' });

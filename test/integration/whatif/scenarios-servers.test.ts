@@ -235,7 +235,7 @@ for (const server of servers) {
           gate: automaticGate,
           emit: (event) => events.push(event),
           scenarios: runScenariosFor(parseConnectionUri(uri), connector),
-          dellma: dellmaRunSettingsSchema.parse({}),
+          techniqueOptions: dellmaRunSettingsSchema.parse({}),
         });
         return { events, decision: outcome.decision, status: outcome.status };
       };

@@ -11,6 +11,8 @@ import { verifyDecision } from '../../../simulators/run-simulation';
 import { runQuery, type QueryRun } from '../../tools/query';
 import { simulateKnown, uncheckedReason } from '../../tools/simulate';
 import { readQuery } from '../plan-dag/prompts';
+import { readTechniqueOptions } from '../technique-options';
+import { dellmaOptions } from './options';
 import type { TechniqueDefinition } from '../technique';
 import { normaliseFactor, stateProbability, type BeliefFactor, type State } from './belief';
 import { estimateCost } from './cost';
@@ -64,6 +66,7 @@ export const dellma: TechniqueDefinition = {
     'Decides under uncertainty: the model forecasts the unknowns in words (editable in step-through), ranks sampled futures of each option in minibatches, and the decision follows from a Bradley–Terry fit and expected utility computed in code.',
   method: '# Method\nDeLLMa: forecast the unknowns, rank sampled state–option pairs, decide by expected utility.',
   usesDocuments: true,
+  options: dellmaOptions,
   run: (run) => runDellma(run),
 };
 
@@ -166,7 +169,7 @@ async function decide(run: RunContext): Promise<RunOutcome> {
   const context = progress.context;
   const documents = progress.documents;
 
-  const params = dellmaParameters(run.options.dellma ?? dellmaRunSettingsSchema.parse({}));
+  const params = dellmaParameters(readTechniqueOptions(dellmaRunSettingsSchema, run.options.techniqueOptions, 'DeLLMa'));
   const problemFrame: ProblemFrame = { goal, context, actions: actions.map((name) => ({ name, label: name })) };
   // The paper's baselines decide from the context alone: no forecast, no sampling.
   if (!isDellmaVariant(params.variant)) {

@@ -58,7 +58,6 @@ export async function refineDemonstration(request: RefinementRequest): Promise<{
         limits: { ...defaultRunLimits, ...request.limits },
         gate: automaticGate,
         simulator: request.simulator,
-        ...(request.library ? { actionLibrary: request.library } : {}),
         emit: (event) => {
           events.push(event);
           request.onEvent?.(event, attempt);
@@ -66,7 +65,7 @@ export async function refineDemonstration(request: RefinementRequest): Promise<{
       },
       pearl,
     );
-    const outcome = await runPearlWith(run, failed);
+    const outcome = await runPearlWith(run, failed, request.library);
     const program = [...events].reverse().find((event): event is Extract<RunEvent, { type: 'tool' }> => event.type === 'tool' && event.tool === 'pearl-program' && (event.input as { valid?: boolean }).valid === true);
     const text = program ? String((program.input as { program: string }).program) : null;
     const decision = events.find((event): event is Extract<RunEvent, { type: 'decision' }> => event.type === 'decision');

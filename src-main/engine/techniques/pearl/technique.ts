@@ -11,6 +11,8 @@ import { simulateKnown } from '../../tools/simulate';
 import type { ToolDefinition } from '../../tools/tool';
 import { planRag } from '../planrag/technique';
 import type { TechniqueDefinition } from '../technique';
+import { readTechniqueOptions } from '../technique-options';
+import { namedLibrary, pearlOptions, pearlOptionsSchema } from './options';
 import { actionLine, availableLibraries, libraryFor, signaturesOf, type ActionLibrary } from './library';
 import { mapAnswer } from './mapping';
 import { argumentText, formatProgramError, parseProgram, programNodes, sinkSteps, type NewAction, type Program, type ProgramStep } from './program';
@@ -57,18 +59,48 @@ export const pearl: TechniqueDefinition = {
   summary:
     'Plans the analysis as a small program over a library of typed actions, checked by a parser (up to 8 corrections, then a zero-shot answer as in the paper, or PlanRAG in the product), and runs it step by step: one query per database step, CONCAT in code, the answer from every unused output.',
   method: '# Method\nThe analysis is a program of typed actions; each call carries out one step of it.',
+  options: pearlOptions,
+  runsPrograms: true,
   run: runPearl,
 };
 
-function runPearl(run: RunContext): Promise<RunOutcome> {
-  return runPearlWith(run, []);
+/** The library actions each live run's steps called (not the steps kept from an earlier run), for the library's usage counts. */
+const actionsCalled = new WeakMap<RunContext, string[]>();
+
+/**
+ * A run with the library its options name (from the host: the workspace, or a file for the CLI);
+ * when it ends, however it ends, the actions its steps called count toward that library's usage.
+ */
+async function runPearl(run: RunContext): Promise<RunOutcome> {
+  const host = run.options.host ?? {};
+  let reference: string | undefined;
+  let library: ActionLibrary | undefined;
+  try {
+    reference = readTechniqueOptions(pearlOptionsSchema, run.options.techniqueOptions, 'Pearl').actionLibrary;
+    library = reference === undefined ? undefined : namedLibrary(reference, host);
+  } catch (error) {
+    return run.finish('failed', WorkbenchError.from(error).message);
+  }
+  const called: string[] = [];
+  actionsCalled.set(run, called);
+  try {
+    return await runPearlWith(run, [], library);
+  } finally {
+    try {
+      const known = (name: string): boolean => (library ? library.actions.some((action) => action.name === name) : true);
+      host.recordActionUsage?.(reference ?? 'seed', called.filter(known));
+    } catch {
+      // A usage count that cannot be written must not change how the run ended.
+    }
+  }
 }
 
 /**
  * A Pearl run whose planner is also shown programs that ran but reached a wrong decision (the
- * paper's self-refinement of demonstrations, ./refine.ts); an ordinary run shows none.
+ * paper's self-refinement of demonstrations, ./refine.ts); an ordinary run shows none. With
+ * `chosen`, the run plans with that library; else with the best fit for the data.
  */
-export async function runPearlWith(run: RunContext, failedPrograms: readonly string[]): Promise<RunOutcome> {
+export async function runPearlWith(run: RunContext, failedPrograms: readonly string[], chosen?: ActionLibrary): Promise<RunOutcome> {
   let schemaSummary: string;
   let scenario: string | null;
   try {
@@ -78,7 +110,7 @@ export async function runPearlWith(run: RunContext, failedPrograms: readonly str
   } catch (error) {
     return run.finish('failed', `Could not read the database schema: ${WorkbenchError.from(error).message}`);
   }
-  const library = run.options.actionLibrary ?? libraryFor(availableLibraries(), scenario, { kind: run.engine === 'kuzu' || run.engine === 'neo4j' ? 'graph' : 'relational' });
+  const library = chosen ?? libraryFor(availableLibraries(), scenario, { kind: run.engine === 'kuzu' || run.engine === 'neo4j' ? 'graph' : 'relational' });
   const context: PlannerContext = {
     question: run.options.question,
     rules: run.options.rules,
@@ -327,6 +359,7 @@ async function execute(run: RunContext, { step, program, library, schemaSummary,
   const bound = bindings.filter((binding) => binding.argument !== 'DB');
   const readsDatabase = step.args.some((arg) => arg.kind === 'db');
   const record = (kind: 'code' | 'database' | 'reasoning', output: string, queries: string[]): void => {
+    actionsCalled.get(run)?.push(step.action);
     run.emit({
       type: 'tool',
       step: run.state.steps,
