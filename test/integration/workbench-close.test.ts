@@ -16,6 +16,16 @@ import { until } from '../support/until';
 
 const tempDir = useTempDirs();
 
+/** Opens a workbench on a fresh workspace (the demo's connections) with the scripted model saved, and starts a PlanRAG run. */
+async function startRun(modelBaseUrl: string) {
+  const workbench = openWorkbench({ workspaceDir: tempDir(), platform: { transport: 'websocket' } });
+  const locating = (await workbench.invoke('connections/list', {})).find((connection) => connection.name.startsWith('DQA Locating'))!;
+  await workbench.invoke('model/save', { settings: { baseUrl: modelBaseUrl, model: 'm', temperature: 0, maxTokens: 100, requestTimeoutMs: 60_000, maxRetries: 0, stream: true, toolMode: 'tools' } });
+  const notebook = await workbench.invoke('notebooks/create', { title: 'Close' });
+  const { runId } = await workbench.invoke('runs/start', { notebookId: notebook.id, connectionId: locating.id, question: 'Where should SWE place its merchant for baltic_sea?', technique: 'planrag', mode: 'auto' });
+  return { workbench, locating, notebook, runId };
+}
+
 describe('a workbench closed', () => {
   it('leaves no worker process, socket or timer of a query, a CSV query and a decision run', async () => {
     const model = await startScriptedOpenAiServer([
@@ -25,10 +35,9 @@ describe('a workbench closed', () => {
     ]);
     try {
       const before = heldResources();
-      const workbench = openWorkbench({ workspaceDir: tempDir(), platform: { transport: 'websocket' } });
-      const connections = await workbench.invoke('connections/list', {});
-      const locating = connections.find((connection) => connection.name.startsWith('DQA Locating'))!;
-            // A SQLite query runs in a worker process; a CSV file through DuckDB.
+      // A decision run (model sockets, the run's timers), then queries beside it.
+      const { workbench, locating, notebook, runId } = await startRun(model.baseUrl);
+      // A SQLite query runs in a worker process; a CSV file through DuckDB.
       const settings = { maxRows: 100, timeoutMs: 30_000 };
       const counted = await workbench.invoke('query/run', { requestId: 'q1', connectionId: locating.id, text: 'SELECT count(*) AS n FROM trade_node', settings });
       expect(counted.rows).toHaveLength(1);
@@ -37,10 +46,6 @@ describe('a workbench closed', () => {
       const csv = await workbench.invoke('connections/add', { name: 'Prices', target: { engine: 'duckdb', format: 'csv', path: csvPath } });
       const priced = await workbench.invoke('query/run', { requestId: 'q2', connectionId: csv.id, text: 'SELECT sum(price) AS total FROM prices', settings });
       expect(priced.rows).toEqual([[7]]);
-      // A decision run: model sockets, the run's timers.
-      await workbench.invoke('model/save', { settings: { baseUrl: model.baseUrl, model: 'm', temperature: 0, maxTokens: 100, requestTimeoutMs: 5000, maxRetries: 0, stream: true, toolMode: 'tools' } });
-      const notebook = await workbench.invoke('notebooks/create', { title: 'Close' });
-      const { runId } = await workbench.invoke('runs/start', { notebookId: notebook.id, connectionId: locating.id, question: 'Where should SWE place its merchant for baltic_sea?', technique: 'planrag', mode: 'auto' });
       await until(async () => ((await workbench.invoke('runs/list', { notebookId: notebook.id })).find((run) => run.id === runId && run.status !== 'running') ? true : undefined));
       // The workbench did open something that holds the process (else the test proves nothing).
       expect(outlivedSince(before, heldResources())).not.toEqual([]);
@@ -56,11 +61,7 @@ describe('a workbench closed', () => {
     const model = await startScriptedOpenAiServer([{ holdUntil: new Promise(() => undefined), content: 'never sent' }]);
     try {
       const before = heldResources();
-      const workbench = openWorkbench({ workspaceDir: tempDir(), platform: { transport: 'websocket' } });
-      const locating = (await workbench.invoke('connections/list', {})).find((connection) => connection.name.startsWith('DQA Locating'))!;
-      const notebook = await workbench.invoke('notebooks/create', { title: 'Stopped' });
-      await workbench.invoke('model/save', { settings: { baseUrl: model.baseUrl, model: 'm', temperature: 0, maxTokens: 100, requestTimeoutMs: 60_000, maxRetries: 0, stream: true, toolMode: 'tools' } });
-      await workbench.invoke('runs/start', { notebookId: notebook.id, connectionId: locating.id, question: 'Where should SWE place its merchant for baltic_sea?', technique: 'planrag', mode: 'auto' });
+      const { workbench } = await startRun(model.baseUrl);
       await until(() => (model.requests.length > 0 ? true : undefined));
       expect(outlivedSince(before, heldResources())).not.toEqual([]);
       await workbench.close();
