@@ -158,7 +158,7 @@ export async function runDqaTechniqueCommand(args: string[], io: CommandIo): Pro
   try {
     io.stderr(`solving ${questions.length} questions from ${files.join(', ')} with ${technique} on --db ${db}, ${concurrency} at a time, into ${outDir}`);
     // The benchmark offers no simulator or sandbox to the model whatever the fidelity (./run-question.ts).
-    io.stderr(fidelityLine(resolveFidelity(technique, fidelity, ['simulate-tool', 'whatif-tool'])));
+    io.stderr(fidelityLine(resolveFidelity(technique, fidelity, ['simulate-tool', 'whatif-tool'], techniqueNamed(technique).paperCallTokens)));
     const outcome = await runBenchmark({
       questions,
       technique,

@@ -97,9 +97,6 @@ export const runExtensions: readonly RunExtension[] = [
   },
 ];
 
-/** Pearl's token limits per call in the paper (SPECS §2.2): plan 256, step 512; the mapping call answers through the answer tool (a name and a rationale), so it gets a step's 512 rather than the paper's 4 tokens for one letter. */
-export const pearlPaperCallTokens = { plan: 256, step: 512, mapping: 512 } as const;
-
 /** What a run was asked for: the fidelity, and optionally a temperature and single extensions switched. */
 export const runFidelityRequestSchema = z.object({
   fidelity: fidelitySchema,
@@ -138,9 +135,10 @@ export function extensionDefault(extension: RunExtension, fidelity: Fidelity, te
 /**
  * The settings a run of `technique` runs with at the requested fidelity. `unavailable` names
  * extensions the run cannot have whatever the fidelity (no simulator fits, no sandbox), so the
- * record says what the model was really offered.
+ * record says what the model was really offered. `paperCallTokens` are the per-call token
+ * limits the technique's paper used (its definition's `paperCallTokens`), applied at `paper`.
  */
-export function resolveFidelity(technique: string, request: RunFidelityRequest, unavailable: readonly string[] = []): ResolvedFidelity {
+export function resolveFidelity(technique: string, request: RunFidelityRequest, unavailable: readonly string[] = [], paperCallTokens: Readonly<Record<string, number>> = {}): ResolvedFidelity {
   const { fidelity } = request;
   const switched = request.extensions ?? {};
   const temperature = request.temperature ?? (fidelity === 'paper' ? 0 : null);
@@ -148,7 +146,7 @@ export function resolveFidelity(technique: string, request: RunFidelityRequest, 
     fidelity,
     temperature,
     temperatureFrom: request.temperature !== undefined ? 'option' : fidelity === 'paper' ? 'paper' : 'technique-or-settings',
-    callMaxTokens: fidelity === 'paper' && technique === 'pearl' ? { ...pearlPaperCallTokens } : {},
+    callMaxTokens: fidelity === 'paper' ? { ...paperCallTokens } : {},
     extensions: extensionsFor(technique).map((extension) => ({
       id: extension.id,
       label: extension.label,

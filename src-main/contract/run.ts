@@ -91,6 +91,10 @@ export const runEventSchema = z.discriminatedUnion('type', [
     documents: z.array(z.object({ name: z.string(), chars: z.number(), sha256: z.string() })).optional(),
     /** The run's fidelity to its paper: temperature, per-call token limits, every extension on or off (contract/fidelity.ts); absent in logs written before it. */
     fidelity: resolvedFidelitySchema.optional(),
+    /** The technique's own options as its schema read them (absent: none given, its defaults); the produced-by record lists them with the settings. */
+    techniqueOptions: z.record(z.string(), z.unknown()).optional(),
+    /** How results name the variant those options make (DeLLMa: "top1, s=4, b=8, q=0.25"); absent when none is named. */
+    variant: z.string().optional(),
   }),
   /** `node` and `purpose` when a technique asks on behalf of a plan node (e.g. Q2.1, `answer`). */
   z.object({ type: z.literal('model-request'), step: z.number(), tools: z.array(z.string()), messageCount: z.number(), node: nodeField, purpose: z.string().optional() }),

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { RunContext, type DecisionRunOptions, type RunOutcome } from './run-context';
 import { techniqueNamed } from './techniques/registry';
+import type { TechniqueDefinition } from './techniques/technique';
+import { variantLabelOf } from './techniques/technique-options';
 
 export { defaultRunLimits, type DecisionRunOptions, type ResumeState, type RunLimits, type RunOutcome } from './run-context';
 export type { RunSimulator } from '../simulators/run-simulator';
@@ -17,6 +19,13 @@ function playbookRecord(uses: boolean, options: DecisionRunOptions): { playbook?
 function documentsRecord(options: DecisionRunOptions): { documents?: { name: string; chars: number; sha256: string }[] } {
   if (!options.documents?.length) return {};
   return { documents: options.documents.map((document) => ({ name: document.name, chars: document.text.length, sha256: createHash('sha256').update(document.text).digest('hex') })) };
+}
+
+/** The technique's own options and the variant they make, for the audit chain and the produced-by record. */
+function techniqueOptionsRecord(technique: TechniqueDefinition, given: Record<string, unknown> | undefined): { techniqueOptions?: Record<string, unknown>; variant?: string } {
+  if (given === undefined || !technique.options) return {};
+  const variant = variantLabelOf(technique, given);
+  return { techniqueOptions: technique.options.schema.parse(given) as Record<string, unknown>, ...(variant !== null ? { variant } : {}) };
 }
 
 /**
@@ -42,6 +51,7 @@ export async function runDecision(options: DecisionRunOptions): Promise<RunOutco
       limits: { maxSteps: limits.maxSteps, maxTokens: limits.maxTokens, maxDurationMs: limits.maxDurationMs },
       ...playbookRecord(technique.usesPlaybook === true, options),
       ...(technique.usesDocuments ? documentsRecord(options) : {}),
+      ...techniqueOptionsRecord(technique, options.techniqueOptions),
     });
   }
   return technique.run(run);

@@ -71,6 +71,8 @@ export interface TechniqueDefinition {
   temperature?: number;
   /** Its own options; absent: the technique takes none, and options given to it are refused. Declare with `declareOptions`. */
   options?: TechniqueOptions<unknown>;
+  /** The token limits per call its paper used, by call purpose, applied at `paper` fidelity (contract/fidelity.ts); absent: none. */
+  paperCallTokens?: Readonly<Record<string, number>>;
   /** Runs an analyst's program instead of planning one (Pearl's program cell: `pearl/run-program`, `pearl/rerun-step`). */
   runsPrograms?: boolean;
   /** Runs the decision after `run-start`; ends with `run.finish(…)`'s outcome. */

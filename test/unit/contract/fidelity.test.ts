@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { WorkbenchError } from '../../../src-main/contract/errors';
+import { pearl } from '../../../src-main/engine/techniques/pearl/technique';
 import { extensionOn, extensionsFor, fidelityLine, resolveFidelity, resolvedFidelitySchema, runExtensions } from '../../../src-main/contract/fidelity';
 import { fidelityFromCli } from '../../../src-main/cli/fidelity-options';
 
@@ -24,10 +25,11 @@ describe('a run’s fidelity to its paper', () => {
   });
 
   it('Pearl at paper fidelity: the paper’s token limits per call, steps in order, one query a step, the zero-shot fallback', () => {
-    const paper = resolveFidelity('pearl', { fidelity: 'paper' });
+    // The limits are Pearl's own (its definition's paperCallTokens), applied at paper fidelity only.
+    const paper = resolveFidelity('pearl', { fidelity: 'paper' }, [], pearl.paperCallTokens);
     expect(paper.callMaxTokens).toEqual({ plan: 256, step: 512, mapping: 512 });
     expect(on(paper)).toEqual({ 'query-feedback': false, 'pearl-query-retry': false, 'pearl-parallel-steps': false, 'pearl-planrag-fallback': false });
-    const product = resolveFidelity('pearl', { fidelity: 'product' });
+    const product = resolveFidelity('pearl', { fidelity: 'product' }, [], pearl.paperCallTokens);
     expect(product.callMaxTokens).toEqual({});
     expect(on(product)).toEqual({ 'query-feedback': true, 'pearl-query-retry': true, 'pearl-parallel-steps': true, 'pearl-planrag-fallback': true });
   });
@@ -53,7 +55,7 @@ describe('a run’s fidelity to its paper', () => {
       expect(extension.label.length, extension.id).toBeGreaterThan(0);
       expect(extension.paperInstead.length, extension.id).toBeGreaterThan(0);
     }
-    expect(resolvedFidelitySchema.parse(resolveFidelity('pearl', { fidelity: 'paper' }))).toEqual(resolveFidelity('pearl', { fidelity: 'paper' }));
+    expect(resolvedFidelitySchema.parse(resolveFidelity('pearl', { fidelity: 'paper' }, [], pearl.paperCallTokens))).toEqual(resolveFidelity('pearl', { fidelity: 'paper' }, [], pearl.paperCallTokens));
   });
 
   it('switches single extensions against the fidelity’s default, still off where the run cannot have them', () => {
@@ -70,7 +72,7 @@ describe('a run’s fidelity to its paper', () => {
   });
 
   it('says in one line which settings apply', () => {
-    expect(fidelityLine(resolveFidelity('pearl', { fidelity: 'paper' }))).toBe('fidelity: paper (temperature 0; tokens per call: plan 256, step 512, mapping 512; extensions on: none)');
+    expect(fidelityLine(resolveFidelity('pearl', { fidelity: 'paper' }, [], pearl.paperCallTokens))).toBe('fidelity: paper (temperature 0; tokens per call: plan 256, step 512, mapping 512; extensions on: none)');
     expect(fidelityLine(resolveFidelity('planrag', { fidelity: 'product' }))).toBe(
       "fidelity: product (the technique's or the model settings' temperature; extensions on: Richer database feedback; Simulate tool offered; What-if tool offered)",
     );

@@ -61,6 +61,8 @@ export const pearl: TechniqueDefinition = {
   method: '# Method\nThe analysis is a program of typed actions; each call carries out one step of it.',
   options: pearlOptions,
   runsPrograms: true,
+  // The paper's limits (SPECS §2.2): plan 256, step 512; the mapping call answers through the answer tool (a name and a rationale), so it gets a step's 512 rather than the paper's 4 tokens for one letter.
+  paperCallTokens: { plan: 256, step: 512, mapping: 512 },
   run: runPearl,
 };
 

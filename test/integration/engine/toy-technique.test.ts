@@ -1,0 +1,113 @@
+import Database from 'better-sqlite3';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { EventName, EventPayload } from '../../../src-main/contract/api';
+import type { RunEvent } from '../../../src-main/contract/run';
+import { runRunCommand } from '../../../src-main/cli/run-command';
+import { registerTechnique } from '../../../src-main/engine/techniques/registry';
+import { openWorkbench } from '../../../src-main/services/workbench';
+import { sqliteFromDqaDump } from '../../support/fixtures';
+import { useCleanups } from '../../support/lifecycle';
+import { startScriptedOpenAiServer } from '../../support/scripted-openai';
+import { useSuiteTempDir, useTempDirs } from '../../support/temp';
+import { until } from '../../support/until';
+import { toyTechnique } from '../../support/toy-technique/technique';
+
+/**
+ * A technique added from its own folder (test/support/toy-technique/) and one registry line
+ * (`registerTechnique`, the run-time form of the line in registry.ts) runs through the real
+ * services and the real `dwb run` command: its options are checked by its own schema, its own
+ * refusal and flags apply, and what produced the result names it and its variant.
+ */
+const suiteDir = useSuiteTempDir();
+const tempDir = useTempDirs();
+const onCleanup = useCleanups();
+const unregister: (() => void)[] = [];
+afterEach(() => unregister.splice(0).forEach((remove) => remove()));
+
+const question = 'Which node should SWE trade through?\nCandidates: krakow, novgorod';
+const answer = (decision: string) => ({ expectLastMessageContains: `Answer with the last of these candidates: krakow, novgorod`, expectTools: ['answer'], toolCalls: [{ name: 'answer', arguments: { decision, rationale: 'The last one listed.' } }] });
+
+describe('a technique registered from its own folder', () => {
+  it('starts through runs/start with techniqueOptions: checked by its schema, refused by its own rule, its label and variant in the produced-by record', async () => {
+    unregister.push(registerTechnique(toyTechnique));
+    const server = await startScriptedOpenAiServer([answer('novgorod')]);
+    const workspaceDir = tempDir();
+    const workbench = openWorkbench({ workspaceDir, platform: { transport: 'websocket' } });
+    onCleanup(() => server.close(), () => workbench.close());
+    const progress: EventPayload<'run-progress'>[] = [];
+    workbench.subscribe((event: EventName, payload: unknown) => {
+      if (event === 'run-progress') progress.push(payload as EventPayload<'run-progress'>);
+    });
+    const locating = (await workbench.invoke('connections/list', {})).find((connection) => connection.name.startsWith('DQA Locating'))!;
+    const notebook = await workbench.invoke('notebooks/create', { title: 'Toy' });
+    await workbench.invoke('model/save', { settings: { baseUrl: server.baseUrl, model: 'm', temperature: 0, maxTokens: 100, requestTimeoutMs: 5000, maxRetries: 0, stream: false, toolMode: 'tools' } });
+    const base = { notebookId: notebook.id, connectionId: locating.id, question, technique: 'toy-pick', mode: 'auto' as const, simulator: { rules: 'off' as const } };
+
+    expect((await workbench.invoke('runs/techniques', {})).map((technique) => technique.id)).toContain('toy-pick');
+    await expect(workbench.invoke('runs/start', { ...base, techniqueOptions: { pick: 'middle' } })).rejects.toThrow(/^Toy pick \(toy-pick\) options: pick: /);
+    await expect(workbench.invoke('runs/start', { ...base, techniqueOptions: { pick: 'last', colour: 'red' } })).rejects.toThrow('Toy pick (toy-pick) options: colour: not an option it takes');
+    await expect(workbench.invoke('runs/start', { ...base, techniqueOptions: { pick: 'last', atLeast: 3 } })).rejects.toThrow('Toy pick needs at least 3 candidates on a "Candidates:" line');
+    // Its options are its own: another technique is refused them, and the old top-level fields are refused too.
+    await expect(workbench.invoke('runs/start', { ...base, technique: 'iterrag', techniqueOptions: { pick: 'last' } })).rejects.toThrow('IterRAG (ReAct) (iterrag) takes no options, got pick');
+    await expect(workbench.invoke('runs/start', { ...base, known: { country: 'SWE' } } as never)).rejects.toThrow(/known/);
+    expect(server.chatRequests()).toHaveLength(0);
+    expect(await workbench.invoke('runs/list', { notebookId: notebook.id })).toEqual([]);
+
+    const { runId } = await workbench.invoke('runs/start', { ...base, techniqueOptions: { pick: 'last' } });
+    const ended = await until(() => progress.find((entry) => entry.runId === runId && entry.status !== 'running'));
+    expect(ended).toMatchObject({ status: 'answered', technique: 'toy-pick', decidedBy: { technique: 'toy-pick', label: 'Toy pick', fallback: null } });
+    server.verify();
+
+    const database = new Database(join(workspaceDir, 'workspace.sqlite'), { readonly: true });
+    const events = (database.prepare('SELECT event FROM run_events WHERE run_id = ? ORDER BY seq').pluck().all(runId) as string[]).map((line) => JSON.parse(line) as RunEvent);
+    const stored = JSON.parse(database.prepare('SELECT request FROM runs WHERE id = ?').pluck().get(runId) as string) as Record<string, unknown>;
+    database.close();
+    // Stored with the run as its schema read them (defaults filled in), so a resume runs the same.
+    expect(stored['techniqueOptions']).toEqual({ pick: 'last', atLeast: 2 });
+    const start = events.find((event) => event.type === 'run-start');
+    expect(start).toMatchObject({ technique: 'toy-pick', techniqueOptions: { pick: 'last', atLeast: 2 }, variant: 'pick last' });
+    const end = events.find((event): event is Extract<RunEvent, { type: 'run-end' }> => event.type === 'run-end');
+    expect(end?.producedBy).toMatchObject({
+      technique: 'toy-pick',
+      techniqueLabel: 'Toy pick',
+      variant: 'pick last',
+      decidedBy: { technique: 'toy-pick', label: 'Toy pick', fallback: null },
+      settings: { techniqueOptions: { pick: 'last', atLeast: 2 } },
+    });
+  });
+
+  it('runs through dwb run with its own flags, and its flags are refused for another technique', async () => {
+    unregister.push(registerTechnique(toyTechnique));
+    const server = await startScriptedOpenAiServer([answer('novgorod')]);
+    onCleanup(() => server.close());
+    const database = sqliteFromDqaDump('locating/db/locating-1445-15b6e0aa.sql', suiteDir());
+    const questionFile = join(tempDir(), 'question.txt');
+    writeFileSync(questionFile, question);
+    const out = tempDir();
+    const args = (technique: string, ...flags: string[]) => ['--connection', `sqlite:${database}`, '--question-file', questionFile, '--technique', technique, '--base-url', server.baseUrl, '--model', 'scripted', '--tool-mode', 'tools', '--simulator', 'off', '--whatif', 'off', ...flags, '--out', out];
+    const run = async (argv: string[]) => {
+      const lines = { stdout: [] as string[], stderr: [] as string[] };
+      const code = await runRunCommand(argv, { stdout: (line) => lines.stdout.push(line), stderr: (line) => lines.stderr.push(line) }).catch((error: unknown) => {
+        lines.stderr.push((error as Error).message);
+        return 2;
+      });
+      return { code, ...lines };
+    };
+
+    const refused = await run(args('planrag', '--pick', 'last'));
+    expect(refused).toMatchObject({ code: 2, stderr: ['--pick is for --technique toy-pick, not planrag'] });
+    const bad = await run(args('toy-pick', '--pick', 'middle'));
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.at(-1)).toMatch(/^--pick: /);
+
+    const result = await run(args('toy-pick', '--pick', 'last'));
+    expect(result.code).toBe(0);
+    expect(result.stdout.at(-1)).toBe('decision: novgorod');
+    server.verify();
+    const events = readFileSync(join(out, 'run-log.jsonl'), 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { event: RunEvent }).event);
+    const end = events.find((event): event is Extract<RunEvent, { type: 'run-end' }> => event.type === 'run-end');
+    expect(end?.producedBy).toMatchObject({ technique: 'toy-pick', techniqueLabel: 'Toy pick', variant: 'pick last', decidedBy: { label: 'Toy pick' } });
+  });
+});

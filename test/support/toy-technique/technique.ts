@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import type { ChatMessage } from '../../../src-main/llm/types';
+import { toolNamed } from '../../../src-main/engine/tools/registry';
+import { declareOptions, type TechniqueDefinition } from '../../../src-main/engine/techniques/technique';
+import { readTechniqueOptions } from '../../../src-main/engine/techniques/technique-options';
+
+/**
+ * A technique in one folder, as a contributor would add one: its definition, its own options
+ * (schema, CLI flag, the question it refuses, the variant results name), and a trivial run —
+ * one answer turn that tells the model which end of the candidate list the options ask for.
+ * Nothing in src-main names it; a test registers it (the registry's one line, at run time).
+ */
+export const toyOptionsSchema = z.strictObject({
+  /** Which candidate the model is asked to pick. */
+  pick: z.enum(['first', 'last']).default('first'),
+  /** How many candidates the question must list; a question listing fewer is refused before the run. */
+  atLeast: z.number().int().min(1).max(9).default(2),
+});
+
+export const toyTechnique: TechniqueDefinition = {
+  id: 'toy-pick',
+  label: 'Toy pick',
+  summary: 'Asks the model once for the first or last candidate the question lists.',
+  method: '# Method\nAnswer with the candidate you are told to pick.',
+  options: declareOptions<z.infer<typeof toyOptionsSchema>>({
+    schema: toyOptionsSchema,
+    flags: [
+      { name: 'pick', value: 'first|last', description: 'Which listed candidate to pick.' },
+      { name: 'at-least', value: 'N', description: 'Candidates the question must list.' },
+    ],
+    fromFlags: (values) => ({ ...(values['pick'] !== undefined ? { pick: values['pick'] } : {}), ...(values['at-least'] !== undefined ? { atLeast: Number(values['at-least']) } : {}) }),
+    flagOf: (field) => ({ pick: '--pick', atLeast: '--at-least' })[field],
+    optionsProblem: (question, options) => (candidatesOf(question).length >= options.atLeast ? null : `Toy pick needs at least ${options.atLeast} candidates on a "Candidates:" line`),
+    variantLabel: (options) => `pick ${options.pick}`,
+  }),
+  run: async (run) => {
+    const options = readTechniqueOptions(toyOptionsSchema, run.options.techniqueOptions, 'Toy pick');
+    const candidates = candidatesOf(run.options.question);
+    const messages: ChatMessage[] = [{ role: 'user', content: `Answer with the ${options.pick} of these candidates: ${candidates.join(', ')}` }];
+    const turn = await run.turn(messages, [toolNamed('answer')]);
+    if ('end' in turn) return turn.end;
+    return (await run.perform(messages, turn)) ?? run.finish('failed', 'the model gave no answer');
+  },
+};
+
+function candidatesOf(question: string): string[] {
+  const line = /^\s*candidates\s*:\s*(.+)$/im.exec(question)?.[1] ?? '';
+  return line.split(',').map((item) => item.trim()).filter(Boolean);
+}
