@@ -26,4 +26,3 @@ export * from './query-display';
 export * from './chart-data';
 export * from './export-file-name';
 export * from './query-history';
-export * from './markdown-plain';

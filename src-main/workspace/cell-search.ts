@@ -1,21 +1,27 @@
-import { markdownToPlainText } from '../contract/markdown-plain';
+import { markdownToPlainText } from './markdown-plain-text';
 import type { CellKind } from '../contract/notebook';
 import type { SearchHit } from '../contract/search';
 import type { AppDatabase } from './app-database';
 
 const contextChars = 70;
 
-/** The cell's searchable text: its source, and a decision's value and rationale (kept in its data). */
+/**
+ * The kinds the notebook renders as Markdown (cells/NoteCell, cells/ReadOnlyCard): their snippet
+ * shows what they say, not their markup. Queries, observations and experiments are shown as
+ * written, so they are searched as written.
+ */
+const markdownKinds: ReadonlySet<CellKind> = new Set(['note', 'question', 'thought', 'plan', 'replan', 'decision']);
+
+/** The cell's searchable text: its source, and a decision's value and rationale (kept in its data), Markdown read as plain text. */
 function searchableText(kind: CellKind, source: string, data: string): string {
-  // A note is Markdown: its snippet shows what the note says, not its markup.
-  if (kind === 'note') return markdownToPlainText(source);
-  if (kind !== 'decision') return source;
+  const plain = (text: string): string => (markdownKinds.has(kind) ? markdownToPlainText(text) : text);
+  if (kind !== 'decision') return plain(source);
   try {
     const parsed = JSON.parse(data) as Record<string, unknown>;
     const parts = [parsed['decision'], parsed['rationale']].filter((part): part is string => typeof part === 'string');
-    return [source, ...parts.filter((part) => !source.includes(part))].join('\n');
+    return [source, ...parts.filter((part) => !source.includes(part))].map(plain).join('\n');
   } catch {
-    return source;
+    return plain(source);
   }
 }
 
@@ -48,8 +54,8 @@ export function searchCells(database: AppDatabase, text: string, limit: number):
   const hits: SearchHit[] = [];
   for (const row of rows) {
     const plain = searchableText(row.kind, row.source, row.data);
-    // Text found only in a note's markup (a search for '**') is shown as written.
-    const searchable = row.kind === 'note' && !plain.toLowerCase().includes(needle) ? row.source : plain;
+    // Text found only in the markup (a search for '**') is shown as written.
+    const searchable = markdownKinds.has(row.kind) && !plain.toLowerCase().includes(needle) ? row.source : plain;
     // A decision's JSON may match on a key name only; such a row is not a hit.
     const at = searchable.toLowerCase().indexOf(needle);
     if (at < 0) continue;

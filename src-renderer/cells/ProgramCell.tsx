@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ActionSignatureView, Cell, ProgramErrorView } from '../../src-main/contract';
 import { useWorkbench } from '../ui/store-context';
-import { monaco } from '../editor/monaco-setup';
+import { currentEditorTheme, monaco } from '../editor/monaco-setup';
 import { forgetModelActions, pearlLanguageId, setModelActions, setProgramMarkers } from '../editor/pearl-language';
 import { CellFrame } from './CellFrame';
 import { isProgramError, ProgramAttempts, readAttempts } from './ProgramAttempts';
@@ -189,7 +189,8 @@ function ProgramEditor({ value, resetSeq, actions, errors, onChange, label }: { 
     const editor = monaco.editor.create(host.current, {
       value,
       language: pearlLanguageId,
-      theme: 'workbench',
+      // The app's current theme: a fixed one would switch every editor (Monaco's theme is global) to light in dark mode.
+      theme: currentEditorTheme(),
       minimap: { enabled: false },
       scrollBeyondLastLine: false,
       lineNumbers: 'on',

@@ -1,7 +1,7 @@
 // The editor API plus its contributions (suggest, find, folding…); languages are added one by one.
 import 'monaco-editor/esm/vs/editor/edcore.main';
 import * as monaco from 'monaco-editor/esm/vs/editor/editor.api';
-import 'monaco-editor/esm/vs/basic-languages/sql/sql.contribution';
+import { conf as sqlConfiguration, language as sqlGrammar } from 'monaco-editor/esm/vs/basic-languages/sql/sql';
 import EditorWorker from 'monaco-editor/esm/vs/editor/editor.worker?worker';
 import type { SchemaInfo } from '../../src-main/contract';
 import { registerCypher } from './cypher-language';
@@ -11,6 +11,16 @@ import { silenceMonacoCancellations } from './monaco-cancellations';
 // Monaco's language services run in a web worker bundled with the app: nothing is fetched.
 self.MonacoEnvironment = { getWorker: () => new EditorWorker() };
 silenceMonacoCancellations(window);
+
+/**
+ * SQL's grammar is registered here, in the app's own bundle. Monaco's `sql.contribution` loads
+ * it as a separate chunk the first time a SQL editor appears; a chunk that cannot be fetched
+ * then (the app rebuilt under an open page, so the old chunk is gone; a dropped connection)
+ * left every SQL editor uncoloured until a reload, since Monaco keeps the failed load.
+ */
+monaco.languages.register({ id: 'sql', extensions: ['.sql'], aliases: ['SQL', 'sql'] });
+monaco.languages.setMonarchTokensProvider('sql', sqlGrammar);
+monaco.languages.setLanguageConfiguration('sql', sqlConfiguration);
 
 monaco.editor.defineTheme('workbench', {
   base: 'vs',

@@ -172,6 +172,10 @@ describe('a Pearl program in the notebook', () => {
         expect(colours.ratio, `${await element.innerText()}: ${colours.color} on ${colours.background}`).toBeGreaterThanOrEqual(4.5);
         expect(isDarkColour(colours.background), `a dark background behind the program cell, not ${colours.background}`).toBe(true);
       }
+      // Every editor in the dark theme, the program editors' and the query cells' below them alike (Monaco's theme is global: one editor made in the light theme turned them all light).
+      const editorBackgrounds = await page.locator('.monaco-editor .monaco-editor-background').evaluateAll((elements) => elements.map((element) => (globalThis as unknown as { getComputedStyle(target: unknown): { backgroundColor: string } }).getComputedStyle(element).backgroundColor));
+      expect(editorBackgrounds.length).toBeGreaterThan(4);
+      expect(new Set(editorBackgrounds)).toEqual(new Set(['rgb(26, 31, 43)']));
       await programs.first().scrollIntoViewIfNeeded();
       await screenshot(page, 'pearl-05-dark');
       expect(await seriousViolations(page)).toEqual([]);

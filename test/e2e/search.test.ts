@@ -64,6 +64,23 @@ describe('search across notebooks', () => {
     expect(await notes.first().locator('mark').innerText()).toBe('Shift+Enter');
   });
 
+  it('shows the snippet of a note written in richer Markdown as its words: setext heading, reference link, table, code span', async () => {
+    await page().getByTestId('new-notebook').click();
+    await expect.poll(() => page().getByTestId('empty-notebook').count()).toBe(1);
+    await page().getByTestId('add-note').last().click();
+    const note = page().getByTestId('cell').last();
+    await note.getByTestId('note-editor').fill('Warehouse margins\n=================\n\nThe [audit][a] puts **Kansas** first:\n\n| state | margin |\n|---|---:|\n| *Kansas* | `12.5` |\n\n[a]: https://example.com/audit');
+    await press('Escape');
+    await expect.poll(() => note.locator('.markdown table').count()).toBe(1);
+    await page().getByTestId('open-search').click();
+    const view = page().getByTestId('search-view');
+    await view.getByLabel('Search all notebooks').fill('kansas');
+    const hit = view.getByTestId('search-hit').filter({ has: page().locator('.kind-note') }).first();
+    await expect.poll(() => hit.locator('.search-snippet').innerText()).toBe('Warehouse margins The audit puts Kansas first: state · margin Kansas · 12.5');
+    expect(await hit.locator('mark').innerText()).toBe('Kansas');
+    await screenshot(page(), 'search-03-markdown-snippet');
+  });
+
   it('passes the accessibility audit with results shown', async () => {
     const audited = await app.browser.newPage({ bypassCSP: true, viewport: { width: 1440, height: 900 } });
     try {

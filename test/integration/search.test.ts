@@ -61,10 +61,19 @@ describe('search across notebooks', () => {
     });
     const [hit] = (await workbench.invoke('search/cells', { text: 'revenue' })).hits;
     expect(hit?.cellId).toBe(note.id);
-    expect(hit?.snippet).toBe('Findings  Revenue fell in March by 12% keep my_table_name as it is');
+    expect(hit?.snippet).toBe('Findings Revenue fell in March by 12% keep my_table_name as it is');
     expect(hit && hit.snippet.slice(hit.match.start, hit.match.start + hit.match.length)).toBe('Revenue');
     // Text only in the markup is still found, and shown as written.
     const [markup] = (await workbench.invoke('search/cells', { text: '](https' })).hits;
     expect(markup?.snippet).toContain('[March](https://example.com/m)');
+
+    // Read by the parser the notebook renders with: a setext heading without its underline, a reference link without its definition.
+    await workbench.invoke('cells/insert', { notebookId: notebook.id, kind: 'note', source: 'Quarterly margin\n================\n\nSee [the audit][a] for `**raw**` figures.\n\n[a]: https://example.com/audit' });
+    const [setext] = (await workbench.invoke('search/cells', { text: 'margin' })).hits;
+    expect(setext?.snippet).toBe('Quarterly margin See the audit for **raw** figures.');
+    // A query is shown as written: its stars are SQL.
+    await workbench.invoke('cells/insert', { notebookId: notebook.id, kind: 'query', source: 'SELECT count(*) AS **margin_rows** FROM t' });
+    const query = (await workbench.invoke('search/cells', { text: 'margin_rows' })).hits;
+    expect(query[0]?.snippet).toBe('SELECT count(*) AS **margin_rows** FROM t');
   });
 });
