@@ -47,15 +47,39 @@ export function checkTrinoStatement(text: string): CheckedStatement {
       `Trino: ${keyword} statements are not allowed; the connector runs only ${[...readStatements].join(', ')} (not EXPLAIN ANALYZE) statements`,
     );
   }
-  if (keyword === 'EXPLAIN' && statement.some((token) => token.kind === 'word' && token.value.toUpperCase() === 'ANALYZE')) {
-    throw new WorkbenchError('read-only', 'Trino: EXPLAIN ANALYZE runs the statement it explains, so it is not allowed; EXPLAIN alone is');
-  }
+  if (keyword === 'EXPLAIN') checkExplained(statement);
   return {
     text: withoutTrailingSemicolon(text, tokens),
     planned: plannedStatements.has(keyword),
     parameters: tokens.filter((token) => token.kind === 'parameter').map((token) => token.value.slice(1)),
     tokens,
   };
+}
+
+/**
+ * EXPLAIN ANALYZE runs the statement it explains; plain EXPLAIN only plans, but a plan of a write
+ * is no answer an analysis needs, so the explained statement must be a read too. Options in
+ * parentheses (`EXPLAIN (TYPE IO, FORMAT JSON) …`) come before it.
+ */
+function checkExplained(statement: LexedToken[]): void {
+  let index = 1;
+  const word = (at: number): string => (statement[at]?.kind === 'word' ? (statement[at]?.value.toUpperCase() ?? '') : '');
+  if (word(index) === 'ANALYZE') {
+    throw new WorkbenchError('read-only', 'Trino: EXPLAIN ANALYZE runs the statement it explains, so it is not allowed; EXPLAIN alone is');
+  }
+  if (statement[index]?.value === '(') {
+    let depth = 0;
+    for (; index < statement.length; index += 1) {
+      if (statement[index]?.value === '(') depth += 1;
+      if (statement[index]?.value === ')') depth -= 1;
+      if (depth === 0) break;
+    }
+    index += 1;
+  }
+  const explained = firstKeyword(statement.slice(index));
+  if (explained === null || !readStatements.has(explained) || explained === 'EXPLAIN') {
+    throw new WorkbenchError('read-only', `Trino: EXPLAIN of ${explained ?? 'this'} is not allowed; EXPLAIN only a SELECT, WITH, VALUES or TABLE query`);
+  }
 }
 
 function withoutTrailingSemicolon(text: string, tokens: LexedToken[]): string {

@@ -22,12 +22,13 @@ describe('Trino statement check', () => {
     expect(checkTrinoStatement('SHOW TABLES').planned).toBe(false);
     expect(checkTrinoStatement('DESCRIBE nodes').planned).toBe(false);
     expect(checkTrinoStatement('EXPLAIN SELECT 1').planned).toBe(false);
+    expect(checkTrinoStatement('EXPLAIN (TYPE IO, FORMAT JSON) WITH a AS (SELECT 1) SELECT * FROM a').planned).toBe(false);
     // A ; inside a string, identifier or comment does not split the statement.
     expect(checkTrinoStatement(`SELECT ';' AS "a;b" /* ; */`).text).toBe(`SELECT ';' AS "a;b" /* ; */`);
   });
 
   it('refuses writes, several statements and EXPLAIN ANALYZE with code read-only', () => {
-    for (const text of ['INSERT INTO t VALUES 1', 'select 1; drop table t', '/* x */ DROP TABLE t', '-- a\rDELETE FROM t', 'EXPLAIN ANALYZE INSERT INTO t VALUES 1', 'CALL system.flush()', 'use lake.x', 'EXECUTE IMMEDIATE \'DELETE FROM t\'']) {
+    for (const text of ['INSERT INTO t VALUES 1', 'select 1; drop table t', '/* x */ DROP TABLE t', '-- a\rDELETE FROM t', 'EXPLAIN ANALYZE INSERT INTO t VALUES 1', 'EXPLAIN INSERT INTO t VALUES 1', 'EXPLAIN (TYPE IO) DELETE FROM t', 'EXPLAIN EXPLAIN ANALYZE DELETE FROM t', 'CALL system.flush()', 'use lake.x', 'EXECUTE IMMEDIATE \'DELETE FROM t\'']) {
       expect(refusal(text)?.code, text).toBe('read-only');
     }
   });
