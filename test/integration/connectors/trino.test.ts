@@ -1,4 +1,12 @@
+import { join } from 'node:path';
+
 import { afterAll, beforeAll, expect, it } from 'vitest';
+
+import { parseConnectionUri } from '../../../src-main/connectors/connection-uri';
+import { runWhatIf, runWhatIfOnConnection } from '../../../src-main/whatif';
+import { fileHash } from '../../support/fixtures';
+import { useSuiteTempDir } from '../../support/temp';
+import { writeSqliteFixture } from './fixture-loaders';
 
 import { openTrinoConnector } from '../../../src-main/connectors/trino';
 import { toWorkbenchError } from '../../../src-main/connectors/trino/errors';
@@ -49,6 +57,8 @@ const writeAttempts: WriteAttempt[] = [
 
 const unavailable = whyTrinoUnavailable();
 let server: TrinoTestServer | null = null;
+
+const suiteDir = useSuiteTempDir();
 
 function fingerprint(): Promise<string> {
   return trinoFingerprint(server?.adminUri ?? '');
@@ -231,5 +241,35 @@ describeOrNotRun('Trino engine layers on their own', unavailable, () => {
     }
     expect(await runningQueries()).toEqual([]);
   }, 120_000);
-});
 
+  it('runs a what-if on a local DuckDB copy of the named tables, ranking as on a SQLite copy of the same data; Trino keeps its rows', async () => {
+    const uri = uriFor(server?.uri);
+    const before = await fingerprint();
+    // Doubling one seller's quantities: whose doubling adds the most traded value?
+    const spec = {
+      change: 'UPDATE trades SET qty = qty * 2 WHERE seller_id = $candidate',
+      objective: 'SELECT sum(qty * price) FROM trades',
+      candidatesQuery: 'SELECT id FROM nodes ORDER BY id',
+      direction: 'maximize' as const,
+      tolerance: 1e-9,
+      timeoutMs: 10_000,
+    };
+    const onTrino = await runWhatIfOnConnection(parseConnectionUri(uri), reader, spec);
+    const sqlitePath = join(suiteDir(), 'trades.sqlite');
+    writeSqliteFixture(sqlitePath);
+    const sqliteHash = fileHash(sqlitePath);
+    const onSqlite = await runWhatIf({
+      source: sqlitePath,
+      candidates: onTrino.rows.map((row) => row.candidate).sort((a, b) => Number(a) - Number(b)),
+      change: 'UPDATE trades SET qty = qty * 2 WHERE seller_id = :candidate',
+      objective: spec.objective,
+    });
+    expect(fileHash(sqlitePath)).toBe(sqliteHash);
+    expect(onTrino.rows.length).toBe(5);
+    expect(onTrino.best).toBe(onSqlite.best);
+    expect(onTrino.rows.map((row) => [row.candidate, row.rank, row.changedRows])).toEqual(onSqlite.rows.map((row) => [row.candidate, row.rank, row.changedRows]));
+    for (const [index, row] of onTrino.rows.entries()) expect(row.delta).toBeCloseTo(onSqlite.rows[index]?.delta ?? NaN, 9);
+    expect(onTrino.copiedTables?.map((table) => table.name)).toEqual(['trades']);
+    expect(await fingerprint()).toBe(before);
+  }, 120_000);
+});
