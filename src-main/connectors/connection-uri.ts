@@ -115,17 +115,15 @@ function neo4jTarget(uri: string): ParsedConnectionUri {
 
 /**
  * Trino: `trino://USER@HOST[:PORT]/CATALOG[/SCHEMA]`, checked whole here (user and catalog are
- * required) so a mistyped URI fails before any connection. No password in the URI: Trino sends
- * it only over HTTPS, and a URI ends up in shell history; it comes from the secret store or
- * --password-file like every other connector's.
+ * required) so a mistyped URI fails before any connection. A password in the URI is taken apart
+ * like the other servers' (the CLI refuses one typed in its arguments, see cli/secret-args.ts).
  */
 function trinoTarget(uri: string): ParsedConnectionUri {
   const url = parseUrl(uri);
-  if (url.password !== '') {
-    throw new WorkbenchError('invalid-uri', 'trino:// URIs take no password: give it with --password-file FILE or DWB_DB_PASSWORD (the connection form keeps it in the secret store)');
-  }
-  const endpoint = parseTrinoUrl(uri);
+  const password = url.password === '' ? null : decodeURIComponent(url.password);
+  url.password = '';
+  const endpoint = parseTrinoUrl(url.toString());
   const path = [endpoint.catalog, ...(endpoint.schema !== undefined ? [endpoint.schema] : [])].map(encodeURIComponent).join('/');
   const ssl = endpoint.baseUrl.startsWith('https:') ? '?ssl=true' : '';
-  return { target: { engine: 'trino', url: `trino://${encodeURIComponent(endpoint.user)}@${url.host}/${path}${ssl}` }, password: null };
+  return { target: { engine: 'trino', url: `trino://${encodeURIComponent(endpoint.user)}@${url.host}/${path}${ssl}` }, password };
 }

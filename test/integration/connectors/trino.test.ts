@@ -1,8 +1,13 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
+import { runDqaImportCommand } from '../../../src-main/cli/dqa-import-command';
 import { parseConnectionUri } from '../../../src-main/connectors/connection-uri';
+import { loadBuildingFromConnector, loadLocatingFromConnector } from '../../../src-main/dqa/from-connector';
+import { loadBuildingDump, loadLocatingDump } from '../../../src-main/dqa/load';
+import { repoRoot } from '../../support/fixtures';
 import { runWhatIf, runWhatIfOnConnection } from '../../../src-main/whatif';
 import { fileHash } from '../../support/fixtures';
 import { useSuiteTempDir } from '../../support/temp';
@@ -273,3 +278,46 @@ describeOrNotRun('Trino engine layers on their own', unavailable, () => {
     expect(await fingerprint()).toBe(before);
   }, 120_000);
 });
+
+describeOrNotRun('dwb dqa import --target trino://… (a writable catalog)', unavailable, () => {
+  const demo = join(repoRoot, 'resources', 'demo');
+  const importDemo = async (): Promise<{ code: number; stdout: string[] }> => {
+    const stdout: string[] = [];
+    // The demo's two dumps, referenced the way DQA questions files do (`rdb`).
+    const questions = join(suiteDir(), 'questions.json');
+    writeFileSync(questions, JSON.stringify([{ rdb: join(demo, 'locating-1445.sql') }, { rdb: join(demo, 'building-USA1836.sql') }]));
+    const code = await runDqaImportCommand(['--questions', questions, '--target', server?.adminUri ?? ''], { stdout: (line) => stdout.push(line), stderr: () => undefined });
+    return { code, stdout };
+  };
+
+  it('imports each relational dump into its own schema, read back through the read-only connector exactly as the dump parses; a re-import is unchanged', async () => {
+    const first = await importDemo();
+    expect(first.code).toBe(0);
+    expect(first.stdout.at(-1)).toMatch(/^2 created, 0 replaced, 0 unchanged/);
+    expect(first.stdout.join('\n')).toContain('/memory/building-usa1836  (building-USA1836: goods 52, building 251, supply 445, demand 260)');
+    const base = server?.uri.replace(/\/memory$/, '') ?? '';
+    const building = await openTrinoConnector({ url: `${base}/memory/building-usa1836` });
+    const locating = await openTrinoConnector({ url: `${base}/memory/locating-1445` });
+    try {
+      const fromTrino = await loadBuildingFromConnector(building, 'trino');
+      const dumpPath = join(demo, 'building-USA1836.sql');
+      expect(fromTrino.data).toEqual(loadBuildingDump(readFileSync(dumpPath, 'utf8'), 'relational', dumpPath));
+      expect(fromTrino.ordering.every((line) => line.endsWith('by import_order'))).toBe(true);
+      const locatingPath = join(demo, 'locating-1445.sql');
+      expect((await loadLocatingFromConnector(locating, 'trino')).data).toEqual(loadLocatingDump(readFileSync(locatingPath, 'utf8'), 'relational', locatingPath));
+    } finally {
+      await building.close();
+      await locating.close();
+    }
+    const again = await importDemo();
+    expect(again.stdout.at(-1)).toMatch(/0 created, 0 replaced, 2 unchanged/);
+  }, 240_000);
+
+  it('refuses to overwrite a schema the importer did not make', async () => {
+    await runTrinoSql(server?.adminUri ?? '', ['CREATE SCHEMA memory.usa1836_own', 'CREATE TABLE memory.usa1836_own.mine (id integer)']);
+    const { TrinoWriter } = await import('../../../src-main/importers/relational/trino-writer');
+    const writer = new TrinoWriter(server?.adminUri ?? '', null);
+    await expect(writer.findRecord({ name: 'USA1836_own', path: '/x', kind: 'relational', reference: 'x.sql' })).rejects.toMatchObject({ code: 'conflict' });
+  });
+});
+
