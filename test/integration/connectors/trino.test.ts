@@ -8,7 +8,12 @@ import { parseConnectionUri } from '../../../src-main/connectors/connection-uri'
 import { loadBuildingFromConnector, loadLocatingFromConnector } from '../../../src-main/dqa/from-connector';
 import { loadBuildingDump, loadLocatingDump } from '../../../src-main/dqa/load';
 import { repoRoot } from '../../support/fixtures';
-import { runWhatIf, runWhatIfOnConnection } from '../../../src-main/whatif';
+import { runWhatIf, runWhatIfFor, runWhatIfOnConnection } from '../../../src-main/whatif';
+import { defaultRunLimits, runDecision } from '../../../src-main/engine/decision-run';
+import { automaticGate } from '../../../src-main/engine/review-gate';
+import { createOpenAiProvider } from '../../../src-main/llm/openai-provider';
+import type { RunEvent } from '../../../src-main/contract/run';
+import { messageText, startScriptedOpenAiServer } from '../../support/scripted-openai';
 import { fileHash } from '../../support/fixtures';
 import { useSuiteTempDir } from '../../support/temp';
 import { writeSqliteFixture } from './fixture-loaders';
@@ -276,6 +281,55 @@ describeOrNotRun('Trino engine layers on their own', unavailable, () => {
     for (const [index, row] of onTrino.rows.entries()) expect(row.delta).toBeCloseTo(onSqlite.rows[index]?.delta ?? NaN, 9);
     expect(onTrino.copiedTables?.map((table) => table.name)).toEqual(['trades']);
     expect(await fingerprint()).toBe(before);
+  }, 120_000);
+});
+
+describeOrNotRun('a decision run on Trino', unavailable, () => {
+  it('queries in Trino SQL, has its write refused by the connector, experiments on a local copy and answers', async () => {
+    const connector = await openTrinoConnector({ url: uriFor(server?.uri) });
+    const target = parseConnectionUri(uriFor(server?.uri));
+    const before = await fingerprint();
+    const model = await startScriptedOpenAiServer([
+      {
+        expectTools: ['query', 'whatif', 'answer'],
+        expect: (request) => {
+          const system = messageText(request.chat.messages[0] ?? { role: 'system', content: '' });
+          if (!system.includes('Trino SQL')) return `system prompt lacks the Trino dialect: ${system}`;
+          if (!system.includes('trades')) return 'system prompt lacks the schema';
+          return undefined;
+        },
+        toolCalls: [{ name: 'query', arguments: { query: 'SELECT seller_id, sum(qty * price) AS value FROM trades GROUP BY seller_id ORDER BY value DESC, seller_id LIMIT 1' } }],
+      },
+      { expectToolResultContains: ['seller_id | value\n1 | 178'], toolCalls: [{ name: 'query', arguments: { query: 'DELETE FROM trades WHERE seller_id = 1' } }] },
+      {
+        expectToolResultContains: ['read-only'],
+        toolCalls: [{ name: 'whatif', arguments: { change: 'UPDATE trades SET qty = qty * 2 WHERE seller_id = $candidate', objective: 'SELECT sum(qty * price) FROM trades', candidatesQuery: 'SELECT id FROM nodes ORDER BY id' } }],
+      },
+      { expectToolResultContains: ['what-if on a throwaway copy', 'best: 1'], toolCalls: [{ name: 'answer', arguments: { decision: '1', rationale: 'Seller 1 trades the most value.' } }] },
+    ]);
+    try {
+      const events: RunEvent[] = [];
+      const outcome = await runDecision({
+        question: 'Which seller should double their quantities?',
+        rules: 'More traded value is better.',
+        technique: 'iterrag',
+        connector,
+        connectionDescription: 'trades (Trino)',
+        provider: createOpenAiProvider({ baseUrl: model.baseUrl, model: 'scripted', requestTimeoutMs: 10_000, maxRetries: 0, toolMode: 'tools' }),
+        toolMode: 'tools',
+        limits: { ...defaultRunLimits, queryTimeoutMs: 20_000 },
+        gate: automaticGate,
+        emit: (event) => events.push(event),
+        whatIf: runWhatIfFor(target, connector, true) ?? undefined,
+      });
+      expect(model.failures).toEqual([]);
+      expect(outcome).toMatchObject({ status: 'answered', decision: '1' });
+      expect(events.filter((event) => event.type === 'query-end').length).toBe(2);
+      expect(await fingerprint()).toBe(before);
+    } finally {
+      await model.close();
+      await connector.close();
+    }
   }, 120_000);
 });
 
