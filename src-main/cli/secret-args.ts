@@ -61,7 +61,7 @@ export function resolveDatabasePassword(uri: string, passwordFile: string | unde
   refusePasswordInArgv(flag, parsed.password);
   const isServer = !('path' in parsed.target);
   if (passwordFile !== undefined) {
-    if (!isServer) throw new WorkbenchError('invalid-request', `--password-file goes with a server connection (postgres://, mysql://, neo4j://); ${parsed.target.engine} files take no password`);
+    if (!isServer) throw new WorkbenchError('invalid-request', `--password-file goes with a server connection (postgres://, mysql://, neo4j://, trino://); ${parsed.target.engine} files take no password`);
     return { ...parsed, password: readSecretFile(passwordFile, '--password-file') };
   }
   const fromEnv = env[passwordEnv];

@@ -1,7 +1,8 @@
 import type { ConnectionTarget } from '../contract/connections';
-import { mysqlProtocols, neo4jProtocols, postgresProtocols } from '../contract/connection-protocols';
+import { mysqlProtocols, neo4jProtocols, postgresProtocols, trinoProtocols } from '../contract/connection-protocols';
 import { WorkbenchError } from '../contract/errors';
 import type { Connector } from './connector';
+import { parseTrinoUrl } from './trino/trino-url';
 import { resolveUserPath } from './user-path';
 
 export const supportedUris = [
@@ -13,6 +14,7 @@ export const supportedUris = [
   'postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE',
   'mysql://USER[:PASSWORD]@HOST[:PORT][/DATABASE]',
   'neo4j://[USER[:PASSWORD]@]HOST[:PORT][/DATABASE] (or bolt://)',
+  'trino://USER@HOST[:PORT]/CATALOG[/SCHEMA][?ssl=true] (password by --password-file or DWB_DB_PASSWORD)',
 ] as const;
 
 /** A parsed URI: the target as it would be saved, and the password the URI carried, if any. */
@@ -45,6 +47,7 @@ export function parseConnectionUriWithPassword(uri: string): ParsedConnectionUri
   if (isOneOf(protocol, postgresProtocols)) return serverTarget(uri, (url) => ({ engine: 'postgres', url }));
   if (isOneOf(protocol, mysqlProtocols)) return serverTarget(uri, (url) => ({ engine: 'mysql', url }));
   if (isOneOf(protocol, neo4jProtocols)) return neo4jTarget(uri);
+  if (isOneOf(protocol, trinoProtocols)) return trinoTarget(uri);
   throw new WorkbenchError('invalid-uri', `Unsupported connection scheme "${scheme}:" (supported: ${supportedUris.join(', ')})`);
 }
 
@@ -108,4 +111,19 @@ function neo4jTarget(uri: string): ParsedConnectionUri {
     },
     password,
   };
+}
+
+/**
+ * Trino: `trino://USER@HOST[:PORT]/CATALOG[/SCHEMA]`, checked whole here (user and catalog are
+ * required) so a mistyped URI fails before any connection. A password in the URI is taken apart
+ * like the other servers' (the CLI refuses one typed in its arguments, see cli/secret-args.ts).
+ */
+function trinoTarget(uri: string): ParsedConnectionUri {
+  const url = parseUrl(uri);
+  const password = url.password === '' ? null : decodeURIComponent(url.password);
+  url.password = '';
+  const endpoint = parseTrinoUrl(url.toString());
+  const path = [endpoint.catalog, ...(endpoint.schema !== undefined ? [endpoint.schema] : [])].map(encodeURIComponent).join('/');
+  const ssl = endpoint.baseUrl.startsWith('https:') ? '?ssl=true' : '';
+  return { target: { engine: 'trino', url: `trino://${encodeURIComponent(endpoint.user)}@${url.host}/${path}${ssl}` }, password };
 }

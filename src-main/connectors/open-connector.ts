@@ -46,5 +46,9 @@ async function openEngine(target: ConnectionTarget, password: string | null): Pr
         ...(target.database !== undefined ? { database: target.database } : {}),
       });
     }
+    case 'trino': {
+      const { openTrinoConnector } = await import('./trino');
+      return openTrinoConnector({ url: target.url, password });
+    }
   }
 }

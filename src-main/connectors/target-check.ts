@@ -60,6 +60,7 @@ export async function normalizeTarget(target: ConnectionTarget): Promise<Connect
     case 'postgres':
     case 'mysql':
     case 'neo4j':
+    case 'trino':
       return target;
   }
 }

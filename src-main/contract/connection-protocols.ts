@@ -4,4 +4,5 @@
  */
 export const postgresProtocols = ['postgres:', 'postgresql:'] as const;
 export const mysqlProtocols = ['mysql:', 'mariadb:'] as const;
+export const trinoProtocols = ['trino:'] as const;
 export const neo4jProtocols = ['neo4j:', 'neo4j+s:', 'neo4j+ssc:', 'bolt:', 'bolt+s:', 'bolt+ssc:'] as const;

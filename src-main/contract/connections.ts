@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { engineSchema, schemaInfoSchema } from './data';
 import { errorCodes } from './errors';
-import { mysqlProtocols, neo4jProtocols, postgresProtocols } from './connection-protocols';
+import { mysqlProtocols, neo4jProtocols, postgresProtocols, trinoProtocols } from './connection-protocols';
 
 /** True when `text` parses as a URL with one of `protocols` (each with its colon, e.g. `mysql:`). */
 function hasProtocol(text: string, protocols: readonly string[]): boolean {
@@ -33,7 +33,7 @@ function serverUrl(protocols: readonly string[], example: string) {
     .refine(hasNoPassword, { message: 'the URL holds a password: give it in the password field, which keeps it in the secret store' });
 }
 
-export { mysqlProtocols, neo4jProtocols, postgresProtocols };
+export { mysqlProtocols, neo4jProtocols, postgresProtocols, trinoProtocols };
 
 /** What a DuckDB connection opens: a DuckDB database file, or a CSV / Parquet file as one table. */
 export const duckdbFormats = ['duckdb', 'csv', 'parquet'] as const;
@@ -59,6 +59,13 @@ export const connectionTargetSchema = z.discriminatedUnion('engine', [
     }),
     username: z.string().trim().min(1).optional(),
     database: z.string().trim().min(1).optional(),
+  }),
+  /** `trino://user@host:port/catalog[/schema]` (`?ssl=true` for HTTPS): Trino runs every query as the named user. */
+  z.object({
+    engine: z.literal('trino'),
+    url: serverUrl(trinoProtocols, 'trino://analyst@host:8080/catalog/schema').refine((text) => /^trino:\/\/[^/@]+@[^/]+\/[^/?]+/.test(text.trim()), {
+      message: 'expected trino://USER@HOST[:PORT]/CATALOG[/SCHEMA]: Trino needs a user and a catalog',
+    }),
   }),
 ]);
 export type ConnectionTarget = z.infer<typeof connectionTargetSchema>;

@@ -8,7 +8,7 @@ export const dialectSchema = z.enum(['sql', 'cypher']);
 export type Dialect = z.infer<typeof dialectSchema>;
 
 /** Database engines the workbench knows how to open. */
-export const engineSchema = z.enum(['sqlite', 'duckdb', 'postgres', 'mysql', 'neo4j', 'kuzu']);
+export const engineSchema = z.enum(['sqlite', 'duckdb', 'postgres', 'mysql', 'neo4j', 'kuzu', 'trino']);
 export type Engine = z.infer<typeof engineSchema>;
 
 export const columnInfoSchema = z.object({

@@ -24,6 +24,11 @@ export const dialectNotes: Record<Engine, { label: string; notes: string }> = {
     notes:
       'Neo4j Cypher: MATCH (a:Label)-[r:TYPE]->(b) RETURN …; property access a.prop; aggregate with count(), sum(), collect(); no write clauses (CREATE, MERGE, SET, DELETE) — the session is read-only.',
   },
+  trino: {
+    label: 'Trino SQL',
+    notes:
+      'Trino: ANSI SQL; strings in single quotes, identifiers in double quotes; tables in other schemas or catalogs as schema.table or catalog.schema.table; integer division truncates (CAST AS DOUBLE); use LIMIT; one statement, reads only.',
+  },
   kuzu: {
     label: 'Kùzu Cypher',
     notes:

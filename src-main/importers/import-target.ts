@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
-import { mysqlProtocols, neo4jProtocols, postgresProtocols } from '../contract/connections';
+import { mysqlProtocols, neo4jProtocols, postgresProtocols, trinoProtocols } from '../contract/connections';
 import { WorkbenchError } from '../contract/errors';
 import { parseConnectionUriWithPassword } from '../connectors/connection-uri';
 import { withPassword } from '../connectors/server-url';
@@ -11,8 +11,9 @@ import { DuckdbFolderWriter } from './relational/duckdb-writer';
 import { MysqlWriter } from './relational/mysql-writer';
 import { PostgresWriter } from './relational/postgres-writer';
 import { SqliteFolderWriter } from './relational/sqlite-writer';
+import { TrinoWriter } from './relational/trino-writer';
 
-export const targetUsage = 'sqlite:DIR, duckdb:DIR, kuzu:DIR, postgres://…, mysql://… or neo4j://… (bolt://…)';
+export const targetUsage = 'sqlite:DIR, duckdb:DIR, kuzu:DIR, postgres://…, mysql://…, neo4j://… (bolt://…) or trino://USER@HOST:PORT/CATALOG (a writable catalog)';
 
 /** An import target: which dumps it takes and the writer that puts them there. */
 export interface ImportTarget {
@@ -49,7 +50,7 @@ export function parseImportTarget(text: string): ImportTarget {
     return { accepts: folderTarget.accepts, description: `${scheme}:${dir}`, open: () => folderTarget.writer(dir) };
   }
   const protocol = `${scheme}:`;
-  const known = [...postgresProtocols, ...mysqlProtocols, ...neo4jProtocols] as readonly string[];
+  const known = [...postgresProtocols, ...mysqlProtocols, ...neo4jProtocols, ...trinoProtocols] as readonly string[];
   if (!known.includes(protocol)) throw new WorkbenchError('invalid-uri', `Unsupported import target "${scheme}:" (expected ${targetUsage})`);
   const { target, password } = parseConnectionUriWithPassword(text);
   switch (target.engine) {
@@ -69,6 +70,8 @@ export function parseImportTarget(text: string): ImportTarget {
             ...(target.database !== undefined ? { database: target.database } : {}),
           }),
       };
+    case 'trino':
+      return { accepts: 'relational', description: target.url, open: () => new TrinoWriter(target.url, password) };
     default:
       throw new WorkbenchError('invalid-uri', `Unsupported import target "${scheme}:" (expected ${targetUsage})`);
   }

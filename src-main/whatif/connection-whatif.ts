@@ -23,10 +23,10 @@ export interface RunWhatIf {
 export type WhatIfSupport =
   | { supported: true; copies: 'file'; path: string; kind: SandboxKind; note: null }
   /** `catalog`: what the copy is called, so server-style qualified names reach it (./server-snapshot.ts). */
-  | { supported: true; copies: 'server-tables'; engine: 'postgres' | 'mysql'; catalog: string; note: string }
+  | { supported: true; copies: 'server-tables'; engine: 'postgres' | 'mysql' | 'trino'; catalog: string; note: string }
   | { supported: false; reason: string };
 
-const serverNames = { postgres: 'PostgreSQL', mysql: 'MySQL/MariaDB' } as const;
+const serverNames = { postgres: 'PostgreSQL', mysql: 'MySQL/MariaDB', trino: 'Trino' } as const;
 
 /**
  * Whether the sandbox can copy this connection's data: files byte for byte (SQLite, DuckDB, CSV,
@@ -40,12 +40,13 @@ export function whatIfSupport(target: ConnectionTarget): WhatIfSupport {
       return { supported: true, copies: 'file', path: target.path, kind: { engine: 'duckdb', format: target.format }, note: null };
     case 'postgres':
     case 'mysql':
+    case 'trino':
       return {
         supported: true,
         copies: 'server-tables',
         engine: target.engine,
         catalog: sandboxCatalogFor(target),
-        note: `The experiment runs in DuckDB on a local copy of the tables the change and objective name (the ${serverNames[target.engine]} server is only read): write both in DuckDB SQL, which is close to PostgreSQL, naming the candidate $candidate. A candidates query runs on the server.`,
+        note: `The experiment runs in DuckDB on a local copy of the tables the change and objective name (the ${serverNames[target.engine]} server is only read${target.engine === 'trino' ? '; tables of the connection\'s catalog only, named without the catalog' : ''}): write both in DuckDB SQL, which is close to PostgreSQL, naming the candidate $candidate. A candidates query runs on the server.`,
       };
     default:
       return {

@@ -1,5 +1,5 @@
 /**
- * What-if on a database server (PostgreSQL, MySQL/MariaDB). The sandbox cannot copy a server's
+ * What-if on a database server (PostgreSQL, MySQL/MariaDB, Trino). The sandbox cannot copy a server's
  * files, and a read-only login cannot make a copy on the server, so the tables the experiment's
  * statements name are read through the ordinary read-only connector (`SELECT *`, nothing else)
  * into a DuckDB database in the scratch folder. The experiment then runs there, in DuckDB SQL.
@@ -19,6 +19,7 @@ import type { Connector } from '../connectors/connector';
 import { quoteIdentifier as quoteDuckdb } from '../connectors/duckdb/open-database';
 import { quoteIdentifier as quoteMysql } from '../connectors/mysql/schema';
 import { quoteIdentifier as quotePostgres } from '../connectors/postgres/schema';
+import { quoteIdentifier as quoteTrino } from '../connectors/trino/schema';
 import type { SandboxSource, Snapshot } from './sandbox-source';
 
 /** What one experiment may copy from a server: enough for real decisions, bounded for a desktop's memory. */
@@ -26,7 +27,7 @@ export const WHATIF_MAX_COPIED_ROWS = 1_000_000;
 
 const READ_TIMEOUT_MS = 120_000;
 
-type ServerEngine = 'postgres' | 'mysql';
+type ServerEngine = 'postgres' | 'mysql' | 'trino';
 
 /** A listed table split into schema and name, e.g. `sales.orders` or `orders`. */
 function parts(listedName: string): { schema: string | null; name: string } {
@@ -35,7 +36,7 @@ function parts(listedName: string): { schema: string | null; name: string } {
 }
 
 function quoteOn(engine: ServerEngine, listedName: string): string {
-  const quote = engine === 'postgres' ? quotePostgres : quoteMysql;
+  const quote = engine === 'postgres' ? quotePostgres : engine === 'trino' ? quoteTrino : quoteMysql;
   const { schema, name } = parts(listedName);
   return schema === null ? quote(name) : `${quote(schema)}.${quote(name)}`;
 }
@@ -130,11 +131,13 @@ const RESERVED_CATALOGS = new Set(['main', 'temp', 'system', 'memory']);
  * database on MySQL, so `public.sales` or `shop.sales` reaches the copied `sales` as it would
  * on the server. Anything else keeps the neutral `sandbox`.
  */
-export function sandboxCatalogFor(target: { engine: 'postgres' | 'mysql'; url: string }): string {
+export function sandboxCatalogFor(target: { engine: ServerEngine; url: string }): string {
   if (target.engine === 'postgres') return 'public';
   let database = '';
   try {
-    database = decodeURIComponent(new URL(target.url).pathname.replace(/^\//, ''));
+    const path = decodeURIComponent(new URL(target.url).pathname.replace(/^\//, ''));
+    // Trino: `catalog/schema`; the schema is what a statement puts before a table name there.
+    database = target.engine === 'trino' ? (path.split('/')[1] ?? '') : path;
   } catch {
     return 'sandbox';
   }
@@ -198,7 +201,9 @@ export async function serverTablesSource(
   { maxRows = WHATIF_MAX_COPIED_ROWS, catalog = 'sandbox' }: { maxRows?: number; catalog?: string } = {},
 ): Promise<SandboxSource> {
   const schema = await connector.schema();
-  const tables = schema.kind === 'relational' ? tablesNamedIn(texts, schema.tables.filter((table) => table.kind === 'table')) : [];
+  // Trino lists other catalogs' tables as catalog.schema.table: only the connection's catalog is copied.
+  const copyable = schema.kind === 'relational' ? schema.tables.filter((table) => table.kind === 'table' && (engine !== 'trino' || table.name.split('.').length <= 2)) : [];
+  const tables = tablesNamedIn(texts, copyable);
   if (tables.length === 0) {
     throw new WorkbenchError('invalid-request', 'the change and the objective name none of the tables of this database (views are not copied), so there is nothing to copy into the sandbox');
   }

@@ -136,10 +136,17 @@ export function ConnectionDialog({ editing, canBrowse, onClose }: { editing: Con
                 Port
                 <input aria-label="Port" inputMode="numeric" value={form.port} onChange={(event) => update({ port: event.target.value })} />
               </label>
-              <label>
-                Database
-                <input aria-label="Database" placeholder={form.kind === 'mysql' ? '(optional)' : 'postgres'} value={form.database} onChange={(event) => update({ database: event.target.value })} />
-              </label>
+              {form.kind === 'trino' ? (
+                <label>
+                  Catalog / schema
+                  <input aria-label="Catalog" placeholder="hive/sales (schema optional)" value={form.database} onChange={(event) => update({ database: event.target.value })} />
+                </label>
+              ) : (
+                <label>
+                  Database
+                  <input aria-label="Database" placeholder={form.kind === 'mysql' ? '(optional)' : 'postgres'} value={form.database} onChange={(event) => update({ database: event.target.value })} />
+                </label>
+              )}
             </>
           )}
           {info.family === 'server' && (

@@ -7,7 +7,7 @@ export interface ConnectionFormState {
   name: string;
   /** File kinds. */
   path: string;
-  /** PostgreSQL / MySQL: the parts of the URL. */
+  /** PostgreSQL / MySQL / Trino: the parts of the URL (for Trino, `database` is `catalog[/schema]`). */
   host: string;
   port: string;
   database: string;
@@ -27,7 +27,7 @@ export function emptyForm(kind: ConnectionKind): ConnectionFormState {
     kind,
     name: '',
     path: '',
-    host: kind === 'postgres' || kind === 'mysql' ? '127.0.0.1' : '',
+    host: kind === 'postgres' || kind === 'mysql' || kind === 'trino' ? '127.0.0.1' : '',
     port: String(kindInfo(kind).defaultPort ?? ''),
     database: '',
     user: '',
@@ -102,6 +102,13 @@ export function targetFromForm(form: ConnectionFormState): ConnectionTargetInput
       const port = form.port.trim() === '' ? '' : `:${form.port.trim()}`;
       const database = form.database.trim() === '' ? '' : `/${encodeURIComponent(form.database.trim())}`;
       return { engine: form.kind, url: `${scheme}://${user}${required(form.host, 'The host')}${port}${database}${form.parameters}` };
+    }
+    case 'trino': {
+      // Trino runs every query as a named user in a named catalog: both are needed.
+      const user = encodeURIComponent(required(form.user, 'The user'));
+      const port = form.port.trim() === '' ? '' : `:${form.port.trim()}`;
+      const path = required(form.database, 'The catalog').split('/').map((part) => encodeURIComponent(part.trim())).filter((part) => part !== '').join('/');
+      return { engine: 'trino', url: `trino://${user}@${required(form.host, 'The host')}${port}/${path}${form.parameters}` };
     }
     case 'neo4j':
       return {

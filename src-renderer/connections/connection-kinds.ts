@@ -1,7 +1,7 @@
 import type { ConnectionTarget } from '../../src-main/contract';
 
 /** What the analyst picks in the form: one entry per kind of source (CSV and Parquet open through DuckDB). */
-export type ConnectionKind = 'sqlite' | 'duckdb' | 'csv' | 'parquet' | 'kuzu' | 'postgres' | 'mysql' | 'neo4j';
+export type ConnectionKind = 'sqlite' | 'duckdb' | 'csv' | 'parquet' | 'kuzu' | 'postgres' | 'mysql' | 'neo4j' | 'trino';
 
 export interface KindInfo {
   id: ConnectionKind;
@@ -24,6 +24,7 @@ export const connectionKinds: readonly KindInfo[] = [
   { id: 'kuzu', label: 'Kùzu', family: 'file', extensions: ['kuzu', 'kz', 'db'], placeholder: '/path/to/graph.kuzu', readOnly: 'opened read-only; only queries that read run' },
   { id: 'postgres', label: 'PostgreSQL', family: 'server', extensions: [], placeholder: 'db.example.com', defaultPort: 5432, readOnly: 'read-only session and transactions' },
   { id: 'mysql', label: 'MySQL / MariaDB', family: 'server', extensions: [], placeholder: 'db.example.com', defaultPort: 3306, readOnly: 'read-only session and transactions' },
+  { id: 'trino', label: 'Trino', family: 'server', extensions: [], placeholder: 'trino.example.com', defaultPort: 8080, readOnly: 'every query in a read-only transaction; its plan is checked first' },
   { id: 'neo4j', label: 'Neo4j', family: 'server', extensions: [], placeholder: 'neo4j://host:7687', defaultPort: 7687, readOnly: 'read sessions; every query is planned and vetted first' },
 ];
 

@@ -6,7 +6,7 @@
  * Nothing here knows what the connectors refuse; the suites assert the outcome on the engine.
  */
 
-export type DialectFamily = 'sqlite' | 'duckdb' | 'postgres' | 'mysql' | 'cypher';
+export type DialectFamily = 'sqlite' | 'duckdb' | 'postgres' | 'mysql' | 'trino' | 'cypher';
 
 export interface Attempt {
   /** `<write name> / <disguise name>`, for failure messages. */
@@ -21,7 +21,7 @@ export interface Disguise {
   apply(write: string, read: string): string;
 }
 
-const sql: DialectFamily[] = ['sqlite', 'duckdb', 'postgres', 'mysql'];
+const sql: DialectFamily[] = ['sqlite', 'duckdb', 'postgres', 'mysql', 'trino'];
 const all: DialectFamily[] = [...sql, 'cypher'];
 
 /** Changes the case of letters outside quotes only, so paths and names in strings stay intact. */
@@ -75,10 +75,14 @@ export const disguises: Disguise[] = [
   { name: '// comment', families: ['cypher'], apply: (write) => `// MATCH (n) RETURN n\n${write}` },
   { name: '// comment ended by a carriage return', families: ['cypher'], apply: (write) => `// x\r${write}\nMATCH (n) RETURN n` },
   { name: 'EXPLAIN', families: all, apply: (write) => `EXPLAIN ${write}` },
-  { name: 'EXPLAIN ANALYZE', families: ['duckdb', 'postgres', 'mysql'], apply: (write) => `EXPLAIN ANALYZE ${write}` },
+  { name: 'EXPLAIN ANALYZE', families: ['duckdb', 'postgres', 'mysql', 'trino'], apply: (write) => `EXPLAIN ANALYZE ${write}` },
   { name: 'EXPLAIN QUERY PLAN', families: ['sqlite'], apply: (write) => `EXPLAIN QUERY PLAN ${write}` },
   { name: 'PROFILE', families: ['cypher'], apply: (write) => `PROFILE ${write}` },
   { name: 'EXPLAIN after a comment', families: all, apply: (write) => `/* c */ EXPLAIN ${write}` },
+  // Trino's own shapes: EXPLAIN options before the write, a write inside EXECUTE IMMEDIATE.
+  { name: 'EXPLAIN with options', families: ['trino'], apply: (write) => `EXPLAIN (TYPE IO, FORMAT JSON) ${write}` },
+  { name: 'EXPLAIN ANALYZE VERBOSE', families: ['trino'], apply: (write) => `EXPLAIN ANALYZE VERBOSE ${write}` },
+  { name: 'EXECUTE IMMEDIATE', families: ['trino'], apply: (write) => `EXECUTE IMMEDIATE '${write.replaceAll("'", "''")}'` },
   {
     name: 'issue-17 DuckDB shape (nested comment, dollar string)',
     families: ['duckdb', 'postgres', 'sqlite'],
@@ -90,7 +94,7 @@ export const disguises: Disguise[] = [
   { name: 'after a comment holding a semicolon', families: sql, apply: (write) => `SELECT 1 /* ; */; ${write}` },
   { name: 'before a read', families: all, apply: (write, read) => `${write}; ${read}` },
   { name: 'after a dollar-quoted string', families: ['postgres', 'duckdb'], apply: (write) => `SELECT $$x$$; ${write}` },
-  { name: 'CTE in front', families: ['sqlite', 'duckdb', 'postgres', 'mysql'], apply: (write) => `WITH x AS (SELECT 1) ${write}` },
+  { name: 'CTE in front', families: ['sqlite', 'duckdb', 'postgres', 'mysql', 'trino'], apply: (write) => `WITH x AS (SELECT 1) ${write}` },
   { name: 'in parentheses', families: sql, apply: (write) => `(${write})` },
   { name: 'WITH in front (Cypher)', families: ['cypher'], apply: (write) => `WITH 1 AS x ${write}` },
   // Cypher's own prefixes and shapes: a version or runtime prefix, a write after a read in one

@@ -7,4 +7,5 @@
 export { mariadbAdminUri, startMariadb, whyMariadbUnavailable } from './mariadb';
 export { startNeo4j, whyNeo4jUnavailable } from './neo4j';
 export { startPostgres, whyPostgresUnavailable } from './postgres';
+export { startTrino, trinoAdminUser, trinoReaderUser, whyTrinoUnavailable, type TrinoTestServer } from './trino';
 export type { TestServer } from './types';

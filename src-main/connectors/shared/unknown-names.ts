@@ -21,6 +21,9 @@ const patterns: [pattern: RegExp, kind: UnknownNameKind][] = [
   // MySQL / MariaDB
   [/Table '(?:[^'.]+\.)?([^'.]+)' doesn't exist/, 'table'],
   [/Unknown column '(?:[^'.]+\.)?([^'.]+)' in/, 'column'],
+  // Trino (before Kùzu's, which would take the quotes for part of the name)
+  [/Table '(?:[^'.]+\.)*([^'.]+)' does not exist/, 'table'],
+  [/Column '(?:[^'.]+\.)*([^'.]+)' cannot be resolved/, 'column'],
   // Kùzu
   [/Table ([^\s]+) does not exist/, 'table'],
   [/Cannot find property ([^\s]+) for/, 'property'],

@@ -75,7 +75,7 @@ export interface QueryRun {
   result: QueryResult | null;
 }
 
-const RELATIONAL = new Set(['sqlite', 'duckdb', 'postgres', 'mysql']);
+const RELATIONAL = new Set(['sqlite', 'duckdb', 'postgres', 'mysql', 'trino']);
 
 /** A diagnostic count through the same read-only connector; null when it cannot be had. */
 async function countRows(run: RunContext, sql: string): Promise<number | null> {

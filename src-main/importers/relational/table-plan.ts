@@ -5,7 +5,7 @@ import { parseParts } from '../import-outcome';
 import { IMPORT_ORDER_COLUMN } from '../../dqa/connector-sql-load';
 
 /** The engines written through SQL text (SQLite files are written by sqlite-import.ts). */
-export type SqlEngine = 'duckdb' | 'postgres' | 'mysql';
+export type SqlEngine = 'duckdb' | 'postgres' | 'mysql' | 'trino';
 
 /**
  * The order column. Simulators depend on table order (ties go to the first row), and only
@@ -16,7 +16,7 @@ export type SqlEngine = 'duckdb' | 'postgres' | 'mysql';
  * `ORDER BY import_order`.
  */
 const orderColumn = IMPORT_ORDER_COLUMN;
-const enginesWithOrderColumn: ReadonlySet<SqlEngine> = new Set(['postgres', 'mysql']);
+const enginesWithOrderColumn: ReadonlySet<SqlEngine> = new Set(['postgres', 'mysql', 'trino']);
 
 /** The table each import leaves in its database: the dump's name, digest and what it created. */
 export const recordTable = '_dwb_import';
@@ -43,6 +43,8 @@ function sqlType(column: DumpColumn, engine: SqlEngine, inPrimaryKey: boolean): 
   switch (column.type) {
     case 'TEXT': {
       const declared = column.declaredType.toUpperCase();
+      // Trino's CHAR(n) pads, so its values would not compare equal to the dump's: VARCHAR there.
+      if (engine === 'trino') return /^VARCHAR\(\d+\)$/.test(declared) ? declared : 'VARCHAR';
       if (/^(VAR)?CHAR\(\d+\)$/.test(declared)) return declared;
       // MySQL indexes only a prefix of TEXT; a key column needs a bounded length.
       return engine === 'mysql' && inPrimaryKey ? 'VARCHAR(255)' : 'TEXT';
