@@ -21,6 +21,7 @@ import type { TechniqueDefinition, TechniqueHost } from './techniques/technique'
 import { parseTextReply, textProtocolInstructions } from './text-protocol';
 import { registeredTools, toolSpecFor } from './tools/registry';
 import type { ToolDefinition } from './tools/tool';
+import type { ToolContext, ToolMemo, ToolStateChanges } from './tools/tool-context';
 import type { KeptOutputs } from './techniques/pearl/rerun';
 
 export interface RunLimits {
@@ -168,11 +169,12 @@ export class RunContext {
   readonly newQueryId: () => string;
   /** The highest step number handed to a model call so far (calls may be in flight at once). */
   private issuedSteps = 0;
-  /**
-   * How the run ended, once `finish` was called. A holder object rather than a field, so a view
-   * of the run made with Object.create (Pearl's per-step query naming) ends the same run.
-   */
-  private readonly end: { outcome: RunOutcome | null } = { outcome: null };
+  /** How the run ended, once `finish` was called. */
+  private outcome: RunOutcome | null = null;
+  /** What the run's tools keep between calls, shared by every tool context of the run. */
+  private readonly toolMemo: ToolMemo = {};
+  /** The tool context calls get unless a technique asks for its own (`toolContext`). */
+  private defaultTools: ToolContext | null = null;
 
   constructor(
     readonly options: DecisionRunOptions,
@@ -217,17 +219,71 @@ export class RunContext {
    * without logging another end.
    */
   finish(status: RunOutcome['status'], message: string | null, answer?: { decision: string; rationale: string }): RunOutcome {
-    if (this.end.outcome) return this.end.outcome;
+    if (this.outcome) return this.outcome;
     const { steps, tokens } = this.state;
     const outcome: RunOutcome = { status, decision: answer?.decision ?? null, rationale: answer?.rationale ?? null, message, steps, totalTokens: tokens };
-    this.end.outcome = outcome;
+    this.outcome = outcome;
     this.emit({ type: 'run-end', status, message, steps, totalTokens: tokens });
     return outcome;
   }
 
   /** The run's outcome once it has ended (see `finish`), null while it goes on. */
   get ended(): RunOutcome | null {
-    return this.end.outcome;
+    return this.outcome;
+  }
+
+  /**
+   * What a tool sees of this run (tools/tool-context.ts): the connection, simulator, sandbox,
+   * limits, signal, gate, a recorder, and a live read-only view of the plan, evidence and last
+   * simulation. `onQueryId` is told each query id handed out through it (Pearl keeps each
+   * step's own queries apart while steps run at once). Without options, one context per run.
+   */
+  toolContext(options: { onQueryId?: (queryId: string) => void } = {}): ToolContext {
+    if (!options.onQueryId && this.defaultTools) return this.defaultTools;
+    const { state } = this;
+    const onQueryId = options.onQueryId;
+    const tools: ToolContext = {
+      engine: this.engine,
+      connector: this.options.connector,
+      simulator: this.options.simulator ?? null,
+      uncheckedReason: this.options.uncheckedReason ?? null,
+      whatIf: this.options.whatIf ?? null,
+      gate: this.options.gate,
+      fidelity: this.options.fidelity,
+      limits: this.limits,
+      signal: this.signal,
+      known: {
+        get plan() {
+          return state.plan;
+        },
+        get evidence() {
+          return state.evidence;
+        },
+        get lastSimulation() {
+          return state.lastSimulation;
+        },
+      },
+      emit: (event) => this.emit(event),
+      newQueryId: () => {
+        const queryId = this.newQueryId();
+        onQueryId?.(queryId);
+        return queryId;
+      },
+      memo: this.toolMemo,
+    };
+    if (!onQueryId) this.defaultTools = tools;
+    return tools;
+  }
+
+  /** Applies what a tool's call changed (its outcome's `stateChanges`, a query's evidence): tools never write the run's state themselves. */
+  applyToolChanges(changes: ToolStateChanges | undefined): void {
+    if (!changes) return;
+    const { state } = this;
+    if (changes.plan) state.plan = changes.plan;
+    if (changes.planned) state.planned = true;
+    if (changes.queries) state.queries += changes.queries;
+    if (changes.evidence) state.evidence.push(...changes.evidence);
+    if (changes.lastSimulation) state.lastSimulation = changes.lastSimulation;
   }
 
   /** The outcome when the run must stop before another model call (stopped, out of steps, tokens or time); null to go on. */
@@ -299,7 +355,7 @@ export class RunContext {
             tools: await Promise.all(
               offered.map(async (tool) => {
                 const spec = toolSpecFor(tool, dialectNotes[this.engine].label);
-                return tool.narrowSchema ? { ...spec, parameters: await tool.narrowSchema(spec.parameters, this) } : spec;
+                return tool.narrowSchema ? { ...spec, parameters: await tool.narrowSchema(spec.parameters, this.toolContext()) } : spec;
               }),
             ),
             // Every turn must call one of the offered tools: providers that can hold the model to
@@ -392,9 +448,11 @@ export class RunContext {
   /**
    * Carries out a turn's calls in order and answers each in `messages` (tool messages, or one
    * `Observation:` message in the text protocol). Returns the run's outcome when a call ended
-   * it (the final answer, the analyst's stop), null to go on.
+   * it (the final answer, the analyst's stop), null to go on. Tools get `context.tools` (the
+   * run's own tool context by default) and what they change is applied here.
    */
-  async perform(messages: ChatMessage[], turn: Extract<Turn, { calls: AcceptedCall[] }>, context: { node?: string } = {}): Promise<RunOutcome | null> {
+  async perform(messages: ChatMessage[], turn: Extract<Turn, { calls: AcceptedCall[] }>, context: { node?: string; tools?: ToolContext } = {}): Promise<RunOutcome | null> {
+    const tools = context.tools ?? this.toolContext();
     const replies: string[] = [];
     const answerTool = (id: string, content: string): void => {
       if (this.options.toolMode === 'tools') messages.push({ role: 'tool', toolCallId: id, content });
@@ -405,7 +463,7 @@ export class RunContext {
       if (!turn.calls.some((accepted) => accepted.id === toolCall.id)) answerTool(toolCall.id, `Not run: ${turn.problems.join('; ') || 'not available now'}`);
     }
     for (const call of turn.calls) {
-      const refused = call.tool.check ? await call.tool.check(call.arguments, this) : null;
+      const refused = call.tool.check ? await call.tool.check(call.arguments, tools) : null;
       if (refused) {
         this.state.refusedAnswers++;
         this.emit({ type: 'model-repair', step: turn.step, problem: refused });
@@ -415,7 +473,8 @@ export class RunContext {
         answerTool(call.id, `Not accepted: ${refused}.`);
         continue;
       }
-      const outcome = await call.tool.perform(call.arguments, { step: turn.step, ...(context.node ? { node: context.node } : {}) }, this);
+      const outcome = await call.tool.perform(call.arguments, { step: turn.step, ...(context.node ? { node: context.node } : {}) }, tools);
+      if ('reply' in outcome) this.applyToolChanges(outcome.stateChanges);
       if ('stop' in outcome) return this.finish('stopped', outcome.stop);
       if ('answer' in outcome) return this.finish('answered', null, outcome.answer);
       const repeated = this.noteFailure(call, outcome.failed === true);

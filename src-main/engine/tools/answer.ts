@@ -37,8 +37,8 @@ export const answerTool = defineTool({
     return { decision: answer.split('\n')[0]?.trim() ?? '', rationale: (reply.section('rationale') ?? answer).trim() };
   },
   final: true,
-  check: async ({ decision }, run) => {
-    const candidates = await candidateIds(run);
+  check: async ({ decision }, tools) => {
+    const candidates = await candidateIds(tools);
     if (!candidates || candidates.length === 0) return null;
     const normal = normalizeDecision(decision);
     if (candidates.some((candidate) => normalizeDecision(candidate) === normal)) return null;
@@ -46,20 +46,20 @@ export const answerTool = defineTool({
     const more = candidates.length > candidatesShown ? `, … ${candidates.length - candidatesShown} more` : '';
     return `"${decision}" is not one of the candidates; the decision must be exactly one of: ${listed}${more}`;
   },
-  narrowSchema: async (schema, run) => {
-    const candidates = await candidateIds(run);
+  narrowSchema: async (schema, tools) => {
+    const candidates = await candidateIds(tools);
     const properties = schema.properties as Record<string, Record<string, unknown>> | undefined;
     if (!candidates || candidates.length === 0 || !properties?.decision) return schema;
     return { ...schema, properties: { ...properties, decision: { ...properties.decision, enum: candidates } } };
   },
-  perform: async (answer, { step }, run) => {
-    const check = await checkDecision(run, step, answer.decision);
-    run.emit({
+  perform: async (answer, { step }, tools) => {
+    const check = await checkDecision(tools, step, answer.decision);
+    tools.emit({
       type: 'decision',
       step,
       decision: answer.decision,
       rationale: answer.rationale,
-      evidence: [...run.state.evidence],
+      evidence: [...tools.known.evidence],
       ...check,
     });
     return { answer };

@@ -17,11 +17,9 @@ export const planTool = defineTool({
     const steps = body === undefined ? [] : numberedSteps(body);
     return steps.length > 0 ? { steps } : undefined;
   },
-  perform: async ({ steps }, { step }, run) => {
-    run.state.plan = steps;
-    run.state.planned = true;
-    run.emit({ type: 'plan', step, steps, nodes: chainPlan(steps) });
-    return { reply: 'Plan recorded. Carry it out one query at a time.' };
+  perform: async ({ steps }, { step }, tools) => {
+    tools.emit({ type: 'plan', step, steps, nodes: chainPlan(steps) });
+    return { reply: 'Plan recorded. Carry it out one query at a time.', stateChanges: { plan: steps, planned: true } };
   },
   cells: {
     plan: (event, _at, cells) => {

@@ -6,8 +6,8 @@ import { formatObservation } from '../observation';
 import { emptyResultFeedback, errorFeedback } from '../query-feedback';
 import { resultDigest } from '../result-digest';
 import { analystNote, recordReview } from '../review-gate';
-import type { RunContext } from '../run-context';
 import { defineTool } from './tool';
+import type { ToolContext, ToolStateChanges } from './tool-context';
 
 /** The longest query or SQL argument a tool takes: room for any real query, a stop for a constrained decoder that never closes the string. */
 export const queryMaxLength = 4000;
@@ -20,23 +20,21 @@ export const queryTool = defineTool({
     `Run one read-only query against the database and receive its rows (a compact table with the row count and whether it was truncated). Write it in ${dialect}.`,
   textForm: 'Thought: <what you need next and why>\nAction: query\nAction Input:\n<one query>',
   fromText: (reply) => (reply.action?.name.startsWith('query') ? { query: reply.action.input } : undefined),
-  perform: async ({ query }, { step, node }, run) => {
-    const { gate } = run.options;
+  perform: async ({ query }, { step, node }, tools) => {
+    const { gate } = tools;
     const asked = gate.interactive;
-    const decision = await gate.review({ subject: 'query', step, ...(node ? { node } : {}), query }, run.signal);
-    if (asked) recordReview(run, { step, node }, 'query', query, decision);
+    const decision = await gate.review({ subject: 'query', step, ...(node ? { node } : {}), query }, tools.signal);
+    if (asked) recordReview(tools, { step, node }, 'query', query, decision);
     if (decision.action === 'stop') return { stop: 'The analyst stopped the run to continue by hand' };
     if (decision.action === 'skip') {
-      run.emit({ type: 'observation', step, ...(node ? { node } : {}), queryId: null, text: 'Skipped by the analyst.' });
-      run.state.queries++;
-      return { reply: `The analyst skipped this query${decision.note ? `: ${decision.note}` : ''}. Continue without it.` };
+      tools.emit({ type: 'observation', step, ...(node ? { node } : {}), queryId: null, text: 'Skipped by the analyst.' });
+      return { reply: `The analyst skipped this query${decision.note ? `: ${decision.note}` : ''}. Continue without it.`, stateChanges: { queries: 1 } };
     }
     const edited = decision.action === 'edit' && decision.query?.trim() ? decision.query.trim() : null;
-    const { text: observation, error } = await runQuery(run, { step, node, query: edited ?? query, author: edited ? 'analyst' : 'model' });
-    run.state.queries++;
+    const ran = await runQuery(tools, { step, node, query: edited ?? query, author: edited ? 'analyst' : 'model' });
     const prefix = edited ? `The analyst replaced your query with:\n${edited}\n\n` : '';
     const note = analystNote(decision);
-    return { reply: `${prefix}${observation}${note ? `\n\nAnalyst note: ${note}` : ''}`, ...(error ? { failed: true } : {}) };
+    return { reply: `${prefix}${ran.text}${note ? `\n\nAnalyst note: ${note}` : ''}`, ...(ran.error ? { failed: true } : {}), stateChanges: { ...ran.stateChanges, queries: 1 } };
   },
   cells: {
     'query-start': (event, _at, cells) => {
@@ -73,14 +71,16 @@ export interface QueryRun {
   rowCount: number;
   /** The rows, for a technique that reads them itself (DeLLMa's candidate list); null when it did not run. */
   result: QueryResult | null;
+  /** For the run to apply: a query that ran adds its id to the evidence. */
+  stateChanges: ToolStateChanges;
 }
 
 const RELATIONAL = new Set(['sqlite', 'duckdb', 'postgres', 'mysql', 'trino']);
 
 /** A diagnostic count through the same read-only connector; null when it cannot be had. */
-async function countRows(run: RunContext, sql: string): Promise<number | null> {
+async function countRows(tools: ToolContext, sql: string): Promise<number | null> {
   try {
-    const result = await run.options.connector.query(sql, { maxRows: 1, timeoutMs: Math.min(run.limits.queryTimeoutMs, 5000), ...(run.signal ? { signal: run.signal } : {}) });
+    const result = await tools.connector.query(sql, { maxRows: 1, timeoutMs: Math.min(tools.limits.queryTimeoutMs, 5000), ...(tools.signal ? { signal: tools.signal } : {}) });
     const value = Number(result.rows[0]?.[0]);
     return Number.isFinite(value) ? value : null;
   } catch {
@@ -89,11 +89,11 @@ async function countRows(run: RunContext, sql: string): Promise<number | null> {
 }
 
 /** The schema's valid names for an unknown one, or the clause of a syntax error, as a sentence ending in a space; '' without. */
-async function explainError(run: RunContext, error: WorkbenchError, query: string): Promise<string> {
+async function explainError(tools: ToolContext, error: WorkbenchError, query: string): Promise<string> {
   if (error.code !== 'unknown-object' && error.code !== 'syntax' && error.code !== 'query-failed') return '';
   let schema = null;
   try {
-    schema = await run.options.connector.schema();
+    schema = await tools.connector.schema();
   } catch {
     schema = null;
   }
@@ -111,36 +111,38 @@ function databaseMessage(error: WorkbenchError): string {
   return cause instanceof WorkbenchError && cause.code === error.code ? databaseMessage(cause) : error.message;
 }
 
-/** Runs a query through the read-only connector and records it; errors become observations the model can correct. */
-export async function runQuery(run: RunContext, context: { step: number; node?: string | undefined; query: string; author: 'model' | 'analyst' }): Promise<QueryRun> {
-  const queryId = run.newQueryId();
+/**
+ * Runs a query through the read-only connector and records it; errors become observations the
+ * model can correct. A query that ran is evidence: the caller applies `stateChanges` to the run.
+ */
+export async function runQuery(tools: ToolContext, context: { step: number; node?: string | undefined; query: string; author: 'model' | 'analyst' }): Promise<QueryRun> {
+  const queryId = tools.newQueryId();
   const { step } = context;
   const node = context.node ? { node: context.node } : {};
-  run.emit({ type: 'query-start', step, queryId, query: context.query, author: context.author, ...node });
+  tools.emit({ type: 'query-start', step, queryId, query: context.query, author: context.author, ...node });
   try {
-    const result = await run.options.connector.query(context.query, {
-      maxRows: run.limits.queryMaxRows,
-      timeoutMs: run.limits.queryTimeoutMs,
-      ...(run.signal ? { signal: run.signal } : {}),
+    const result = await tools.connector.query(context.query, {
+      maxRows: tools.limits.queryMaxRows,
+      timeoutMs: tools.limits.queryTimeoutMs,
+      ...(tools.signal ? { signal: tools.signal } : {}),
     });
-    run.emit({ type: 'query-end', step, queryId, result, error: null, digest: resultDigest(result) });
-    const feedback = extensionOn(run.options.fidelity, 'query-feedback');
-    const empty = feedback && result.rowCount === 0 && RELATIONAL.has(run.engine) ? await emptyResultFeedback(context.query, (sql) => countRows(run, sql)) : null;
+    tools.emit({ type: 'query-end', step, queryId, result, error: null, digest: resultDigest(result) });
+    const feedback = extensionOn(tools.fidelity, 'query-feedback');
+    const empty = feedback && result.rowCount === 0 && RELATIONAL.has(tools.engine) ? await emptyResultFeedback(context.query, (sql) => countRows(tools, sql)) : null;
     const text = `${formatObservation(result)}${empty ? `\n${empty}` : ''}`;
-    run.emit({ type: 'observation', step, queryId, text, ...node });
-    run.state.evidence.push(queryId);
-    return { text, queryId, error: null, rowCount: result.rowCount, result };
+    tools.emit({ type: 'observation', step, queryId, text, ...node });
+    return { text, queryId, error: null, rowCount: result.rowCount, result, stateChanges: { evidence: [queryId] } };
   } catch (caught) {
     const error = WorkbenchError.from(caught);
-    run.emit({ type: 'query-end', step, queryId, result: null, error: error.toJSON(), digest: null });
+    tools.emit({ type: 'query-end', step, queryId, result: null, error: error.toJSON(), digest: null });
     // At paper fidelity the model reads the database's own message and nothing the workbench adds.
     const text =
       error.code === 'read-only'
         ? `Refused: the connection is read-only, so only queries that read data can run. (${error.message})`
-        : extensionOn(run.options.fidelity, 'query-feedback')
-          ? `Error (${error.code}): ${error.message}. ${await explainError(run, error, context.query)}Correct the query and try again.`
+        : extensionOn(tools.fidelity, 'query-feedback')
+          ? `Error (${error.code}): ${error.message}. ${await explainError(tools, error, context.query)}Correct the query and try again.`
           : `Error (${error.code}): ${databaseMessage(error)}`;
-    run.emit({ type: 'observation', step, queryId, text, ...node });
-    return { text, queryId, error, rowCount: 0, result: null };
+    tools.emit({ type: 'observation', step, queryId, text, ...node });
+    return { text, queryId, error, rowCount: 0, result: null, stateChanges: {} };
   }
 }

@@ -21,18 +21,20 @@ export const replanTool = defineTool({
     const reason = reasonSection === undefined ? (body.split('\n')[0] ?? '') : (reasonSection.split('\n').filter((line) => numberedSteps(line).length === 0).join(' '));
     return { steps, reason: reason.trim() };
   },
-  perform: async (proposed, { step, node }, run) => {
-    const { gate } = run.options;
+  perform: async (proposed, { step, node }, tools) => {
+    const { gate } = tools;
     const asked = gate.interactive; // read before: the analyst may resume (switch to auto) with this answer
-    const decision = await gate.review({ subject: 'replan', step, ...(node ? { node } : {}), steps: proposed.steps, reason: proposed.reason }, run.signal);
-    if (asked) recordReview(run, { step, node }, 'replan', proposed.steps.join('\n'), decision);
+    const decision = await gate.review({ subject: 'replan', step, ...(node ? { node } : {}), steps: proposed.steps, reason: proposed.reason }, tools.signal);
+    if (asked) recordReview(tools, { step, node }, 'replan', proposed.steps.join('\n'), decision);
     if (decision.action === 'stop') return { stop: 'The analyst stopped the run to continue by hand' };
     if (decision.action === 'skip') return { reply: `The analyst kept the current plan${decision.note ? `: ${decision.note}` : ''}. Continue with it.` };
     const steps = decision.action === 'edit' && decision.steps?.length ? decision.steps : proposed.steps;
-    run.emit({ type: 'replan', step, previous: run.state.plan, steps, nodes: chainPlan(steps), reason: proposed.reason, author: decision.action === 'edit' ? 'analyst' : 'model' });
-    run.state.plan = steps;
+    tools.emit({ type: 'replan', step, previous: [...tools.known.plan], steps, nodes: chainPlan(steps), reason: proposed.reason, author: decision.action === 'edit' ? 'analyst' : 'model' });
     const note = analystNote(decision);
-    return { reply: `Plan updated${decision.action === 'edit' ? ' by the analyst' : ''}: ${steps.map((text, index) => `${index + 1}. ${text}`).join(' ')}.${note ? ` Analyst note: ${note}` : ''}` };
+    return {
+      reply: `Plan updated${decision.action === 'edit' ? ' by the analyst' : ''}: ${steps.map((text, index) => `${index + 1}. ${text}`).join(' ')}.${note ? ` Analyst note: ${note}` : ''}`,
+      stateChanges: { plan: steps },
+    };
   },
   cells: {
     replan: (event, _at, cells) => {

@@ -3,9 +3,9 @@ import { WorkbenchError } from '../../contract/errors';
 import type { SimulationResult, SimulationSpec, Verification } from '../../contract/simulation';
 import { formatSimulationForModel, verifyDecision } from '../../simulators/run-simulation';
 import type { RunSimulator } from '../../simulators/run-simulator';
-import type { RunContext } from '../run-context';
 import { jsonAction } from '../text-protocol';
 import { defineTool } from './tool';
+import type { ToolContext } from './tool-context';
 
 const name = z.string().trim().min(1).max(200);
 const simulateArguments = z.object({
@@ -24,20 +24,19 @@ export const simulateTool = defineTool({
     'Simulate the business rules exactly for candidate decisions and get each one\'s objective before and after, ranked, with the best, its margin and ties. Give the candidates to compare (all when omitted) and the scenario parameters: country and home node for trade-node (Locating) questions, goods for building (Building) questions.',
   textForm: 'Action: simulate\nAction Input:\n{"candidates": ["<option>", "<option>"], "country": "…", "home": "…"}  (or {"goods": "…"})',
   fromText: (reply) => jsonAction(reply, 'simulate'),
-  perform: async (args, { step, node }, run) => {
-    const simulator = run.options.simulator;
+  perform: async (args, { step, node }, tools) => {
+    const { simulator } = tools;
     if (!simulator) return { reply: 'No simulator fits this database.' };
     const spec = specFor(simulator, args);
     if (typeof spec === 'string') return { reply: `Not simulated: ${spec}.`, failed: true };
     try {
       const result = await simulator.run(spec);
-      run.emit({ type: 'simulation', step, ...(node ? { node } : {}), requested: args.candidates ?? null, result });
-      run.state.lastSimulation = result;
+      tools.emit({ type: 'simulation', step, ...(node ? { node } : {}), requested: args.candidates ?? null, result });
       const unknown = (args.candidates ?? []).filter((name) => !result.candidates.some((row) => row.candidate.toLowerCase() === name.toLowerCase()));
       const shown = args.candidates?.length
         ? { ...result, candidates: result.candidates.filter((row) => row.rank === 1 || args.candidates?.some((name) => name.toLowerCase() === row.candidate.toLowerCase())) }
         : result;
-      return { reply: `${formatSimulationForModel(shown)}${unknown.length ? `\nNot candidates here: ${unknown.join(', ')}` : ''}` };
+      return { reply: `${formatSimulationForModel(shown)}${unknown.length ? `\nNot candidates here: ${unknown.join(', ')}` : ''}`, stateChanges: { lastSimulation: result } };
     } catch (error) {
       return { reply: `Simulation failed: ${WorkbenchError.from(error).message}`, failed: true };
     }
@@ -60,22 +59,19 @@ function specFor(simulator: RunSimulator, args: Omit<SimulateArguments, 'candida
   return goods ? { scenario: 'building', goods, rules: simulator.rules } : 'give the goods whose price should fall ("goods")';
 }
 
-/** Why the known parameters' simulation failed, per run, for "not checked: the simulator failed: …". */
-const knownFailures = new WeakMap<RunContext, string>();
-
 /** When the question's parameters are known, the decision is checked even if the model never simulated. */
-export async function simulateKnown(run: RunContext, step: number): Promise<SimulationResult | null> {
-  const simulator = run.options.simulator;
+export async function simulateKnown(tools: ToolContext, step: number): Promise<SimulationResult | null> {
+  const { simulator } = tools;
   if (!simulator) return null;
   const spec = specFor(simulator, {});
   if (typeof spec === 'string') return null;
   try {
     const result = await simulator.run(spec);
-    run.emit({ type: 'simulation', step, requested: null, result, check: true });
+    tools.emit({ type: 'simulation', step, requested: null, result, check: true });
     return result;
   } catch (error) {
     // Verification is a bonus; a failing simulator must not cost the decision, but the decision says it went unchecked.
-    knownFailures.set(run, `the simulator failed: ${WorkbenchError.from(error).message}`);
+    tools.memo.knownFailure = `the simulator failed: ${WorkbenchError.from(error).message}`;
     return null;
   }
 }
@@ -95,11 +91,11 @@ function missingParameter(simulator: RunSimulator): string | null {
  * check plan: no simulator fits, the check is off, a parameter is missing or not in the data),
  * else the parameter the simulator lacks, else why its simulation failed.
  */
-export function uncheckedReason(run: RunContext): string {
-  const simulator = run.options.simulator;
+export function uncheckedReason(tools: ToolContext): string {
+  const { simulator } = tools;
   return (
-    run.options.uncheckedReason ??
-    (simulator ? (missingParameter(simulator) ?? knownFailures.get(run) ?? 'the simulator gave no result') : 'no simulator recognises this schema')
+    tools.uncheckedReason ??
+    (simulator ? (missingParameter(simulator) ?? tools.memo.knownFailure ?? 'the simulator gave no result') : 'no simulator recognises this schema')
   );
 }
 
@@ -107,12 +103,10 @@ export function uncheckedReason(run: RunContext): string {
  * The simulator's verdict on a decision, or why there is none: the model's last simulation or
  * one run with the question's parameters checks it; otherwise `unchecked` says why not.
  */
-export async function checkDecision(run: RunContext, step: number, decision: string): Promise<{ verification: Verification | null; unchecked?: string }> {
-  const simulation = run.state.lastSimulation ?? (await simulateKnown(run, step));
-  return simulation ? { verification: verifyDecision(decision, simulation) } : { verification: null, unchecked: uncheckedReason(run) };
+export async function checkDecision(tools: ToolContext, step: number, decision: string): Promise<{ verification: Verification | null; unchecked?: string }> {
+  const simulation = tools.known.lastSimulation ?? (await simulateKnown(tools, step));
+  return simulation ? { verification: verifyDecision(decision, simulation) } : { verification: null, unchecked: uncheckedReason(tools) };
 }
-
-const knownCandidates = new WeakMap<RunContext, Promise<string[] | null>>();
 
 /**
  * The decisions the run's simulator would compare: those of the model's last simulation, or of
@@ -121,21 +115,18 @@ const knownCandidates = new WeakMap<RunContext, Promise<string[] | null>>();
  * They are sorted by name: the simulator lists them best first, and an enum in that order would
  * hand the model the answer (a small model takes the first value it is offered).
  */
-export async function candidateIds(run: RunContext): Promise<string[] | null> {
-  if (run.state.lastSimulation) return byName(run.state.lastSimulation.candidates.map((row) => row.candidate));
-  const simulator = run.options.simulator;
+export async function candidateIds(tools: ToolContext): Promise<string[] | null> {
+  const last = tools.known.lastSimulation;
+  if (last) return byName(last.candidates.map((row) => row.candidate));
+  const { simulator } = tools;
   if (!simulator) return null;
   const spec = specFor(simulator, {});
   if (typeof spec === 'string') return null;
-  let known = knownCandidates.get(run);
-  if (!known) {
-    known = simulator.run(spec).then(
-      (result) => byName(result.candidates.map((row) => row.candidate)),
-      () => null,
-    );
-    knownCandidates.set(run, known);
-  }
-  return known;
+  tools.memo.knownCandidates ??= simulator.run(spec).then(
+    (result) => byName(result.candidates.map((row) => row.candidate)),
+    () => null,
+  );
+  return tools.memo.knownCandidates;
 }
 
 function byName(candidates: string[]): string[] {

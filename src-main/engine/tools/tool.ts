@@ -2,7 +2,9 @@ import type { z } from 'zod';
 import type { CellOutput } from '../../contract/notebook';
 import type { RunEvent } from '../../contract/run';
 import type { Author, CellKindData } from '../../contract/notebook';
-import type { RunContext } from '../run-context';
+import type { ToolContext, ToolStateChanges } from './tool-context';
+
+export type { ToolContext, ToolMemo, ToolStateChanges } from './tool-context';
 
 /** A reply in the plain-text protocol, split into its labelled sections (see ../text-protocol.ts). */
 export interface TextReply {
@@ -14,8 +16,11 @@ export interface TextReply {
 
 /** What performing a call came to. */
 export type ToolOutcome =
-  /** The text the model reads as the tool's answer; `failed` when the call did not work (a query error), so repeats can be caught. */
-  | { reply: string; failed?: boolean }
+  /**
+   * The text the model reads as the tool's answer; `failed` when the call did not work (a query
+   * error), so repeats can be caught; `stateChanges` what the executor applies to the run.
+   */
+  | { reply: string; failed?: boolean; stateChanges?: ToolStateChanges }
   /** The model's final answer: the technique ends the run with it. */
   | { answer: { decision: string; rationale: string } }
   /** The analyst stopped the run at a review point. */
@@ -63,11 +68,14 @@ export interface ToolDefinition<A = unknown> {
    * What makes a call that passed its schema still unusable (a decision that is no candidate),
    * checked before it is performed; null when it is fine. The model is asked again, bounded.
    */
-  check?(args: A, run: RunContext): Promise<string | null>;
+  check?(args: A, tools: ToolContext): Promise<string | null>;
   /** The JSON schema offered for this run, when it can be narrower than the zod schema's (the candidate ids as an enum). */
-  narrowSchema?(schema: Record<string, unknown>, run: RunContext): Promise<Record<string, unknown>>;
-  /** Carries out a validated call; never throws for the model's or the data's mistakes. */
-  perform(args: A, call: { step: number; node?: string }, run: RunContext): Promise<ToolOutcome>;
+  narrowSchema?(schema: Record<string, unknown>, tools: ToolContext): Promise<Record<string, unknown>>;
+  /**
+   * Carries out a validated call through the narrow context (never the run: what it changes is
+   * returned in the outcome); never throws for the model's or the data's mistakes.
+   */
+  perform(args: A, call: { step: number; node?: string }, tools: ToolContext): Promise<ToolOutcome>;
   /** Events this tool emits, projected into notebook cells. */
   cells?: CellProjection;
   /** No call after this one in the same reply is carried out (the final answer). */

@@ -28,25 +28,25 @@ export const whatIfTool = defineTool({
   textForm:
     'Action: whatif\nAction Input:\n{"change": "UPDATE … WHERE id = :candidate", "objective": "SELECT <one number> …", "candidates": [1, 2], "direction": "maximize"}  (or "candidatesQuery": "SELECT id FROM …" instead of "candidates")',
   fromText: (reply) => jsonAction(reply, 'whatif'),
-  perform: async (args, { step, node }, run) => {
-    const sandbox = run.options.whatIf;
+  perform: async (args, { step, node }, tools) => {
+    const sandbox = tools.whatIf;
     if (!sandbox) return { reply: 'What-if experiments are not available on this database.' };
     const spec: WhatIfSpec = {
       change: args.change,
       objective: args.objective,
       direction: args.direction,
       tolerance: WHATIF_DEFAULT_TOLERANCE,
-      timeoutMs: Math.min(WHATIF_DEFAULT_TIMEOUT_MS, run.limits.queryTimeoutMs),
+      timeoutMs: Math.min(WHATIF_DEFAULT_TIMEOUT_MS, tools.limits.queryTimeoutMs),
       ...(args.candidates ? { candidates: args.candidates } : { candidatesQuery: args.candidatesQuery ?? '' }),
     };
     const at = { step, ...(node ? { node } : {}) };
     try {
-      const result = await sandbox.run(spec, run.signal);
-      run.emit({ type: 'whatif', ...at, spec, result, error: null });
+      const result = await sandbox.run(spec, tools.signal);
+      tools.emit({ type: 'whatif', ...at, spec, result, error: null });
       return { reply: formatWhatIfForModel(result) };
     } catch (caught) {
       const error = WorkbenchError.from(caught);
-      run.emit({ type: 'whatif', ...at, spec, result: null, error: error.toJSON() });
+      tools.emit({ type: 'whatif', ...at, spec, result: null, error: error.toJSON() });
       return { reply: `What-if failed (${error.code}): ${error.message}. Correct the change, the objective or the candidates and try again.`, failed: true };
     }
   },

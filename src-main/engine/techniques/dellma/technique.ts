@@ -307,7 +307,7 @@ async function concludeBaseline(run: RunContext, result: ProblemResult): Promise
   const label = result.variant === 'zero-shot' ? 'Zero-shot' : result.variant === 'cot' ? 'Chain-of-thought' : 'Self-consistency';
   if (!result.chosen) return run.finish('failed', `No decision: ${result.note ?? 'no answer named an option'}`);
   const step = run.state.steps;
-  const simulation = await simulateKnown(run, step);
+  const simulation = await simulateKnown(run.toolContext(), step);
   if (simulation) run.state.lastSimulation = simulation;
   const rationale = `${label} baseline [paper §4]: the model's answer${result.baseline && result.baseline.answers.length > 1 ? `s (votes: ${votes})` : ''}; no forecast, sampling or expected utility.`;
   const check = run.state.lastSimulation ?? null;
@@ -359,7 +359,7 @@ async function conclude(run: RunContext, result: ProblemResult, actions: readonl
   const detail = result.dellma;
   if (!detail || !result.chosen) return run.finish('failed', 'No decision');
   const step = run.state.steps;
-  const simulation = await simulateKnown(run, step);
+  const simulation = await simulateKnown(run.toolContext(), step);
   if (simulation) {
     run.state.lastSimulation = simulation;
     emitAudit(run, result, simulation);
@@ -374,7 +374,7 @@ async function conclude(run: RunContext, result: ProblemResult, actions: readonl
 
 /** The simulator's verdict on the chosen option, or why it went unchecked ("not checked: …"). */
 function verdictOf(run: RunContext, chosen: string, check: SimulationResult | null): { verification: Verification | null; unchecked?: string } {
-  return check ? { verification: verifyDecision(chosen, check) } : { verification: null, unchecked: uncheckedReason(run) };
+  return check ? { verification: verifyDecision(chosen, check) } : { verification: null, unchecked: uncheckedReason(run.toolContext()) };
 }
 
 /** The simulator's candidates, by name only: their outcomes stay hidden until the decision is checked. */
@@ -427,8 +427,8 @@ async function gatedQuery(run: RunContext, caller: ModelCaller, purpose: 'dellma
     return null;
   }
   const edited = decision.action === 'edit' && decision.query?.trim() ? decision.query.trim() : null;
-  const ran = await runQuery(run, { step, query: edited ?? query, author: edited ? 'analyst' : 'model' });
-  run.state.queries++;
+  const ran = await runQuery(run.toolContext(), { step, query: edited ?? query, author: edited ? 'analyst' : 'model' });
+  run.applyToolChanges({ ...ran.stateChanges, queries: 1 });
   return ran;
 }
 

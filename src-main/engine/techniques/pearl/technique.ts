@@ -406,7 +406,8 @@ async function execute(run: RunContext, { step, program, library, schemaSummary,
       record(readsDatabase ? 'database' : 'reasoning', output, stepEvidence());
       return output;
     }
-    const ended = await namingQueries(run, own).perform(messages, { ...reply.turn, calls: [reply.call] }, { node: step.id });
+    // This step's own tool context notes the query ids it hands out: steps run at once, so the run's evidence interleaves them.
+    const ended = await run.perform(messages, { ...reply.turn, calls: [reply.call] }, { node: step.id, tools: run.toolContext({ onQueryId: (queryId) => own.add(queryId) }) });
     if (ended) return ended;
     queries++;
     const answered = messages.at(-1)?.content ?? '';
@@ -418,14 +419,14 @@ async function execute(run: RunContext, { step, program, library, schemaSummary,
 async function answer(run: RunContext, program: Program, outputs: Map<string, string>): Promise<RunOutcome> {
   const sinks = sinkSteps(program);
   const text = sinks.map((step) => outputs.get(step.id) ?? '').join('\n');
-  const simulation = run.state.lastSimulation ?? (await simulateKnown(run, run.state.steps));
+  const simulation = run.state.lastSimulation ?? (await simulateKnown(run.toolContext(), run.state.steps));
   if (simulation) run.state.lastSimulation = simulation;
   const candidates = simulation ? simulation.candidates.map((row) => row.candidate) : null;
   const inCode = mapAnswer(text, candidates);
   const base = { answer: text, sinks: sinks.map((step) => step.id), candidates: candidates?.length ?? null };
   if (inCode) {
     run.emit({ type: 'tool', step: run.state.steps, node: 'answer', tool: 'pearl-mapping', input: { ...base, method: inCode.method, decision: inCode.decision, mappingError: false }, output: mappingText(text, base.sinks, inCode.decision, inCode.method) });
-    const outcome = await answerTool.perform({ decision: inCode.decision, rationale: text }, { step: run.state.steps }, run);
+    const outcome = await answerTool.perform({ decision: inCode.decision, rationale: text }, { step: run.state.steps }, run.toolContext());
     return 'answer' in outcome ? run.finish('answered', null, outcome.answer) : run.finish('failed', 'The answer could not be recorded');
   }
   const messages = mappingMessages(run.options.question, text, candidates);
@@ -482,20 +483,6 @@ async function zeroShot(run: RunContext, context: PlannerContext): Promise<RunOu
   const reply = await ask(run, messages, [answerTool], callTokens(run, 'mapping'));
   if ('end' in reply) return reply.end;
   return (await run.perform(messages, { ...reply.turn, calls: [reply.call] }, { node: 'zero-shot' })) ?? run.finish('failed', 'The zero-shot answer could not be recorded');
-}
-
-/**
- * The run as one step's query sees it: the same run (its state, log and counters, reached
- * through the prototype), whose new query ids are also noted in `own`. `perform` only reads
- * the run's fields and mutates its shared state object, so nothing lands on the view itself.
- */
-function namingQueries(run: RunContext, own: Set<string>): RunContext {
-  const newQueryId = (): string => {
-    const id = run.newQueryId();
-    own.add(id);
-    return id;
-  };
-  return Object.create(run, { newQueryId: { value: newQueryId } }) as RunContext;
 }
 
 function clip(text: string): string {

@@ -250,8 +250,8 @@ class PlanDagRun {
       if (asked.failure === 'failed') return `No shared result: ${asked.message}`;
       throw new RunEnding(asked.failure, asked.message);
     }
-    const ran = await runQuery(this.run, { step: asked.step, query: readQuery(asked.response.content), author: 'model' });
-    this.run.state.queries++;
+    const ran = await runQuery(this.run.toolContext(), { step: asked.step, query: readQuery(asked.response.content), author: 'model' });
+    this.run.applyToolChanges({ ...ran.stateChanges, queries: 1 });
     return ran.text;
   }
 
@@ -355,7 +355,7 @@ class PlanDagRun {
       return this.run.finish('failed', `Plan*RAG reached no decision: ${why || `the final node ${this.graph.final} did not run`}`);
     }
     const step = final.calls.at(-1)?.step ?? this.run.state.steps;
-    const outcome = await answerTool.perform(final.decision, { step, node: final.id }, this.run);
+    const outcome = await answerTool.perform(final.decision, { step, node: final.id }, this.run.toolContext());
     if ('answer' in outcome) return this.run.finish('answered', null, outcome.answer);
     return this.run.finish('failed', 'The decision could not be recorded');
   }
