@@ -5,12 +5,14 @@ import type { KeyboardEvent } from 'react';
  * buttons, only one of which the caller gives tabIndex 0 (the open one, or the last focused);
  * the row's own actions are `[data-roving-action]` with tabIndex -1. Inside the list ↑ ↓ Home End
  * move between rows and → ← between a row and its actions; Enter and Space are the buttons' own.
- * Sixty-eight Tabs across seventeen notebooks become one.
+ * Sixty-eight Tabs across seventeen notebooks become one. Used by the notebook and connection lists.
  */
 export function rovingListKeyDown(event: KeyboardEvent<HTMLElement>): void {
   const list = event.currentTarget;
   const active = list.ownerDocument.activeElement;
   if (!(active instanceof HTMLElement) || !list.contains(active) || active.tagName === 'INPUT') return;
+  // Content a row opens (a connection's schema tree) keeps its own keys.
+  if (!active.matches('[data-roving-item], [data-roving-action]')) return;
   const rows = Array.from(list.querySelectorAll<HTMLElement>('[data-roving-item]'));
   const row = active.closest('li');
   const rowIndex = rows.findIndex((item) => item.closest('li') === row);
