@@ -83,6 +83,9 @@ describe('accessibility of every view', () => {
         const run = page.getByTestId('run-query').first();
         await run.scrollIntoViewIfNeeded();
         await run.click();
+        // Interact once the query has ended (the cell re-renders with its result as it ends).
+        await expect.poll(() => page.getByTestId('query-running').count()).toBe(0);
+        await page.getByTestId('query-row-count').first().waitFor();
         const chartToggle = page.getByTestId('toggle-chart').first();
         await chartToggle.waitFor();
         await chartToggle.scrollIntoViewIfNeeded();
