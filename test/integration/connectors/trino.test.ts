@@ -7,6 +7,7 @@ import { runDqaImportCommand } from '../../../src-main/cli/dqa-import-command';
 import { parseConnectionUri } from '../../../src-main/connectors/connection-uri';
 import { loadBuildingFromConnector, loadLocatingFromConnector } from '../../../src-main/dqa/from-connector';
 import { loadBuildingDump, loadLocatingDump } from '../../../src-main/dqa/load';
+import { runDwb } from '../../support/cli';
 import { repoRoot } from '../../support/fixtures';
 import { runWhatIf, runWhatIfFor, runWhatIfOnConnection } from '../../../src-main/whatif';
 import { defaultRunLimits, runDecision } from '../../../src-main/engine/decision-run';
@@ -27,6 +28,7 @@ import { startTrino, whyTrinoUnavailable, type TrinoTestServer } from '../../ser
 import { describeOrNotRun } from '../../servers/not-run';
 import { runTrinoSql } from '../../servers/trino-admin';
 import { runConnectorContract, type WriteAttempt } from './contract';
+import { tradeNodes } from './fixture-data';
 import { loadTrinoFixture, trinoFingerprint } from './trino-fixture';
 
 const writeAttempts: WriteAttempt[] = [
@@ -281,6 +283,22 @@ describeOrNotRun('Trino engine layers on their own', unavailable, () => {
     for (const [index, row] of onTrino.rows.entries()) expect(row.delta).toBeCloseTo(onSqlite.rows[index]?.delta ?? NaN, 9);
     expect(onTrino.copiedTables?.map((table) => table.name)).toEqual(['trades']);
     expect(await fingerprint()).toBe(before);
+  }, 120_000);
+});
+
+describeOrNotRun('dwb query on Trino', unavailable, () => {
+  it('streams rows as CSV and refuses a write with exit 1 and one line', async () => {
+    const uri = uriFor(server?.uri);
+    const read = await runDwb(['query', '--connection', uri, '--format', 'csv', 'SELECT id, name FROM nodes ORDER BY id']);
+    expect(read.code, read.stderr).toBe(0);
+    expect(read.stdout.trim().split(/\r?\n/)).toEqual(['id,name', ...tradeNodes.map((node) => `${node.id},${node.name}`)]);
+    const write = await runDwb(['query', '--connection', uri, 'DROP TABLE trades']);
+    expect(write.code).toBe(1);
+    expect(write.stderr.trim()).toMatch(/^dwb query: read-only: Trino: DROP statements are not allowed/);
+    const typedPassword = await runDwb(['query', '--connection', uri.replace('dwb_reader@', 'dwb_reader:pw@'), 'SELECT 1']);
+    // A request the CLI refuses before it connects (invalid-request) exits 2, as for every engine.
+    expect(typedPassword.code).toBe(2);
+    expect(typedPassword.stderr).toContain('--connection holds a password (user:password@host), which puts it on the command line');
   }, 120_000);
 });
 
