@@ -1,10 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 
 import { findFreeLoopbackPort } from './free-port';
-import { spawnServer, stopServer, type SpawnedServer } from './server-process';
+import { spawnServer, stopServer, waitForReadyLine } from './server-process';
 import type { TestServer } from './types';
 import { makeServerDataDir, removeDataDir } from './unprivileged-user';
 import { skippedOnRequest } from './skip';
@@ -46,7 +45,7 @@ export async function startNeo4j(): Promise<TestServer | null> {
     {},
   );
   try {
-    const boltUri = await waitForReadyLine(server, 120_000);
+    const boltUri = await waitForReadyLine(server, /^NEO4J_READY (bolt:\/\/\S+)/, 120_000, 'Neo4j');
     return {
       uri: boltUri.replace(/\/$/, ''),
       username: 'neo4j',
@@ -66,29 +65,4 @@ export async function startNeo4j(): Promise<TestServer | null> {
     removeDataDir(dir);
     throw error;
   }
-}
-
-function waitForReadyLine(server: SpawnedServer, deadlineMs: number): Promise<string> {
-  return new Promise((resolvePromise, reject) => {
-    const stdout = server.child.stdout;
-    if (stdout === null) {
-      reject(new Error('Neo4j launcher has no stdout'));
-      return;
-    }
-    const lines = createInterface({ input: stdout });
-    const timer = setTimeout(() => fail(`Neo4j not ready after ${deadlineMs} ms`), deadlineMs);
-    function fail(reason: string): void {
-      clearTimeout(timer);
-      lines.close();
-      reject(new Error(`${reason}:\n${server.output.toString()}`));
-    }
-    lines.on('line', (line) => {
-      const match = /^NEO4J_READY (bolt:\/\/\S+)/.exec(line);
-      if (match?.[1] === undefined) return;
-      clearTimeout(timer);
-      lines.close();
-      resolvePromise(match[1]);
-    });
-    void server.exited.then((outcome) => fail(`Neo4j exited during start-up (${outcome})`));
-  });
 }

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { createInterface } from 'node:readline';
 
 import type { RunAs } from './unprivileged-user';
 
@@ -78,4 +79,34 @@ export async function stopServer(server: SpawnedServer, signal: NodeJS.Signals, 
   const timer = setTimeout(() => server.child.kill('SIGKILL'), graceMs);
   await server.exited;
   clearTimeout(timer);
+}
+
+/**
+ * Waits for the launcher's ready line on stdout (`pattern`'s first group is returned: the
+ * address it serves), failing with everything the server printed if it exits or is not ready
+ * by `deadlineMs`.
+ */
+export function waitForReadyLine(server: SpawnedServer, pattern: RegExp, deadlineMs: number, name: string): Promise<string> {
+  return new Promise((resolvePromise, reject) => {
+    const stdout = server.child.stdout;
+    if (stdout === null) {
+      reject(new Error(`${name} launcher has no stdout`));
+      return;
+    }
+    const lines = createInterface({ input: stdout });
+    const timer = setTimeout(() => fail(`${name} not ready after ${deadlineMs} ms`), deadlineMs);
+    function fail(reason: string): void {
+      clearTimeout(timer);
+      lines.close();
+      reject(new Error(`${reason}:\n${server.output.toString()}`));
+    }
+    lines.on('line', (line) => {
+      const match = pattern.exec(line);
+      if (match?.[1] === undefined) return;
+      clearTimeout(timer);
+      lines.close();
+      resolvePromise(match[1]);
+    });
+    void server.exited.then((outcome) => fail(`${name} exited during start-up (${outcome})`));
+  });
 }

@@ -1,10 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 
 import { findFreeLoopbackPort } from './free-port';
-import { spawnServer, stopServer, type SpawnedServer } from './server-process';
+import { spawnServer, stopServer, waitForReadyLine } from './server-process';
 import { skippedOnRequest } from './skip';
 import type { TestServer } from './types';
 import { makeServerDataDir, removeDataDir } from './unprivileged-user';
@@ -71,7 +70,7 @@ export async function startTrino(): Promise<TrinoTestServer | null> {
     {},
   );
   try {
-    const httpUrl = await waitForReadyLine(server, 180_000);
+    const httpUrl = await waitForReadyLine(server, /^TRINO_READY (http:\/\/127\.0\.0\.1:\d+)$/, 180_000, 'Trino');
     const hostPort = httpUrl.replace(/^http:\/\//, '');
     return {
       uri: `trino://${trinoReaderUser}@${hostPort}/memory`,
@@ -92,29 +91,4 @@ export async function startTrino(): Promise<TrinoTestServer | null> {
     removeDataDir(dir);
     throw error;
   }
-}
-
-function waitForReadyLine(server: SpawnedServer, deadlineMs: number): Promise<string> {
-  return new Promise((resolvePromise, reject) => {
-    const stdout = server.child.stdout;
-    if (stdout === null) {
-      reject(new Error('Trino launcher has no stdout'));
-      return;
-    }
-    const lines = createInterface({ input: stdout });
-    const timer = setTimeout(() => fail(`Trino not ready after ${deadlineMs} ms`), deadlineMs);
-    function fail(reason: string): void {
-      clearTimeout(timer);
-      lines.close();
-      reject(new Error(`${reason}:\n${server.output.toString()}`));
-    }
-    lines.on('line', (line) => {
-      const match = /^TRINO_READY (http:\/\/127\.0\.0\.1:\d+)$/.exec(line);
-      if (match?.[1] === undefined) return;
-      clearTimeout(timer);
-      lines.close();
-      resolvePromise(match[1]);
-    });
-    void server.exited.then((outcome) => fail(`Trino exited during start-up (${outcome})`));
-  });
 }
