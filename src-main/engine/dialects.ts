@@ -25,8 +25,8 @@ export const dialectNotes: Record<Engine, { label: string; notes: string }> = {
       'Neo4j Cypher: MATCH (a:Label)-[r:TYPE]->(b) RETURN …; property access a.prop; aggregate with count(), sum(), collect(); no write clauses (CREATE, MERGE, SET, DELETE) — the session is read-only.',
   },
   kuzu: {
-    label: 'Kùzu Cypher',
+    label: 'LadybugDB Cypher',
     notes:
-      'Kùzu Cypher: like Neo4j Cypher but strictly typed; every relationship pattern needs a relationship table name, e.g. MATCH (a:Trade_node)-[r:source]->(b:Trade_node); no APOC; read-only database.',
+      'LadybugDB (formerly Kùzu) Cypher: like Neo4j Cypher but strictly typed; every relationship pattern needs a relationship table name, e.g. MATCH (a:Trade_node)-[r:source]->(b:Trade_node); no APOC; read-only database.',
   },
 };

@@ -12,7 +12,7 @@ import { openConnector } from '../../../src-main/connectors/open-connector';
 import { openWorkbench, type Workbench } from '../../../src-main/services/workbench';
 import { fixedEnvironment } from '../../support/fixtures';
 import { useTempDirs } from '../../support/temp';
-import { runKuzuStatements } from './fixture-loaders';
+import { runLadybugStatements } from './fixture-loaders';
 
 /**
  * A database file replaced at its path (a new file moved over it) or deleted while a connection
@@ -56,7 +56,7 @@ function writeCsv(path: string, rows: number): void {
 }
 
 function writeKuzu(path: string, rows: number): void {
-  runKuzuStatements(path, [
+  runLadybugStatements(path, [
     'CREATE NODE TABLE Big(id INT64 PRIMARY KEY)',
     `UNWIND range(1, ${rows}) AS i CREATE (:Big {id: i})`,
     // Into the database file itself: a write-ahead log left beside it would not move with it.

@@ -219,7 +219,7 @@ describe('dwb run on a graph database (Kùzu, Cypher)', () => {
     writeFileSync(questions, JSON.stringify([{ gdb: join(dqaRoot(), 'locating', 'db', `${dump}.cql`) }]));
     const imported = await runDqaImportCommand(['--questions', questions, '--target', `kuzu:${join(suiteDir(), 'graphs')}`], { stdout: () => undefined, stderr: () => undefined });
     expect(imported).toBe(0);
-    const graph = join(suiteDir(), 'graphs', `${dump}.kuzu`);
+    const graph = join(suiteDir(), 'graphs', `${dump}.lbug`);
 
     const server = await serve([
       { toolCalls: [{ name: 'plan', arguments: { steps: ['Home node value', 'Upstream nodes'] } }] },
