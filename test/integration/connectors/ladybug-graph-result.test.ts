@@ -35,7 +35,7 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-describe('graph elements from Kùzu results', () => {
+describe('graph elements from LadybugDB results', () => {
   it('reads the nodes and relationships a MATCH returns, each once, with labels and properties', async () => {
     const result = await connector.query("MATCH (a:City {name: 'Lisbon'})-[r:ROAD]->(b) RETURN a, r, b ORDER BY b.name", { maxRows: 100, timeoutMs: 30_000 });
     const graph = graphOfResults([result]);

@@ -66,7 +66,7 @@ function createFixtureDatabase(): void {
   writeLadybugFixture(databasePath);
 }
 
-runConnectorContract('Kùzu connector', {
+runConnectorContract('LadybugDB connector', {
   unavailable: null,
   writeAttempts,
   forbiddenPaths: [outFile, exportDir],
@@ -107,7 +107,7 @@ function errorsFromReadOnlyDatabase(statements: string[]): (string | null)[] {
   return JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' })) as (string | null)[];
 }
 
-describe('Kùzu engine layers on their own', () => {
+describe('LadybugDB engine layers on their own', () => {
   it('the read-only database refuses writes without the statement guard and plan check', () => {
     const writes = [
       "CREATE (:Node {id: 98, name: 'x', region: 'y'})",

@@ -134,7 +134,7 @@ describe('a database file replaced or deleted under an open connection', () => {
     await expect(connector.query(relational, limits)).rejects.toMatchObject({ code: 'not-found', message: `The file ${path} no longer exists` });
   });
 
-  it('Kùzu: reads the new database after a rename over the path, and says so when it is deleted', async () => {
+  it('LadybugDB: reads the new database after a rename over the path, and says so when it is deleted', async () => {
     const path = join(tempDir(), 'big.kuzu');
     writeKuzu(path, 20);
     const connector = await connect({ engine: 'kuzu', path });

@@ -212,7 +212,7 @@ describe('dwb run --technique plan-dag', () => {
   });
 });
 
-describe('dwb run on a graph database (Kùzu, Cypher)', () => {
+describe('dwb run on a graph database (LadybugDB, Cypher)', () => {
   it('drives plan → query → query → replan → query → answer with Cypher and real rows', async () => {
     const dump = 'locating-1445-b1c118fa';
     const questions = join(suiteDir(), 'graph-questions.json');

@@ -612,7 +612,7 @@ describe('Plan*RAG on a DQA Building question (SQLite)', () => {
   });
 });
 
-describe('Plan*RAG on a graph database (Kùzu, Cypher)', () => {
+describe('Plan*RAG on a graph database (LadybugDB, Cypher)', () => {
   it('decides a Locating question with Cypher queries per node, checked by the simulator', async () => {
     const dump = 'locating-1445-b1c118fa';
     const questions = join(suiteDir(), 'graph-questions.json');
@@ -637,7 +637,7 @@ describe('Plan*RAG on a graph database (Kùzu, Cypher)', () => {
   }, 120_000);
 });
 
-describe('Plan*RAG on a DQA Building question (Kùzu, Cypher)', () => {
+describe('Plan*RAG on a DQA Building question (LadybugDB, Cypher)', () => {
   it('decides the building with Cypher queries per node, checked by the simulator', async () => {
     const questions = join(suiteDir(), 'building-graph-questions.json');
     writeFileSync(questions, JSON.stringify([{ gdb: join(dqaRoot(), 'building', 'db', 'USA1836.cql') }]));

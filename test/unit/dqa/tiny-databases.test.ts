@@ -359,7 +359,7 @@ describe('has_has_merchant defect in a live database', () => {
   });
 });
 
-describe('graph dumps Kùzu cannot hold', () => {
+describe('graph dumps LadybugDB cannot hold', () => {
   it('an empty string is refused by the importer, and dqa solve falls back to parsing that dump in memory', async () => {
     const cypher = `${locatingCypher(smallWorld())}\nCREATE (n:Note {text: ""});`;
     await expect(writeLadybugDatabase(parseCypherDump(cypher, 'empty'), join(suiteDir(), 'empty.kuzu'), 'empty')).rejects.toThrow(
