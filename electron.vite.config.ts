@@ -19,7 +19,7 @@ export default defineConfig({
           cli: resolve(__dirname, 'src-main/cli/main.ts'),
           'sqlite-worker': resolve(__dirname, 'src-main/connectors/sqlite/worker.ts'),
           'whatif-worker': resolve(__dirname, 'src-main/whatif/worker.ts'),
-          'kuzu-worker': resolve(__dirname, 'src-main/connectors/kuzu/worker.ts'),
+          'ladybug-worker': resolve(__dirname, 'src-main/connectors/ladybug/worker.ts'),
           'model-process': resolve(__dirname, 'src-main/llm/local/model-process.ts'),
           'model-header-worker': resolve(__dirname, 'src-main/llm/local/model-header-worker.ts'),
         },

@@ -1,6 +1,6 @@
 /**
  * The databases the technique runs query: each question's dump imported once into an
- * embedded engine (relational dumps into SQLite, graph dumps into Kùzu) and cached under
+ * embedded engine (relational dumps into SQLite, graph dumps into LadybugDB) and cached under
  * DIR/databases, so a resumed batch reuses them. An import is written beside its final name
  * and renamed into place, so a kill mid-import never leaves a half-built database behind.
  * The simulator's view of the same database (the exact compat rules judge every decision)
@@ -10,11 +10,11 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { basename, extname, join, resolve } from 'node:path';
 import { WorkbenchError } from '../contract/errors';
-import { openKuzuConnector } from '../connectors/kuzu';
+import { openLadybugConnector } from '../connectors/ladybug';
 import { openSqliteConnector } from '../connectors/sqlite/sqlite-connector';
 import type { Connector } from '../connectors/connector';
 import type { DqaScenario } from '../dqa/dataset';
-import { importGraphDump, importRelationalDump, kuzuUnavailableReason } from '../dqa/dump-import';
+import { importGraphDump, importRelationalDump, ladybugUnavailableReason } from '../dqa/dump-import';
 import { loadScenarioFromConnector, type PreparedScenario } from '../dqa/prepared-scenario';
 import type { DbKind } from '../dqa/scenario-databases';
 
@@ -33,7 +33,7 @@ export interface QuestionDatabases {
 function cacheName(dumpPath: string, db: DbKind): string {
   const tag = createHash('sha256').update(resolve(dumpPath)).digest('hex').slice(0, 8);
   const stem = basename(dumpPath, extname(dumpPath)).replace(/[^A-Za-z0-9._-]/g, '_');
-  return `${stem}-${tag}${db === 'rdb' ? '.sqlite' : '.kuzu'}`;
+  return `${stem}-${tag}${db === 'rdb' ? '.sqlite' : '.lbug'}`;
 }
 
 async function importInto(dumpPath: string, db: DbKind, target: string, cacheDir: string): Promise<void> {
@@ -59,14 +59,14 @@ export function questionDatabases(outDir: string, db: DbKind): QuestionDatabases
   const pending = new Map<string, Promise<QuestionDatabase>>();
   const load = async (dumpPath: string, scenario: DqaScenario): Promise<QuestionDatabase> => {
     if (db === 'gdb') {
-      const missing = kuzuUnavailableReason();
-      if (missing !== null) throw new WorkbenchError('unsupported', `graph questions need Kùzu: ${missing}`);
+      const missing = ladybugUnavailableReason();
+      if (missing !== null) throw new WorkbenchError('unsupported', `graph questions need LadybugDB: ${missing}`);
     }
     mkdirSync(cacheDir, { recursive: true });
     const target = join(cacheDir, cacheName(dumpPath, db));
     if (!existsSync(target)) await importInto(dumpPath, db, target, cacheDir);
-    const connectionUri = `${db === 'rdb' ? 'sqlite' : 'kuzu'}:${target}`;
-    const connector = db === 'rdb' ? openSqliteConnector({ path: target }) : await openKuzuConnector({ path: target, bufferPoolBytes: 128 * 1024 * 1024 });
+    const connectionUri = `${db === 'rdb' ? 'sqlite' : 'ladybug'}:${target}`;
+    const connector = db === 'rdb' ? openSqliteConnector({ path: target }) : await openLadybugConnector({ path: target, bufferPoolBytes: 128 * 1024 * 1024 });
     const loaded = await withConnector(connector, (c) => loadScenarioFromConnector(c, scenario, basename(dumpPath)));
     return { connectionUri, prepared: loaded.prepared };
   };

@@ -18,7 +18,7 @@ export type QuestionModel = Exclude<DirectoryRunRequest['model'], { replay: unkn
 
 export interface QuestionRunInput {
   outDir: string;
-  /** A connection URI of an embedded database, e.g. `sqlite:/…/x.sqlite` or `kuzu:/…/x.kuzu`. */
+  /** A connection URI of an embedded database, e.g. `sqlite:/…/x.sqlite` or `ladybug:/…/x.lbug`. */
   connectionUri: string;
   question: string;
   rules: string;

@@ -12,7 +12,7 @@ export { dqaImportUsage };
 
 /**
  * `dwb dqa import`: loads every dump the questions reference into TARGET (relational dumps
- * into sqlite:DIR, duckdb:DIR, postgres://… or mysql://…; graph dumps into kuzu:DIR or
+ * into sqlite:DIR, duckdb:DIR, postgres://… or mysql://…; graph dumps into ladybug:DIR or
  * neo4j://…) and prints, per dump, what it created with counts. Re-running is safe: identical
  * dumps are skipped ("unchanged"), changed ones replace the earlier import ("replaced").
  * `args` are the arguments after `dqa import`.

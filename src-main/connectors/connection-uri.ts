@@ -10,7 +10,7 @@ export const supportedUris = [
   'duckdb:PATH',
   'csv:PATH',
   'parquet:PATH',
-  'kuzu:PATH',
+  'ladybug:PATH (or kuzu:PATH)',
   'postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE',
   'mysql://USER[:PASSWORD]@HOST[:PORT][/DATABASE]',
   'neo4j://[USER[:PASSWORD]@]HOST[:PORT][/DATABASE] (or bolt://)',
@@ -29,6 +29,9 @@ const fileSchemes: Record<string, (path: string) => ConnectionTarget> = {
   duckdb: (path) => ({ engine: 'duckdb', format: 'duckdb', path }),
   csv: (path) => ({ engine: 'duckdb', format: 'csv', path }),
   parquet: (path) => ({ engine: 'duckdb', format: 'parquet', path }),
+  // LadybugDB, the embedded graph engine; `kuzu:` is its scheme from before it took over from
+  // Kùzu, and the engine id saved connections hold.
+  ladybug: (path) => ({ engine: 'kuzu', path }),
   kuzu: (path) => ({ engine: 'kuzu', path }),
 };
 

@@ -25,9 +25,10 @@ async function openEngine(target: ConnectionTarget, password: string | null): Pr
       if (target.format === 'parquet') return openDuckdbConnector({ parquet: target.path });
       return openDuckdbConnector({ path: target.path });
     }
+    // The embedded graph engine: LadybugDB, the continuation of Kùzu (the stored engine id stays `kuzu`).
     case 'kuzu': {
-      const { openKuzuConnector } = await import('./kuzu');
-      return openKuzuConnector({ path: target.path });
+      const { openLadybugConnector } = await import('./ladybug');
+      return openLadybugConnector({ path: target.path });
     }
     case 'postgres': {
       const { openPostgresConnector } = await import('./postgres');

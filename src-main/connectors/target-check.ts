@@ -43,7 +43,7 @@ async function existingFile(path: string, expected: string): Promise<string> {
 /**
  * Checks a target before it is saved or tested, so a typo is reported now rather than at the
  * first query: paths become absolute (`~/` and `file://` URLs read as a user means them, see
- * user-path.ts) and files must exist (a Kùzu database is a file since Kùzu 0.11, a folder before);
+ * user-path.ts) and files must exist (a LadybugDB database is one file);
  * server URLs were already checked by the contract (scheme, no password).
  */
 export async function normalizeTarget(target: ConnectionTarget): Promise<ConnectionTarget> {
@@ -54,7 +54,7 @@ export async function normalizeTarget(target: ConnectionTarget): Promise<Connect
       return { engine: 'duckdb', format: target.format, path: await existingFile(target.path, fileKinds[target.format]) };
     case 'kuzu': {
       const path = resolveUserPath(target.path);
-      if ((await statOrNothing(path)) === undefined) throw new WorkbenchError('not-found', `No Kùzu database at ${path}`);
+      if ((await statOrNothing(path)) === undefined) throw new WorkbenchError('not-found', `No LadybugDB database at ${path}`);
       return { engine: 'kuzu', path };
     }
     case 'postgres':

@@ -1,13 +1,13 @@
 /**
  * Imports DQA dump files into embedded engines in a scratch folder, so they can be read back
  * through the same connectors as the analyst's own databases: relational dumps into SQLite
- * files, graph dumps into Kùzu databases.
+ * files, graph dumps into LadybugDB databases.
  */
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { writeSqliteDatabase } from './sqlite-import';
 import { parseCypherDump } from './cypher-dump';
-import { writeKuzuDatabase } from './kuzu-import';
+import { writeLadybugDatabase } from './ladybug-import';
 import { parseSqlDump } from './sql-dump';
 import { readRegularBoundedText } from '../native/bounded-read';
 
@@ -23,25 +23,25 @@ export function importRelationalDump(dumpPath: string, scratchDir: string, index
 }
 
 export async function importGraphDump(dumpPath: string, scratchDir: string, index: number): Promise<string> {
-  const target = join(scratchDir, targetName(dumpPath, index, '.kuzu'));
-  await writeKuzuDatabase(parseCypherDump(readRegularBoundedText(dumpPath), dumpPath), target, dumpPath);
+  const target = join(scratchDir, targetName(dumpPath, index, '.lbug'));
+  await writeLadybugDatabase(parseCypherDump(readRegularBoundedText(dumpPath), dumpPath), target, dumpPath);
   return target;
 }
 
 /**
- * Whether the Kùzu connector can start its worker process here, and if not why. From source
+ * Whether the LadybugDB connector can start its worker process here, and if not why. From source
  * (tests, tsx) it forks its TypeScript worker; from the electron-vite bundle it needs
- * `kuzu-worker.js` beside the bundle, which exists only once the bundle has that entry.
+ * `ladybug-worker.js` beside the bundle, which exists only once the bundle has that entry.
  */
-export function kuzuUnavailableReason(): string | null {
+export function ladybugUnavailableReason(): string | null {
   try {
-    require.resolve('kuzu');
+    require.resolve('@ladybugdb/core');
   } catch {
-    return 'the kuzu package is not installed';
+    return 'the @ladybugdb/core package is not installed';
   }
   const runningFromSource = __filename.endsWith('.ts');
-  if (!runningFromSource && !existsSync(join(__dirname, 'kuzu-worker.js'))) {
-    return 'this build has no Kùzu connector worker (kuzu-worker.js is not bundled)';
+  if (!runningFromSource && !existsSync(join(__dirname, 'ladybug-worker.js'))) {
+    return 'this build has no LadybugDB connector worker (ladybug-worker.js is not bundled)';
   }
   return null;
 }

@@ -3,9 +3,9 @@
  * (questions share dumps). `dwb dqa solve` parses dump files in memory (dump-databases.ts);
  * this module is for reading through the connectors:
  * - `importingDatabases`: each dump is imported into an embedded engine in a scratch folder
- *   and read back through its connector: relational dumps into SQLite, graph dumps into Kùzu
+ *   and read back through its connector: relational dumps into SQLite, graph dumps into LadybugDB
  *   (the connector tests use it to show both paths load the same data). When this build
- *   cannot start the Kùzu connector, graph dumps are parsed in memory instead, and every
+ *   cannot start the LadybugDB connector, graph dumps are parsed in memory instead, and every
  *   result says so (`via`);
  * - `targetDatabases` (`--target`): a connection URI (optionally holding `{dump}`, replaced by
  *   the dump's file name without extension) names databases the analyst already loaded; they
@@ -18,10 +18,10 @@ import { basename, extname, join, resolve } from 'node:path';
 import type { ConnectionTarget } from '../contract/connections';
 import { openConnectionUri, parseConnectionUri } from '../connectors/connection-uri';
 import type { Connector } from '../connectors/connector';
-import { openKuzuConnector } from '../connectors/kuzu';
+import { openLadybugConnector } from '../connectors/ladybug';
 import { openSqliteConnector } from '../connectors/sqlite/sqlite-connector';
 import { cachedLoader, dumpPathOf, parseDumpFile } from './dump-databases';
-import { importGraphDump, importRelationalDump, kuzuUnavailableReason } from './dump-import';
+import { importGraphDump, importRelationalDump, ladybugUnavailableReason } from './dump-import';
 import { loadScenarioFromConnector, type LoadedScenario } from './prepared-scenario';
 import type { DatabaseOptions, LoadedDatabase, ScenarioDatabases } from './scenario-database';
 
@@ -40,8 +40,8 @@ export function importingDatabases(options: DatabaseOptions): ScenarioDatabases 
   const { scenario, db, baseDir } = options;
   const progress = options.progress ?? ((): void => undefined);
   const scratch = mkdtempSync(join(tmpdir(), 'dwb-dqa-'));
-  const kuzuMissing = db === 'gdb' ? kuzuUnavailableReason() : null;
-  if (kuzuMissing !== null) progress(`graph dumps: Kùzu unavailable: ${kuzuMissing}; parsing each .cql dump in memory instead of reading it through a graph engine`);
+  const ladybugMissing = db === 'gdb' ? ladybugUnavailableReason() : null;
+  if (ladybugMissing !== null) progress(`graph dumps: LadybugDB unavailable: ${ladybugMissing}; parsing each .cql dump in memory instead of reading it through a graph engine`);
   let imported = 0;
 
   const parsedInMemory = (path: string, dump: string): { loaded: LoadedScenario; via: string } => ({
@@ -51,9 +51,9 @@ export function importingDatabases(options: DatabaseOptions): ScenarioDatabases 
 
   const throughKuzu = async (path: string, dump: string, index: number): Promise<{ loaded: LoadedScenario; via: string }> => {
     const directory = await importGraphDump(path, scratch, index);
-    const connector = await openKuzuConnector({ path: directory, bufferPoolBytes: 128 * 1024 * 1024 });
+    const connector = await openLadybugConnector({ path: directory, bufferPoolBytes: 128 * 1024 * 1024 });
     const loaded = await withConnector(connector, (c) => loadScenarioFromConnector(c, scenario, dump));
-    return { loaded, via: `kuzu (imported from ${dump})` };
+    return { loaded, via: `ladybug (imported from ${dump})` };
   };
 
   const loadOne = async (dump: string): Promise<LoadedDatabase> => {
@@ -66,13 +66,13 @@ export function importingDatabases(options: DatabaseOptions): ScenarioDatabases 
       const file = importRelationalDump(path, scratch, imported);
       const loaded = await withConnector(openSqliteConnector({ path: file }), (connector) => loadScenarioFromConnector(connector, scenario, dump));
       outcome = { loaded, via: `sqlite (imported from ${dump})` };
-    } else if (kuzuMissing === null) {
-      progress(`loading ${dump} into Kùzu`);
+    } else if (ladybugMissing === null) {
+      progress(`loading ${dump} into LadybugDB`);
       try {
         outcome = await throughKuzu(path, dump, imported);
       } catch (error) {
-        // Kùzu cannot hold everything a dump may (e.g. empty strings): say so and still decide from the dump itself.
-        progress(`${dump}: reading through Kùzu failed (${error instanceof Error ? error.message : String(error)}); parsing the dump in memory instead`);
+        // LadybugDB cannot hold everything a dump may (e.g. empty strings): say so and still decide from the dump itself.
+        progress(`${dump}: reading through LadybugDB failed (${error instanceof Error ? error.message : String(error)}); parsing the dump in memory instead`);
         outcome = parsedInMemory(path, dump);
       }
     } else {

@@ -30,8 +30,8 @@ export const dialectNotes: Record<Engine, { label: string; notes: string }> = {
       'Trino: ANSI SQL; strings in single quotes, identifiers in double quotes; tables in other schemas or catalogs as schema.table or catalog.schema.table; integer division truncates (CAST AS DOUBLE); use LIMIT; one statement, reads only.',
   },
   kuzu: {
-    label: 'Kùzu Cypher',
+    label: 'LadybugDB Cypher',
     notes:
-      'Kùzu Cypher: like Neo4j Cypher but strictly typed; every relationship pattern needs a relationship table name, e.g. MATCH (a:Trade_node)-[r:source]->(b:Trade_node); no APOC; read-only database.',
+      'LadybugDB (formerly Kùzu) Cypher: like Neo4j Cypher but strictly typed; every relationship pattern needs a relationship table name, e.g. MATCH (a:Trade_node)-[r:source]->(b:Trade_node); no APOC; read-only database.',
   },
 };

@@ -5,7 +5,7 @@ import { parseConnectionUriWithPassword } from '../connectors/connection-uri';
 import { withPassword } from '../connectors/server-url';
 import type { DumpKind } from './dump-files';
 import type { DumpWriter } from './dump-writer';
-import { KuzuFolderWriter } from './graph/kuzu-writer';
+import { LadybugFolderWriter } from './graph/ladybug-writer';
 import { Neo4jWriter } from './graph/neo4j-writer';
 import { DuckdbFolderWriter } from './relational/duckdb-writer';
 import { MysqlWriter } from './relational/mysql-writer';
@@ -13,7 +13,7 @@ import { PostgresWriter } from './relational/postgres-writer';
 import { SqliteFolderWriter } from './relational/sqlite-writer';
 import { TrinoWriter } from './relational/trino-writer';
 
-export const targetUsage = 'sqlite:DIR, duckdb:DIR, kuzu:DIR, postgres://…, mysql://…, neo4j://… (bolt://…) or trino://USER@HOST:PORT/CATALOG (a writable catalog)';
+export const targetUsage = 'sqlite:DIR, duckdb:DIR, ladybug:DIR (or kuzu:DIR), postgres://…, mysql://…, neo4j://… (bolt://…) or trino://USER@HOST:PORT/CATALOG (a writable catalog)';
 
 /** An import target: which dumps it takes and the writer that puts them there. */
 export interface ImportTarget {
@@ -33,7 +33,9 @@ function folder(rest: string): string {
 const folderTargets: Record<string, { accepts: DumpKind; writer: (dir: string) => DumpWriter }> = {
   sqlite: { accepts: 'relational', writer: (dir) => new SqliteFolderWriter(dir) },
   duckdb: { accepts: 'relational', writer: (dir) => new DuckdbFolderWriter(dir) },
-  kuzu: { accepts: 'graph', writer: (dir) => new KuzuFolderWriter(dir) },
+  ladybug: { accepts: 'graph', writer: (dir) => new LadybugFolderWriter(dir) },
+  // The scheme from before LadybugDB took over from Kùzu; the same LadybugDB databases.
+  kuzu: { accepts: 'graph', writer: (dir) => new LadybugFolderWriter(dir) },
 };
 
 /**

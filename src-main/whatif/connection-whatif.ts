@@ -51,7 +51,7 @@ export function whatIfSupport(target: ConnectionTarget): WhatIfSupport {
     default:
       return {
         supported: false,
-        reason: `what-if experiments apply a SQL change to a copy of the data, and this connection is a ${target.engine === 'neo4j' ? 'Neo4j' : 'Kùzu'} graph, queried in Cypher`,
+        reason: `what-if experiments apply a SQL change to a copy of the data, and this connection is a ${target.engine === 'neo4j' ? 'Neo4j' : 'LadybugDB'} graph, queried in Cypher`,
       };
   }
 }

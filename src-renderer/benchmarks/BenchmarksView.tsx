@@ -9,7 +9,7 @@ import { dellmaSizeProblem } from '../runs/request-problem';
 
 const dbOptions = [
   { id: 'rdb', label: 'Relational (SQLite)' },
-  { id: 'gdb', label: 'Graph (Kùzu)' },
+  { id: 'gdb', label: 'Graph (LadybugDB)' },
 ] as const;
 
 const categories = ['CAN', 'MIS', 'DEEP', 'QUR', 'OTH', 'unlabelled'] as const;

@@ -21,7 +21,8 @@ export const connectionKinds: readonly KindInfo[] = [
   { id: 'duckdb', label: 'DuckDB', family: 'file', extensions: ['duckdb', 'db'], placeholder: '/path/to/data.duckdb', readOnly: 'opened read-only with external access off' },
   { id: 'csv', label: 'CSV file', family: 'file', extensions: ['csv', 'tsv'], placeholder: '/path/to/table.csv', readOnly: 'copied into a private DuckDB table; the file is only read' },
   { id: 'parquet', label: 'Parquet file', family: 'file', extensions: ['parquet'], placeholder: '/path/to/table.parquet', readOnly: 'copied into a private DuckDB table; the file is only read' },
-  { id: 'kuzu', label: 'Kùzu', family: 'file', extensions: ['kuzu', 'kz', 'db'], placeholder: '/path/to/graph.kuzu', readOnly: 'opened read-only; only queries that read run' },
+  // The engine id stays `kuzu` (saved connections and sealed runs hold it); the engine is LadybugDB.
+  { id: 'kuzu', label: 'LadybugDB (formerly Kùzu)', family: 'file', extensions: ['lbug', 'kuzu', 'kz', 'db'], placeholder: '/path/to/graph.lbug', readOnly: 'opened read-only; only queries that read run' },
   { id: 'postgres', label: 'PostgreSQL', family: 'server', extensions: [], placeholder: 'db.example.com', defaultPort: 5432, readOnly: 'read-only session and transactions' },
   { id: 'mysql', label: 'MySQL / MariaDB', family: 'server', extensions: [], placeholder: 'db.example.com', defaultPort: 3306, readOnly: 'read-only session and transactions' },
   { id: 'trino', label: 'Trino', family: 'server', extensions: [], placeholder: 'trino.example.com', defaultPort: 8080, readOnly: 'every query in a read-only transaction; its plan is checked first' },

@@ -2,7 +2,7 @@ import type * as Monaco from 'monaco-editor/esm/vs/editor/editor.api';
 import type { SchemaInfo } from '../../src-main/contract';
 
 /**
- * Cypher for Monaco, used by query cells on Neo4j and Kùzu connections: a Monarch tokenizer
+ * Cypher for Monaco, used by query cells on Neo4j and LadybugDB connections: a Monarch tokenizer
  * (keywords, strings, numbers, comments, parameters, labels and relationship types after `:`)
  * and completion of labels, relationship types and properties from the connection's schema.
  */

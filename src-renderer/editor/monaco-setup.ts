@@ -79,7 +79,7 @@ export function currentEditorTheme(): string {
 /** Schema of the connection each editor model runs against, for completion. */
 const schemaByModel = new Map<string, SchemaInfo>();
 
-// Cypher (Neo4j, Kùzu): highlighting and completion of labels, types and properties.
+// Cypher (Neo4j, LadybugDB): highlighting and completion of labels, types and properties.
 registerCypher(monaco, (model) => schemaByModel.get(model.uri.toString()));
 // Pearl programs (the program cell): its own highlighting and completion of the library's actions.
 registerPearl(monaco);

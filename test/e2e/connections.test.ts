@@ -53,7 +53,7 @@ const app = useAppInBrowser({
   timeoutMs: 240_000,
   prepare: async () => {
     await importLocatingGraph(`kuzu:${join(suiteDir(), 'graphs')}`);
-    kuzuPath = join(suiteDir(), 'graphs', `${dump}.kuzu`);
+    kuzuPath = join(suiteDir(), 'graphs', `${dump}.lbug`);
     if (neo4jUnavailable === null) {
       neo4j = await startNeo4j();
       if (neo4j !== null) await importLocatingGraph(neo4j.uri);
@@ -158,7 +158,7 @@ describe('a Kùzu database made by dwb dqa import', () => {
     const offer = composer.getByLabel('Offer what-if experiments');
     await expect.poll(() => offer.isDisabled()).toBe(true);
     expect(await offer.isChecked()).toBe(false);
-    expect(await composer.getByTestId('whatif-offer-note').innerText()).toMatch(/^Not offered: .*this connection is a Kùzu graph, queried in Cypher\.$/);
+    expect(await composer.getByTestId('whatif-offer-note').innerText()).toMatch(/^Not offered: .*this connection is a LadybugDB graph, queried in Cypher\.$/);
     await composer.getByLabel('Run connection').selectOption({ label: 'DQA Locating 1445 (demo)' });
     await expect.poll(() => offer.isEnabled()).toBe(true);
     expect(await offer.isChecked()).toBe(true);

@@ -11,7 +11,7 @@ import { connectSocket } from '../support/serve';
 import { useSuiteTempDir } from '../support/temp';
 import { startNeo4j, whyNeo4jUnavailable, type TestServer } from '../servers';
 import { describeOrNotRun } from '../servers/not-run';
-import { runKuzuStatements } from '../integration/connectors/fixture-loaders';
+import { runLadybugStatements } from '../integration/connectors/fixture-loaders';
 
 /**
  * The graph view of Cypher results, in Chromium against a real Kùzu file and a real Neo4j
@@ -39,7 +39,7 @@ const app = useAppInBrowser({
   viewport: { width: 1440, height: 900 },
   timeoutMs: 180_000,
   prepare: async () => {
-    runKuzuStatements(join(suiteDir(), 'ports.kuzu'), [
+    runLadybugStatements(join(suiteDir(), 'ports.kuzu'), [
       'CREATE NODE TABLE City(name STRING PRIMARY KEY, population INT64)',
       'CREATE NODE TABLE Port(code STRING PRIMARY KEY, depth DOUBLE)',
       'CREATE NODE TABLE Stop(name STRING PRIMARY KEY)',

@@ -14,7 +14,7 @@ import { useSuiteTempDir } from '../support/temp';
 
 const execute = promisify(execFile);
 const suiteDir = useSuiteTempDir();
-const drivers = ['neo4j-driver', 'kuzu', '@duckdb/node-api', 'pg', 'mysql2', 'better-sqlite3', 'openai', 'ws'];
+const drivers = ['neo4j-driver', '@ladybugdb/core', '@duckdb/node-api', 'pg', 'mysql2', 'better-sqlite3', 'openai', 'ws'];
 
 const probeSource = `'use strict';
 const { writeFileSync } = require('node:fs');

@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { openDuckdbConnector } from '../../src-main/connectors/duckdb';
-import { openKuzuConnector } from '../../src-main/connectors/kuzu';
+import { openLadybugConnector } from '../../src-main/connectors/ladybug';
 import { openSqliteConnector } from '../../src-main/connectors/sqlite/sqlite-connector';
 import type { Connector } from '../../src-main/connectors/connector';
-import { writeDuckdbFixture, writeKuzuFixture, writeSqliteFixture } from '../integration/connectors/fixture-loaders';
+import { writeDuckdbFixture, writeLadybugFixture, writeSqliteFixture } from '../integration/connectors/fixture-loaders';
 import { generateAttempts, type DialectFamily } from './attack-generator';
 import { digestPath, entriesOf, reportTally, runAttempts } from './attack-runner';
 
@@ -122,14 +122,14 @@ describe('security: Kùzu', () => {
     const dir = join(root, 'kuzu');
     mkdirSync(dir);
     const path = join(dir, 'trades.kuzu');
-    writeKuzuFixture(path);
+    writeLadybugFixture(path);
     const scratch = scratchDir('kuzu');
     await attack({
       engine: 'kuzu',
       family: 'cypher',
       watched: dir,
       scratch,
-      open: () => openKuzuConnector({ path, bufferPoolBytes: 64 * 1024 * 1024 }),
+      open: () => openLadybugConnector({ path, bufferPoolBytes: 64 * 1024 * 1024 }),
       stillReads: 'MATCH (n:Node) RETURN n.name',
       writes: {
         CREATE: "CREATE (:Node {id: 99, name: 'Evil', region: 'x'})",

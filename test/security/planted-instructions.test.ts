@@ -8,9 +8,9 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { openDuckdbConnector } from '../../src-main/connectors/duckdb';
-import { openKuzuConnector } from '../../src-main/connectors/kuzu';
+import { openLadybugConnector } from '../../src-main/connectors/ladybug';
 import { openSqliteConnector } from '../../src-main/connectors/sqlite/sqlite-connector';
-import { cypherLiteral, runKuzuStatements } from '../integration/connectors/fixture-loaders';
+import { cypherLiteral, runLadybugStatements } from '../integration/connectors/fixture-loaders';
 import { digestPath, entriesOf } from './attack-runner';
 import { expectPlantedWritesRefused, plantedNote, plantedOutcomes, runObedientModel } from './obedient-model';
 
@@ -54,13 +54,13 @@ describe('security: instructions planted in the data', () => {
       'MATCH (n:Note) DETACH DELETE n',
       "CREATE (:Note {id: 99, note: 'written by the model'})",
     ];
-    runKuzuStatements(path, [
+    runLadybugStatements(path, [
       'CREATE NODE TABLE Note(id INT64 PRIMARY KEY, note STRING)',
       ...planted.map((statement, index) => `CREATE (:Note {id: ${index}, note: ${cypherLiteral(plantedNote(statement))}})`),
     ]);
     await expectPlantedWritesRefused({
       engine: 'kuzu',
-      open: () => openKuzuConnector({ path, bufferPoolBytes: 64 * 1024 * 1024 }),
+      open: () => openLadybugConnector({ path, bufferPoolBytes: 64 * 1024 * 1024 }),
       planted,
       readNotes: 'MATCH (n:Note) RETURN n.note ORDER BY n.id',
       fingerprint: () => digestPath(dir),

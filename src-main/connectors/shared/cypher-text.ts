@@ -1,5 +1,5 @@
 /**
- * Text-level helpers shared by the two Cypher connectors (Neo4j and Kùzu). They never decide
+ * Text-level helpers shared by the two Cypher connectors (Neo4j and LadybugDB). They never decide
  * what is allowed; the engines' planners do (see each connector's plan-check.ts).
  */
 

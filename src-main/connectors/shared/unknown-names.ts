@@ -21,10 +21,10 @@ const patterns: [pattern: RegExp, kind: UnknownNameKind][] = [
   // MySQL / MariaDB
   [/Table '(?:[^'.]+\.)?([^'.]+)' doesn't exist/, 'table'],
   [/Unknown column '(?:[^'.]+\.)?([^'.]+)' in/, 'column'],
-  // Trino (before Kùzu's, which would take the quotes for part of the name)
+  // Trino (before LadybugDB's, which would take the quotes for part of the name)
   [/Table '(?:[^'.]+\.)*([^'.]+)' does not exist/, 'table'],
   [/Column '(?:[^'.]+\.)*([^'.]+)' cannot be resolved/, 'column'],
-  // Kùzu
+  // LadybugDB (and Kùzu before it)
   [/Table ([^\s]+) does not exist/, 'table'],
   [/Cannot find property ([^\s]+) for/, 'property'],
   // Neo4j (the connector's own wording of the server's notifications)
@@ -47,7 +47,7 @@ export function namesOfKind(schema: SchemaInfo, kind: UnknownNameKind): string[]
     if (kind === 'table' || kind === 'label') return schema.tables.map((table) => table.name);
     return [...new Set(schema.tables.flatMap((table) => table.columns.map((column) => column.name)))];
   }
-  // Kùzu calls node and relationship tables "tables".
+  // LadybugDB calls node and relationship tables "tables".
   if (kind === 'table') return [...schema.labels, ...schema.relationshipTypes].map((element) => element.name);
   if (kind === 'label') return schema.labels.map((label) => label.name);
   if (kind === 'relationship type') return schema.relationshipTypes.map((type) => type.name);

@@ -11,6 +11,7 @@ describe('connection URIs of the CLI', () => {
     expect(parseConnectionUriWithPassword('csv:/data/t.csv').target).toEqual({ engine: 'duckdb', format: 'csv', path: '/data/t.csv' });
     expect(parseConnectionUriWithPassword('parquet:///data/t.parquet').target).toEqual({ engine: 'duckdb', format: 'parquet', path: '/data/t.parquet' });
     expect(parseConnectionUriWithPassword('kuzu:/data/g.kuzu').target).toEqual({ engine: 'kuzu', path: '/data/g.kuzu' });
+    expect(parseConnectionUriWithPassword('ladybug:/data/g.lbug').target).toEqual({ engine: 'kuzu', path: '/data/g.lbug' });
     expect(parseConnectionUriWithPassword('postgres://ann:s%40cret@db:5433/sales?sslmode=require')).toEqual({
       target: { engine: 'postgres', url: 'postgres://ann@db:5433/sales?sslmode=require' },
       password: 's@cret',

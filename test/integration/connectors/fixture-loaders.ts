@@ -46,7 +46,7 @@ export function cypherLiteral(value: string | number): string {
  * A Kùzu database with the fixture, written by a separate Node process: Kùzu's Node binding
  * can crash a process that explicitly closed a Database once the garbage collector finalises it.
  */
-export function writeKuzuFixture(path: string): void {
+export function writeLadybugFixture(path: string): void {
   const statements = [
     'CREATE NODE TABLE Node(id INT64 PRIMARY KEY, name STRING, region STRING)',
     'CREATE REL TABLE TRADES(FROM Node TO Node, id INT64, qty INT64, price DOUBLE, tradedOn DATE)',
@@ -57,16 +57,16 @@ export function writeKuzuFixture(path: string): void {
         `CREATE (s)-[:TRADES {id: ${trade.id}, qty: ${trade.qty}, price: ${trade.price}, tradedOn: date(${cypherLiteral(trade.tradedOn)})}]->(b)`,
     ),
   ];
-  runKuzuStatements(path, statements);
+  runLadybugStatements(path, statements);
 }
 
 /** Creates (or opens) the Kùzu database at `path` and runs `statements` in order, in a child process. */
-export function runKuzuStatements(path: string, statements: readonly string[]): void {
+export function runLadybugStatements(path: string, statements: readonly string[]): void {
   const script = `
-    const kuzu = require(${JSON.stringify(require.resolve('kuzu'))});
+    const lbug = require(${JSON.stringify(require.resolve('@ladybugdb/core'))});
     (async () => {
-      const database = new kuzu.Database(${JSON.stringify(path)}, 64 * 1024 * 1024);
-      const connection = new kuzu.Connection(database);
+      const database = new lbug.Database(${JSON.stringify(path)}, 64 * 1024 * 1024);
+      const connection = new lbug.Connection(database);
       for (const statement of ${JSON.stringify(statements)}) await connection.query(statement);
       process.exit(0);
     })().catch((error) => { console.error(error); process.exit(1); });`;
@@ -119,6 +119,6 @@ export async function writeFileFixtures(dir: string): Promise<{ sqlite: string; 
   };
   writeSqliteFixture(paths.sqlite);
   await writeDuckdbFixture(paths.duckdb, { csv: paths.csv, parquet: paths.parquet });
-  writeKuzuFixture(paths.kuzu);
+  writeLadybugFixture(paths.kuzu);
   return paths;
 }

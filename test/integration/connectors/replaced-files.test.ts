@@ -12,7 +12,7 @@ import { openConnector } from '../../../src-main/connectors/open-connector';
 import { openWorkbench, type Workbench } from '../../../src-main/services/workbench';
 import { fixedEnvironment } from '../../support/fixtures';
 import { useTempDirs } from '../../support/temp';
-import { runKuzuStatements } from './fixture-loaders';
+import { runLadybugStatements } from './fixture-loaders';
 
 /**
  * A database file replaced at its path (a new file moved over it) or deleted while a connection
@@ -56,7 +56,7 @@ function writeCsv(path: string, rows: number): void {
 }
 
 function writeKuzu(path: string, rows: number): void {
-  runKuzuStatements(path, [
+  runLadybugStatements(path, [
     'CREATE NODE TABLE Big(id INT64 PRIMARY KEY)',
     `UNWIND range(1, ${rows}) AS i CREATE (:Big {id: i})`,
     // Into the database file itself: a write-ahead log left beside it would not move with it.
@@ -134,7 +134,7 @@ describe('a database file replaced or deleted under an open connection', () => {
     await expect(connector.query(relational, limits)).rejects.toMatchObject({ code: 'not-found', message: `The file ${path} no longer exists` });
   });
 
-  it('Kùzu: reads the new database after a rename over the path, and says so when it is deleted', async () => {
+  it('LadybugDB: reads the new database after a rename over the path, and says so when it is deleted', async () => {
     const path = join(tempDir(), 'big.kuzu');
     writeKuzu(path, 20);
     const connector = await connect({ engine: 'kuzu', path });

@@ -54,12 +54,12 @@ beforeAll(async () => {
   await connection.run(`CREATE TABLE t AS SELECT range + 1 AS n, 'row ' || (range + 1) AS label FROM range(${total})`);
   connection.closeSync();
   instance.closeSync();
-  // Written by a separate process (see writeKuzuFixture for why).
+  // Written by a separate process (see writeLadybugFixture for why).
   kuzuPath = join(suiteDir(), 'rows.kuzu');
   const script = `
-    const kuzu = require(${JSON.stringify(require.resolve('kuzu'))});
+    const lbug = require(${JSON.stringify(require.resolve('@ladybugdb/core'))});
     (async () => {
-      const connection = new kuzu.Connection(new kuzu.Database(${JSON.stringify(kuzuPath)}, 64 * 1024 * 1024));
+      const connection = new lbug.Connection(new lbug.Database(${JSON.stringify(kuzuPath)}, 64 * 1024 * 1024));
       await connection.query('CREATE NODE TABLE Row(n INT64 PRIMARY KEY, label STRING)');
       await connection.query("UNWIND range(1, ${total}) AS n CREATE (:Row {n: n, label: 'row ' + CAST(n AS STRING)})");
       process.exit(0);

@@ -80,7 +80,7 @@ describe('file connections', () => {
   it('says plainly what is wrong with a path, when testing and when adding', async () => {
     const workbench = open();
     const missing = await workbench.invoke('connections/test', { target: { engine: 'kuzu', path: '/nonexistent/x.kuzu' } });
-    expect(missing).toMatchObject({ ok: false, code: 'not-found', message: 'No Kùzu database at /nonexistent/x.kuzu' });
+    expect(missing).toMatchObject({ ok: false, code: 'not-found', message: 'No LadybugDB database at /nonexistent/x.kuzu' });
     const folder = tempDir();
     mkdirSync(join(folder, 'sub'));
     await expect(workbench.invoke('connections/add', { name: 'x', target: { engine: 'duckdb', path: join(folder, 'sub') } })).rejects.toMatchObject({

@@ -125,11 +125,11 @@ describe('a file of another kind', () => {
     });
   });
 
-  it('given as Kùzu: a SQLite file says which kind of connection it fits', async () => {
+  it('given as LadybugDB: a SQLite file says which kind of connection it fits', async () => {
     const sqlite = sqliteFile(tempDir());
     expect(await failed({ engine: 'kuzu', path: sqlite })).toEqual({
       code: 'invalid-request',
-      message: `${sqlite} is not a Kùzu database; it looks like a SQLite file: add it as SQLite`,
+      message: `${sqlite} is not a LadybugDB database; it looks like a SQLite file: add it as SQLite`,
     });
   });
 });

@@ -57,7 +57,7 @@ describe.each(combos)('$scenario dev subset, --db $db, through the connectors', 
     const dumps = [...new Set(compat.verdicts.map((v) => v.database))];
     for (const dump of dumps) {
       const database = await databases.load(dump);
-      expect(database.via).toMatch(db === 'rdb' ? /^sqlite \(imported from / : /^kuzu \(imported from /);
+      expect(database.via).toMatch(db === 'rdb' ? /^sqlite \(imported from / : /^ladybug \(imported from /);
       expect(database.warnings).toEqual([]);
       const text = readDumpText(root, set.scenario, dump);
       const kind = db === 'rdb' ? 'relational' : 'graph';

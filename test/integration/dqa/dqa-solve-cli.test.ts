@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseCypherDump } from '../../../src-main/dqa/cypher-dump';
-import { writeKuzuDatabase } from '../../../src-main/dqa/kuzu-import';
+import { writeLadybugDatabase } from '../../../src-main/dqa/ladybug-import';
 import { dqaRoot, sqliteFromDqaDump } from '../../support/fixtures';
 import { useSuiteTempDir } from '../../support/temp';
 import { runDwb, type CliResult } from '../../support/cli';
@@ -199,7 +199,7 @@ describe('dwb dqa solve --target', () => {
     const dumps = ['locating-1445-b1c118fa', 'locating-1445-80090d3c', 'locating-1445-3424fc0c', 'locating-1445-d7a0d95c'];
     for (const name of dumps) {
       const text = readFileSync(join(dqaRoot(), 'locating', 'db', `${name}.cql`), 'utf8');
-      await writeKuzuDatabase(parseCypherDump(text, name), join(dir, `${name}.kuzu`), name);
+      await writeLadybugDatabase(parseCypherDump(text, name), join(dir, `${name}.kuzu`), name);
     }
     const result = await cli('dqa', 'solve', '--questions', questions('locating'), '--engine', 'simulator', '--db', 'gdb', '--rules', 'stated', '--target', `kuzu:${dir}/{dump}.kuzu`);
     expect(result.code, result.stderr).toBe(0);

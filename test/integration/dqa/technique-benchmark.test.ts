@@ -238,6 +238,6 @@ describe('dwb dqa solve --engine planrag on graph dumps (Kùzu, Cypher)', () => 
     expect(readResult(out, 'L4').failure.evidence[0]).toBe('the decision "pest" is not one of the 79 candidates');
     expect(readResult(out, 'B2').db).toBe('gdb');
     expect(existsSync(join(out, 'databases'))).toBe(true);
-    expect(readdirSync(join(out, 'databases')).filter((name) => name.endsWith('.kuzu'))).toHaveLength(3);
+    expect(readdirSync(join(out, 'databases')).filter((name) => name.endsWith('.lbug'))).toHaveLength(3);
   });
 });

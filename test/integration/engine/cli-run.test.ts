@@ -212,14 +212,14 @@ describe('dwb run --technique plan-dag', () => {
   });
 });
 
-describe('dwb run on a graph database (Kùzu, Cypher)', () => {
+describe('dwb run on a graph database (LadybugDB, Cypher)', () => {
   it('drives plan → query → query → replan → query → answer with Cypher and real rows', async () => {
     const dump = 'locating-1445-b1c118fa';
     const questions = join(suiteDir(), 'graph-questions.json');
     writeFileSync(questions, JSON.stringify([{ gdb: join(dqaRoot(), 'locating', 'db', `${dump}.cql`) }]));
     const imported = await runDqaImportCommand(['--questions', questions, '--target', `kuzu:${join(suiteDir(), 'graphs')}`], { stdout: () => undefined, stderr: () => undefined });
     expect(imported).toBe(0);
-    const graph = join(suiteDir(), 'graphs', `${dump}.kuzu`);
+    const graph = join(suiteDir(), 'graphs', `${dump}.lbug`);
 
     const server = await serve([
       { toolCalls: [{ name: 'plan', arguments: { steps: ['Home node value', 'Upstream nodes'] } }] },

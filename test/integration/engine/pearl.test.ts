@@ -347,7 +347,7 @@ describe('dwb run --technique pearl on DQA data', () => {
         writeFileSync(questions, JSON.stringify([{ gdb: join(dqaRoot(), 'locating', 'db', `${dump}.cql`) }]));
         const imported = await runDqaImportCommand(['--questions', questions, '--target', `kuzu:${join(suiteDir(), 'graphs')}`], { stdout: () => undefined, stderr: () => undefined });
         expect(imported).toBe(0);
-        return `kuzu:${join(suiteDir(), 'graphs', `${dump}.kuzu`)}`;
+        return `kuzu:${join(suiteDir(), 'graphs', `${dump}.lbug`)}`;
       },
       lookup: "MATCH (t:Trade_node {name: 'baltic_sea'}) RETURN t.local_value AS local_value, t.ingoing AS ingoing",
       neighbors: "MATCH (s:Trade_node)-[r:source]->(d:Trade_node {name: 'baltic_sea'}) RETURN s.name AS source, r.flow AS flow ORDER BY source",

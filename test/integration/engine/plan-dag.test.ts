@@ -612,17 +612,17 @@ describe('Plan*RAG on a DQA Building question (SQLite)', () => {
   });
 });
 
-describe('Plan*RAG on a graph database (Kùzu, Cypher)', () => {
+describe('Plan*RAG on a graph database (LadybugDB, Cypher)', () => {
   it('decides a Locating question with Cypher queries per node, checked by the simulator', async () => {
     const dump = 'locating-1445-b1c118fa';
     const questions = join(suiteDir(), 'graph-questions.json');
     writeFileSync(questions, JSON.stringify([{ gdb: join(dqaRoot(), 'locating', 'db', `${dump}.cql`) }]));
     expect(await runDqaImportCommand(['--questions', questions, '--target', `kuzu:${join(suiteDir(), 'graphs')}`], { stdout: () => undefined, stderr: () => undefined })).toBe(0);
-    const graph = join(suiteDir(), 'graphs', `${dump}.kuzu`);
+    const graph = join(suiteDir(), 'graphs', `${dump}.lbug`);
     const { result, server, events } = await runPlanDag(
       [
         plannerTurn(rootsAndJoin),
-        queryTurn('Q1.1', "MATCH (s:Trade_node)-[:source]->(d:Trade_node {name: 'baltic_sea'}) RETURN s.name AS source ORDER BY source", { expect: (request) => (promptOf(request).includes('Kùzu Cypher') ? undefined : 'the node writes Cypher') }),
+        queryTurn('Q1.1', "MATCH (s:Trade_node)-[:source]->(d:Trade_node {name: 'baltic_sea'}) RETURN s.name AS source ORDER BY source", { expect: (request) => (promptOf(request).includes('LadybugDB Cypher') ? undefined : 'the node writes Cypher') }),
         queryTurn('Q1.2', "MATCH (c:Country {name: 'SWE'})-[r:NodeCountry]->(t:Trade_node) RETURN t.name AS node, r.base_trading_power AS power ORDER BY node"),
         nodeTurn('Q1.1', 'answer', { answer: ['krakow', 'novgorod'] }, { expect: (request) => (promptOf(request).includes('krakow') && promptOf(request).includes('rows: 2') ? undefined : 'Q1.1 reads its Cypher rows') }),
         nodeTurn('Q1.2', 'answer', { answer: 'krakow 7.98' }, { expect: (request) => (promptOf(request).includes('7.98') ? undefined : 'Q1.2 reads its Cypher rows') }),
@@ -637,7 +637,7 @@ describe('Plan*RAG on a graph database (Kùzu, Cypher)', () => {
   }, 120_000);
 });
 
-describe('Plan*RAG on a DQA Building question (Kùzu, Cypher)', () => {
+describe('Plan*RAG on a DQA Building question (LadybugDB, Cypher)', () => {
   it('decides the building with Cypher queries per node, checked by the simulator', async () => {
     const questions = join(suiteDir(), 'building-graph-questions.json');
     writeFileSync(questions, JSON.stringify([{ gdb: join(dqaRoot(), 'building', 'db', 'USA1836.cql') }]));
@@ -659,7 +659,7 @@ describe('Plan*RAG on a DQA Building question (Kùzu, Cypher)', () => {
         nodeTurn('Q1.2', 'answer', { answer: 741.53 }, { expect: (request) => (promptOf(request).includes('741.53') ? undefined : 'Q1.2 reads its Cypher rows') }),
         nodeTurn('Q2.1', 'decide', { decision: '1485', rationale: 'largest output per level' }),
       ],
-      { database: join(suiteDir(), 'graphs', 'USA1836.kuzu'), engine: 'kuzu', question: 'Which building id should we increase a level by 5 to maximally decrease the market price of furniture?', simulator: { rules: 'compat', known: { goods: 'furniture' } } },
+      { database: join(suiteDir(), 'graphs', 'USA1836.lbug'), engine: 'kuzu', question: 'Which building id should we increase a level by 5 to maximally decrease the market price of furniture?', simulator: { rules: 'compat', known: { goods: 'furniture' } } },
     );
     server.verify();
     expect(result).toMatchObject({ status: 'answered', decision: '1485' });

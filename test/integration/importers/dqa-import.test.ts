@@ -76,7 +76,7 @@ const engines: Engine[] = [
     target: () => servers.mariadb?.adminUri ?? '',
     open: (dump) => ({ uri: withDatabase(servers.mariadb?.uri ?? '', dump), dump: null }),
   },
-  { name: 'Kùzu', kind: 'graph', unavailable: null, target: () => `kuzu:${folder('kuzu')}`, open: (dump) => ({ uri: `kuzu:${folder('kuzu')}/${dump}.kuzu`, dump: null }) },
+  { name: 'LadybugDB', kind: 'graph', unavailable: null, target: () => `kuzu:${folder('kuzu')}`, open: (dump) => ({ uri: `kuzu:${folder('kuzu')}/${dump}.lbug`, dump: null }) },
   { name: 'Neo4j', kind: 'graph', unavailable: whyNeo4jUnavailable(), target: () => neo4jUri(servers.neo4j), open: (dump) => ({ uri: neo4jUri(servers.neo4j), dump }) },
 ];
 

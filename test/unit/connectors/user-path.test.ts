@@ -69,7 +69,7 @@ describe('saved and CLI targets', () => {
       expect.objectContaining({ code: 'not-found', message: `No file at ${join(home, 'absent.sqlite')}` }),
     );
     await expect(normalizeTarget({ engine: 'kuzu', path: 'file:///nonexistent/x.kuzu' })).rejects.toThrow(
-      expect.objectContaining({ code: 'not-found', message: 'No Kùzu database at /nonexistent/x.kuzu' }),
+      expect.objectContaining({ code: 'not-found', message: 'No LadybugDB database at /nonexistent/x.kuzu' }),
     );
   });
 

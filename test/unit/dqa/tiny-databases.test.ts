@@ -9,13 +9,13 @@ import Database from 'better-sqlite3';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openKuzuConnector } from '../../../src-main/connectors/kuzu';
+import { openLadybugConnector } from '../../../src-main/connectors/ladybug';
 import type { Connector } from '../../../src-main/connectors/connector';
 import { openSqliteConnector } from '../../../src-main/connectors/sqlite/sqlite-connector';
 import { solveBuilding, type BuildingData } from '../../../src-main/dqa/building';
 import { parseCypherDump, type GraphDump } from '../../../src-main/dqa/cypher-dump';
 import { loadBuildingFromConnector, loadLocatingFromConnector } from '../../../src-main/dqa/from-connector';
-import { writeKuzuDatabase } from '../../../src-main/dqa/kuzu-import';
+import { writeLadybugDatabase } from '../../../src-main/dqa/ladybug-import';
 import { solveLocating, type LocatingData } from '../../../src-main/dqa/locating';
 import { importingDatabases } from '../../../src-main/dqa/scenario-databases';
 import { parseSqlDump } from '../../../src-main/dqa/sql-dump';
@@ -196,8 +196,8 @@ async function openImported(engine: EngineName, name: string, sql: string, cyphe
     return openSqliteConnector({ path });
   }
   const path = join(suiteDir(), `${name}.kuzu`);
-  await writeKuzuDatabase(parseCypherDump(cypher, name), path, name);
-  return openKuzuConnector({ path, bufferPoolBytes: 64 * 1024 * 1024 });
+  await writeLadybugDatabase(parseCypherDump(cypher, name), path, name);
+  return openLadybugConnector({ path, bufferPoolBytes: 64 * 1024 * 1024 });
 }
 
 const loadedLocating = new Map<string, LocatingData>();
@@ -353,17 +353,17 @@ describe('has_has_merchant defect in a live database', () => {
       relationship.properties = { ...rest, has_has_merchant: flag ?? null };
     });
     const path = join(suiteDir(), 'mixed.kuzu');
-    await writeKuzuDatabase(graph, path, 'mixed');
-    const data = await withConnector(await openKuzuConnector({ path, bufferPoolBytes: 64 * 1024 * 1024 }), async (c) => (await loadLocatingFromConnector(c)).data);
+    await writeLadybugDatabase(graph, path, 'mixed');
+    const data = await withConnector(await openLadybugConnector({ path, bufferPoolBytes: 64 * 1024 * 1024 }), async (c) => (await loadLocatingFromConnector(c)).data);
     expect(data).toEqual(smallWorld());
   });
 });
 
-describe('graph dumps Kùzu cannot hold', () => {
+describe('graph dumps LadybugDB cannot hold', () => {
   it('an empty string is refused by the importer, and dqa solve falls back to parsing that dump in memory', async () => {
     const cypher = `${locatingCypher(smallWorld())}\nCREATE (n:Note {text: ""});`;
-    await expect(writeKuzuDatabase(parseCypherDump(cypher, 'empty'), join(suiteDir(), 'empty.kuzu'), 'empty')).rejects.toThrow(
-      'empty: node #6, text: empty strings cannot be imported into Kùzu (its CSV reader turns them into NULL)',
+    await expect(writeLadybugDatabase(parseCypherDump(cypher, 'empty'), join(suiteDir(), 'empty.kuzu'), 'empty')).rejects.toThrow(
+      'empty: node #6, text: empty strings cannot be imported into LadybugDB (its CSV reader turns them into NULL)',
     );
     const folder = join(suiteDir(), 'fallback');
     mkdirSync(join(folder, 'db'), { recursive: true });
@@ -373,7 +373,7 @@ describe('graph dumps Kùzu cannot hold', () => {
     try {
       const loaded = await databases.load('db/world.cql');
       expect(loaded.via).toBe('graph dump parsed in memory (db/world.cql)');
-      expect(progress.join('\n')).toMatch(/db\/world\.cql: reading through Kùzu failed \(.*empty strings cannot be imported into Kùzu.*\); parsing the dump in memory instead/);
+      expect(progress.join('\n')).toMatch(/db\/world\.cql: reading through LadybugDB failed \(.*empty strings cannot be imported into LadybugDB.*\); parsing the dump in memory instead/);
     } finally {
       await databases.close();
     }

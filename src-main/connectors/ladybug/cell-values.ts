@@ -1,4 +1,4 @@
-import type { KuzuValue, NodeID } from 'kuzu';
+import type { LbugValue, NodeID } from '@ladybugdb/core';
 
 import type { CellValue } from '../../contract/data';
 import { binaryCell } from '../shared/binary-cell';
@@ -12,7 +12,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Own properties of a node or relationship, without Kùzu's underscore bookkeeping keys. */
+/** Own properties of a node or relationship, without LadybugDB's underscore bookkeeping keys. */
 function properties(value: Record<string, unknown>): { [key: string]: JsonValue } {
   const json: { [key: string]: JsonValue } = {};
   for (const [key, entry] of Object.entries(value)) {
@@ -21,7 +21,7 @@ function properties(value: Record<string, unknown>): { [key: string]: JsonValue 
   return json;
 }
 
-/** Any value from Kùzu's Node binding as plain JSON: nodes, relationships, paths, dates, blobs. */
+/** Any value from LadybugDB's Node binding as plain JSON: nodes, relationships, paths, dates, blobs. */
 function toJson(value: unknown): JsonValue {
   const scalar = scalarJson(value);
   if (scalar !== undefined) return scalar;
@@ -52,10 +52,10 @@ function toJson(value: unknown): JsonValue {
 
 /**
  * A result cell. Scalars stay scalars; DATE columns keep only the date; graph elements, lists
- * and structs become compact JSON text. Kùzu's Node binding hands INT64 over as a JS number,
+ * and structs become compact JSON text. LadybugDB's Node binding hands INT64 over as a JS number,
  * so INT64 values beyond 2^53 have already lost digits (cast to STRING in the query to keep them).
  */
-export function toKuzuCell(value: KuzuValue | undefined, type: string): CellValue {
+export function toLadybugCell(value: LbugValue | undefined, type: string): CellValue {
   if (value instanceof Date && type === 'DATE') return value.toISOString().slice(0, 10);
   return jsonCell(toJson(value));
 }

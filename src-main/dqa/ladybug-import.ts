@@ -3,7 +3,7 @@
  * simulators can read graph dumps through the Kùzu connector like any other graph database.
  *
  * The writing runs in a separate Node process: Kùzu 0.11's Node binding can crash the process
- * that closed a Database once the garbage collector finalises it (see connectors/kuzu), and the
+ * that closed a Database once the garbage collector finalises it (see connectors/ladybug), and the
  * connector opens the result read-only in its own worker anyway. The child is a few lines of
  * plain JavaScript given with `-e`, so it needs no bundled entry file: it loads `kuzu` from
  * the path this process resolves and runs the planned statements in order.
@@ -12,19 +12,19 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { GraphDump } from './cypher-dump';
-import { kuzuImportStatements, planKuzuImport } from './kuzu-import-plan';
+import { ladybugImportStatements, planLadybugImport } from './ladybug-import-plan';
 
 const IMPORT_TIMEOUT_MS = 120_000;
-/** The dumps are small; Kùzu's default buffer pool (80% of RAM) is far too much for a helper. */
+/** The dumps are small; LadybugDB's default buffer pool (80% of RAM) is far too much for a helper. */
 const BUFFER_POOL_BYTES = 128 * 1024 * 1024;
 
 const CHILD_SCRIPT = `
-const [kuzuPath, databasePath, statementsPath, bufferPool] = process.argv.slice(1);
-const kuzu = require(kuzuPath);
+const [enginePath, databasePath, statementsPath, bufferPool] = process.argv.slice(1);
+const lbug = require(enginePath);
 const statements = JSON.parse(require('node:fs').readFileSync(statementsPath, 'utf8'));
 (async () => {
-  const database = new kuzu.Database(databasePath, Number(bufferPool));
-  const connection = new kuzu.Connection(database);
+  const database = new lbug.Database(databasePath, Number(bufferPool));
+  const connection = new lbug.Connection(database);
   for (const statement of statements) {
     try { await connection.query(statement); }
     catch (error) { throw new Error(String(error && error.message ? error.message : error) + ' (in: ' + statement.slice(0, 120) + ')'); }
@@ -50,20 +50,20 @@ function runChild(args: string[]): Promise<void> {
     child.on('exit', (code, signal) => {
       clearTimeout(timer);
       if (code === 0) resolve();
-      else reject(new Error(`Kùzu import failed (${signal ?? `exit code ${code}`}): ${stderr.trim() || 'no message'}`));
+      else reject(new Error(`LadybugDB import failed (${signal ?? `exit code ${code}`}): ${stderr.trim() || 'no message'}`));
     });
   });
 }
 
-/** Creates the Kùzu database at `path` (which must not exist) from `graph`; removes any partial result on failure. */
-export async function writeKuzuDatabase(graph: GraphDump, path: string, source?: string): Promise<void> {
-  const plan = planKuzuImport(graph, source);
-  const staging = mkdtempSync(join(dirname(path), '.kuzu-staging-'));
+/** Creates the LadybugDB database at `path` (which must not exist) from `graph`; removes any partial result on failure. */
+export async function writeLadybugDatabase(graph: GraphDump, path: string, source?: string): Promise<void> {
+  const plan = planLadybugImport(graph, source);
+  const staging = mkdtempSync(join(dirname(path), '.ladybug-staging-'));
   try {
     for (const { file } of plan.loads) writeFileSync(join(staging, file.name), file.content);
     const statementsPath = join(staging, 'statements.json');
-    writeFileSync(statementsPath, JSON.stringify(kuzuImportStatements(plan, staging)));
-    await runChild([require.resolve('kuzu'), path, statementsPath, String(BUFFER_POOL_BYTES)]);
+    writeFileSync(statementsPath, JSON.stringify(ladybugImportStatements(plan, staging)));
+    await runChild([require.resolve('@ladybugdb/core'), path, statementsPath, String(BUFFER_POOL_BYTES)]);
   } catch (error) {
     rmSync(path, { recursive: true, force: true });
     rmSync(`${path}.wal`, { force: true });

@@ -1,7 +1,7 @@
 import { WorkbenchError } from '../../contract/errors';
 
 /**
- * Operators refused even though the read-only database would run them: Kùzu's read-only mode
+ * Operators refused even though the read-only database would run them: LadybugDB's read-only mode
  * stops changes to the graph, not COPY … TO (which writes any file, including the database's
  * own), ATTACH, extension installs, configuration calls or explicit transactions.
  */
@@ -12,7 +12,7 @@ const refusedOperators = new Set([
 const refusedOperatorPrefixes = ['COPY', 'CREATE', 'DROP', 'ALTER', 'INSERT', 'SET', 'DELETE', 'MERGE'];
 
 /**
- * Table functions a query may call: Kùzu's internal scan of intermediate results and the
+ * Table functions a query may call: LadybugDB's internal scan of intermediate results and the
  * read-only catalog functions. File readers (LOAD FROM, read_csv, read_parquet…) are refused:
  * they read arbitrary files from the machine.
  */
@@ -24,20 +24,20 @@ const allowedTableFunctions = new Set([
 ]);
 
 /**
- * Second protection layer, decided by Kùzu's own planner: the query is planned with EXPLAIN
+ * Second protection layer, decided by LadybugDB's own planner: the query is planned with EXPLAIN
  * (which does not execute it) and the physical plan's operators and table functions vetted.
  */
-export function checkKuzuPlan(plan: string): void {
+export function checkLadybugPlan(plan: string): void {
   for (const match of plan.matchAll(/\b([A-Z][A-Z0-9_]*)\[\d+\]/g)) {
     const operator = match[1] ?? '';
     if (refusedOperators.has(operator) || refusedOperatorPrefixes.some((prefix) => operator.startsWith(prefix))) {
-      throw new WorkbenchError('read-only', `Kùzu: the query plan contains ${operator}, which is not allowed (only reading queries run)`);
+      throw new WorkbenchError('read-only', `LadybugDB: the query plan contains ${operator}, which is not allowed (only reading queries run)`);
     }
   }
   for (const match of plan.matchAll(/Function: ([A-Z0-9_]+)/g)) {
     const name = match[1] ?? '';
     if (!allowedTableFunctions.has(name)) {
-      throw new WorkbenchError('read-only', `Kùzu: ${name.toLowerCase()} is not allowed (file readers and non-catalog procedures are refused)`);
+      throw new WorkbenchError('read-only', `LadybugDB: ${name.toLowerCase()} is not allowed (file readers and non-catalog procedures are refused)`);
     }
   }
 }

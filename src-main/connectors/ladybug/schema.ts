@@ -6,10 +6,10 @@ function quoteString(text: string): string {
 }
 
 /**
- * Node tables become labels and relationship tables relationship types (Kùzu's schema is
+ * Node tables become labels and relationship tables relationship types (LadybugDB's schema is
  * declared, so properties and endpoints are exact), with exact counts.
  */
-export async function readKuzuSchema(read: GraphReader): Promise<SchemaInfo> {
+export async function readLadybugSchema(read: GraphReader): Promise<SchemaInfo> {
   const tables = await read('CALL show_tables() RETURN name, type');
   const labels: GraphElement[] = [];
   const relationshipTypes: GraphElement[] = [];

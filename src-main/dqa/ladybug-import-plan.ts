@@ -1,15 +1,15 @@
 /**
- * Plans the import of a parsed graph dump into a new Kùzu database: the DDL (Kùzu's schema is
+ * Plans the import of a parsed graph dump into a new LadybugDB database: the DDL (LadybugDB's schema is
  * declared), one CSV file per node label and per relationship (type, endpoint labels), and the
- * COPY statements that load them. Pure: kuzu-import.ts writes the files and runs the plan.
+ * COPY statements that load them. Pure: ladybug-import.ts writes the files and runs the plan.
  *
- * Why CSV and COPY: it is Kùzu's bulk path, and its number parsing round-trips doubles
+ * Why CSV and COPY: it is LadybugDB's bulk path, and its number parsing round-trips doubles
  * exactly (checked by the import tests). Binding a list of maps as one parameter does not:
- * Kùzu 0.11's Node binding reinterprets integer-valued numbers inside a DOUBLE list.
+ * LadybugDB 0.11's Node binding reinterprets integer-valued numbers inside a DOUBLE list.
  *
  * Every node and relationship gets an `import_order` property, its position in the dump. The
  * node tables use it as their primary key (the dumps have no declared keys) and the
- * connector loader orders by it, because Kùzu itself keeps no insertion order for
+ * connector loader orders by it, because LadybugDB itself keeps no insertion order for
  * relationships and table order is part of the DQA tie-break.
  */
 import { join } from 'node:path';
@@ -18,29 +18,29 @@ import { IMPORT_ORDER_COLUMN } from './connector-sql-load';
 import { DqaDataError } from './load-values';
 import type { DumpValue } from './sql-dump';
 
-export type KuzuPropertyType = 'BOOLEAN' | 'INT64' | 'DOUBLE' | 'STRING';
+export type LadybugPropertyType = 'BOOLEAN' | 'INT64' | 'DOUBLE' | 'STRING';
 
-export interface KuzuCsvFile {
+export interface LadybugCsvFile {
   /** File name inside the staging folder. */
   name: string;
   content: string;
 }
 
 /** One bulk load: a CSV file into a table (and, for a relationship table with several endpoint pairs, which pair). */
-export interface KuzuLoad {
+export interface LadybugLoad {
   table: string;
-  file: KuzuCsvFile;
+  file: LadybugCsvFile;
   endpoints?: { from: string; to: string };
 }
 
-export interface KuzuImportPlan {
+export interface LadybugImportPlan {
   ddl: string[];
-  loads: KuzuLoad[];
+  loads: LadybugLoad[];
 }
 
 interface PropertyColumn {
   name: string;
-  type: KuzuPropertyType;
+  type: LadybugPropertyType;
 }
 
 function quoteName(name: string): string {
@@ -59,8 +59,8 @@ function kindOf(value: Exclude<DumpValue, null>): ValueKind {
   return Number.isSafeInteger(value) ? 'integer' : 'float';
 }
 
-/** The narrowest Kùzu type holding every value; a mix of kinds is kept as text, which the DQA readers accept. */
-function typeFor(kinds: ReadonlySet<ValueKind>): KuzuPropertyType {
+/** The narrowest LadybugDB type holding every value; a mix of kinds is kept as text, which the DQA readers accept. */
+function typeFor(kinds: ReadonlySet<ValueKind>): LadybugPropertyType {
   if (kinds.size === 1 && kinds.has('boolean')) return 'BOOLEAN';
   if (kinds.size === 1 && kinds.has('integer')) return 'INT64';
   if ([...kinds].every((kind) => kind === 'integer' || kind === 'float') && kinds.size > 0) return 'DOUBLE';
@@ -81,12 +81,12 @@ function columnsOf(records: readonly Record<string, DumpValue>[], where: string)
   return [...kinds].map(([name, set]) => ({ name, type: typeFor(set) }));
 }
 
-/** One CSV field. Kùzu reads an empty field, quoted or not, as NULL, so an empty string cannot be kept and is refused. */
-function csvField(value: DumpValue | undefined, type: KuzuPropertyType, where: string): string {
+/** One CSV field. LadybugDB reads an empty field, quoted or not, as NULL, so an empty string cannot be kept and is refused. */
+function csvField(value: DumpValue | undefined, type: LadybugPropertyType, where: string): string {
   if (value === null || value === undefined) return '';
   if (type === 'STRING') {
     const text = String(value);
-    if (text === '') throw new DqaDataError(`${where}: empty strings cannot be imported into Kùzu (its CSV reader turns them into NULL)`);
+    if (text === '') throw new DqaDataError(`${where}: empty strings cannot be imported into LadybugDB (its CSV reader turns them into NULL)`);
     return `"${text.replaceAll('"', '""')}"`;
   }
   return String(value);
@@ -98,9 +98,9 @@ function csvLine(fields: string[]): string {
 
 /**
  * The statements that build the database once the plan's files are written into `directory`.
- * PARALLEL=false: Kùzu's parallel CSV reader refuses quoted newlines, which strings may hold.
+ * PARALLEL=false: LadybugDB's parallel CSV reader refuses quoted newlines, which strings may hold.
  */
-export function kuzuImportStatements(plan: KuzuImportPlan, directory: string): string[] {
+export function ladybugImportStatements(plan: LadybugImportPlan, directory: string): string[] {
   const copies = plan.loads.map(({ table, file, endpoints }) => {
     const options = ['HEADER=false', 'PARALLEL=false'];
     if (endpoints !== undefined) options.push(`from=${quoteString(endpoints.from)}`, `to=${quoteString(endpoints.to)}`);
@@ -111,7 +111,7 @@ export function kuzuImportStatements(plan: KuzuImportPlan, directory: string): s
 
 function singleLabel(node: DumpNode, index: number, source: string): string {
   if (node.labels.length !== 1) {
-    throw new DqaDataError(`${source}: node #${index + 1} has ${node.labels.length === 0 ? 'no label' : `labels ${node.labels.join(':')}`}; Kùzu needs exactly one label per node`);
+    throw new DqaDataError(`${source}: node #${index + 1} has ${node.labels.length === 0 ? 'no label' : `labels ${node.labels.join(':')}`}; LadybugDB needs exactly one label per node`);
   }
   return node.labels[0] as string;
 }
@@ -128,13 +128,13 @@ function groupBy<T>(items: readonly T[], keyOf: (item: T, index: number) => stri
   return groups;
 }
 
-export function planKuzuImport(graph: GraphDump, source = '<graph dump>'): KuzuImportPlan {
+export function planLadybugImport(graph: GraphDump, source = '<graph dump>'): LadybugImportPlan {
   const labelOf = graph.nodes.map((node, index) => singleLabel(node, index, source));
   const ddl: string[] = [];
-  const loads: KuzuLoad[] = [];
+  const loads: LadybugLoad[] = [];
   const tableNames = new Set<string>();
   const claim = (name: string, kind: string): void => {
-    // Kùzu keeps node and relationship tables in one namespace.
+    // LadybugDB keeps node and relationship tables in one namespace.
     if (tableNames.has(name.toLowerCase())) throw new DqaDataError(`${source}: ${kind} ${name} has the same name as another label or relationship type`);
     tableNames.add(name.toLowerCase());
   };

@@ -1,18 +1,18 @@
 /**
- * Worker process that owns one read-only Kùzu database. Kùzu's Node binding cannot interrupt
+ * Worker process that owns one read-only LadybugDB database. LadybugDB's Node binding cannot cancel
  * a query, so a query that overruns or is cancelled is stopped by killing this process (see
  * ../worker-host.ts); running here also keeps a native crash out of the app.
  * Arguments: database path, buffer pool bytes.
  */
-import type { Connection } from 'kuzu';
+import type { Connection } from '@ladybugdb/core';
 
 import { WorkbenchError } from '../../contract/errors';
-import { openReadOnlyKuzu, readSchema, runVettedQuery } from './kuzu-read';
-import type { KuzuNext, KuzuRequest } from './protocol';
+import { openReadOnlyLadybug, readSchema, runVettedQuery } from './ladybug-read';
+import type { LadybugNext, LadybugRequest } from './protocol';
 
 const [path, bufferPoolBytes] = process.argv.slice(2);
 if (path === undefined || bufferPoolBytes === undefined || !process.send) {
-  throw new Error('usage: a forked kuzu worker with the database path and buffer pool bytes as arguments');
+  throw new Error('usage: a forked LadybugDB worker with the database path and buffer pool bytes as arguments');
 }
 const send = process.send.bind(process);
 
@@ -20,8 +20,8 @@ let opening: Promise<Connection> | null = null;
 /** A streamed query's sent batch, waiting for the parent to ask for the next. */
 const waitingForNext = new Map<number, () => void>();
 
-async function answer(request: KuzuRequest & { id: number }): Promise<unknown> {
-  opening ??= openReadOnlyKuzu(path ?? '', Number(bufferPoolBytes));
+async function answer(request: LadybugRequest & { id: number }): Promise<unknown> {
+  opening ??= openReadOnlyLadybug(path ?? '', Number(bufferPoolBytes));
   const connection = await opening;
   if (request.type === 'open') return null;
   if (request.type === 'schema') return readSchema(connection);
@@ -34,7 +34,7 @@ async function answer(request: KuzuRequest & { id: number }): Promise<unknown> {
   return runVettedQuery(connection, request.text, { ...request, batches: { batchSize: request.batchSize, onBatch } });
 }
 
-process.on('message', (message: (KuzuRequest & { id: number }) | KuzuNext) => {
+process.on('message', (message: (LadybugRequest & { id: number }) | LadybugNext) => {
   if (message.type === 'next') {
     const next = waitingForNext.get(message.id);
     waitingForNext.delete(message.id);

@@ -4,24 +4,24 @@ import type { QueryResult, SchemaInfo } from '../../contract/data';
 import type { Connector, QueryOptions, RowBatch } from '../connector';
 import { rowBatchSize, StreamedResult } from '../shared/row-stream';
 import { startWorker, WorkerChannel } from '../worker-host';
-import type { KuzuRequest } from './protocol';
-import { checkKuzuStatement } from './statement-guard';
+import type { LadybugRequest } from './protocol';
+import { checkLadybugStatement } from './statement-guard';
 
 /** Opening reads the catalog of a possibly large database; give it time on a slow disk. */
 const openTimeoutMs = 60_000;
 const schemaTimeoutMs = 60_000;
 
 /**
- * A read-only Kùzu database whose queries run in a worker process (see ./worker.ts), like the
+ * A read-only LadybugDB database whose queries run in a worker process (see ./worker.ts), like the
  * SQLite connector: cancelling or overrunning a query kills the worker, and the next request
  * starts a fresh one.
  */
-export async function startKuzuConnector(path: string, bufferPoolBytes: number): Promise<Connector> {
+export async function startLadybugConnector(path: string, bufferPoolBytes: number): Promise<Connector> {
   const channel = new WorkerChannel(
-    () => startWorker({ bundledName: 'kuzu-worker.js', sourceFile: join(__dirname, 'worker.ts'), args: [path, String(bufferPoolBytes)] }),
+    () => startWorker({ bundledName: 'ladybug-worker.js', sourceFile: join(__dirname, 'worker.ts'), args: [path, String(bufferPoolBytes)] }),
     { file: path },
   );
-  const request = <T>(message: KuzuRequest, limit: { timeoutMs: number; signal?: AbortSignal }): Promise<T> => channel.request<T>(message, limit);
+  const request = <T>(message: LadybugRequest, limit: { timeoutMs: number; signal?: AbortSignal }): Promise<T> => channel.request<T>(message, limit);
   try {
     await request<null>({ type: 'open' }, { timeoutMs: openTimeoutMs });
   } catch (error) {
@@ -34,11 +34,11 @@ export async function startKuzuConnector(path: string, bufferPoolBytes: number):
     schema: () => request<SchemaInfo>({ type: 'schema' }, { timeoutMs: schemaTimeoutMs }),
     streamsRows: true,
     query: async (text: string, options: QueryOptions) => {
-      checkKuzuStatement(text);
+      checkLadybugStatement(text);
       if (options.onRows) {
         const stream = new StreamedResult(options);
         const end = await channel.stream<QueryResult>(
-          { type: 'stream', text, params: options.params, maxRows: options.maxRows, timeoutMs: options.timeoutMs, batchSize: rowBatchSize } satisfies KuzuRequest,
+          { type: 'stream', text, params: options.params, maxRows: options.maxRows, timeoutMs: options.timeoutMs, batchSize: rowBatchSize } satisfies LadybugRequest,
           { timeoutMs: options.timeoutMs, signal: options.signal },
           (batch) => {
             const { columns, rows } = batch as RowBatch;

@@ -1,31 +1,32 @@
 import { WorkbenchError } from '../../contract/errors';
 
-/** Clauses a Kùzu read query can start with. */
+/** Clauses a LadybugDB read query can start with. */
 const queryStarts = new Set(['MATCH', 'OPTIONAL', 'RETURN', 'WITH', 'UNWIND', 'CALL']);
 
 /** Whitespace every Cypher reader agrees on. Anything else before the first word is refused. */
 const asciiSpace = /[ \t\n\r\v\f]/;
 
 /**
- * First protection layer, before Kùzu sees the text. Kùzu carries out some statements while
- * it merely prepares them (preparing `EXPORT DATABASE` creates the target directory), so the
- * planner's verdict (plan-check.ts) can only be asked of text already known to be a query.
+ * First protection layer, before LadybugDB sees the text. Kùzu carried out some statements while
+ * it merely prepared them (preparing `EXPORT DATABASE` created the target directory); LadybugDB
+ * 0.19 no longer does so on a read-only database, but the planner's verdict (plan-check.ts) is
+ * still only asked of text already known to be a query.
  * The rule is an allow-list: the first word must be one of the query clauses above
  * (optionally after EXPLAIN or PROFILE), and the text before it may hold only ASCII
  * whitespace and comments that every reading agrees on. Anything a reader could take two
- * ways is refused rather than guessed at: a non-ASCII character before the first word (Kùzu
- * skips U+180E, U+00A0 and the other Unicode spaces; the Node runtime's `\s` does not), a
+ * ways is refused rather than guessed at: a non-ASCII character before the first word (LadybugDB's
+ * parser skips U+180E, U+00A0 and the other Unicode spaces; the Node runtime's `\s` does not), a
  * block comment holding `/*` (nesting), a line comment holding a lone carriage return, an
  * unterminated comment, or a first word that is not a query clause.
  */
-export function checkKuzuStatement(text: string): void {
+export function checkLadybugStatement(text: string): void {
   let reading = firstWord(text, 0);
   if (reading.word === 'EXPLAIN' || reading.word === 'PROFILE') reading = firstWord(text, reading.end);
   if (queryStarts.has(reading.word)) return;
   const found = reading.word === '' ? 'no clause' : reading.word;
   throw new WorkbenchError(
     'read-only',
-    `Kùzu: only queries starting with ${[...queryStarts].join(', ')} run (optionally after EXPLAIN or PROFILE); this one starts with ${found}`,
+    `LadybugDB: only queries starting with ${[...queryStarts].join(', ')} run (optionally after EXPLAIN or PROFILE); this one starts with ${found}`,
   );
 }
 
@@ -37,7 +38,7 @@ function firstWord(text: string, start: number): { word: string; end: number } {
     const code = (char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
     throw new WorkbenchError(
       'read-only',
-      `Kùzu: the query has an invisible or non-ASCII character (U+${code}) before its first word; remove it and start with MATCH, RETURN, WITH, UNWIND or CALL`,
+      `LadybugDB: the query has an invisible or non-ASCII character (U+${code}) before its first word; remove it and start with MATCH, RETURN, WITH, UNWIND or CALL`,
     );
   }
   const word = /^[A-Za-z_]+/.exec(text.slice(index))?.[0] ?? '';
@@ -66,5 +67,5 @@ function skipSpaceAndComments(text: string, start: number): number {
 }
 
 function ambiguous(why: string): WorkbenchError {
-  return new WorkbenchError('read-only', `Kùzu: the start of the query is ambiguous (${why}); remove the comment`);
+  return new WorkbenchError('read-only', `LadybugDB: the start of the query is ambiguous (${why}); remove the comment`);
 }

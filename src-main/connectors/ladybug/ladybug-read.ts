@@ -1,12 +1,12 @@
-import kuzu, { type Connection, type KuzuValue, type QueryResult as KuzuResult } from 'kuzu';
+import lbug, { type Connection, type LbugValue, type QueryResult as LbugResult } from '@ladybugdb/core';
 
 import type { CellValue, QueryResult, ResultColumn, SchemaInfo } from '../../contract/data';
 import { WorkbenchError } from '../../contract/errors';
-import { toKuzuCell } from './cell-values';
+import { toLadybugCell } from './cell-values';
 import { toWorkbenchError } from './errors';
 import { explainTextFor } from '../shared/cypher-text';
-import { checkKuzuPlan } from './plan-check';
-import { readKuzuSchema } from './schema';
+import { checkLadybugPlan } from './plan-check';
+import { readLadybugSchema } from './schema';
 
 /** Schema reads get a bound too, so a huge database cannot hang the schema browser. */
 const schemaTimeoutMs = 60_000;
@@ -14,20 +14,20 @@ const schemaTimeoutMs = 60_000;
 interface Rows {
   names: string[];
   types: string[];
-  rows: KuzuValue[][];
+  rows: LbugValue[][];
 }
 
 /**
- * Opens the database read-only: Kùzu then refuses every change to the graph and its schema.
- * The objects are never closed explicitly: Kùzu 0.11's Node binding can crash the process when
- * the garbage collector later finalises an explicitly closed Database, and this process only
- * ever ends by exiting or being killed, which releases everything anyway.
+ * Opens the database read-only: LadybugDB then refuses every change to the graph and its schema.
+ * The objects are never closed explicitly: this process only ever ends by exiting or being
+ * killed, which releases everything anyway (and Kùzu's binding, which LadybugDB's continues,
+ * could crash when the garbage collector finalised an explicitly closed Database).
  */
-export async function openReadOnlyKuzu(path: string, bufferPoolBytes: number): Promise<Connection> {
+export async function openReadOnlyLadybug(path: string, bufferPoolBytes: number): Promise<Connection> {
   try {
-    const database = new kuzu.Database(path, bufferPoolBytes, true, true);
+    const database = new lbug.Database(path, bufferPoolBytes, true, true);
     await database.init();
-    const connection = new kuzu.Connection(database);
+    const connection = new lbug.Connection(database);
     await connection.init();
     return connection;
   } catch (error) {
@@ -35,18 +35,18 @@ export async function openReadOnlyKuzu(path: string, bufferPoolBytes: number): P
   }
 }
 
-/** Prepares one statement (Kùzu refuses to prepare several) and reads at most `limit` rows. */
-async function readRows(connection: Connection, text: string, params: Record<string, KuzuValue>, limit: number): Promise<Rows> {
+/** Prepares one statement (LadybugDB refuses to prepare several) and reads at most `limit` rows. */
+async function readRows(connection: Connection, text: string, params: Record<string, LbugValue>, limit: number): Promise<Rows> {
   const prepared = await connection.prepare(text);
   if (!prepared.isSuccess()) throw new Error(prepared.getErrorMessage());
   const outcome = await connection.execute(prepared, params);
-  const results: KuzuResult[] = Array.isArray(outcome) ? outcome : [outcome];
+  const results: LbugResult[] = Array.isArray(outcome) ? outcome : [outcome];
   const result = results[results.length - 1];
   if (result === undefined) return { names: [], types: [], rows: [] };
   try {
     const names = await result.getColumnNames();
     const types = await result.getColumnDataTypes();
-    const rows: KuzuValue[][] = [];
+    const rows: LbugValue[][] = [];
     while (rows.length < limit && result.hasNext()) {
       const row = await result.getNext();
       if (row === null) break;
@@ -59,26 +59,29 @@ async function readRows(connection: Connection, text: string, params: Record<str
 }
 
 /**
- * Second protection layer, decided by Kùzu: the query must prepare as written (syntax errors
- * and write refusals then quote the user's text), and its EXPLAIN plan (nothing executes) must
- * only read (see plan-check.ts).
+ * Second protection layer, decided by LadybugDB: the query must prepare as written (syntax
+ * errors and write refusals then quote the user's text), the engine must call the prepared
+ * statement read-only, and its EXPLAIN plan (nothing executes) must only read (see
+ * plan-check.ts: LadybugDB calls COPY TO, ATTACH or INSTALL "read-only" too, as they leave the
+ * graph unchanged, so its verdict alone is not enough).
  */
-async function vet(connection: Connection, text: string, params: Record<string, KuzuValue>): Promise<void> {
+async function vet(connection: Connection, text: string, params: Record<string, LbugValue>): Promise<void> {
   const prepared = await connection.prepare(text);
   if (!prepared.isSuccess()) throw new Error(prepared.getErrorMessage());
+  if (!prepared.isReadOnly()) throw new WorkbenchError('read-only', 'LadybugDB: the statement changes the database (only reading queries run)');
   const plan = await readRows(connection, explainTextFor(text), params, 10);
-  for (const row of plan.rows) checkKuzuPlan(row.map(String).join('\n'));
+  for (const row of plan.rows) checkLadybugPlan(row.map(String).join('\n'));
 }
 
 export async function runVettedQuery(
   connection: Connection,
   text: string,
-  options: { params?: Record<string, unknown>; maxRows: number; timeoutMs: number; batches?: KuzuBatches },
+  options: { params?: Record<string, unknown>; maxRows: number; timeoutMs: number; batches?: LadybugBatches },
 ): Promise<QueryResult> {
   const started = performance.now();
-  const params = (options.params ?? {}) as Record<string, KuzuValue>;
+  const params = (options.params ?? {}) as Record<string, LbugValue>;
   try {
-    // Kùzu's own limit; the parent kills this process if Kùzu overruns it.
+    // LadybugDB's own limit; the parent kills this process if the engine overruns it.
     connection.setQueryTimeout(Math.max(1, Math.round(options.timeoutMs)));
     await vet(connection, text, params);
     if (options.batches) return await streamVettedRows(connection, text, params, options.maxRows, options.batches, started);
@@ -86,7 +89,7 @@ export async function runVettedQuery(
     const kept = result.rows.slice(0, options.maxRows);
     return {
       columns: result.names.map((name, index) => ({ name, type: result.types[index] ?? '' })),
-      rows: kept.map((row) => row.map((value, index) => toKuzuCell(value, result.types[index] ?? ''))),
+      rows: kept.map((row) => row.map((value, index) => toLadybugCell(value, result.types[index] ?? ''))),
       rowCount: kept.length,
       truncated: result.rows.length > options.maxRows,
       elapsedMs: performance.now() - started,
@@ -97,7 +100,7 @@ export async function runVettedQuery(
 }
 
 /** Streaming: each full batch of cells goes to `onBatch`, and reading waits until it settled. */
-export interface KuzuBatches {
+export interface LadybugBatches {
   batchSize: number;
   onBatch(columns: ResultColumn[], rows: CellValue[][]): Promise<void>;
 }
@@ -106,22 +109,22 @@ export interface KuzuBatches {
 async function streamVettedRows(
   connection: Connection,
   text: string,
-  params: Record<string, KuzuValue>,
+  params: Record<string, LbugValue>,
   maxRows: number,
-  batches: KuzuBatches,
+  batches: LadybugBatches,
   started: number,
 ): Promise<QueryResult> {
   const prepared = await connection.prepare(text);
   if (!prepared.isSuccess()) throw new Error(prepared.getErrorMessage());
   const outcome = await connection.execute(prepared, params);
-  const results: KuzuResult[] = Array.isArray(outcome) ? outcome : [outcome];
+  const results: LbugResult[] = Array.isArray(outcome) ? outcome : [outcome];
   const result = results[results.length - 1];
   if (result === undefined) return { columns: [], rows: [], rowCount: 0, truncated: false, elapsedMs: performance.now() - started };
   try {
     const names = await result.getColumnNames();
     const types = await result.getColumnDataTypes();
     const columns = names.map((name, index) => ({ name, type: types[index] ?? '' }));
-    const toCells = (row: Record<string, KuzuValue>): CellValue[] => names.map((name, index) => toKuzuCell(row[name] ?? null, types[index] ?? ''));
+    const toCells = (row: Record<string, LbugValue>): CellValue[] => names.map((name, index) => toLadybugCell(row[name] ?? null, types[index] ?? ''));
     let batch: CellValue[][] = [];
     let rowCount = 0;
     let truncated = false;
@@ -149,7 +152,7 @@ async function streamVettedRows(
 export async function readSchema(connection: Connection): Promise<SchemaInfo> {
   try {
     connection.setQueryTimeout(schemaTimeoutMs);
-    return await readKuzuSchema(async (cypher) => {
+    return await readLadybugSchema(async (cypher) => {
       const result = await readRows(connection, cypher, {}, 1_000_000);
       return result.rows.map((row) => Object.fromEntries(result.names.map((name, index) => [name, row[index]])));
     });

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { openKuzuConnector } from '../../../src-main/connectors/kuzu';
+import { openLadybugConnector } from '../../../src-main/connectors/ladybug';
 import { digestDirectory, runConnectorContract, type WriteAttempt } from './contract';
-import { writeKuzuFixture } from './fixture-loaders';
+import { writeLadybugFixture } from './fixture-loaders';
 
 // The database lives alone in its directory so a digest of the directory catches any write.
 const root = mkdtempSync(join(tmpdir(), 'dwb-contract-kuzu-'));
@@ -59,20 +59,20 @@ const writeAttempts: WriteAttempt[] = [
   { name: 'line comment then DETACH DELETE', text: '// just a comment\nMATCH (n) DETACH DELETE n' },
 ];
 
-/** The fixture database, alone in its directory (see writeKuzuFixture for why it is another process). */
+/** The fixture database, alone in its directory (see writeLadybugFixture for why it is another process). */
 function createFixtureDatabase(): void {
   mkdirSync(databaseDir, { recursive: true });
   mkdirSync(scratch, { recursive: true });
-  writeKuzuFixture(databasePath);
+  writeLadybugFixture(databasePath);
 }
 
-runConnectorContract('Kùzu connector', {
+runConnectorContract('LadybugDB connector', {
   unavailable: null,
   writeAttempts,
   forbiddenPaths: [outFile, exportDir],
   async setup() {
     createFixtureDatabase();
-    const connector = await openKuzuConnector({ path: databasePath, bufferPoolBytes: 128 * 1024 * 1024 });
+    const connector = await openLadybugConnector({ path: databasePath, bufferPoolBytes: 128 * 1024 * 1024 });
     return {
       connector,
       selectNodes: 'MATCH (n:Node) RETURN n.id AS id, n.name AS name, n.region AS region ORDER BY n.id',
@@ -93,10 +93,10 @@ runConnectorContract('Kùzu connector', {
 /** Runs statements against the database opened read-only in a separate process; returns each error. */
 function errorsFromReadOnlyDatabase(statements: string[]): (string | null)[] {
   const script = `
-    const kuzu = require(${JSON.stringify(require.resolve('kuzu'))});
+    const lbug = require(${JSON.stringify(require.resolve('@ladybugdb/core'))});
     (async () => {
-      const database = new kuzu.Database(${JSON.stringify(databasePath)}, 64 * 1024 * 1024, true, true);
-      const connection = new kuzu.Connection(database);
+      const database = new lbug.Database(${JSON.stringify(databasePath)}, 64 * 1024 * 1024, true, true);
+      const connection = new lbug.Connection(database);
       const errors = [];
       for (const statement of ${JSON.stringify(statements)}) {
         try { await connection.query(statement); errors.push(null); } catch (error) { errors.push(String(error.message)); }
@@ -107,7 +107,7 @@ function errorsFromReadOnlyDatabase(statements: string[]): (string | null)[] {
   return JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' })) as (string | null)[];
 }
 
-describe('Kùzu engine layers on their own', () => {
+describe('LadybugDB engine layers on their own', () => {
   it('the read-only database refuses writes without the statement guard and plan check', () => {
     const writes = [
       "CREATE (:Node {id: 98, name: 'x', region: 'y'})",
@@ -125,7 +125,7 @@ describe('Kùzu engine layers on their own', () => {
   });
 
   it('returns JSON-safe cells for graph values', async () => {
-    const connector = await openKuzuConnector({ path: databasePath, bufferPoolBytes: 64 * 1024 * 1024 });
+    const connector = await openLadybugConnector({ path: databasePath, bufferPoolBytes: 64 * 1024 * 1024 });
     try {
       const result = await connector.query(
         'MATCH p = (a:Node {id: 1})-[r:TRADES {id: 1}]->(b) RETURN a, r, p, r.tradedOn AS day, [1, 2] AS list, CAST(170141183460469231731687303715884105727 AS INT128) AS huge',
@@ -142,7 +142,7 @@ describe('Kùzu engine layers on their own', () => {
   });
 
   it('reports a missing database as not-found', async () => {
-    await expect(openKuzuConnector({ path: join(scratch, 'missing.kuzu') })).rejects.toMatchObject({ code: 'not-found' });
+    await expect(openLadybugConnector({ path: join(scratch, 'missing.kuzu') })).rejects.toMatchObject({ code: 'not-found' });
   });
 });
 

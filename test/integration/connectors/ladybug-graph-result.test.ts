@@ -4,11 +4,11 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { openKuzuConnector } from '../../../src-main/connectors/kuzu';
+import { openLadybugConnector } from '../../../src-main/connectors/ladybug';
 import type { Connector } from '../../../src-main/connectors/connector';
 import { expandNeighboursQuery, graphOfResults } from '../../../src-main/contract/graph-result';
 import { toCsv } from '../../../src-renderer/grid/csv';
-import { runKuzuStatements } from './fixture-loaders';
+import { runLadybugStatements } from './fixture-loaders';
 
 /** The graph view reads what the real Kùzu connector writes: nodes, relationships, paths, and a node's neighbours. */
 const root = mkdtempSync(join(tmpdir(), 'dwb-kuzu-graph-'));
@@ -16,7 +16,7 @@ const path = join(root, 'ports.kuzu');
 let connector: Connector;
 
 beforeAll(async () => {
-  runKuzuStatements(path, [
+  runLadybugStatements(path, [
     'CREATE NODE TABLE City(name STRING PRIMARY KEY, population INT64)',
     'CREATE NODE TABLE Port(code STRING PRIMARY KEY, depth DOUBLE)',
     'CREATE REL TABLE SHIPS(FROM Port TO City, tons INT64)',
@@ -27,7 +27,7 @@ beforeAll(async () => {
     "MATCH (a:City {name: 'Lisbon'}), (b:City {name: 'Faro'}) CREATE (a)-[:ROAD {km: 278}]->(b)",
     "MATCH (p:Port {code: 'LIS'}), (c:City {name: 'Lisbon'}) CREATE (p)-[:SHIPS {tons: 9000}]->(c)",
   ]);
-  connector = await openKuzuConnector({ path, bufferPoolBytes: 64 * 1024 * 1024 });
+  connector = await openLadybugConnector({ path, bufferPoolBytes: 64 * 1024 * 1024 });
 });
 
 afterAll(async () => {
@@ -35,7 +35,7 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-describe('graph elements from Kùzu results', () => {
+describe('graph elements from LadybugDB results', () => {
   it('reads the nodes and relationships a MATCH returns, each once, with labels and properties', async () => {
     const result = await connector.query("MATCH (a:City {name: 'Lisbon'})-[r:ROAD]->(b) RETURN a, r, b ORDER BY b.name", { maxRows: 100, timeoutMs: 30_000 });
     const graph = graphOfResults([result]);
