@@ -159,7 +159,7 @@ export function BenchmarksView({ client, onOpenNotebook }: { client: WorkbenchCl
           Max steps
           <input type="number" aria-label="Max steps" min={1} max={200} value={maxSteps} onChange={(event) => setMaxSteps(Number(event.target.value))} />
         </label>
-        <FidelitySetting techniques={techniques} fidelity={fidelity.fidelity} onChange={setFidelity} />
+        <FidelitySetting techniques={techniqueOptions.filter((option) => techniques.includes(option.id))} fidelity={fidelity.fidelity} onChange={setFidelity} />
         <button className="primary" data-testid="start-benchmark" disabled={starting || questionsFile.trim() === '' || techniques.length === 0 || dbs.length === 0 || !fidelity.temperatureValid} onClick={start}>
           Start
         </button>
