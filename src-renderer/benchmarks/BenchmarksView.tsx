@@ -91,7 +91,8 @@ export function BenchmarksView({ client, onOpenNotebook }: { client: WorkbenchCl
         maxSteps,
         fidelity: fidelity.fidelity,
         ...(fidelity.temperature !== undefined ? { temperature: fidelity.temperature } : {}),
-        ...(techniques.includes('dellma') ? { dellma } : {}),
+        // DeLLMa's panel sets its technique options; the service checks them with its schema.
+        ...(techniques.includes('dellma') ? { techniqueOptions: { dellma } } : {}),
       })
       .then((summary) => setSelectedId(summary.id))
       // A refused DeLLMa size reads as its reason, without the request's internal field path.
