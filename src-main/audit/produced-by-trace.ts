@@ -105,8 +105,15 @@ export function deriveProducedBy(events: readonly RunEvent[], context: ProducedB
   }
   for (const [key, value] of Object.entries(model)) if (!namedModelFields.has(key) && value !== undefined) settings[`model.${key}`] = value;
   for (const [key, value] of Object.entries(limits)) if (!namedLimitFields.has(key) && value !== undefined) settings[`limits.${key}`] = value;
+  // Each extension on or off: as the resolved fidelity lists them (every extension of the
+  // technique, shared and its own), or a top-level record written by other producers.
   const extensions: Record<string, boolean> = {};
   for (const [key, value] of Object.entries(record(startFields['extensions']))) if (typeof value === 'boolean') extensions[key] = value;
+  const resolved = record(startFields['fidelity'])['extensions'];
+  for (const entry of Array.isArray(resolved) ? resolved : []) {
+    const { id, on } = record(entry);
+    if (typeof id === 'string' && typeof on === 'boolean') extensions[id] = on;
+  }
 
   const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
   const num = (value: unknown): number | null => (typeof value === 'number' ? value : null);

@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { resolveFidelity, type RunFidelityRequest } from '../contract/fidelity';
 import type { ProducedBy } from '../contract/produced-by';
 import { techniqueNamed } from '../engine/techniques/registry';
+import { techniqueFidelity } from '../engine/techniques/technique-extensions';
 import type { QuestionResult } from './question-result';
 import type { QuestionModel } from './run-question';
 
@@ -46,7 +47,7 @@ export function intendedSettings(input: {
     model: details?.model ?? null,
     // The temperature the calls will be sent with, as the run records it: the fidelity's (paper: 0,
     // or --temperature), else the technique's own (AutoPlan decodes greedily), else the endpoint's.
-    temperature: (input.fidelity ? resolveFidelity(input.technique, input.fidelity).temperature : null) ?? techniqueNamed(input.technique).temperature ?? details?.temperature ?? null,
+    temperature: (input.fidelity ? resolveFidelity(techniqueFidelity(techniqueNamed(input.technique)), input.fidelity).temperature : null) ?? techniqueNamed(input.technique).temperature ?? details?.temperature ?? null,
     'token limit per call': details?.maxTokens ?? null,
     'step limit': input.maxSteps,
     'tool mode': toolMode,

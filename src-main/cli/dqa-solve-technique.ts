@@ -16,6 +16,7 @@ import type { QuestionVerdict } from '../dqa/solve-questions';
 import { defaultWorkspaceDir } from '../workspace/paths';
 import { choosePlaybook } from './playbook-choice';
 import { techniqueIds, techniqueNamed } from '../engine/techniques/registry';
+import { techniqueFidelity } from '../engine/techniques/technique-extensions';
 import { requirePlaybook } from '../engine/techniques/playbook-required';
 import type { ProviderSettings } from '../contract/model';
 import type { QuestionModel } from '../benchmark/run-question';
@@ -158,7 +159,7 @@ export async function runDqaTechniqueCommand(args: string[], io: CommandIo): Pro
   try {
     io.stderr(`solving ${questions.length} questions from ${files.join(', ')} with ${technique} on --db ${db}, ${concurrency} at a time, into ${outDir}`);
     // The benchmark offers no simulator or sandbox to the model whatever the fidelity (./run-question.ts).
-    io.stderr(fidelityLine(resolveFidelity(technique, fidelity, ['simulate-tool', 'whatif-tool'], techniqueNamed(technique).paperCallTokens)));
+    io.stderr(fidelityLine(resolveFidelity(techniqueFidelity(techniqueNamed(technique)), fidelity, ['simulate-tool', 'whatif-tool'])));
     const outcome = await runBenchmark({
       questions,
       technique,

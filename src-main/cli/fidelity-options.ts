@@ -1,5 +1,7 @@
 import { WorkbenchError } from '../contract/errors';
-import { extensionSwitchProblem, fidelities, type Fidelity, type RunFidelityRequest } from '../contract/fidelity';
+import { fidelities, type Fidelity, type RunFidelityRequest } from '../contract/fidelity';
+import { registeredTechniques, techniqueNamed } from '../engine/techniques/registry';
+import { extensionSwitchProblem } from '../engine/techniques/technique-extensions';
 import { numberOption } from './command-io';
 
 /** `--fidelity paper|product` and `--temperature T`, as `dwb run`, `dwb dqa solve` and `dwb dellma solve` take them. */
@@ -32,7 +34,7 @@ function switchedExtensions(written: readonly string[], technique: string | unde
     if (!match) throw new WorkbenchError('invalid-request', `--extension takes ID=on or ID=off (e.g. query-feedback=on), got "${item}"`);
     switched[match[1] as string] = match[2] === 'on';
   }
-  const problem = technique === undefined ? null : extensionSwitchProblem(technique, switched);
+  const problem = technique === undefined ? null : extensionSwitchProblem(techniqueNamed(technique), switched, registeredTechniques());
   if (problem) throw new WorkbenchError('invalid-request', `--extension: ${problem}`);
   return switched;
 }

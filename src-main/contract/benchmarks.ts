@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { dellmaRunSettingsSchema } from './dellma';
 import { fidelitySchema } from './fidelity';
 import { producedBySchema } from './produced-by';
 import { runStatusSchema, techniqueIdSchema } from './run';
@@ -155,8 +154,12 @@ export const benchmarkSpecSchema = z.object({
   dbs: z.array(dbKindSchema).min(1, 'choose at least one database kind'),
   concurrency: z.number().int().min(1).max(16).default(2),
   maxSteps: z.number().int().min(1).max(200).default(20),
-  /** DeLLMa: the variant and sizes its runs use, as `dwb dqa solve --engine dellma --variant … --samples … --batch … --overlap …` (absent: the defaults). */
-  dellma: dellmaRunSettingsSchema.optional(),
+  /**
+   * Each technique's own options by technique id, as `runs/start` takes them for one run
+   * (`dwb dqa solve --engine <id>` with its flags); checked by that technique's schema when the
+   * benchmark starts, and stored as it read them. Absent for a technique: its defaults.
+   */
+  techniqueOptions: z.record(techniqueIdSchema, z.record(z.string(), z.unknown())).optional(),
   /**
    * Fidelity to each technique's paper (contract/fidelity.ts). A new benchmark without it runs
    * at `paper`; a benchmark stored before it existed ran at `product`, and a resume keeps that.
@@ -166,6 +169,18 @@ export const benchmarkSpecSchema = z.object({
   temperature: z.number().min(0).max(2).optional(),
 });
 export type BenchmarkSpec = z.output<typeof benchmarkSpecSchema>;
+
+/**
+ * A spec as the workspace stored it. Specs stored before technique options kept DeLLMa's
+ * variant and sizes in a top-level `dellma` field; they are read as DeLLMa's options, so an
+ * older benchmark lists and resumes with the settings it started with.
+ */
+export function readStoredBenchmarkSpec(stored: unknown): BenchmarkSpec {
+  if (typeof stored !== 'object' || stored === null || !('dellma' in stored)) return benchmarkSpecSchema.parse(stored);
+  const { dellma: legacy, ...rest } = stored as Record<string, unknown> & { techniqueOptions?: Record<string, unknown> };
+  const techniqueOptions = legacy === undefined || rest.techniqueOptions?.['dellma'] !== undefined ? rest.techniqueOptions : { ...rest.techniqueOptions, dellma: legacy };
+  return benchmarkSpecSchema.parse({ ...rest, ...(techniqueOptions ? { techniqueOptions } : {}) });
+}
 
 export const benchmarkStatusSchema = z.enum(['running', 'stopped', 'finished', 'interrupted', 'failed']);
 

@@ -6,44 +6,57 @@ import { z } from 'zod';
  *   step limits, the database's own messages, no tools the paper did not have, the paper's own
  *   fallback. The default of the benchmarks (`dwb dqa solve`, `dwb dellma solve`, the
  *   Benchmarks view), so a table compares the techniques the papers describe.
- * - `product`: the workbench's labelled extensions on (`runExtensions` below). The default of
+ * - `product`: the workbench's labelled extensions on (`sharedExtensions` below, and each
+ *   technique's own on its definition). The default of
  *   app runs and `dwb run`.
  */
 export const fidelities = ['paper', 'product'] as const;
 export type Fidelity = (typeof fidelities)[number];
 export const fidelitySchema = z.enum(fidelities);
 
-/** One product extension: a named, labelled toggle, with what the paper did instead and its default per fidelity. */
-export interface RunExtension {
-  id: string;
+/**
+ * One product extension: a named, labelled toggle, with what the paper did instead and whether
+ * it is on at each fidelity. A technique's own extensions are declared on its definition
+ * (engine/techniques/<id>/technique.ts); the ones below are shared. `runs/techniques` carries
+ * every extension of each technique, so the renderer lists them without knowing the techniques.
+ */
+export const runExtensionSchema = z.object({
+  id: z.string().regex(/^[a-z][a-z0-9-]*$/),
   /** A short label, shown where the fidelity is chosen and in reports. */
-  label: string;
+  label: z.string(),
   /** What it adds, in one sentence. */
-  adds: string;
+  adds: z.string(),
   /** What the paper did instead. */
-  paperInstead: string;
-  /** Techniques it concerns; absent: every technique. */
-  techniques?: readonly string[];
+  paperInstead: z.string(),
   /**
-   * On at `paper` fidelity only for these techniques: their own paper did this (AutoPlan's
-   * augmented feedback), or the technique has no paper setting on a database to fall back to
-   * (DeLLMa's factors); still recorded as an extension, on.
+   * On at `paper` fidelity: the technique's own paper did this (AutoPlan's augmented feedback),
+   * or the technique has no paper setting on a database to fall back to (DeLLMa's factors);
+   * still recorded as an extension, on.
    */
-  paperFor?: readonly string[];
+  paper: z.boolean(),
   /** On at `product` fidelity. */
-  product: boolean;
+  product: z.boolean(),
+});
+export type RunExtension = z.infer<typeof runExtensionSchema>;
+
+/**
+ * An extension the run executor or a shared tool provides rather than one technique.
+ * `everyTechnique`: it concerns every technique (the query tool's feedback); else only those
+ * whose definition lists it in `sharedExtensions` (the conversation techniques that offer the
+ * simulate and what-if tools). Off at `paper` unless a definition's `paperSettings.keeps` it.
+ */
+export interface SharedExtension extends Omit<RunExtension, 'paper'> {
+  everyTechnique: boolean;
 }
 
-const PLANRAG_FAMILY = ['planrag', 'iterrag', 'singlerag', 'planrag-norp'] as const;
-
-/** Every extension a run can switch; the run-start event records each that concerns the run's technique, on or off. */
-export const runExtensions: readonly RunExtension[] = [
+/** The extensions shared by techniques; each technique's own are on its definition. */
+export const sharedExtensions: readonly SharedExtension[] = [
   {
     id: 'query-feedback',
     label: 'Richer database feedback',
     adds: 'A failed or empty query is answered with the valid names and the closest one, the clause of a syntax error, or the filter that emptied the result.',
     paperInstead: "The database's own message only (AutoPlan's paper augments the environment's feedback, so AutoPlan keeps it).",
-    paperFor: ['autoplan'],
+    everyTechnique: true,
     product: true,
   },
   {
@@ -51,7 +64,7 @@ export const runExtensions: readonly RunExtension[] = [
     label: 'Simulate tool offered',
     adds: "Where a simulator fits the data the model may run it (the simulate tool) before deciding.",
     paperInstead: 'No simulator: the model decides from what its queries retrieve.',
-    techniques: [...PLANRAG_FAMILY, 'autoplan'],
+    everyTechnique: false,
     product: true,
   },
   {
@@ -59,43 +72,21 @@ export const runExtensions: readonly RunExtension[] = [
     label: 'What-if tool offered',
     adds: 'Where the data can be copied into a sandbox the model may run a what-if experiment on the copy.',
     paperInstead: 'No what-if experiments: retrieval only.',
-    techniques: [...PLANRAG_FAMILY, 'autoplan'],
-    product: true,
-  },
-  {
-    id: 'pearl-query-retry',
-    label: 'Pearl: a failed step query may be written again',
-    adds: 'A database step whose query failed may write one more query before its output.',
-    paperInstead: 'One query per database step (the paper runs each step once).',
-    techniques: ['pearl'],
-    product: true,
-  },
-  {
-    id: 'pearl-parallel-steps',
-    label: 'Pearl: independent steps at once',
-    adds: 'Steps whose inputs are ready run at once, up to 3.',
-    paperInstead: 'Steps run one after another in plan order.',
-    techniques: ['pearl'],
-    product: true,
-  },
-  {
-    id: 'pearl-planrag-fallback',
-    label: 'Pearl: PlanRAG answers when no program parses',
-    adds: 'After 8 refused programs PlanRAG answers the question on the same run.',
-    paperInstead: 'A zero-shot answer: the question, the rules and the schema, no queries.',
-    techniques: ['pearl'],
-    product: true,
-  },
-  {
-    id: 'dellma-option-factors',
-    label: 'DeLLMa: a factor per option on a database',
-    adds: 'Each option gets an unknown of its own, "how <option> turns out", beside the unknowns the question lists.',
-    paperInstead: "Hand-written factor templates per environment (agriculture, stocks); a database has none, so it stays on at paper fidelity (off: only the question's listed unknowns).",
-    techniques: ['dellma'],
-    paperFor: ['dellma'],
+    everyTechnique: false,
     product: true,
   },
 ];
+
+/**
+ * What a technique's fidelity depends on, as `runs/techniques` carries it: every extension that
+ * concerns it (shared and its own, each with its paper and product default) and the per-call
+ * token limits its paper used. Built from a definition by engine/techniques/technique-extensions.ts.
+ */
+export const techniqueFidelitySchema = z.object({
+  extensions: z.array(runExtensionSchema),
+  paperCallTokens: z.record(z.string(), z.number().int().positive()),
+});
+export type TechniqueFidelity = z.infer<typeof techniqueFidelitySchema>;
 
 /** What a run was asked for: the fidelity, and optionally a temperature and single extensions switched. */
 export const runFidelityRequestSchema = z.object({
@@ -121,24 +112,18 @@ export const resolvedFidelitySchema = z.object({
 });
 export type ResolvedFidelity = z.infer<typeof resolvedFidelitySchema>;
 
-/** The extensions that concern `technique`. */
-export function extensionsFor(technique: string): RunExtension[] {
-  return runExtensions.filter((extension) => !extension.techniques || extension.techniques.includes(technique));
-}
-
-/** Whether an extension is on at a fidelity for a technique, before anything the run lacks (no simulator) turns it off. */
-export function extensionDefault(extension: RunExtension, fidelity: Fidelity, technique: string): boolean {
-  if (fidelity === 'product') return extension.product;
-  return extension.paperFor?.includes(technique) ?? false;
+/** Whether an extension is on at a fidelity, before anything the run lacks (no simulator) turns it off. */
+export function extensionDefault(extension: RunExtension, fidelity: Fidelity): boolean {
+  return fidelity === 'product' ? extension.product : extension.paper;
 }
 
 /**
- * The settings a run of `technique` runs with at the requested fidelity. `unavailable` names
- * extensions the run cannot have whatever the fidelity (no simulator fits, no sandbox), so the
- * record says what the model was really offered. `paperCallTokens` are the per-call token
- * limits the technique's paper used (its definition's `paperCallTokens`), applied at `paper`.
+ * The settings a run of a technique runs with at the requested fidelity. `technique` is what
+ * its definition says (its extensions, its paper's per-call token limits, applied at `paper`).
+ * `unavailable` names extensions the run cannot have whatever the fidelity (no simulator fits,
+ * no sandbox), so the record says what the model was really offered.
  */
-export function resolveFidelity(technique: string, request: RunFidelityRequest, unavailable: readonly string[] = [], paperCallTokens: Readonly<Record<string, number>> = {}): ResolvedFidelity {
+export function resolveFidelity(technique: TechniqueFidelity, request: RunFidelityRequest, unavailable: readonly string[] = []): ResolvedFidelity {
   const { fidelity } = request;
   const switched = request.extensions ?? {};
   const temperature = request.temperature ?? (fidelity === 'paper' ? 0 : null);
@@ -146,32 +131,25 @@ export function resolveFidelity(technique: string, request: RunFidelityRequest, 
     fidelity,
     temperature,
     temperatureFrom: request.temperature !== undefined ? 'option' : fidelity === 'paper' ? 'paper' : 'technique-or-settings',
-    callMaxTokens: fidelity === 'paper' ? { ...paperCallTokens } : {},
-    extensions: extensionsFor(technique).map((extension) => ({
+    callMaxTokens: fidelity === 'paper' ? { ...technique.paperCallTokens } : {},
+    extensions: technique.extensions.map((extension) => ({
       id: extension.id,
       label: extension.label,
-      on: !unavailable.includes(extension.id) && (switched[extension.id] ?? extensionDefault(extension, fidelity, technique)),
+      on: !unavailable.includes(extension.id) && (switched[extension.id] ?? extensionDefault(extension, fidelity)),
     })),
   };
 }
 
 /**
- * The problem with switching these extensions for a technique, or null: an id the registry does
- * not have, or one that does not concern the technique, is refused rather than silently ignored.
+ * Whether a resolved run has an extension on; one that does not concern the technique counts as
+ * off. A run without a record (older callers) runs as `product`: a technique passes its own
+ * extension (its declaration) so that default is known; a shared one may be named by id.
  */
-export function extensionSwitchProblem(technique: string, switched: Readonly<Record<string, boolean>>): string | null {
-  for (const id of Object.keys(switched)) {
-    const extension = runExtensions.find((candidate) => candidate.id === id);
-    if (!extension) return `No extension "${id}": the extensions are ${runExtensions.map((candidate) => candidate.id).join(', ')}`;
-    if (extension.techniques && !extension.techniques.includes(technique)) return `The extension ${id} is for ${extension.techniques.join(', ')}, not ${technique}`;
-  }
-  return null;
-}
-
-/** Whether a resolved run has an extension on; one that does not concern the technique counts as off. A run without a record (older callers) runs as `product`. */
-export function extensionOn(resolved: ResolvedFidelity | undefined, id: string): boolean {
-  if (!resolved) return runExtensions.find((extension) => extension.id === id)?.product ?? false;
-  return resolved.extensions.find((extension) => extension.id === id)?.on ?? false;
+export function extensionOn(resolved: ResolvedFidelity | undefined, extension: string | Pick<RunExtension, 'id' | 'product'>): boolean {
+  const declared = typeof extension === 'string' ? sharedExtensions.find((candidate) => candidate.id === extension) : extension;
+  const id = typeof extension === 'string' ? extension : extension.id;
+  if (!resolved) return declared?.product ?? false;
+  return resolved.extensions.find((entry) => entry.id === id)?.on ?? false;
 }
 
 /** One line saying which fidelity applies, for `dwb run`, the benchmarks and the app. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { engineSchema, queryResultSchema } from './data';
-import { resolvedFidelitySchema } from './fidelity';
+import { resolvedFidelitySchema, techniqueFidelitySchema } from './fidelity';
 import { workbenchErrorSchema } from './error-schema';
 import { decisionOriginSchema, producedBySchema } from './produced-by';
 import { simulationResultSchema, verificationSchema } from './simulation';
@@ -14,8 +14,8 @@ import { whatIfResultSchema, whatIfSpecSchema } from './whatif';
 export const techniqueIdSchema = z.string().regex(/^[a-z][a-z0-9-]*$/, 'a technique id is lower-case letters, digits and dashes');
 export type TechniqueIdValue = z.infer<typeof techniqueIdSchema>;
 
-/** A registered technique as pickers show it (the run composer, the benchmark). */
-export const techniqueInfoSchema = z.object({ id: techniqueIdSchema, label: z.string(), summary: z.string() });
+/** A registered technique as pickers show it (the run composer, the benchmark), with its extensions and paper settings for the Fidelity setting. */
+export const techniqueInfoSchema = z.object({ id: techniqueIdSchema, label: z.string(), summary: z.string(), fidelity: techniqueFidelitySchema });
 export type TechniqueInfo = z.infer<typeof techniqueInfoSchema>;
 
 export const runStatusSchema = z.enum(['running', 'interrupted', 'answered', 'step-limit', 'token-limit', 'time-limit', 'failed', 'stopped', 'cancelled']);

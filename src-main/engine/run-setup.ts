@@ -30,6 +30,7 @@ import { createRunCellWriter, type CellSink } from './run-cells';
 import { RunLog } from './run-log';
 import type { TechniqueHost } from './techniques/technique';
 import { techniqueNamed } from './techniques/registry';
+import { techniqueFidelity } from './techniques/technique-extensions';
 import type { KeptOutputs } from './techniques/pearl/rerun';
 
 /**
@@ -127,7 +128,7 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
   const whatIf = runWhatIfFor(setup.target, setup.connector, setup.whatIf);
   // What the run cannot offer whatever its fidelity, so the record says what the model was offered.
   const unavailable = [...(setup.simulator ? [] : ['simulate-tool']), ...(whatIf ? [] : ['whatif-tool'])];
-  const fidelity = resolveFidelity(setup.technique, setup.fidelity ?? { fidelity: 'product' }, unavailable, techniqueNamed(setup.technique).paperCallTokens);
+  const fidelity = resolveFidelity(techniqueFidelity(techniqueNamed(setup.technique)), setup.fidelity ?? { fidelity: 'product' }, unavailable);
   // The run-start event records the data's fingerprint, the model settings and the fidelity for the audit trail.
   const details = setup.model.details ?? (settings !== null && 'baseUrl' in settings ? settings : null);
   // A local model is loaded first so the run-start event records its thread choice; a load that

@@ -18,6 +18,7 @@ import { cellSchema } from '../contract/notebook';
 import type { ProviderSettings } from '../contract/model';
 import { benchmarkQuestions, runBenchmark } from '../benchmark/run-benchmark';
 import { writeResultFiles } from '../benchmark/results-files';
+import { checkedBenchmarkOptions } from '../benchmark/benchmark-options';
 import { writeQuestionResult } from '../benchmark/question-result';
 import { requirePlaybook } from '../engine/techniques/playbook-required';
 import { collectResults, resultsTable } from '../benchmark/results-table';
@@ -74,7 +75,7 @@ export function createBenchmarkService(deps: {
    */
   const readQuestions = async (spec: BenchmarkSpec): Promise<number> => {
     for (const technique of spec.techniques) techniqueNamed(technique);
-    if (spec.dellma && !spec.techniques.includes('dellma')) throw new WorkbenchError('invalid-request', 'The DeLLMa variant and sizes are for the DeLLMa technique, which this benchmark does not run');
+    checkedBenchmarkOptions(spec);
     const set = await readQuestionSetFile(spec.questionsFile);
     for (const db of spec.dbs) await checkDumpFiles(set.baseDir, set.questions.map((question) => (db === 'rdb' ? question.rdb : question.gdb)), db);
     for (const technique of spec.techniques) {
@@ -101,8 +102,8 @@ export function createBenchmarkService(deps: {
             model: { settings },
             maxSteps: spec.maxSteps,
             concurrency: spec.concurrency,
-            // The spec's DeLLMa settings (the Benchmarks view's form) are the DeLLMa technique's own options.
-            ...(technique === 'dellma' && spec.dellma ? { techniqueOptions: spec.dellma } : {}),
+            // Each technique's own options (a technique's panel in the Benchmarks view), checked when the benchmark started.
+            ...(spec.techniqueOptions?.[technique] ? { techniqueOptions: spec.techniqueOptions[technique] } : {}),
             fidelity: { fidelity: spec.fidelity ?? 'product', ...(spec.temperature !== undefined ? { temperature: spec.temperature } : {}) },
             signal,
             onResult: (result) => {
@@ -147,6 +148,9 @@ export function createBenchmarkService(deps: {
     'benchmarks/start': async (asked) => {
       // The benchmark measures the papers' techniques unless told otherwise; stored with the spec so a resume keeps it.
       const spec: BenchmarkSpec = { ...asked, fidelity: asked.fidelity ?? 'paper' };
+      // Stored as the techniques' schemas read them (defaults filled in), so a resume runs the same.
+      const techniqueOptions = checkedBenchmarkOptions(spec);
+      if (techniqueOptions) spec.techniqueOptions = techniqueOptions;
       const settings = requireModel();
       const perKind = await readQuestions(spec);
       const id = deps.environment.newId();

@@ -1,4 +1,5 @@
 import { registeredTechniques } from '../engine/techniques/registry';
+import { techniqueFidelity } from '../engine/techniques/technique-extensions';
 import { documentContext } from '../engine/techniques/dellma/documents';
 import { estimateDellmaRun } from '../engine/techniques/dellma/run-estimate';
 import { checkProgram } from '../engine/techniques/pearl/program';
@@ -48,7 +49,7 @@ export function runHandlers(dependencies: {
     'runs/list': ({ notebookId }) => runStore.list(notebookId),
     'runs/list-all': ({ limit }) => runStore.listAll(limit),
     'runs/active': () => runs.active(),
-    'runs/techniques': () => registeredTechniques().map(({ id, label, summary }) => ({ id, label, summary })),
+    'runs/techniques': () => registeredTechniques().map((technique) => ({ id: technique.id, label: technique.label, summary: technique.summary, fidelity: techniqueFidelity(technique) })),
 
     'pearl/check': ({ program, actions }) => checkProgram(program, actions),
     'pearl/run-program': ({ runId, program, mode }) => runs.runProgram(runId, program, mode),

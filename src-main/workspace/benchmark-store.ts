@@ -1,5 +1,5 @@
 import { WorkbenchError } from '../contract/errors';
-import { benchmarkProgressSchema, benchmarkSpecSchema, benchmarkStatusSchema, type BenchmarkSummary } from '../contract/benchmarks';
+import { benchmarkProgressSchema, benchmarkStatusSchema, readStoredBenchmarkSpec, type BenchmarkSummary } from '../contract/benchmarks';
 import type { AppDatabase } from './app-database';
 
 interface BenchmarkRow {
@@ -54,7 +54,7 @@ export class BenchmarkStore {
   private summary(row: BenchmarkRow): BenchmarkSummary {
     return {
       id: row.id,
-      spec: benchmarkSpecSchema.parse(JSON.parse(row.spec)),
+      spec: readStoredBenchmarkSpec(JSON.parse(row.spec)),
       model: row.model,
       status: benchmarkStatusSchema.parse(row.status),
       progress: benchmarkProgressSchema.parse(JSON.parse(row.progress)),

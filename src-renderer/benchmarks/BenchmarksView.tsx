@@ -91,7 +91,8 @@ export function BenchmarksView({ client, onOpenNotebook }: { client: WorkbenchCl
         maxSteps,
         fidelity: fidelity.fidelity,
         ...(fidelity.temperature !== undefined ? { temperature: fidelity.temperature } : {}),
-        ...(techniques.includes('dellma') ? { dellma } : {}),
+        // DeLLMa's panel sets its technique options; the service checks them with its schema.
+        ...(techniques.includes('dellma') ? { techniqueOptions: { dellma } } : {}),
       })
       .then((summary) => setSelectedId(summary.id))
       // A refused DeLLMa size reads as its reason, without the request's internal field path.
@@ -159,7 +160,7 @@ export function BenchmarksView({ client, onOpenNotebook }: { client: WorkbenchCl
           Max steps
           <input type="number" aria-label="Max steps" min={1} max={200} value={maxSteps} onChange={(event) => setMaxSteps(Number(event.target.value))} />
         </label>
-        <FidelitySetting techniques={techniques} fidelity={fidelity.fidelity} onChange={setFidelity} />
+        <FidelitySetting techniques={techniqueOptions.filter((option) => techniques.includes(option.id))} fidelity={fidelity.fidelity} onChange={setFidelity} />
         <button className="primary" data-testid="start-benchmark" disabled={starting || questionsFile.trim() === '' || techniques.length === 0 || dbs.length === 0 || !fidelity.temperatureValid} onClick={start}>
           Start
         </button>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { extensionsFor, resolveFidelity, type Fidelity } from '../../src-main/contract';
+import { resolveFidelity, type Fidelity, type TechniqueInfo } from '../../src-main/contract';
 
 /** What a change of the fidelity setting reports: the fidelity, and the temperature typed (undefined: blank; invalid: out of range, so nothing may start). */
 export interface FidelityChoice {
@@ -17,8 +17,10 @@ const summaries: Record<Fidelity, string> = {
  * The run-level fidelity (contract/fidelity.ts) as the run composer and the Benchmarks form
  * show it: paper or product, an optional temperature, and every extension that concerns the
  * chosen techniques, on or off at this fidelity, with what the paper did instead as its title.
+ * The extensions are each technique's own as `runs/techniques` carries them from its definition,
+ * so a new technique's extensions show here without a change to this file.
  */
-export function FidelitySetting({ techniques, fidelity, onChange }: { techniques: readonly string[]; fidelity: Fidelity; onChange(choice: FidelityChoice): void }) {
+export function FidelitySetting({ techniques, fidelity, onChange }: { techniques: readonly TechniqueInfo[]; fidelity: Fidelity; onChange(choice: FidelityChoice): void }) {
   const [temperatureText, setTemperatureText] = useState('');
   const temperature = readTemperature(temperatureText);
   const report = (next: Fidelity, text: string): void => {
@@ -27,10 +29,10 @@ export function FidelitySetting({ techniques, fidelity, onChange }: { techniques
   };
   const seen = new Set<string>();
   const rows = techniques.flatMap((technique) =>
-    extensionsFor(technique).flatMap((extension) => {
+    technique.fidelity.extensions.flatMap((extension) => {
       if (seen.has(extension.id)) return [];
       seen.add(extension.id);
-      const on = resolveFidelity(technique, { fidelity }).extensions.find((entry) => entry.id === extension.id)?.on ?? false;
+      const on = resolveFidelity(technique.fidelity, { fidelity }).extensions.find((entry) => entry.id === extension.id)?.on ?? false;
       return [{ extension, on }];
     }),
   );

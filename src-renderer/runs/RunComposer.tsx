@@ -163,7 +163,7 @@ export function RunComposer({ draft }: { draft: RunDraft }) {
       <RunDocumentsNote technique={form.technique} />
       {form.technique === 'dellma' && <DellmaSettings question={form.question} rules={form.rules} value={ownOptions as DellmaRunSettingsInput} onChange={(dellma) => setOwnOptions(dellma)} />}
       <FidelitySetting
-        techniques={[form.technique]}
+        techniques={techniqueOptions.filter((option) => option.id === form.technique)}
         fidelity={form.fidelity}
         onChange={(choice) => {
           const { temperature: _previous, ...rest } = form;

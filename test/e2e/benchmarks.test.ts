@@ -92,6 +92,10 @@ describe('benchmarks in the app', () => {
     await view.getByLabel('PlanRAG', { exact: true }).uncheck();
     expect(await view.getByTestId('benchmark-dellma').count()).toBe(0);
     await view.getByLabel('DeLLMa', { exact: true }).check();
+    // DeLLMa's own extension, declared on its definition, is listed by the Fidelity setting: on even at paper fidelity, as it declares.
+    const fidelity = view.getByTestId('fidelity-setting');
+    await expect.poll(() => fidelity.locator('[data-extension="dellma-option-factors"]').innerText()).toBe('[ext] DeLLMa: a factor per option on a database: on');
+    expect(await fidelity.locator('[data-extension="dellma-option-factors"]').getAttribute('title')).toMatch(/^The paper: Hand-written factor templates per environment/);
     const settings = view.getByTestId('benchmark-dellma');
     await settings.getByLabel('DeLLMa variant').selectOption('top1');
     await settings.getByLabel('Samples per option').fill('4');

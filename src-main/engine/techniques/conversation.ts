@@ -37,6 +37,8 @@ export function toolsOffered(rules: ConversationRules, state: { planned: boolean
  */
 export function conversationTechnique(definition: Omit<TechniqueDefinition, 'run'> & { rules: ConversationRules }): TechniqueDefinition & { rules: ConversationRules } {
   return {
+    // The conversation offers the simulate and what-if tools, so those shared extensions concern it.
+    sharedExtensions: ['simulate-tool', 'whatif-tool'],
     ...definition,
     run: async (run: RunContext): Promise<RunOutcome> => {
       const messages = await run.openConversation();

@@ -8,6 +8,7 @@ import { pearl } from './pearl/technique';
 import { planRagNoReplan } from './planrag-norp/technique';
 import { singleRag } from './singlerag/technique';
 import type { TechniqueDefinition } from './technique';
+import { extensionDeclarationProblem } from './technique-extensions';
 
 /**
  * The techniques the workbench runs and compares, one line each (add a technique: its folder
@@ -38,6 +39,8 @@ export function techniqueNamed(id: string): TechniqueDefinition {
 export function registerTechnique(technique: TechniqueDefinition): () => void {
   if (!/^[a-z][a-z0-9-]*$/.test(technique.id)) throw new Error(`A technique id is lower-case letters, digits and dashes, got "${technique.id}"`);
   if (techniques.some((candidate) => candidate.id === technique.id)) throw new Error(`A technique "${technique.id}" is already registered`);
+  const extensionProblem = extensionDeclarationProblem(technique);
+  if (extensionProblem) throw new Error(extensionProblem);
   techniques.push(technique);
   return () => {
     const index = techniques.indexOf(technique);

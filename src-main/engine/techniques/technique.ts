@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { RunExtension } from '../../contract/fidelity';
 import type { RunContext, RunOutcome } from '../run-context';
 import type { ActionLibrary } from './pearl/library';
 
@@ -71,12 +72,29 @@ export interface TechniqueDefinition {
   temperature?: number;
   /** Its own options; absent: the technique takes none, and options given to it are refused. Declare with `declareOptions`. */
   options?: TechniqueOptions<unknown>;
-  /** The token limits per call its paper used, by call purpose, applied at `paper` fidelity (contract/fidelity.ts); absent: none. */
-  paperCallTokens?: Readonly<Record<string, number>>;
+  /**
+   * Its own product extensions, each a named, labelled toggle with what its paper did instead
+   * and its default per fidelity (contract/fidelity.ts). The run reads one with
+   * `extensionOn(run.options.fidelity, <the declaration>)`; run-start, the produced-by record,
+   * `runs/techniques` (the Fidelity setting) and `--extension ID=on|off` see them all.
+   */
+  extensions?: readonly RunExtension[];
+  /** The shared extensions (contract/fidelity.ts `sharedExtensions`) it has beyond those of every technique: the simulate and what-if tools a conversation offers. */
+  sharedExtensions?: readonly string[];
+  /** Its paper's own settings, applied at `paper` fidelity; absent: the fidelity's defaults. */
+  paperSettings?: PaperSettings;
   /** Runs an analyst's program instead of planning one (Pearl's program cell: `pearl/run-program`, `pearl/rerun-step`). */
   runsPrograms?: boolean;
   /** Runs the decision after `run-start`; ends with `run.finish(…)`'s outcome. */
   run(run: RunContext): Promise<RunOutcome>;
+}
+
+/** What a technique's paper did that `paper` fidelity keeps. */
+export interface PaperSettings {
+  /** The token limits per call its paper used, by call purpose (Pearl: plan 256, step 512). */
+  callTokens?: Readonly<Record<string, number>>;
+  /** Shared extensions its paper already had, so they stay on at `paper` (AutoPlan's augmented feedback). */
+  keeps?: readonly string[];
 }
 
 /**

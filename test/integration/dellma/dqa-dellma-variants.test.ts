@@ -1,9 +1,10 @@
 /**
  * DeLLMa's variants on the DQA benchmark: `dwb dqa solve --engine dellma --variant … --samples …
- * --batch … --overlap …` and the app's Benchmarks (`benchmarks/start` with `dellma`) hand the
+ * --batch … --overlap …` and the app's Benchmarks (`benchmarks/start` with `techniqueOptions.dellma`) hand the
  * variant and sizes to every run, and the results table names them. Real CLI and workbench,
  * the real `openai` SDK against a scripted model that ranks the simulator's best first.
  */
+import Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -75,10 +76,15 @@ describe('DeLLMa variants on the DQA benchmark', () => {
 
   it('the app’s benchmark runs DeLLMa with the chosen variant and sizes, and its table shows them', async () => {
     const server = await serve(40);
-    const workbench = openWorkbench({ workspaceDir: tempDir(), platform: { transport: 'websocket' }, installDemo: false });
+    const workspaceDir = tempDir();
+    const workbench = openWorkbench({ workspaceDir, platform: { transport: 'websocket' }, installDemo: false });
     cleanups.push(() => workbench.close());
     await workbench.invoke('model/save', { settings: { baseUrl: server.baseUrl, model: 'scripted', temperature: 0, maxTokens: 400, requestTimeoutMs: 10_000, maxRetries: 0, stream: false, toolMode: 'tools' } });
-    await expect(workbench.invoke('benchmarks/start', { questionsFile: file, techniques: ['iterrag'], dbs: ['rdb'], dellma: { variant: 'naive', naiveSamples: 10 } })).rejects.toThrow(/for the DeLLMa technique, which this benchmark does not run/);
+    // The spec's technique options are each technique's own: for a technique it does not run, or refused by its schema, nothing starts.
+    await expect(workbench.invoke('benchmarks/start', { questionsFile: file, techniques: ['iterrag'], dbs: ['rdb'], techniqueOptions: { dellma: { variant: 'naive', naiveSamples: 10 } } })).rejects.toThrow('Options for DeLLMa (dellma), which this benchmark does not run');
+    await expect(workbench.invoke('benchmarks/start', { questionsFile: file, techniques: ['dellma'], dbs: ['rdb'], techniqueOptions: { dellma: { variant: 'pairs', batch: 'big' } } })).rejects.toThrow(/^DeLLMa \(dellma\) options: batch: /);
+    await expect(workbench.invoke('benchmarks/start', { questionsFile: file, techniques: ['iterrag'], dbs: ['rdb'], techniqueOptions: { iterrag: { depth: 2 } } })).rejects.toThrow('IterRAG (ReAct) (iterrag) takes no options, got depth');
+    expect(await workbench.invoke('benchmarks/list', {})).toEqual([]);
     const finished = new Promise<BenchmarkSummary>((resolve) => {
       const stop = workbench.subscribe((event, payload) => {
         if (event === 'benchmark-progress' && (payload as BenchmarkSummary).status !== 'running') {
@@ -87,8 +93,8 @@ describe('DeLLMa variants on the DQA benchmark', () => {
         }
       });
     });
-    const started = await workbench.invoke('benchmarks/start', { questionsFile: file, techniques: ['dellma'], dbs: ['rdb'], concurrency: 1, dellma: { variant: 'pairs', perAction: 2, batch: 14, overlap: 0 } });
-    expect(started.spec.dellma).toMatchObject({ variant: 'pairs', perAction: 2, batch: 14, overlap: 0 });
+    const started = await workbench.invoke('benchmarks/start', { questionsFile: file, techniques: ['dellma'], dbs: ['rdb'], concurrency: 1, techniqueOptions: { dellma: { variant: 'pairs', perAction: 2, batch: 14, overlap: 0 } } });
+    expect(started.spec.techniqueOptions?.['dellma']).toMatchObject({ variant: 'pairs', perAction: 2, batch: 14, overlap: 0 });
     expect((await finished).status).toBe('finished');
     expect(server.failures).toEqual([]);
     const table = await workbench.invoke('benchmarks/results', { id: started.id });
@@ -96,5 +102,14 @@ describe('DeLLMa variants on the DQA benchmark', () => {
     // 7 options × 2 futures = 14 scenarios in one batch: candidates, shortlist, context, forecast and one ranking per question.
     expect(server.chatRequests()).toHaveLength(2 * 5);
     expect(samplingOf(join(started.directory, 'dellma-rdb', 'L1', 'run-log.jsonl'))).toMatchObject({ variant: 'pairs', perAction: 2, items: 14, windows: [{ start: 0, size: 14 }] });
+
+    // A spec stored before technique options kept DeLLMa's settings in a top-level `dellma`: still read as DeLLMa's options.
+    const database = new Database(join(workspaceDir, 'workspace.sqlite'));
+    const { techniqueOptions, ...rest } = JSON.parse(database.prepare('SELECT spec FROM benchmarks WHERE id = ?').pluck().get(started.id) as string) as Record<string, unknown> & { techniqueOptions: Record<string, unknown> };
+    database.prepare('UPDATE benchmarks SET spec = ? WHERE id = ?').run(JSON.stringify({ ...rest, dellma: techniqueOptions['dellma'] }), started.id);
+    database.close();
+    const [listed] = await workbench.invoke('benchmarks/list', {});
+    expect(listed?.spec.techniqueOptions).toEqual({ dellma: started.spec.techniqueOptions?.['dellma'] });
+    expect(listed?.spec).not.toHaveProperty('dellma');
   });
 });

@@ -12,7 +12,7 @@ import { useCleanups } from '../../support/lifecycle';
 import { startScriptedOpenAiServer } from '../../support/scripted-openai';
 import { useSuiteTempDir, useTempDirs } from '../../support/temp';
 import { until } from '../../support/until';
-import { toyTechnique } from '../../support/toy-technique/technique';
+import { toyOrderNote, toyTechnique } from '../../support/toy-technique/technique';
 
 /**
  * A technique added from its own folder (test/support/toy-technique/) and one registry line
@@ -27,12 +27,17 @@ const unregister: (() => void)[] = [];
 afterEach(() => unregister.splice(0).forEach((remove) => remove()));
 
 const question = 'Which node should SWE trade through?\nCandidates: krakow, novgorod';
-const answer = (decision: string) => ({ expectLastMessageContains: `Answer with the last of these candidates: krakow, novgorod`, expectTools: ['answer'], toolCalls: [{ name: 'answer', arguments: { decision, rationale: 'The last one listed.' } }] });
+/** The toy's answer turn; with its extension on (product fidelity) the prompt carries its order note, off (paper) it does not. */
+const answer = (decision: string, extensionOn = true) => ({
+  expectLastMessageContains: `Answer with the last of these candidates${extensionOn ? ' (in the order the question lists them)' : ''}: krakow, novgorod`,
+  expectTools: ['answer'],
+  toolCalls: [{ name: 'answer', arguments: { decision, rationale: 'The last one listed.' } }],
+});
 
 describe('a technique registered from its own folder', () => {
   it('starts through runs/start with techniqueOptions: checked by its schema, refused by its own rule, its label and variant in the produced-by record', async () => {
     unregister.push(registerTechnique(toyTechnique));
-    const server = await startScriptedOpenAiServer([answer('novgorod')]);
+    const server = await startScriptedOpenAiServer([answer('novgorod'), answer('novgorod', false)]);
     const workspaceDir = tempDir();
     const workbench = openWorkbench({ workspaceDir, platform: { transport: 'websocket' } });
     onCleanup(() => server.close(), () => workbench.close());
@@ -45,7 +50,13 @@ describe('a technique registered from its own folder', () => {
     await workbench.invoke('model/save', { settings: { baseUrl: server.baseUrl, model: 'm', temperature: 0, maxTokens: 100, requestTimeoutMs: 5000, maxRetries: 0, stream: false, toolMode: 'tools' } });
     const base = { notebookId: notebook.id, connectionId: locating.id, question, technique: 'toy-pick', mode: 'auto' as const, simulator: { rules: 'off' as const } };
 
-    expect((await workbench.invoke('runs/techniques', {})).map((technique) => technique.id)).toContain('toy-pick');
+    // Its extension, declared on its definition, reaches the renderer's Fidelity setting with the shared one every technique has.
+    const listed = (await workbench.invoke('runs/techniques', {})).find((technique) => technique.id === 'toy-pick');
+    expect(listed?.fidelity.extensions.map(({ id, paper, product }) => ({ id, paper, product }))).toEqual([
+      { id: 'query-feedback', paper: false, product: true },
+      { id: 'toy-order-note', paper: false, product: true },
+    ]);
+    expect(listed?.fidelity.extensions[1]?.label).toBe(toyOrderNote.label);
     await expect(workbench.invoke('runs/start', { ...base, techniqueOptions: { pick: 'middle' } })).rejects.toThrow(/^Toy pick \(toy-pick\) options: pick: /);
     await expect(workbench.invoke('runs/start', { ...base, techniqueOptions: { pick: 'last', colour: 'red' } })).rejects.toThrow('Toy pick (toy-pick) options: colour: not an option it takes');
     await expect(workbench.invoke('runs/start', { ...base, techniqueOptions: { pick: 'last', atLeast: 3 } })).rejects.toThrow('Toy pick needs at least 3 candidates on a "Candidates:" line');
@@ -58,7 +69,7 @@ describe('a technique registered from its own folder', () => {
     const { runId } = await workbench.invoke('runs/start', { ...base, techniqueOptions: { pick: 'last' } });
     const ended = await until(() => progress.find((entry) => entry.runId === runId && entry.status !== 'running'));
     expect(ended).toMatchObject({ status: 'answered', technique: 'toy-pick', decidedBy: { technique: 'toy-pick', label: 'Toy pick', fallback: null } });
-    server.verify();
+    expect(server.chatRequests()).toHaveLength(1);
 
     const database = new Database(join(workspaceDir, 'workspace.sqlite'), { readonly: true });
     const events = (database.prepare('SELECT event FROM run_events WHERE run_id = ? ORDER BY seq').pluck().all(runId) as string[]).map((line) => JSON.parse(line) as RunEvent);
@@ -68,6 +79,10 @@ describe('a technique registered from its own folder', () => {
     expect(stored['techniqueOptions']).toEqual({ pick: 'last', atLeast: 2 });
     const start = events.find((event) => event.type === 'run-start');
     expect(start).toMatchObject({ technique: 'toy-pick', techniqueOptions: { pick: 'last', atLeast: 2 }, variant: 'pick last' });
+    expect(start?.type === 'run-start' && start.fidelity?.extensions).toEqual([
+      { id: 'query-feedback', label: 'Richer database feedback', on: true },
+      { id: 'toy-order-note', label: toyOrderNote.label, on: true },
+    ]);
     const end = events.find((event): event is Extract<RunEvent, { type: 'run-end' }> => event.type === 'run-end');
     expect(end?.producedBy).toMatchObject({
       technique: 'toy-pick',
@@ -75,12 +90,25 @@ describe('a technique registered from its own folder', () => {
       variant: 'pick last',
       decidedBy: { technique: 'toy-pick', label: 'Toy pick', fallback: null },
       settings: { techniqueOptions: { pick: 'last', atLeast: 2 } },
+      extensions: { 'query-feedback': true, 'toy-order-note': true },
     });
+
+    // At paper fidelity its extension is off: the prompt has no order note, and the records say so.
+    const paperRun = await workbench.invoke('runs/start', { ...base, techniqueOptions: { pick: 'last' }, fidelity: 'paper' });
+    await until(() => progress.find((entry) => entry.runId === paperRun.runId && entry.status !== 'running'));
+    server.verify();
+    const reopened = new Database(join(workspaceDir, 'workspace.sqlite'), { readonly: true });
+    const paperEvents = (reopened.prepare('SELECT event FROM run_events WHERE run_id = ? ORDER BY seq').pluck().all(paperRun.runId) as string[]).map((line) => JSON.parse(line) as RunEvent);
+    reopened.close();
+    const paperStart = paperEvents.find((event) => event.type === 'run-start');
+    expect(paperStart?.type === 'run-start' && paperStart.fidelity?.extensions.find((extension) => extension.id === 'toy-order-note')?.on).toBe(false);
+    const paperEnd = paperEvents.find((event): event is Extract<RunEvent, { type: 'run-end' }> => event.type === 'run-end');
+    expect(paperEnd?.producedBy?.extensions).toEqual({ 'query-feedback': false, 'toy-order-note': false });
   });
 
   it('runs through dwb run with its own flags, and its flags are refused for another technique', async () => {
     unregister.push(registerTechnique(toyTechnique));
-    const server = await startScriptedOpenAiServer([answer('novgorod')]);
+    const server = await startScriptedOpenAiServer([answer('novgorod', false)]);
     onCleanup(() => server.close());
     const database = sqliteFromDqaDump('locating/db/locating-1445-15b6e0aa.sql', suiteDir());
     const questionFile = join(tempDir(), 'question.txt');
@@ -102,12 +130,14 @@ describe('a technique registered from its own folder', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr.at(-1)).toMatch(/^--pick: /);
 
-    const result = await run(args('toy-pick', '--pick', 'last'));
+    const unknownSwitch = await run(args('planrag', '--extension', 'toy-order-note=off'));
+    expect(unknownSwitch).toMatchObject({ code: 2, stderr: ['--extension: The extension toy-order-note is for toy-pick, not planrag'] });
+    const result = await run(args('toy-pick', '--pick', 'last', '--extension', 'toy-order-note=off'));
     expect(result.code).toBe(0);
     expect(result.stdout.at(-1)).toBe('decision: novgorod');
     server.verify();
     const events = readFileSync(join(out, 'run-log.jsonl'), 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { event: RunEvent }).event);
     const end = events.find((event): event is Extract<RunEvent, { type: 'run-end' }> => event.type === 'run-end');
-    expect(end?.producedBy).toMatchObject({ technique: 'toy-pick', techniqueLabel: 'Toy pick', variant: 'pick last', decidedBy: { label: 'Toy pick' } });
+    expect(end?.producedBy).toMatchObject({ technique: 'toy-pick', techniqueLabel: 'Toy pick', variant: 'pick last', decidedBy: { label: 'Toy pick' }, extensions: { 'toy-order-note': false } });
   });
 });

@@ -52,7 +52,8 @@ describe('decision runs in the workspace', () => {
 
   it('lists the registered techniques and refuses a run of one it does not have, storing nothing', async () => {
     const { workbench, server, locating, notebook } = await setup([]);
-    expect(await workbench.invoke('runs/techniques', {})).toEqual([
+    const listed = await workbench.invoke('runs/techniques', {});
+    expect(listed.map(({ id, label, summary }) => ({ id, label, summary }))).toEqual([
       { id: 'singlerag', label: 'SingleRAG', summary: 'One retrieval query, then an answer.' },
       { id: 'iterrag', label: 'IterRAG (ReAct)', summary: 'Thought, query, observation, repeated until the model answers.' },
       { id: 'planrag', label: 'PlanRAG', summary: expect.stringContaining('A plan first') },
@@ -66,6 +67,14 @@ describe('decision runs in the workspace', () => {
       { id: 'autoplan', label: 'AutoPlan', summary: expect.stringContaining('playbook learned from past questions') },
       { id: 'dellma', label: 'DeLLMa', summary: expect.stringContaining('Decides under uncertainty') },
     ]);
+    // Each carries its extensions from its definition, with their defaults at paper fidelity, for the Fidelity setting.
+    const extensionsOf = (id: string) => listed.find((technique) => technique.id === id)?.fidelity.extensions.map((extension) => `${extension.id}${extension.paper ? ' (paper)' : ''}`);
+    expect(extensionsOf('planrag')).toEqual(['query-feedback', 'simulate-tool', 'whatif-tool']);
+    expect(extensionsOf('plan-dag')).toEqual(['query-feedback']);
+    expect(extensionsOf('autoplan')).toEqual(['query-feedback (paper)', 'simulate-tool', 'whatif-tool']);
+    expect(extensionsOf('pearl')).toEqual(['query-feedback', 'pearl-query-retry', 'pearl-parallel-steps', 'pearl-planrag-fallback']);
+    expect(extensionsOf('dellma')).toEqual(['query-feedback', 'dellma-option-factors (paper)']);
+    expect(listed.find((technique) => technique.id === 'pearl')?.fidelity.paperCallTokens).toEqual({ plan: 256, step: 512, mapping: 512 });
     await workbench.invoke('model/save', { settings: { baseUrl: server.baseUrl, model: 'm', temperature: 0, maxTokens: 100, requestTimeoutMs: 5000, maxRetries: 0, stream: true, toolMode: 'tools' } });
     await expect(
       workbench.invoke('runs/start', { notebookId: notebook.id, connectionId: locating.id, question: 'q', technique: 'pearl-unknown', mode: 'auto' }),

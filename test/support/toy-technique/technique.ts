@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { extensionOn, type RunExtension } from '../../../src-main/contract/fidelity';
 import type { ChatMessage } from '../../../src-main/llm/types';
 import { toolNamed } from '../../../src-main/engine/tools/registry';
 import { declareOptions, type TechniqueDefinition } from '../../../src-main/engine/techniques/technique';
@@ -17,6 +18,16 @@ export const toyOptionsSchema = z.strictObject({
   atLeast: z.number().int().min(1).max(9).default(2),
 });
 
+/** Its one product extension, declared in its folder: the prompt says the list keeps the question's order (off at paper fidelity). */
+export const toyOrderNote = {
+  id: 'toy-order-note',
+  label: 'Toy pick: says the list is in the question’s order',
+  adds: 'The prompt says the candidates are listed in the order the question gives them.',
+  paperInstead: 'The candidates only.',
+  paper: false,
+  product: true,
+} as const satisfies RunExtension;
+
 export const toyTechnique: TechniqueDefinition = {
   id: 'toy-pick',
   label: 'Toy pick',
@@ -33,10 +44,12 @@ export const toyTechnique: TechniqueDefinition = {
     optionsProblem: (question, options) => (candidatesOf(question).length >= options.atLeast ? null : `Toy pick needs at least ${options.atLeast} candidates on a "Candidates:" line`),
     variantLabel: (options) => `pick ${options.pick}`,
   }),
+  extensions: [toyOrderNote],
   run: async (run) => {
     const options = readTechniqueOptions(toyOptionsSchema, run.options.techniqueOptions, 'Toy pick');
     const candidates = candidatesOf(run.options.question);
-    const messages: ChatMessage[] = [{ role: 'user', content: `Answer with the ${options.pick} of these candidates: ${candidates.join(', ')}` }];
+    const note = extensionOn(run.options.fidelity, toyOrderNote) ? ' (in the order the question lists them)' : '';
+    const messages: ChatMessage[] = [{ role: 'user', content: `Answer with the ${options.pick} of these candidates${note}: ${candidates.join(', ')}` }];
     const turn = await run.turn(messages, [toolNamed('answer')]);
     if ('end' in turn) return turn.end;
     return (await run.perform(messages, turn)) ?? run.finish('failed', 'the model gave no answer');

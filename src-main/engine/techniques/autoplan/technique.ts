@@ -28,6 +28,8 @@ export const autoPlan: TechniqueDefinition = {
   ...loop,
   usesPlaybook: true,
   temperature: 0,
+  // The paper augments the environment's feedback, so paper fidelity keeps the richer database feedback.
+  paperSettings: { keeps: ['query-feedback'] },
   run: (run: RunContext): Promise<RunOutcome> => {
     const playbook = run.options.playbook?.trim();
     if (playbook && !run.options.resume) run.emit({ type: 'plan', step: 0, steps: playbookSteps(playbook) });

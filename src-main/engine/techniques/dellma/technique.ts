@@ -1,6 +1,7 @@
 import { dellmaDocumentUseSchema, dellmaFrameSchema, dellmaRunSettingsSchema, forecastLines, type DellmaContext, type DellmaDocumentUse, type DellmaRunSettings, type DellmaAudit, type DellmaExpected, type DellmaFit, type DellmaForecast, type DellmaFrame, type DellmaRank, type DellmaSampling, type DellmaStep } from '../../../contract/dellma';
 import { WorkbenchError } from '../../../contract/errors';
 import { extensionOn } from '../../../contract/fidelity';
+import { dellmaOptionFactors } from './extensions';
 import type { SimulationResult, Verification } from '../../../contract/simulation';
 import type { ChatMessage } from '../../../llm/types';
 import { dialectNotes } from '../../dialects';
@@ -67,6 +68,7 @@ export const dellma: TechniqueDefinition = {
   method: '# Method\nDeLLMa: forecast the unknowns, rank sampled state–option pairs, decide by expected utility.',
   usesDocuments: true,
   options: dellmaOptions,
+  extensions: [dellmaOptionFactors],
   run: (run) => runDellma(run),
 };
 
@@ -245,7 +247,7 @@ async function frameOptions(run: RunContext, caller: ModelCaller, question: stri
   }
   const shortlist = candidates.length > dellmaSettings.maxActions ? await prune(caller, goal, candidates, schemaSummary) : { actions: candidates, note: null };
   const actions = shortlist.actions;
-  const optionFactors = extensionOn(run.options.fidelity, 'dellma-option-factors');
+  const optionFactors = extensionOn(run.options.fidelity, dellmaOptionFactors);
   const frame: DellmaFrame = { goal, actions, source: listed ? 'question' : fromSimulator ? 'simulator' : 'query', pruned: candidates.filter((name) => !actions.includes(name)), maxActions: dellmaSettings.maxActions, note: shortlist.note, optionFactors };
   const factorNote = optionFactors ? '. [ext] Each option gets a factor of its own ("how <option> turns out")' : ". Only the question's listed unknowns are forecast";
   emitStep(run, 'frame', frame, `Options (${frame.source === 'question' ? 'listed in the question' : frame.source === 'query' ? 'listed by a query' : "the simulator's candidates, names only"}): ${actions.join(', ')}${frame.pruned.length ? `. Left out by the shortlist: ${frame.pruned.join(', ')}` : ''}${frame.note ? `. ${frame.note}` : ''}${factorNote}`);

@@ -1,5 +1,6 @@
 import { WorkbenchError } from '../../../contract/errors';
 import { extensionOn } from '../../../contract/fidelity';
+import { pearlExtensions } from './extensions';
 import type { ChatMessage } from '../../../llm/types';
 import { recogniseScenario } from '../../../simulators/scenario';
 import { RunContext, type AcceptedCall, type RunOutcome, type Turn } from '../../run-context';
@@ -62,7 +63,8 @@ export const pearl: TechniqueDefinition = {
   options: pearlOptions,
   runsPrograms: true,
   // The paper's limits (SPECS §2.2): plan 256, step 512; the mapping call answers through the answer tool (a name and a rationale), so it gets a step's 512 rather than the paper's 4 tokens for one letter.
-  paperCallTokens: { plan: 256, step: 512, mapping: 512 },
+  paperSettings: { callTokens: { plan: 256, step: 512, mapping: 512 } },
+  extensions: Object.values(pearlExtensions),
   run: runPearl,
 };
 
@@ -147,7 +149,7 @@ export async function runPearlWith(run: RunContext, failedPrograms: readonly str
     run.state.technique = state;
   };
   keep();
-  const parallel = run.options.gate.interactive || !extensionOn(run.options.fidelity, 'pearl-parallel-steps') ? 1 : maxParallelSteps;
+  const parallel = run.options.gate.interactive || !extensionOn(run.options.fidelity, pearlExtensions.parallelSteps) ? 1 : maxParallelSteps;
   const ended = await executeSteps(program, outputs, parallel, async (step) => {
     const done = await execute(run, { step, program, library, schemaSummary, outputs });
     if (typeof done !== 'string') return done;
@@ -396,7 +398,7 @@ async function execute(run: RunContext, { step, program, library, schemaSummary,
   const stepEvidence = (): string[] => run.state.evidence.slice(evidenceBefore).filter((id) => own.has(id));
   let queries = 0;
   let lastFailed = false;
-  const queriesAllowed = extensionOn(run.options.fidelity, 'pearl-query-retry') ? maxQueriesPerStep : 1;
+  const queriesAllowed = extensionOn(run.options.fidelity, pearlExtensions.queryRetry) ? maxQueriesPerStep : 1;
   for (;;) {
     const offered = !readsDatabase ? [stepOutputTool] : queries === 0 ? [queryTool] : lastFailed && queries < queriesAllowed ? [queryTool, stepOutputTool] : [stepOutputTool];
     const reply = await ask(run, messages, offered, callTokens(run, 'step'));
@@ -458,7 +460,7 @@ function mappingText(answerText: string, sinks: string[], decision: string, meth
  * on the same run (its log, counters and limits).
  */
 async function fallBack(run: RunContext, errors: string[], context: PlannerContext): Promise<RunOutcome> {
-  const toPlanRag = extensionOn(run.options.fidelity, 'pearl-planrag-fallback');
+  const toPlanRag = extensionOn(run.options.fidelity, pearlExtensions.planRagFallback);
   run.emit({
     type: 'tool',
     step: run.state.steps,
