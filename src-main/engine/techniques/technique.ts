@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { RunExtension } from '../../contract/fidelity';
 import type { RunContext, RunOutcome } from '../run-context';
 import type { ActionLibrary } from './pearl/library';
+import type { StructuredReply } from './structured-replies';
 
 /** One command-line flag of a technique (`dwb run`, `dwb dqa solve`); their usage lines are generated from these. */
 export interface TechniqueFlag {
@@ -83,6 +84,12 @@ export interface TechniqueDefinition {
   sharedExtensions?: readonly string[];
   /** Its paper's own settings, applied at `paper` fidelity; absent: the fidelity's defaults. */
   paperSettings?: PaperSettings;
+  /**
+   * Every structured reply it asks for: the JSON schemas it sends as a reply's format and the
+   * tools it offers (./structured-replies.ts). A request it sends carries only these; a reply in
+   * plain text (a query written out) carries neither.
+   */
+  structuredReplies: readonly StructuredReply[];
   /** Runs an analyst's program instead of planning one (Pearl's program cell: `pearl/run-program`, `pearl/rerun-step`). */
   runsPrograms?: boolean;
   /** Runs the decision after `run-start`; ends with `run.finish(…)`'s outcome. */

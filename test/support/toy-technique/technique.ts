@@ -4,6 +4,7 @@ import type { ChatMessage } from '../../../src-main/llm/types';
 import { toolNamed } from '../../../src-main/engine/tools/registry';
 import { declareOptions, type TechniqueDefinition } from '../../../src-main/engine/techniques/technique';
 import { readTechniqueOptions } from '../../../src-main/engine/techniques/technique-options';
+import { toolReplies } from '../../../src-main/engine/techniques/structured-replies';
 
 /**
  * A technique in one folder, as a contributor would add one: its definition, its own options
@@ -45,6 +46,8 @@ export const toyTechnique: TechniqueDefinition = {
     variantLabel: (options) => `pick ${options.pick}`,
   }),
   extensions: [toyOrderNote],
+  // Its one structured reply: the answer tool.
+  structuredReplies: toolReplies([toolNamed('answer')]),
   run: async (run) => {
     const options = readTechniqueOptions(toyOptionsSchema, run.options.techniqueOptions, 'Toy pick');
     const candidates = candidatesOf(run.options.question);
