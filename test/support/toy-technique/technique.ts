@@ -48,9 +48,12 @@ export const toyTechnique: TechniqueDefinition = {
   extensions: [toyOrderNote],
   // Its one structured reply: the answer tool.
   structuredReplies: toolReplies([toolNamed('answer')]),
+  // Its own records (`toy-pick.*` tool events) become observation cells that keep their input.
+  cells: { toolPrefixes: ['toy-pick.'] },
   run: async (run) => {
     const options = readTechniqueOptions(toyOptionsSchema, run.options.techniqueOptions, 'Toy pick');
     const candidates = candidatesOf(run.options.question);
+    run.emit({ type: 'tool', step: run.state.steps, tool: 'toy-pick.candidates', input: { pick: options.pick, candidates }, output: `Candidates: ${candidates.join(', ')}` });
     const note = extensionOn(run.options.fidelity, toyOrderNote) ? ' (in the order the question lists them)' : '';
     const messages: ChatMessage[] = [{ role: 'user', content: `Answer with the ${options.pick} of these candidates${note}: ${candidates.join(', ')}` }];
     const turn = await run.turn(messages, [toolNamed('answer')]);

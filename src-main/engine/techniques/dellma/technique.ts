@@ -70,6 +70,8 @@ export const dellma: TechniqueDefinition = {
   usesDocuments: true,
   options: dellmaOptions,
   extensions: [dellmaOptionFactors],
+  // Each step's record keeps its typed input (contract/dellma.ts) for the notebook's DeLLMa step views.
+  cells: { toolPrefixes: ['dellma.'] },
   // Its JSON replies (./reply-schemas.ts), built for an example: two options, one shared unknown, the default batch.
   structuredReplies: [
     forecastReply([{ name: 'demand', scope: { kind: 'shared' } }]),

@@ -20,6 +20,7 @@ import { argumentText, formatProgramError, parseProgram, programNodes, sinkSteps
 import { fixMessages, mappingMessages, plannerMessages, stepMessages, zeroShotMessages, type PlannerContext } from './prompts';
 import { outputsToKeep, stepAndDependents } from './rerun';
 import { programTool, stepOutputTool } from './tools';
+import { gatherProgramAttempt } from './attempt-cells';
 import { distinctReplies, toolReplies } from '../structured-replies';
 
 /** Planner attempts before the fallback (the reference code gives up after the eighth). */
@@ -67,6 +68,8 @@ export const pearl: TechniqueDefinition = {
   paperSettings: { callTokens: { plan: 256, step: 512, mapping: 512 } },
   extensions: Object.values(pearlExtensions),
   // The program, a step's query and output, the mapped answer; and PlanRAG's when it is the fallback [ext].
+  // Its program attempts gather into one program cell; its other records keep their input for the program and step views.
+  cells: { toolPrefixes: ['pearl-'], project: (event, cells) => event.tool === 'pearl-program' && gatherProgramAttempt(event, cells) },
   structuredReplies: distinctReplies([...toolReplies([programTool, queryTool, stepOutputTool, answerTool]), ...planRag.structuredReplies]),
   run: runPearl,
 };
