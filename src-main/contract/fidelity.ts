@@ -30,7 +30,7 @@ export const runExtensionSchema = z.object({
   paperInstead: z.string(),
   /**
    * On at `paper` fidelity: the technique's own paper did this (AutoPlan's augmented feedback),
-   * or the technique has no paper setting on a database to fall back to (DeLLMa's factors);
+   * or the technique has no paper setting on a database to fall back to (a factor per option on a database);
    * still recorded as an extension, on.
    */
   paper: z.boolean(),
@@ -105,7 +105,7 @@ export const resolvedFidelitySchema = z.object({
   temperature: z.number().nullable(),
   /** Where the temperature came from. */
   temperatureFrom: z.enum(['option', 'paper', 'technique-or-settings']),
-  /** Token limits per call that the fidelity sets (Pearl's paper limits), by call purpose; empty: the model settings' limit. */
+  /** Token limits per call that the fidelity sets (a paper's own limits), by call purpose; empty: the model settings' limit. */
   callMaxTokens: z.record(z.string(), z.number().int().positive()),
   /** Every extension that concerns the technique, on or off, with its label. */
   extensions: z.array(z.object({ id: z.string(), label: z.string(), on: z.boolean() })),

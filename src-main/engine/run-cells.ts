@@ -2,7 +2,7 @@ import type { Author, CellKindData, CellOutput, Provenance } from '../contract/n
 import type { RunEvent } from '../contract/run';
 import type { LoggedEvent } from '../audit/hash-chain';
 import { reviewNoteSource } from './review-cells';
-import { gatherProgramAttempt } from './techniques/pearl/attempt-cells';
+import { registeredTechniques } from './techniques/registry';
 import { registeredTools } from './tools/registry';
 import type { CellProjection, CellWriter } from './tools/tool';
 
@@ -50,10 +50,11 @@ const runProjection: CellProjection = {
       cells.add(event.step, { kind: 'query', author: 'analyst', source: event.original, connectionId: cells.connectionId, node: event.node, data: { continueByHand: true } });
     }
   },
-  // Plan*RAG, Pearl and DeLLMa events keep their structured input: the notebook draws the plan graph, the program cell or the DeLLMa step from it.
+  // A technique's own events go to its cell hook, and keep their structured input: the notebook draws a plan graph, a program or a step from it.
   tool: (event, _at, cells) => {
-    if (event.tool === 'pearl-program' && gatherProgramAttempt(event, cells)) return;
-    const keepsInput = ['plan-dag.', 'pearl-', 'dellma.'].some((prefix) => event.tool.startsWith(prefix));
+    const technique = registeredTechniques().find((candidate) => candidate.cells?.toolPrefixes.some((prefix) => event.tool.startsWith(prefix)));
+    if (technique?.cells?.project?.(event, cells)) return;
+    const keepsInput = technique !== undefined;
     cells.add(event.step, { kind: 'observation', author: 'engine', source: event.output, node: event.node, data: { queryId: null, queryCellId: null, tool: event.tool, ...(keepsInput ? { input: event.input } : {}) } });
   },
   'run-end': (event, _at, cells) => {

@@ -2,6 +2,7 @@ import { extensionOn } from '../../contract/fidelity';
 import type { RunContext, RunOutcome } from '../run-context';
 import { toolNamed } from '../tools/registry';
 import type { ToolDefinition } from '../tools/tool';
+import { toolReplies } from './structured-replies';
 import type { TechniqueDefinition } from './technique';
 
 /** How a one-conversation technique offers its tools (PlanRAG, NAACL 2024, and its baselines). */
@@ -31,12 +32,19 @@ export function toolsOffered(rules: ConversationRules, state: { planned: boolean
   ];
 }
 
+/** The tools a conversation with these rules can offer at some point of a run. */
+function conversationTools(rules: ConversationRules): string[] {
+  return [...(rules.plansFirst ? ['plan'] : []), 'query', ...(rules.replans ? ['replan'] : []), 'simulate', 'whatif', 'answer'];
+}
+
 /**
  * A technique that is one conversation: the model is asked, its calls are carried out and
  * answered in the same conversation, until it answers or a limit ends the run.
  */
-export function conversationTechnique(definition: Omit<TechniqueDefinition, 'run'> & { rules: ConversationRules }): TechniqueDefinition & { rules: ConversationRules } {
+export function conversationTechnique(definition: Omit<TechniqueDefinition, 'run' | 'structuredReplies'> & { rules: ConversationRules }): TechniqueDefinition & { rules: ConversationRules } {
   return {
+    // Every tool its rules can offer: plan and replan only where the rules have them.
+    structuredReplies: toolReplies(conversationTools(definition.rules).map(toolNamed)),
     // The conversation offers the simulate and what-if tools, so those shared extensions concern it.
     sharedExtensions: ['simulate-tool', 'whatif-tool'],
     ...definition,

@@ -2,6 +2,9 @@ import type { z } from 'zod';
 import type { RunExtension } from '../../contract/fidelity';
 import type { RunContext, RunOutcome } from '../run-context';
 import type { ActionLibrary } from './pearl/library';
+import type { StructuredReply } from './structured-replies';
+import type { RunEvent } from '../../contract/run';
+import type { CellWriter } from '../tools/tool';
 
 /** One command-line flag of a technique (`dwb run`, `dwb dqa solve`); their usage lines are generated from these. */
 export interface TechniqueFlag {
@@ -83,10 +86,30 @@ export interface TechniqueDefinition {
   sharedExtensions?: readonly string[];
   /** Its paper's own settings, applied at `paper` fidelity; absent: the fidelity's defaults. */
   paperSettings?: PaperSettings;
+  /**
+   * Every structured reply it asks for: the JSON schemas it sends as a reply's format and the
+   * tools it offers (./structured-replies.ts). A request it sends carries only these; a reply in
+   * plain text (a query written out) carries neither.
+   */
+  structuredReplies: readonly StructuredReply[];
+  /** How its own `tool` events become notebook cells (../run-cells.ts); absent: each is a plain observation cell. */
+  cells?: TechniqueCells;
   /** Runs an analyst's program instead of planning one (Pearl's program cell: `pearl/run-program`, `pearl/rerun-step`). */
   runsPrograms?: boolean;
   /** Runs the decision after `run-start`; ends with `run.finish(…)`'s outcome. */
   run(run: RunContext): Promise<RunOutcome>;
+}
+
+/**
+ * How a technique's own `tool` events (the names it logs its steps under) become notebook cells,
+ * as a tool's `cells` do for its events: the run's cell writer asks the technique whose prefix
+ * the event's name has.
+ */
+export interface TechniqueCells {
+  /** The name prefixes of its tool events (`pearl-`, `dellma.`): their observation cells keep the event's structured input, which the notebook's views of the technique draw from. */
+  toolPrefixes: readonly string[];
+  /** Writes the cells of one of its events itself and returns true (Pearl gathers its program attempts into one cell); false: the observation cell. */
+  project?(event: Extract<RunEvent, { type: 'tool' }>, cells: CellWriter): boolean;
 }
 
 /** What a technique's paper did that `paper` fidelity keeps. */

@@ -13,7 +13,9 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { dqaQuestionText } from '../../../src-main/benchmark/dqa-question-text';
 import type { RunEvent } from '../../../src-main/contract/run';
 import { readTranscript } from '../../../src-main/llm/transcript';
+import { techniqueNamed } from '../../../src-main/engine/techniques/registry';
 import { runDwb } from '../../support/cli';
+import { undeclaredReplies } from '../../support/declared-replies';
 import { devQuestions, simulate, writeQuestionFile, type DqaQuestion } from '../../support/dqa-technique-model';
 import { promptOf } from '../../support/plan-dag-script';
 import { messageText, startScriptedOpenAiServer, type ReceivedChatRequest, type ScriptedOpenAiServer, type ScriptedServerOptions, type ScriptedTurn } from '../../support/scripted-openai';
@@ -127,6 +129,10 @@ describe('dwb dqa solve --engine plan-dag… against an endpoint that only fills
     expect(schemad.every((call) => call.constrained === 'json-schema')).toBe(true);
     expect(calls.filter((call) => !['plan', 'answer', 'react'].includes(call.purpose)).every((call) => call.constrained === 'none')).toBe(true);
     if (engine === 'plan-dag-react') expect(schemad.filter((call) => call.purpose === 'react')).toHaveLength(2);
+    // Every schema sent is one the variant's definition declares (test/integration/engine/structured-replies.test.ts checks the others).
+    const declared = undeclaredReplies(techniqueNamed(engine), server.chatRequests());
+    expect(declared.undeclared).toEqual([]);
+    expect(declared.structured).toBeGreaterThanOrEqual(3 * 3);
   });
 
   it('an endpoint that takes response_format but ignores it is found out: no schema is sent, every response says "none"', async () => {
@@ -202,6 +208,9 @@ describe('DeLLMa against an endpoint that only fills the schemas it is offered',
     expect(held.map((call) => call.purpose).slice(0, 2)).toEqual(['dellma.shortlist', 'dellma.forecast']);
     expect(held.every((call) => call.constrained === 'json-schema')).toBe(true);
     expect(calls.filter((call) => /^dellma\.(candidates|retrieve)/.test(call.purpose)).every((call) => call.constrained === 'none')).toBe(true);
+    const declared = undeclaredReplies(techniqueNamed('dellma'), server.chatRequests());
+    expect(declared.undeclared).toEqual([]);
+    expect(declared.structured).toBeGreaterThanOrEqual(3 * 3);
   });
 
   it('dwb dellma solve completes and prints the accuracy its decisions earn, and the run record says each call was held', async () => {
@@ -226,5 +235,7 @@ describe('DeLLMa against an endpoint that only fills the schemas it is offered',
     expect(record.calls.length).toBeGreaterThan(1);
     expect(record.calls.every((call) => call.constrained === 'json-schema')).toBe(true);
     expect(record.model.settings).toMatchObject({ structuredOutput: { jsonSchema: true } });
+    // The paper's pipeline asks for the same replies the DeLLMa technique declares.
+    expect(undeclaredReplies(techniqueNamed('dellma'), server.chatRequests()).undeclared).toEqual([]);
   });
 });

@@ -7,6 +7,7 @@ import type { ChatMessage } from '../../../src-main/llm/types';
 import { registerTechnique, registeredTechniques, techniqueIds, techniqueNamed } from '../../../src-main/engine/techniques/registry';
 import type { TechniqueDefinition } from '../../../src-main/engine/techniques/technique';
 import { toolsOffered } from '../../../src-main/engine/techniques/conversation';
+import { toolReplies } from '../../../src-main/engine/techniques/structured-replies';
 import { registeredTools, toolNamed } from '../../../src-main/engine/tools/registry';
 import { parseTextReply, textProtocolInstructions } from '../../../src-main/engine/text-protocol';
 import { parseProviderSettings } from '../../../src-main/llm/settings';
@@ -70,6 +71,7 @@ describe('the technique registry', () => {
     label: 'Two sub-questions',
     summary: 'Two independent sub-questions, then an answer from their results.',
     method: '# Method\nAnswer the sub-question you are given with one query.',
+    structuredReplies: toolReplies([toolNamed('query'), toolNamed('answer')]),
     run: async (run) => {
       const nodes = [
         { id: 'home', text: 'The home node values', dependsOn: [] },

@@ -93,6 +93,10 @@ describe('a technique registered from its own folder', () => {
       extensions: { 'query-feedback': true, 'toy-order-note': true },
     });
 
+    // Its own record became an observation cell keeping its input, through its definition's cell hook.
+    const cells = (await workbench.invoke('notebooks/get', { id: notebook.id })).cells;
+    expect(cells.find((cell) => cell.kind === 'observation')).toMatchObject({ source: 'Candidates: krakow, novgorod', data: { tool: 'toy-pick.candidates', input: { pick: 'last', candidates: ['krakow', 'novgorod'] } } });
+
     // At paper fidelity its extension is off: the prompt has no order note, and the records say so.
     const paperRun = await workbench.invoke('runs/start', { ...base, techniqueOptions: { pick: 'last' }, fidelity: 'paper' });
     await until(() => progress.find((entry) => entry.runId === paperRun.runId && entry.status !== 'running'));

@@ -4,6 +4,7 @@ import type { ChatMessage } from '../../../src-main/llm/types';
 import { toolNamed } from '../../../src-main/engine/tools/registry';
 import { declareOptions, type TechniqueDefinition } from '../../../src-main/engine/techniques/technique';
 import { readTechniqueOptions } from '../../../src-main/engine/techniques/technique-options';
+import { toolReplies } from '../../../src-main/engine/techniques/structured-replies';
 
 /**
  * A technique in one folder, as a contributor would add one: its definition, its own options
@@ -45,9 +46,14 @@ export const toyTechnique: TechniqueDefinition = {
     variantLabel: (options) => `pick ${options.pick}`,
   }),
   extensions: [toyOrderNote],
+  // Its one structured reply: the answer tool.
+  structuredReplies: toolReplies([toolNamed('answer')]),
+  // Its own records (`toy-pick.*` tool events) become observation cells that keep their input.
+  cells: { toolPrefixes: ['toy-pick.'] },
   run: async (run) => {
     const options = readTechniqueOptions(toyOptionsSchema, run.options.techniqueOptions, 'Toy pick');
     const candidates = candidatesOf(run.options.question);
+    run.emit({ type: 'tool', step: run.state.steps, tool: 'toy-pick.candidates', input: { pick: options.pick, candidates }, output: `Candidates: ${candidates.join(', ')}` });
     const note = extensionOn(run.options.fidelity, toyOrderNote) ? ' (in the order the question lists them)' : '';
     const messages: ChatMessage[] = [{ role: 'user', content: `Answer with the ${options.pick} of these candidates${note}: ${candidates.join(', ')}` }];
     const turn = await run.turn(messages, [toolNamed('answer')]);

@@ -2,6 +2,8 @@ import { dellmaDocumentUseSchema, dellmaFrameSchema, dellmaRunSettingsSchema, fo
 import { WorkbenchError } from '../../../contract/errors';
 import { extensionOn } from '../../../contract/fidelity';
 import { dellmaOptionFactors } from './extensions';
+import { decisionReply, forecastReply, rankingReply, shortlistReply } from './reply-schemas';
+import { jsonReply } from '../structured-replies';
 import type { SimulationResult, Verification } from '../../../contract/simulation';
 import type { ChatMessage } from '../../../llm/types';
 import { dialectNotes } from '../../dialects';
@@ -23,7 +25,6 @@ import { emitExactOutcomes } from './exact-step';
 import { isWhatIfLine, readWhatIfMapping } from './whatif-mapping';
 import { addCounts, kendallTau, pairCounts, tauOf, type PairCounts } from './kendall';
 import { extractJsonObject, type CallRecord, type ModelCaller } from './model-calls';
-import { shortlistReply } from './reply-schemas';
 import { windows } from './minibatch';
 import { forecast, forecastKey, isDellmaVariant, problemSeed, solveWithBaseline, solveWithDellma, type BatchRecord, type DellmaParameters, type ProblemResult } from './pipeline';
 import { stateText, type ProblemFrame } from './prompts';
@@ -69,6 +70,15 @@ export const dellma: TechniqueDefinition = {
   usesDocuments: true,
   options: dellmaOptions,
   extensions: [dellmaOptionFactors],
+  // Each step's record keeps its typed input (contract/dellma.ts) for the notebook's DeLLMa step views.
+  cells: { toolPrefixes: ['dellma.'] },
+  // Its JSON replies (./reply-schemas.ts), built for an example: two options, one shared unknown, the default batch.
+  structuredReplies: [
+    forecastReply([{ name: 'demand', scope: { kind: 'shared' } }]),
+    rankingReply(dellmaSettings.batch),
+    shortlistReply(['option a', 'option b', 'option c'], dellmaSettings.maxActions),
+    decisionReply(['option a', 'option b']),
+  ].map(jsonReply),
   run: (run) => runDellma(run),
 };
 

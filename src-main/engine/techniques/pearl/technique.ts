@@ -20,6 +20,8 @@ import { argumentText, formatProgramError, parseProgram, programNodes, sinkSteps
 import { fixMessages, mappingMessages, plannerMessages, stepMessages, zeroShotMessages, type PlannerContext } from './prompts';
 import { outputsToKeep, stepAndDependents } from './rerun';
 import { programTool, stepOutputTool } from './tools';
+import { gatherProgramAttempt } from './attempt-cells';
+import { distinctReplies, toolReplies } from '../structured-replies';
 
 /** Planner attempts before the fallback (the reference code gives up after the eighth). */
 export const maxProgramAttempts = 8;
@@ -65,6 +67,10 @@ export const pearl: TechniqueDefinition = {
   // The paper's limits (SPECS §2.2): plan 256, step 512; the mapping call answers through the answer tool (a name and a rationale), so it gets a step's 512 rather than the paper's 4 tokens for one letter.
   paperSettings: { callTokens: { plan: 256, step: 512, mapping: 512 } },
   extensions: Object.values(pearlExtensions),
+  // The program, a step's query and output, the mapped answer; and PlanRAG's when it is the fallback [ext].
+  // Its program attempts gather into one program cell; its other records keep their input for the program and step views.
+  cells: { toolPrefixes: ['pearl-'], project: (event, cells) => event.tool === 'pearl-program' && gatherProgramAttempt(event, cells) },
+  structuredReplies: distinctReplies([...toolReplies([programTool, queryTool, stepOutputTool, answerTool]), ...planRag.structuredReplies]),
   run: runPearl,
 };
 

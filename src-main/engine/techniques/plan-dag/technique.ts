@@ -13,7 +13,8 @@ import { RunEnding, runNode, type NodeResult, type NodeSettings } from './node-r
 import { depthOf, descendantsOf, extractJson, levelsOf, maxPlanNodes, planJson, readEditedPlan, readPlan, singleNodePlan, type DagNode, type PlanGraph } from './plan-graph';
 import { rerunSeedSchema, type RerunSeed } from './rerun';
 import { planRepair, plannerMessages, queryMessages, readQuery, replannerMessages, type RunBrief } from './prompts';
-import { planReply } from './reply-schemas';
+import { decisionReply, nodeAnswerReply, planReply, reactStepReply } from './reply-schemas';
+import { jsonReply, type StructuredReply } from '../structured-replies';
 
 /**
  * Plan*RAG (arXiv 2410.20753 v2) on a database: one planner call lays the question out as a
@@ -66,7 +67,13 @@ type SavedState = z.infer<typeof savedStateSchema>;
 
 export function planDagTechnique(overrides: Partial<PlanDagConfig> & Pick<PlanDagConfig, 'id' | 'label' | 'summary'>): TechniqueDefinition & { config: PlanDagConfig } {
   const config: PlanDagConfig = { ...planDagDefaults, ...overrides };
-  return { id: config.id, label: config.label, summary: config.summary, method, config, run: (run) => new PlanDagRun(run, config).execute() };
+  return { id: config.id, label: config.label, summary: config.summary, method, config, structuredReplies: planDagReplies(config), cells: { toolPrefixes: ['plan-dag.'] }, run: (run) => new PlanDagRun(run, config).execute() };
+}
+
+/** The JSON replies a variant asks for (./reply-schemas.ts): the plan, and each node's answer or a ReAct node's steps. Queries are written in plain text. */
+function planDagReplies(config: PlanDagConfig): StructuredReply[] {
+  const react = config.retrieval === 'react' ? [reactStepReply(false), reactStepReply(true)] : [];
+  return [planReply(maxPlanNodes), nodeAnswerReply, decisionReply, ...react].map(jsonReply);
 }
 
 interface Answered {
