@@ -72,10 +72,13 @@ describe('search across notebooks', () => {
     await note.getByTestId('note-editor').fill('Warehouse margins\n=================\n\nThe [audit][a] puts **Kansas** first:\n\n| state | margin |\n|---|---:|\n| *Kansas* | `12.5` |\n\n[a]: https://example.com/audit');
     await press('Escape');
     await expect.poll(() => note.locator('.markdown table').count()).toBe(1);
+    // Search reads what is stored: wait for the note's save before searching for it.
+    await expect.poll(() => note.getByTestId('save-state').innerText()).toBe('Saved');
     await page().getByTestId('open-search').click();
     const view = page().getByTestId('search-view');
     await view.getByLabel('Search all notebooks').fill('kansas');
     const hit = view.getByTestId('search-hit').filter({ has: page().locator('.kind-note') }).first();
+    await expect.poll(() => hit.count()).toBe(1);
     await expect.poll(() => hit.locator('.search-snippet').innerText()).toBe('Warehouse margins The audit puts Kansas first: state · margin Kansas · 12.5');
     expect(await hit.locator('mark').innerText()).toBe('Kansas');
     await screenshot(page(), 'search-03-markdown-snippet');
