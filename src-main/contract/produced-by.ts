@@ -80,6 +80,11 @@ export function deciderLabel(origin: DecisionOrigin): string {
   return origin.fallback ? `${origin.label} as ${origin.fallback.ofLabel}'s fallback` : origin.label;
 }
 
+/** The decider as a table row names it, a copied tool said too: "PlanRAG as Pearl's fallback", "PlanRAG, tool-assisted (simulate)". */
+export function deciderRowLabel(origin: DecisionOrigin): string {
+  return origin.toolAssisted ? `${deciderLabel(origin)}, tool-assisted (${origin.toolAssisted.tool})` : deciderLabel(origin);
+}
+
 /** "PlanRAG (Pearl's fallback after 8 refused programs)", "PlanRAG", with ", tool-assisted (simulate)" when so. */
 export function decidedByText(origin: DecisionOrigin): string {
   const who = origin.fallback ? `${origin.label} (${origin.fallback.ofLabel}'s fallback ${origin.fallback.reason})` : origin.label;

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { deciderLabel, type BenchmarkSummary, type ResultsTable, type TechniqueIdValue, type TechniqueInfo, type WorkbenchClient } from '../../src-main/contract';
+import { deciderRowLabel, type BenchmarkSummary, type ResultsTable, type TechniqueIdValue, type TechniqueInfo, type WorkbenchClient } from '../../src-main/contract';
 import type { DellmaRunSettingsInput } from '../../src-main/contract/dellma';
 import { useWorkbench } from '../ui/store-context';
 import { DellmaSettings } from '../runs/DellmaSettings';
@@ -303,5 +303,5 @@ function decidersText(row: ResultsTable['rows'][number]): string {
 function questionDecider(result: ResultsTable['questions'][number]): string {
   const origin = result.producedBy?.decidedBy;
   if (result.decidedBy === undefined || !origin) return result.decidedBy ?? '–';
-  return origin.toolAssisted ? `${deciderLabel(origin)}, tool-assisted (${origin.toolAssisted.tool})` : deciderLabel(origin);
+  return deciderRowLabel(origin);
 }

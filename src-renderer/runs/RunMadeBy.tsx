@@ -1,4 +1,4 @@
-import { deciderLabel, decidedByText, type RunSummary } from '../../src-main/contract';
+import { deciderRowLabel, decidedByText, type RunSummary } from '../../src-main/contract';
 
 /**
  * The technique column of a run history: who made the decision ("PlanRAG as Pearl's fallback",
@@ -11,8 +11,7 @@ export function RunMadeBy({ run }: { run: RunSummary }) {
   const notable = origin.fallback !== null || origin.toolAssisted !== null;
   return (
     <td className={notable ? 'run-made-by notable' : 'run-made-by'} title={`Started as ${run.technique}; decided by ${decidedByText(origin)}`} data-testid="run-made-by">
-      {deciderLabel(origin)}
-      {origin.toolAssisted && <span className="muted">, tool-assisted ({origin.toolAssisted.tool})</span>}
+      {deciderRowLabel(origin)}
     </td>
   );
 }

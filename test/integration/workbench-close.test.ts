@@ -7,14 +7,15 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openWorkbench } from '../../src-main/services/workbench';
+import { openWorkbench, type Workbench } from '../../src-main/services/workbench';
 import { OwnedResources } from '../../src-main/services/owned-resources';
-import { expectNothingOutlives, heldResources, outlivedSince } from '../support/outlived';
-import { startScriptedOpenAiServer } from '../support/scripted-openai';
+import { expectNothingOutlives, heldResources, outlivedSince, type HeldResources } from '../support/outlived';
+import { useScriptedOpenAiServers } from '../support/lifecycle';
 import { useTempDirs } from '../support/temp';
 import { until } from '../support/until';
 
 const tempDir = useTempDirs();
+const startModel = useScriptedOpenAiServers();
 
 /** Opens a workbench on a fresh workspace (the demo's connections) with the scripted model saved, and starts a PlanRAG run. */
 async function startRun(modelBaseUrl: string) {
@@ -26,49 +27,43 @@ async function startRun(modelBaseUrl: string) {
   return { workbench, locating, notebook, runId };
 }
 
+/** Closes the workbench, which must have held something (else the test proves nothing), and waits for all it held to be let go. */
+async function closeLeavesNothing(workbench: Workbench, before: HeldResources): Promise<void> {
+  expect(outlivedSince(before, heldResources())).not.toEqual([]);
+  await workbench.close();
+  await expectNothingOutlives(before, 'the workbench');
+}
+
 describe('a workbench closed', () => {
   it('leaves no worker process, socket or timer of a query, a CSV query and a decision run', async () => {
-    const model = await startScriptedOpenAiServer([
+    const model = await startModel([
       { toolCalls: [{ name: 'plan', arguments: { steps: ['Look at the trade nodes', 'Decide'] } }] },
       { toolCalls: [{ name: 'query', arguments: { sql: 'SELECT trade_node FROM trade_node LIMIT 3' } }] },
       { toolCalls: [{ name: 'answer', arguments: { decision: 'krakow', rationale: 'It feeds the home node.' } }] },
     ]);
-    try {
-      const before = heldResources();
-      // A decision run (model sockets, the run's timers), then queries beside it.
-      const { workbench, locating, notebook, runId } = await startRun(model.baseUrl);
-      // A SQLite query runs in a worker process; a CSV file through DuckDB.
-      const settings = { maxRows: 100, timeoutMs: 30_000 };
-      const counted = await workbench.invoke('query/run', { requestId: 'q1', connectionId: locating.id, text: 'SELECT count(*) AS n FROM trade_node', settings });
-      expect(counted.rows).toHaveLength(1);
-      const csvPath = join(tempDir(), 'prices.csv');
-      writeFileSync(csvPath, 'fruit,price\napple,3\npear,4\n');
-      const csv = await workbench.invoke('connections/add', { name: 'Prices', target: { engine: 'duckdb', format: 'csv', path: csvPath } });
-      const priced = await workbench.invoke('query/run', { requestId: 'q2', connectionId: csv.id, text: 'SELECT sum(price) AS total FROM prices', settings });
-      expect(priced.rows).toEqual([[7]]);
-      await until(async () => ((await workbench.invoke('runs/list', { notebookId: notebook.id })).find((run) => run.id === runId && run.status !== 'running') ? true : undefined));
-      // The workbench did open something that holds the process (else the test proves nothing).
-      expect(outlivedSince(before, heldResources())).not.toEqual([]);
-      await workbench.close();
-      await expectNothingOutlives(before, 'the workbench');
-    } finally {
-      await model.close();
-    }
+    const before = heldResources();
+    // A decision run (model sockets, the run's timers), then queries beside it.
+    const { workbench, locating, notebook, runId } = await startRun(model.baseUrl);
+    // A SQLite query runs in a worker process; a CSV file through DuckDB.
+    const settings = { maxRows: 100, timeoutMs: 30_000 };
+    const counted = await workbench.invoke('query/run', { requestId: 'q1', connectionId: locating.id, text: 'SELECT count(*) AS n FROM trade_node', settings });
+    expect(counted.rows).toHaveLength(1);
+    const csvPath = join(tempDir(), 'prices.csv');
+    writeFileSync(csvPath, 'fruit,price\napple,3\npear,4\n');
+    const csv = await workbench.invoke('connections/add', { name: 'Prices', target: { engine: 'duckdb', format: 'csv', path: csvPath } });
+    const priced = await workbench.invoke('query/run', { requestId: 'q2', connectionId: csv.id, text: 'SELECT sum(price) AS total FROM prices', settings });
+    expect(priced.rows).toEqual([[7]]);
+    await until(async () => ((await workbench.invoke('runs/list', { notebookId: notebook.id })).find((run) => run.id === runId && run.status !== 'running') ? true : undefined));
+    await closeLeavesNothing(workbench, before);
   }, 90_000);
 
   it('leaves nothing of a run stopped mid-call by close()', async () => {
     // The model never answers its first call: close() must stop the run and release its socket.
-    const model = await startScriptedOpenAiServer([{ holdUntil: new Promise(() => undefined), content: 'never sent' }]);
-    try {
-      const before = heldResources();
-      const { workbench } = await startRun(model.baseUrl);
-      await until(() => (model.requests.length > 0 ? true : undefined));
-      expect(outlivedSince(before, heldResources())).not.toEqual([]);
-      await workbench.close();
-      await expectNothingOutlives(before, 'the workbench');
-    } finally {
-      await model.close();
-    }
+    const model = await startModel([{ holdUntil: new Promise(() => undefined), content: 'never sent' }]);
+    const before = heldResources();
+    const { workbench } = await startRun(model.baseUrl);
+    await until(() => (model.requests.length > 0 ? true : undefined));
+    await closeLeavesNothing(workbench, before);
   }, 90_000);
 });
 

@@ -6,25 +6,18 @@
  * (`structuredOnly`); the Plan*RAG variants and DeLLMa run on the same endpoint in
  * test/integration/dqa/structured-endpoint.test.ts, which makes the same check.
  */
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runToDirectory } from '../../../src-main/engine/run-setup';
 import { registeredTechniques, techniqueNamed } from '../../../src-main/engine/techniques/registry';
 import { parseProviderSettings } from '../../../src-main/llm/settings';
 import { undeclaredReplies } from '../../support/declared-replies';
-import { sqliteFromDqaDump } from '../../support/fixtures';
-import { startScriptedOpenAiServer, type ScriptedOpenAiServer, type ScriptStep } from '../../support/scripted-openai';
-import { useSuiteTempDir, useTempDirs } from '../../support/temp';
+import { useScriptedOpenAiServers, useSqliteFromDqaDump } from '../../support/lifecycle';
+import type { ScriptStep } from '../../support/scripted-openai';
+import { useTempDirs } from '../../support/temp';
 
-const suiteDir = useSuiteTempDir();
 const tempDir = useTempDirs();
-let database = '';
-beforeAll(() => {
-  database = sqliteFromDqaDump('locating/db/locating-1445-15b6e0aa.sql', suiteDir());
-});
-const servers: ScriptedOpenAiServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const database = useSqliteFromDqaDump('locating/db/locating-1445-15b6e0aa.sql');
+const startServer = useScriptedOpenAiServers();
 
 const query = (text: string): ScriptStep => ({ toolCalls: [{ name: 'query', arguments: { query: text } }] });
 const answer: ScriptStep = { toolCalls: [{ name: 'answer', arguments: { decision: 'krakow', rationale: 'krakow has the larger value.' } }] };
@@ -72,14 +65,13 @@ describe('the structured replies a technique asks for are the ones its definitio
   });
 
   it.each(cases)('$technique on an endpoint that only fills what it is offered', async ({ technique, script, fidelity, playbook }) => {
-    const server = await startScriptedOpenAiServer(script, { structuredOnly: true });
-    servers.push(server);
+    const server = await startServer(script, { structuredOnly: true });
     const result = await runToDirectory({
       outDir: tempDir(),
       question: 'Where should SWE place its merchant to maximise its profit on the home node baltic_sea?',
       rules: 'profit(c) = (LV(h) + IV(h)) * TPR(h, c)',
       technique,
-      connection: { target: { engine: 'sqlite', path: database }, description: 'locating 1445' },
+      connection: { target: { engine: 'sqlite', path: database() }, description: 'locating 1445' },
       model: { settings: parseProviderSettings({ baseUrl: server.baseUrl, model: 'scripted', toolMode: 'tools' }) },
       simulator: { rules: 'off', known: {} },
       whatIf: false,
