@@ -59,6 +59,12 @@ const mainFloorRule = {
   floors: mainLayers,
   only: { contract: [], preload: ['contract'] },
   reaches: [],
+  // Inside the engine: a tool works through its narrow ToolContext and returns the state changes it
+  // makes; the executor applies them. It never holds the run or a technique (ARCHITECTURE.md › Decision runs).
+  apart: [
+    { from: 'engine/tools', to: 'engine/run-context', why: 'a tool sees only its ToolContext (engine/tools/tool-context.ts) and returns its state changes' },
+    { from: 'engine/tools', to: 'engine/techniques', why: 'techniques choose tools, never the other way round' },
+  ],
   outsideMessage: 'Main-process code imports only src-main (never the renderer).',
   word: 'layer',
   table: 'mainLayers',

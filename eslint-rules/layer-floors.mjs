@@ -17,7 +17,9 @@ import path from 'node:path';
  * - only: { folder: [folders] } for folders held tighter than their floor (the contract, the preload);
  * - reaches: paths outside `root` that may be imported (e.g. 'src-main/contract'); anything else
  *   outside `root` is refused with `outsideMessage`;
- * - word, table, doc: how the messages name a floor, the table and the page that explains it.
+ * - word, table, doc: how the messages name a floor, the table and the page that explains it;
+ * - apart: [{ from, to, why }] paths under `root` kept apart inside one floor: no file within
+ *   `from` imports anything that resolves within `to` (a tool never sees the run it serves).
  * Files directly in `root` (the renderer's main.tsx) are the entry: above every floor.
  */
 
@@ -72,6 +74,10 @@ export const layerFloors = {
           word: { type: 'string' },
           table: { type: 'string' },
           doc: { type: 'string' },
+          apart: {
+            type: 'array',
+            items: { type: 'object', properties: { from: { type: 'string' }, to: { type: 'string' }, why: { type: 'string' } }, required: ['from', 'to', 'why'], additionalProperties: false },
+          },
         },
         required: ['projectRoot', 'root', 'floors', 'outsideMessage', 'word', 'table', 'doc'],
         additionalProperties: false,
@@ -81,6 +87,7 @@ export const layerFloors = {
       higher: '{{from}} is on {{word}} {{fromFloor}} of {{root}}; it imports only its own {{word}} and lower ones, and {{to}} is on {{word}} {{toFloor}} ({{table}} in eslint.config.mjs, {{doc}}).',
       narrow: '{{from}} imports only {{allowed}} of {{root}}, not {{to}} ({{table}} in eslint.config.mjs, {{doc}}).',
       outside: '{{outsideMessage}} This import resolves to {{target}}.',
+      apart: '{{from}} never imports {{to}}: {{why}} (apart in eslint.config.mjs).',
       unplaced: '{{from}} has no {{word}} in {{table}} (eslint.config.mjs): give the folder one, and a line in {{doc}}.',
     },
   },
@@ -105,6 +112,10 @@ export const layerFloors = {
     const floorNumber = (folder) => (folder === entry ? options.floors.length : floorOf.get(folder));
     const label = (folder, absolute) => (folder === entry ? `${options.root}/${path.basename(absolute)} (the entry)` : `${folder}/`);
 
+    // A path kept apart is compared without its extension: `../run-context` and `../run-context.ts` are one module.
+    const withoutExtension = (absolute) => absolute.replace(/\.(?:[cm]?[jt]sx?)$/, '');
+    const apart = (options.apart ?? []).filter((rule) => isWithin(filename, path.resolve(root, rule.from)));
+
     const from = folderOf(filename);
     if (from !== entry && !floorOf.has(from)) {
       return {
@@ -125,6 +136,11 @@ export const layerFloors = {
       if (!isWithin(target, root)) {
         if (reaches.some((reach) => isWithin(target, reach))) return;
         context.report({ node: source, messageId: 'outside', data: { outsideMessage: options.outsideMessage, target: shown } });
+        return;
+      }
+      const kept = apart.find((rule) => isWithin(withoutExtension(target), path.resolve(root, rule.to)));
+      if (kept) {
+        context.report({ node: source, messageId: 'apart', data: { from: `${options.root}/${kept.from}/`, to: `${options.root}/${kept.to}`, why: kept.why } });
         return;
       }
       const to = folderOf(target);

@@ -2,14 +2,13 @@ import type { QueryResult } from '../contract/data';
 import { copiedTablesNote } from '../contract/whatif';
 import { html, trusted, type Html, type HtmlPart } from './html-escape';
 import { markdownToHtml } from './markdown-html';
-import { contextDocumentsHtml, contextRecordOf } from './dellma-context-report';
-import { exactOutcomesOf, exactSectionHtml, exactSectionTitle } from './dellma-exact-report';
+import { blocksHtml } from './render-blocks';
 import { planGraphHtml } from './plan-graph-report';
 import { reportCss } from './report-css';
 import { formatBytes, formatCount, formatDuration, formatTime, formatValue, plural, reviewLabels, reviewSubjectLabels, reviewText, statusLabel, threadsText } from './report-format';
 import type { DecisionRecord, ReviewRecord } from '../audit/run-trace';
 import { decidedByText, producedByLines } from '../contract/produced-by';
-import type { DecisionReport, PlanVersion, QueryRecord, SimulationRecord, StepRecord, TraceItem, VerificationValue, WhatIfRecord } from './report-model';
+import type { DecisionReport, PlanVersion, QueryRecord, SimulationRecord, ReportItem, ReportStep, VerificationValue, WhatIfRecord } from './report-model';
 import type { ChartRecord } from './report-charts';
 
 export interface HtmlReportOptions {
@@ -71,8 +70,7 @@ function reportSections(report: DecisionReport, options: HtmlReportOptions): Sec
   if (report.simulations.length > 0 || report.decision?.verification) {
     sections.push({ id: 'simulation', title: 'Simulator verification', body: simulationSection(report), newPage: true });
   }
-  const exact = exactOutcomesOf(report);
-  if (exact) sections.push({ id: 'exact-outcomes', title: exactSectionTitle, body: exactSectionHtml(exact) });
+  for (const section of report.techniqueSections) sections.push({ id: section.id, title: section.title, body: blocksHtml(section.blocks) });
   sections.push(
     { id: 'sign-off', title: 'Analyst review and sign-off', body: signOffSection(report), newPage: report.simulations.length === 0 && !report.decision?.verification },
     { id: 'usage', title: 'Tokens and latency', body: usageSection(report) },
@@ -215,7 +213,7 @@ function traceSection(report: DecisionReport, options: HtmlReportOptions): Html 
   return html`<p class="muted">Every model call of the run, with what it produced. Queries show their full text and the first ${options.maxTableRows} rows of their result; the digest identifies the full result.</p>${steps.map((step) => stepCard(step, report, options))}`;
 }
 
-function stepCard(step: StepRecord, report: DecisionReport, options: HtmlReportOptions): Html {
+function stepCard(step: ReportStep, report: DecisionReport, options: HtmlReportOptions): Html {
   const call = step.call;
   const chips: string[] = call
     ? [call.usage ? `${formatCount(call.usage.totalTokens)} tokens` : 'tokens not reported', formatDuration(call.latencyMs), call.toolCalls.length ? `called ${call.toolCalls.join(', ')}` : 'no tool call']
@@ -226,7 +224,7 @@ function stepCard(step: StepRecord, report: DecisionReport, options: HtmlReportO
 </article>`;
 }
 
-function traceItem(item: TraceItem, report: DecisionReport, options: HtmlReportOptions): Html {
+function traceItem(item: ReportItem, report: DecisionReport, options: HtmlReportOptions): Html {
   switch (item.kind) {
     case 'thought':
       return html`<div class="item thought"><div class="item-label">Thought</div><div class="prose">${item.text}</div></div>`;
@@ -254,15 +252,10 @@ function traceItem(item: TraceItem, report: DecisionReport, options: HtmlReportO
       return html`<div class="item"><div class="item-label">What-if on a copy of the data</div>${whatIfSummary(item.whatif)}</div>`;
     case 'decision':
       return html`<div class="item"><div class="item-label">Decision</div><a href="#decision">${report.decision?.decision ?? ''}</a></div>`;
-    case 'other': {
-      // A DeLLMa step reads as its summary, with its full record (tables of items, θ, utilities) folded below.
-      const tool = typeof item.fields['tool'] === 'string' ? item.fields['tool'] : '';
-      if (tool.startsWith('dellma.') && typeof item.fields['output'] === 'string') {
-        const context = contextRecordOf(item.fields);
-        return html`<div class="item"><div class="item-label">DeLLMa · ${tool.slice('dellma.'.length)}</div><pre class="observation">${item.fields['output']}</pre>${context ? contextDocumentsHtml(context) : ''}<details><summary>Record</summary><pre class="observation">${JSON.stringify(item.fields['input'], null, 2)}</pre></details></div>`;
-      }
+    case 'technique':
+      return html`<div class="item"><div class="item-label">${item.label}</div>${blocksHtml(item.blocks)}</div>`;
+    case 'other':
       return html`<div class="item"><div class="item-label">${item.type}</div><pre class="observation">${JSON.stringify(item.fields, null, 2)}</pre></div>`;
-    }
   }
 }
 

@@ -1,13 +1,12 @@
 import type { QueryResult } from '../contract/data';
 import { copiedTablesNote } from '../contract/whatif';
-import { contextDocumentsMarkdown, contextRecordOf } from './dellma-context-report';
-import { exactOutcomesOf, exactSectionMarkdown, exactSectionTitle } from './dellma-exact-report';
+import { blocksMarkdown } from './render-blocks';
 import { planGraphMarkdown, planGraphTable } from './plan-graph-report';
 import { markdownSanitized } from './markdown-sanitized';
 import { markdownCell, markdownCode, markdownFence, markdownLiteral } from './markdown-text';
 import { formatBytes, formatCount, formatDuration, formatTime, formatValue, plural, reviewLabels, reviewSubjectLabels, reviewTextPlain, statusLabel, threadsText } from './report-format';
 import type { ChartRecord } from './report-charts';
-import type { DecisionReport, PlanVersion, QueryRecord, StepRecord, TraceItem } from './report-model';
+import type { DecisionReport, PlanVersion, QueryRecord, ReportItem, ReportStep } from './report-model';
 import { decidedByText, producedByLines } from '../contract/produced-by';
 
 export interface MarkdownReportOptions {
@@ -45,8 +44,7 @@ export function renderMarkdownReport(report: DecisionReport, options: MarkdownRe
     ['trace', 'Step trace', report.steps.filter((step) => step.call || step.items.length).map((step) => stepSection(step, options)).join('\n\n') || 'No model call was made.'],
   ];
   if (report.simulations.length || report.decision?.verification) sections.push(['simulation', 'Simulator verification', simulationSection(report)]);
-  const exact = exactOutcomesOf(report);
-  if (exact) sections.push(['exact-outcomes', exactSectionTitle, exactSectionMarkdown(exact)]);
+  for (const section of report.techniqueSections) sections.push([section.id, section.title, blocksMarkdown(section.blocks)]);
   sections.push(['sign-off', 'Analyst review and sign-off', signOffSection(report)], ['usage', 'Tokens and latency', usageSection(report)], ['integrity', 'Integrity', integritySection(report)]);
   parts.push(`## Contents\n\n${sections.map(([id, title], index) => `${index + 1}. [${title}](#${id})`).join('\n')}`);
   sections.forEach(([id, title, body], index) => parts.push(`<a id="${id}"></a>\n\n## ${index + 1}. ${title}\n\n${body}`));
@@ -136,13 +134,13 @@ function planLines(plan: PlanVersion): string {
   return markdownFence(plan.diff.map((line) => `${line.op === 'added' ? '+' : line.op === 'removed' ? '-' : ' '} ${line.text}`).join('\n'), 'diff');
 }
 
-function stepSection(step: StepRecord, options: MarkdownReportOptions): string {
+function stepSection(step: ReportStep, options: MarkdownReportOptions): string {
   const call = step.call;
   const stats = call ? ` — ${call.usage ? `${formatCount(call.usage.totalTokens)} tokens` : 'tokens not reported'}, ${formatDuration(call.latencyMs)}` : '';
   return `### ${step.step === 0 ? 'Before the first model call' : `Step ${step.step}`}${stats}\n\n${step.items.map((item) => traceItem(item, options)).join('\n\n') || 'No usable action.'}`;
 }
 
-function traceItem(item: TraceItem, options: MarkdownReportOptions): string {
+function traceItem(item: ReportItem, options: MarkdownReportOptions): string {
   switch (item.kind) {
     case 'thought':
       return `**Thought:** ${markdownLiteral(item.text)}`;
@@ -170,14 +168,13 @@ function traceItem(item: TraceItem, options: MarkdownReportOptions): string {
     }
     case 'decision':
       return '**Decision given** (see section 2).';
-    case 'other': {
-      const tool = typeof item.fields['tool'] === 'string' ? item.fields['tool'] : '';
-      if (tool.startsWith('dellma.') && typeof item.fields['output'] === 'string') {
-        const context = contextRecordOf(item.fields);
-        return `**DeLLMa · ${markdownLiteral(tool.slice('dellma.'.length))}:** ${markdownLiteral(item.fields['output'])}\n\n${context ? `${contextDocumentsMarkdown(context)}\n\n` : ''}${markdownFence(JSON.stringify(item.fields['input'], null, 2), 'json')}`;
-      }
-      return `**${markdownLiteral(item.type)}:**\n\n${markdownFence(JSON.stringify(item.fields, null, 2), 'json')}`;
+    case 'technique': {
+      // A step's text follows its label on the line; a table needs a line of its own to be one.
+      const inline = item.blocks[0]?.kind === 'paragraph' || item.blocks[0]?.kind === 'observation';
+      return `**${markdownLiteral(item.label)}:**${inline ? ' ' : '\n\n'}${blocksMarkdown(item.blocks)}`;
     }
+    case 'other':
+      return `**${markdownLiteral(item.type)}:**\n\n${markdownFence(JSON.stringify(item.fields, null, 2), 'json')}`;
   }
 }
 

@@ -2,12 +2,14 @@ import { runEventSchema, type RunEvent, type RunStatus } from '../contract/run';
 import type { ProducedBy } from '../contract/produced-by';
 import { producedByOf } from '../audit/produced-by-trace';
 import { techniqueLabelOf } from '../engine/produced-by-recorder';
-import { TraceReader, type DecisionRecord, type PlanVersion, type QueryRecord, type ReviewRecord, type RunTotals, type SimulationRecord, type StepRecord } from '../audit/run-trace';
+import { TraceReader, type DecisionRecord, type PlanVersion, type QueryRecord, type ReviewRecord, type RunTotals, type SimulationRecord } from '../audit/run-trace';
 import { registeredTechniques } from '../engine/techniques/registry';
 import type { JsonObject, ReportBundle, SealRecord } from './bundle-format';
 import { planGraphReport, type PlanGraphReport } from './plan-graph-report';
 import { redactUrl } from '../llm/settings';
 import { chartsOf, type ChartRecord } from './report-charts';
+import { projectTechniqueSteps, type ReportStep } from './technique-projections';
+import type { ReportSectionBlocks } from '../contract/report-blocks';
 
 export type {
   DecisionRecord,
@@ -18,10 +20,10 @@ export type {
   SimulationRecord,
   SimulationResultValue,
   StepRecord,
-  TraceItem,
   VerificationValue,
   WhatIfRecord,
 } from '../audit/run-trace';
+export type { ReportItem, ReportStep } from './technique-projections';
 
 type RunStart = Extract<RunEvent, { type: 'run-start' }>;
 
@@ -73,7 +75,10 @@ export interface DecisionReport {
   plans: PlanVersion[];
   /** The last plan as a graph with each node's state, query and answer (a plan of nodes); null for a list or no plan. */
   planGraph: PlanGraphReport | null;
-  steps: StepRecord[];
+  /** The trace by model call; a technique's own steps as it projects them (./technique-projections.ts). */
+  steps: ReportStep[];
+  /** Sections of the run's techniques' own (DeLLMa's exact outcomes [ext]), after the decision's. */
+  techniqueSections: ReportSectionBlocks[];
   queries: QueryRecord[];
   decision: DecisionRecord | null;
   reviews: ReviewRecord[];
@@ -112,6 +117,7 @@ export function buildReport(bundle: ReportBundle): DecisionReport {
 
   const steps = reader.stepList();
   const queries = reader.queryList();
+  const projections = projectTechniqueSteps(steps, registeredTechniques());
   return {
     runId: first?.runId ?? '',
     // The question names the report; a notebook's title may be a generic one ("Welcome…").
@@ -133,7 +139,8 @@ export function buildReport(bundle: ReportBundle): DecisionReport {
     totals: reader.totals(),
     plans: reader.plans,
     planGraph: planGraphReport(reader.plans, steps, queries),
-    steps,
+    steps: projections.steps,
+    techniqueSections: projections.sections,
     queries,
     decision: reader.decision,
     reviews: reader.reviews,

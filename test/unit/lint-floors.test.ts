@@ -76,6 +76,19 @@ describe('lint floors in src-main', () => {
     ]);
   });
 
+  it.each([
+    ['the run context', 'src-main/engine/tools/probe.ts', '../run-context', /^src-main\/engine\/tools\/ never imports src-main\/engine\/run-context: a tool sees only its ToolContext/],
+    ['the run context, spelled with its extension through the process folder', 'src-main/engine/tools/probe.ts', '../../../src-main/engine/run-context.ts', /^src-main\/engine\/tools\/ never imports src-main\/engine\/run-context: /],
+    ['a technique', 'src-main/engine/tools/probe.ts', '../techniques/pearl/technique', /^src-main\/engine\/tools\/ never imports src-main\/engine\/techniques: techniques choose tools/],
+  ])('refuses a tool importing %s, although both are on the engine layer', async (_what, file, specifier, message) => {
+    expect(await floorMessages(file, importing(specifier))).toEqual([expect.stringMatching(message)]);
+  });
+
+  it('lets a tool import its ToolContext and the engine beside it', async () => {
+    const code = ["import type { ToolContext } from './tool-context';", "import { summarizeSchema } from '../schema-summary';", 'export const probe = (context: ToolContext) => [context, summarizeSchema];', ''].join('\n');
+    expect(await lintProbe('src-main/engine/tools/probe.ts', code)).toEqual([]);
+  });
+
   it('asks for a floor for a folder the table does not place', async () => {
     expect(await floorMessages('src-main/unplaced/probe.ts', importing('../contract/errors'))).toEqual([expect.stringMatching(/^src-main\/unplaced\/ has no layer in mainLayers/)]);
   });

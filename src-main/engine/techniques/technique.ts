@@ -5,6 +5,7 @@ import type { ActionLibrary } from './pearl/library';
 import type { StructuredReply } from './structured-replies';
 import type { RunEvent } from '../../contract/run';
 import type { CellWriter } from '../tools/tool';
+import type { ReportItemBlocks, ReportSectionBlocks } from '../../contract/report-blocks';
 
 /** One command-line flag of a technique (`dwb run`, `dwb dqa solve`); their usage lines are generated from these. */
 export interface TechniqueFlag {
@@ -94,6 +95,8 @@ export interface TechniqueDefinition {
   structuredReplies: readonly StructuredReply[];
   /** How its own `tool` events become notebook cells (../run-cells.ts); absent: each is a plain observation cell. */
   cells?: TechniqueCells;
+  /** How its own steps and records read in a report (../../reports/report-model.ts); absent: each step as its raw record. */
+  reports?: TechniqueReports;
   /** Runs an analyst's program instead of planning one (Pearl's program cell: `pearl/run-program`, `pearl/rerun-step`). */
   runsPrograms?: boolean;
   /** Runs the decision after `run-start`; ends with `run.finish(…)`'s outcome. */
@@ -110,6 +113,18 @@ export interface TechniqueCells {
   toolPrefixes: readonly string[];
   /** Writes the cells of one of its events itself and returns true (Pearl gathers its program attempts into one cell); false: the observation cell. */
   project?(event: Extract<RunEvent, { type: 'tool' }>, cells: CellWriter): boolean;
+}
+
+/**
+ * How a technique's own `tool` events read in a report, in format-free blocks
+ * (contract/report-blocks.ts) that every report renderer lays out; the report asks the technique
+ * whose `cells.toolPrefixes` the event's name has, as the notebook's cell writer does.
+ */
+export interface TechniqueReports {
+  /** One of its step records (the event's fields: `tool`, `input`, `output`) as a trace item; null: shown as the raw record. */
+  item?(fields: Readonly<Record<string, unknown>>): ReportItemBlocks | null;
+  /** Sections of its own from all of its step records in the run, in the order they were logged. */
+  sections?(records: readonly Readonly<Record<string, unknown>>[]): ReportSectionBlocks[];
 }
 
 /** What a technique's paper did that `paper` fidelity keeps. */

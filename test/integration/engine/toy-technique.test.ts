@@ -97,6 +97,16 @@ describe('a technique registered from its own folder', () => {
     const cells = (await workbench.invoke('notebooks/get', { id: notebook.id })).cells;
     expect(cells.find((cell) => cell.kind === 'observation')).toMatchObject({ source: 'Candidates: krakow, novgorod', data: { tool: 'toy-pick.candidates', input: { pick: 'last', candidates: ['krakow', 'novgorod'] } } });
 
+    // Its record and its section in the reports, through its definition's report hooks (the renderers name no technique).
+    const { html } = await workbench.invoke('reports/preview', { notebookId: notebook.id, runId });
+    expect(html).toContain('<div class="item-label">Toy pick · candidates</div><table><thead><tr><th>Order</th><th>Candidate</th></tr></thead><tbody><tr><td>1</td><td>krakow</td></tr><tr><td>2</td><td>novgorod</td></tr></tbody></table>');
+    expect(html).toMatch(/<h2><span class="num">\d+<\/span>Which end of the list Toy pick took<\/h2>[\s\S]*<p>The last listed candidate\.<\/p>/);
+    const exported = await workbench.invoke('reports/export', { notebookId: notebook.id, runId, format: 'md' });
+    const markdown = readFileSync(exported?.path ?? '', 'utf8');
+    expect(markdown).toContain('**Toy pick · candidates:**\n\n| Order | Candidate |\n| --- | --- |\n| 1 | krakow |\n| 2 | novgorod |');
+    expect(markdown).toMatch(/## \d+\. Which end of the list Toy pick took\n\nThe last listed candidate\./);
+    expect(markdown).not.toContain('"tool": "toy-pick.candidates"');
+
     // At paper fidelity its extension is off: the prompt has no order note, and the records say so.
     const paperRun = await workbench.invoke('runs/start', { ...base, techniqueOptions: { pick: 'last' }, fidelity: 'paper' });
     await until(() => progress.find((entry) => entry.runId === paperRun.runId && entry.status !== 'running'));

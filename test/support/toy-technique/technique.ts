@@ -19,6 +19,9 @@ export const toyOptionsSchema = z.strictObject({
   atLeast: z.number().int().min(1).max(9).default(2),
 });
 
+/** What its one record (`toy-pick.candidates`) holds. */
+const toyRecordSchema = z.object({ pick: z.enum(['first', 'last']), candidates: z.array(z.string()) });
+
 /** Its one product extension, declared in its folder: the prompt says the list keeps the question's order (off at paper fidelity). */
 export const toyOrderNote = {
   id: 'toy-order-note',
@@ -50,6 +53,20 @@ export const toyTechnique: TechniqueDefinition = {
   structuredReplies: toolReplies([toolNamed('answer')]),
   // Its own records (`toy-pick.*` tool events) become observation cells that keep their input.
   cells: { toolPrefixes: ['toy-pick.'] },
+  // Its record in a report: its own label and a table of the candidates, and a section of its own naming the pick.
+  reports: {
+    item: (fields) => {
+      const input = toyRecordSchema.safeParse(fields['input']);
+      return fields['tool'] === 'toy-pick.candidates' && input.success ? { label: 'Toy pick · candidates', blocks: [{ kind: 'table', header: ['Order', 'Candidate'], rows: input.data.candidates.map((name, index) => [String(index + 1), name]) }] } : null;
+    },
+    sections: (records) => {
+      const picks = records.flatMap((fields) => {
+        const input = toyRecordSchema.safeParse(fields['input']);
+        return input.success ? [input.data.pick] : [];
+      });
+      return picks.length ? [{ id: 'toy-pick', title: 'Which end of the list Toy pick took', blocks: [{ kind: 'paragraph', text: `The ${picks.join(', ')} listed candidate.` }] }] : [];
+    },
+  },
   run: async (run) => {
     const options = readTechniqueOptions(toyOptionsSchema, run.options.techniqueOptions, 'Toy pick');
     const candidates = candidatesOf(run.options.question);

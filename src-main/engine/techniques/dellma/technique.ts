@@ -16,6 +16,7 @@ import { simulateKnown, uncheckedReason } from '../../tools/simulate';
 import { readQuery } from '../plan-dag/prompts';
 import { readTechniqueOptions } from '../technique-options';
 import { dellmaOptions } from './options';
+import { dellmaReports } from './report';
 import type { TechniqueDefinition } from '../technique';
 import { normaliseFactor, stateProbability, type BeliefFactor, type State } from './belief';
 import { estimateCost } from './cost';
@@ -72,6 +73,7 @@ export const dellma: TechniqueDefinition = {
   extensions: [dellmaOptionFactors],
   // Each step's record keeps its typed input (contract/dellma.ts) for the notebook's DeLLMa step views.
   cells: { toolPrefixes: ['dellma.'] },
+  reports: dellmaReports,
   // Its JSON replies (./reply-schemas.ts), built for an example: two options, one shared unknown, the default batch.
   structuredReplies: [
     forecastReply([{ name: 'demand', scope: { kind: 'shared' } }]),
