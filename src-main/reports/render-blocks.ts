@@ -6,6 +6,9 @@ import type { ReportBlock } from '../contract/report-blocks';
 import { html, type Html } from './html-escape';
 import { markdownCell, markdownFence, markdownLiteral } from './markdown-text';
 
+/** A cell that reads as a number (or the "n/a" a missing one is written as). */
+const numberLike = /^(?:[-+]?(?:\d[\d,]*)?\.?\d+(?:e[-+]?\d+)?|n\/a)$/i;
+
 export function blocksHtml(blocks: readonly ReportBlock[]): Html {
   return html`${blocks.map(blockHtml)}`;
 }
@@ -16,8 +19,12 @@ function blockHtml(block: ReportBlock): Html {
       return html`<p>${block.text}</p>`;
     case 'observation':
       return html`<pre class="observation">${block.text}</pre>`;
-    case 'table':
-      return html`<table${block.className ? html` class="${block.className}"` : null}><thead><tr>${block.header.map((cell) => html`<th>${cell}</th>`)}</tr></thead><tbody>${block.rows.map((row) => html`<tr>${row.map((cell) => html`<td>${cell}</td>`)}</tr>`)}</tbody></table>`;
+    case 'table': {
+      // Laid out as the report's other data tables; a column of numbers is right-aligned.
+      const numeric = block.header.map((_name, index) => block.rows.length > 0 && block.rows.every((row) => numberLike.test(row[index] ?? '')));
+      const cellClass = (index: number) => (numeric[index] ? html` class="num"` : null);
+      return html`<table class="data${block.className ? ` ${block.className}` : ''}"><thead><tr>${block.header.map((cell, index) => html`<th${cellClass(index)}>${cell}</th>`)}</tr></thead><tbody>${block.rows.map((row) => html`<tr>${row.map((cell, index) => html`<td${cellClass(index)}>${cell}</td>`)}</tr>`)}</tbody></table>`;
+    }
     case 'record':
       return html`<details><summary>${block.summary}</summary><pre class="observation">${JSON.stringify(block.value, null, 2)}</pre></details>`;
   }

@@ -123,6 +123,7 @@ table.data th { text-align: left; border-bottom: 1px solid var(--line-strong); p
 table.data td { border-bottom: 1px solid var(--line); padding: 5px 8px; overflow-wrap: anywhere; }
 table.data td.num, table.data th.num { text-align: right; }
 table.data tfoot td { font-weight: 700; border-top: 2px solid var(--line-strong); border-bottom: none; }
+table.data + table.data { margin-top: 14px; }
 .verification { display: flex; gap: 14px; align-items: center; }
 footer.report-footer { margin-top: 48px; padding-top: 14px; border-top: 1px solid var(--line); font-size: 11px; color: var(--muted); display: flex; justify-content: space-between; gap: 16px; }
 

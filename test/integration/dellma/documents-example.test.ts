@@ -130,7 +130,7 @@ describe('documents in DeLLMa runs, and the agriculture example', () => {
     expect(preview.html).toContain('DeLLMa · context');
     // The context step's documents as a table: characters used of the whole, and the cut.
     expect(preview.html).toContain(
-      `<table class="dellma-context-documents"><thead><tr><th>Document</th><th>Characters used</th><th>Of</th><th>Truncated</th></tr></thead><tbody><tr><td>fruit-sept-2021.txt</td><td>${used}</td><td>${report.length}</td><td>yes</td></tr></tbody></table>`,
+      `<table class="data dellma-context-documents"><thead><tr><th>Document</th><th class="num">Characters used</th><th class="num">Of</th><th>Truncated</th></tr></thead><tbody><tr><td>fruit-sept-2021.txt</td><td class="num">${used}</td><td class="num">${report.length}</td><td>yes</td></tr></tbody></table>`,
     );
     const exported = await workbench.invoke('reports/export', { runId, notebookId: opened.notebookId, format: 'md' });
     const markdown = readFileSync(exported?.path ?? '', 'utf8');

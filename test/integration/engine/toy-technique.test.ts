@@ -99,7 +99,7 @@ describe('a technique registered from its own folder', () => {
 
     // Its record and its section in the reports, through its definition's report hooks (the renderers name no technique).
     const { html } = await workbench.invoke('reports/preview', { notebookId: notebook.id, runId });
-    expect(html).toContain('<div class="item-label">Toy pick · candidates</div><table><thead><tr><th>Order</th><th>Candidate</th></tr></thead><tbody><tr><td>1</td><td>krakow</td></tr><tr><td>2</td><td>novgorod</td></tr></tbody></table>');
+    expect(html).toContain('<div class="item-label">Toy pick · candidates</div><table class="data"><thead><tr><th class="num">Order</th><th>Candidate</th></tr></thead><tbody><tr><td class="num">1</td><td>krakow</td></tr><tr><td class="num">2</td><td>novgorod</td></tr></tbody></table>');
     expect(html).toMatch(/<h2><span class="num">\d+<\/span>Which end of the list Toy pick took<\/h2>[\s\S]*<p>The last listed candidate\.<\/p>/);
     const exported = await workbench.invoke('reports/export', { notebookId: notebook.id, runId, format: 'md' });
     const markdown = readFileSync(exported?.path ?? '', 'utf8');
