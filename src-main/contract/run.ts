@@ -14,8 +14,16 @@ import { whatIfResultSchema, whatIfSpecSchema } from './whatif';
 export const techniqueIdSchema = z.string().regex(/^[a-z][a-z0-9-]*$/, 'a technique id is lower-case letters, digits and dashes');
 export type TechniqueIdValue = z.infer<typeof techniqueIdSchema>;
 
-/** A registered technique as pickers show it (the run composer, the benchmark), with its extensions and paper settings for the Fidelity setting. */
-export const techniqueInfoSchema = z.object({ id: techniqueIdSchema, label: z.string(), summary: z.string(), fidelity: techniqueFidelitySchema });
+/** What a step-through run can stop for the analyst to review: the forms the review panel and the run log know. */
+export const reviewSubjectSchema = z.enum(['query', 'replan', 'forecast', 'ranking', 'plan']);
+export type ReviewSubject = z.infer<typeof reviewSubjectSchema>;
+
+/** One kind of stop a technique makes in step-through, as its definition declares it: the form, and what is reviewed in words ("each query", "the program before it runs"). */
+export const reviewPointSchema = z.object({ subject: reviewSubjectSchema, what: z.string() });
+export type ReviewPoint = z.infer<typeof reviewPointSchema>;
+
+/** A registered technique as pickers show it (the run composer, the benchmark), with its extensions and paper settings for the Fidelity setting and the stops it makes in step-through. */
+export const techniqueInfoSchema = z.object({ id: techniqueIdSchema, label: z.string(), summary: z.string(), fidelity: techniqueFidelitySchema, reviews: z.array(reviewPointSchema) });
 export type TechniqueInfo = z.infer<typeof techniqueInfoSchema>;
 
 export const runStatusSchema = z.enum(['running', 'interrupted', 'answered', 'step-limit', 'token-limit', 'time-limit', 'failed', 'stopped', 'cancelled']);
@@ -143,7 +151,7 @@ export const runEventSchema = z.discriminatedUnion('type', [
     digest: z.string().nullable(),
   }),
   z.object({ type: z.literal('observation'), step: z.number(), queryId: z.string().nullable(), text: z.string(), node: nodeField }),
-  z.object({ type: z.literal('analyst-review'), step: z.number(), node: nodeField, action: z.enum(['approve', 'edit', 'skip', 'note', 'stop']), subject: z.enum(['query', 'replan', 'forecast', 'ranking', 'plan']), original: z.string(), edited: z.string().nullable(), note: z.string().nullable() }),
+  z.object({ type: z.literal('analyst-review'), step: z.number(), node: nodeField, action: z.enum(['approve', 'edit', 'skip', 'note', 'stop']), subject: reviewSubjectSchema, original: z.string(), edited: z.string().nullable(), note: z.string().nullable() }),
   z.object({ type: z.literal('model-repair'), step: z.number(), problem: z.string() }),
   /** The run went on after the app stopped mid-run; the last unfinished model call is made again. */
   z.object({ type: z.literal('run-resume'), step: z.number(), messageCount: z.number() }),

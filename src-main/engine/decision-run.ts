@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { WorkbenchError } from '../contract/errors';
 import { RunContext, type DecisionRunOptions, type RunOutcome } from './run-context';
 import { techniqueNamed } from './techniques/registry';
 import type { TechniqueDefinition } from './techniques/technique';
@@ -54,5 +55,13 @@ export async function runDecision(options: DecisionRunOptions): Promise<RunOutco
       ...techniqueOptionsRecord(technique, options.techniqueOptions),
     });
   }
-  return technique.run(run);
+  try {
+    return await technique.run(run);
+  } catch (error) {
+    // A technique's own mistake (not the model's or the data's) still ends the run with a status
+    // and its message, so the log, the notebook and the reports say what happened.
+    const failure = WorkbenchError.from(error);
+    if (failure.code === 'cancelled' || run.signal?.aborted) return run.finish('cancelled', 'The run was stopped');
+    return run.finish('failed', `${technique.label} failed: ${failure.message}`);
+  }
 }

@@ -30,6 +30,8 @@ import { createRunCellWriter, type CellSink } from './run-cells';
 import { RunLog } from './run-log';
 import type { TechniqueHost } from './techniques/technique';
 import { techniqueNamed } from './techniques/registry';
+import type { TechniqueDefinition } from './techniques/technique';
+import { WorkbenchError } from '../contract/errors';
 import { techniqueFidelity } from './techniques/technique-extensions';
 import type { KeptOutputs } from './techniques/pearl/rerun';
 
@@ -105,6 +107,23 @@ export interface RunSetup {
   onEvent?: (entry: LoggedEvent) => void;
 }
 
+/**
+ * The run's gate, refusing a review its technique does not declare (`reviews`): the composer and
+ * the run bar tell the analyst what step-through stops for from the declaration, so a stop outside
+ * it is a technique's mistake, surfaced as the run's failure. The automatic gate is held to it too,
+ * so every run checks the declaration.
+ */
+function declaredReviewsOnly(gate: ReviewGate, technique: TechniqueDefinition): ReviewGate {
+  const declared = new Set(technique.reviews.map((point) => point.subject));
+  return {
+    interactive: gate.interactive,
+    review: async (request, signal) => {
+      if (!declared.has(request.subject)) throw new WorkbenchError('internal', `${technique.label} stopped for a review of a ${request.subject}, which its definition does not declare (reviews: ${[...declared].join(', ') || 'none'})`);
+      return gate.review(request, signal);
+    },
+  };
+}
+
 /** Wires a run from its set-up and runs it to its end; never throws for the model's or the data's mistakes. */
 export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
   const log = new RunLog(setup.runId, setup.log.now, setup.log.lastEntry ?? null);
@@ -149,7 +168,7 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
     provider,
     toolMode: setup.model.toolMode,
     limits: { ...defaultRunLimits, ...setup.limits },
-    gate: setup.gate ?? automaticGate,
+    gate: declaredReviewsOnly(setup.gate ?? automaticGate, techniqueNamed(setup.technique)),
     emit: (event) => log.append(recordProducedBy(withDetails(event))),
     ...(setup.signal ? { signal: setup.signal } : {}),
     ...(setup.onToken ? { onToken: setup.onToken } : {}),

@@ -49,7 +49,7 @@ export function runHandlers(dependencies: {
     'runs/list': ({ notebookId }) => runStore.list(notebookId),
     'runs/list-all': ({ limit }) => runStore.listAll(limit),
     'runs/active': () => runs.active(),
-    'runs/techniques': () => registeredTechniques().map((technique) => ({ id: technique.id, label: technique.label, summary: technique.summary, fidelity: techniqueFidelity(technique) })),
+    'runs/techniques': () => registeredTechniques().map((technique) => ({ id: technique.id, label: technique.label, summary: technique.summary, fidelity: techniqueFidelity(technique), reviews: [...technique.reviews] })),
 
     'pearl/check': ({ program, actions }) => checkProgram(program, actions),
     'pearl/run-program': ({ runId, program, mode }) => runs.runProgram(runId, program, mode),

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { decidedByText, type RunProgress } from '../../src-main/contract';
 import { rateWindowMs } from '../state/runs-slice';
 import { useWorkbench } from '../ui/store-context';
+import { reviewWords, useReviewPoints } from './review-words';
 
 const statusLabels: Record<RunProgress['status'], string> = {
   running: 'Running',
@@ -28,6 +29,10 @@ export function RunBar({ progress, compact = false, onDismiss, onShowHistory }: 
   const reportError = useWorkbench((state) => state.reportError);
   const [now, setNow] = useState(() => Date.now());
   const live = progress.status === 'running';
+  // What step-through stops for, as the technique declares it; generic until the technique list is loaded.
+  const declaredReviews = useReviewPoints(progress.technique);
+  const reviewed = declaredReviews ? reviewWords(declaredReviews) : 'each review point';
+  const stepHint = reviewed ? `step-through: waits for you at ${reviewed}` : 'step-through: this technique never stops for a review';
 
   useEffect(() => {
     if (!live) return;
@@ -82,14 +87,14 @@ export function RunBar({ progress, compact = false, onDismiss, onShowHistory }: 
           </span>
         )}
         {progress.pendingReview && <span className="badge kind-question">waiting for you</span>}
-        {live && progress.mode === 'step' && !progress.pendingReview && <span className="muted run-hint">step-through: will wait at the next query</span>}
+        {live && progress.mode === 'step' && !progress.pendingReview && <span className="muted run-hint">{stepHint}</span>}
         {progress.message && <RunMessage text={progress.message} />}
         <span className="spacer" />
         {live && (
           <button
             className="ghost small"
             data-testid="pause-run"
-            title={progress.mode === 'auto' ? 'Wait for me at the next query or re-plan' : 'Run on without waiting for me'}
+            title={progress.mode === 'auto' ? reviewed ? `Wait for me at ${reviewed}` : 'This technique never stops for a review' : 'Run on without waiting for me'}
             onClick={() => void setRunMode(progress.runId, progress.mode === 'auto' ? 'step' : 'auto').catch((error: unknown) => reportError(error, 'Could not change the mode'))}
           >
             {progress.mode === 'auto' ? '❚❚ Pause' : '▶ Run automatically'}

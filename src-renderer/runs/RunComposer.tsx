@@ -7,6 +7,7 @@ import { CheckPlanFields } from './CheckPlanFields';
 import { DellmaSettings } from './DellmaSettings';
 import { FidelitySetting } from './FidelitySetting';
 import { RunDocumentsNote } from './RunDocumentsNote';
+import { reviewWords } from './review-words';
 import { dellmaSizeProblem } from './request-problem';
 import { dellmaOptionsProblem, type DellmaRunSettingsInput } from '../../src-main/contract/dellma';
 
@@ -26,6 +27,10 @@ export function RunComposer({ draft }: { draft: RunDraft }) {
     if (techniqueOptions.length === 0) void loadTechniques().catch(() => undefined);
   }, [techniqueOptions.length, loadTechniques]);
   const [form, setForm] = useState(draft);
+  // What step-through stops for, as the chosen technique declares it (runs/techniques).
+  const declaredReviews = techniqueOptions.find((option) => option.id === form.technique)?.reviews;
+  const reviewed = declaredReviews ? reviewWords(declaredReviews) : null;
+  const stepThroughNote = declaredReviews === undefined ? '' : reviewed ? `(review ${reviewed})` : '(this technique never stops for a review)';
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   // A temperature typed out of range keeps the run from starting until it is corrected or cleared.
@@ -149,7 +154,8 @@ export function RunComposer({ draft }: { draft: RunDraft }) {
             <input type="radio" name="mode" checked={form.mode === 'auto'} onChange={() => update({ mode: 'auto' })} /> Automatic
           </label>
           <label>
-            <input type="radio" name="mode" checked={form.mode === 'step'} onChange={() => update({ mode: 'step' })} aria-label="Step-through" /> Step-through (review each query)
+            <input type="radio" name="mode" checked={form.mode === 'step'} onChange={() => update({ mode: 'step' })} aria-label="Step-through" /> Step-through{' '}
+            <span data-testid="step-through-reviews">{stepThroughNote}</span>
           </label>
         </fieldset>
       </div>

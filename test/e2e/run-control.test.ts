@@ -70,13 +70,25 @@ describe('pausing a run and the model’s what-if experiment', () => {
     const composer = await openRunComposer(page, { question: 1 });
     expect(await composer.getByLabel('Run connection').locator('option:checked').innerText()).toBe('DQA Building USA 1836 (demo)');
     expect(await composer.getByLabel('Offer what-if experiments').isChecked()).toBe(true);
+    // Step-through says what it stops for, as each technique declares it.
+    const stops = composer.getByTestId('step-through-reviews');
+    await expect.poll(() => stops.innerText()).toBe('(review each query and each re-plan)');
+    const technique = composer.getByLabel('Technique');
+    await technique.selectOption('pearl');
+    await expect.poll(() => stops.innerText()).toBe('(review the program before it runs and each step’s query)');
+    await technique.selectOption('dellma');
+    await expect.poll(() => stops.innerText()).toBe('(review each query, the forecast, and each ranking batch)');
+    await stops.scrollIntoViewIfNeeded();
+    await screenshot(page, 'control-00-step-through-stops');
+    await technique.selectOption('planrag');
+    await expect.poll(() => stops.innerText()).toBe('(review each query and each re-plan)');
     await composer.getByTestId('start-run').click();
 
     const pause = page.getByTestId('pause-run');
     await expect.poll(() => pause.innerText()).toBe('❚❚ Pause');
     await pause.click();
     await expect.poll(() => pause.innerText()).toBe('▶ Run automatically');
-    expect(await page.getByTestId('run-bar').innerText()).toContain('step-through: will wait at the next query');
+    expect(await page.getByTestId('run-bar').innerText()).toContain('step-through: waits for you at each query and each re-plan');
     pressedPause();
 
     // Paused: the model's query waits for the analyst.

@@ -41,10 +41,12 @@ function conversationTools(rules: ConversationRules): string[] {
  * A technique that is one conversation: the model is asked, its calls are carried out and
  * answered in the same conversation, until it answers or a limit ends the run.
  */
-export function conversationTechnique(definition: Omit<TechniqueDefinition, 'run' | 'structuredReplies'> & { rules: ConversationRules }): TechniqueDefinition & { rules: ConversationRules } {
+export function conversationTechnique(definition: Omit<TechniqueDefinition, 'run' | 'structuredReplies' | 'reviews'> & { rules: ConversationRules }): TechniqueDefinition & { rules: ConversationRules } {
   return {
     // Every tool its rules can offer: plan and replan only where the rules have them.
     structuredReplies: toolReplies(conversationTools(definition.rules).map(toolNamed)),
+    // The stops its tools make (a query, a re-plan), for the tools its rules can offer.
+    reviews: conversationTools(definition.rules).flatMap((name) => toolNamed(name).reviews ?? []),
     // The conversation offers the simulate and what-if tools, so those shared extensions concern it.
     sharedExtensions: ['simulate-tool', 'whatif-tool'],
     ...definition,

@@ -3,7 +3,7 @@ import type { RunExtension } from '../../contract/fidelity';
 import type { RunContext, RunOutcome } from '../run-context';
 import type { ActionLibrary } from './pearl/library';
 import type { StructuredReply } from './structured-replies';
-import type { RunEvent } from '../../contract/run';
+import type { ReviewPoint, RunEvent } from '../../contract/run';
 import type { CellWriter } from '../tools/tool';
 import type { ReportItemBlocks, ReportSectionBlocks } from '../../contract/report-blocks';
 
@@ -93,6 +93,12 @@ export interface TechniqueDefinition {
    * plain text (a query written out) carries neither.
    */
   structuredReplies: readonly StructuredReply[];
+  /**
+   * Every kind of stop it makes for the analyst in step-through (required; empty: it never stops).
+   * The composer and the run bar say them in words, and the run's review gate refuses a review
+   * it does not declare (../run-setup.ts), so every run checks the declaration.
+   */
+  reviews: readonly ReviewPoint[];
   /** How its own `tool` events become notebook cells (../run-cells.ts); absent: each is a plain observation cell. */
   cells?: TechniqueCells;
   /** How its own steps and records read in a report (../../reports/report-model.ts); absent: each step as its raw record. */

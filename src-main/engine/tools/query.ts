@@ -20,6 +20,7 @@ export const queryTool = defineTool({
     `Run one read-only query against the database and receive its rows (a compact table with the row count and whether it was truncated). Write it in ${dialect}.`,
   textForm: 'Thought: <what you need next and why>\nAction: query\nAction Input:\n<one query>',
   fromText: (reply) => (reply.action?.name.startsWith('query') ? { query: reply.action.input } : undefined),
+  reviews: { subject: 'query', what: 'each query' },
   perform: async ({ query }, { step, node }, tools) => {
     const { gate } = tools;
     const asked = gate.interactive;

@@ -12,6 +12,7 @@ export const replanTool = defineTool({
   description: () => 'Replace the current plan when an observation shows it no longer holds. Give the new steps and the reason.',
   textForm: 'Re-plan:\nReason: <why the plan no longer holds>\n1. <new first step>\n2. <next step>',
   textSections: ['Re-plan', 'Replan', 'Reason'],
+  reviews: { subject: 'replan', what: 'each re-plan' },
   fromText: (reply) => {
     const body = reply.section('re-plan') ?? reply.section('replan');
     if (body === undefined) return undefined;

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { CellOutput } from '../../contract/notebook';
-import type { RunEvent } from '../../contract/run';
+import type { ReviewPoint, RunEvent } from '../../contract/run';
 import type { Author, CellKindData } from '../../contract/notebook';
 import type { ToolContext, ToolStateChanges } from './tool-context';
 
@@ -76,6 +76,8 @@ export interface ToolDefinition<A = unknown> {
    * returned in the outcome); never throws for the model's or the data's mistakes.
    */
   perform(args: A, call: { step: number; node?: string }, tools: ToolContext): Promise<ToolOutcome>;
+  /** The stop it makes for the analyst in step-through, if it makes one; a conversation declares the stops of the tools it can offer. */
+  reviews?: ReviewPoint;
   /** Events this tool emits, projected into notebook cells. */
   cells?: CellProjection;
   /** No call after this one in the same reply is carried out (the final answer). */

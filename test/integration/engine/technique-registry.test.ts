@@ -72,6 +72,7 @@ describe('the technique registry', () => {
     summary: 'Two independent sub-questions, then an answer from their results.',
     method: '# Method\nAnswer the sub-question you are given with one query.',
     structuredReplies: toolReplies([toolNamed('query'), toolNamed('answer')]),
+    reviews: [{ subject: 'query', what: 'each sub-question’s query' }],
     run: async (run) => {
       const nodes = [
         { id: 'home', text: 'The home node values', dependsOn: [] },
@@ -132,5 +133,32 @@ describe('the technique registry', () => {
     const notebook = JSON.parse(readFileSync(join(outDir, 'notebook.json'), 'utf8')) as { cells: { kind: string; provenance: { node?: string } }[] };
     expect(notebook.cells.filter((cell) => cell.kind === 'query').map((cell) => cell.provenance.node)).toEqual(['home', 'flow']);
     expect(notebook.cells.at(-1)?.kind).toBe('decision');
+  });
+
+  it('fails a run whose technique stops for a review it does not declare, before the query runs, naming the stop', async () => {
+    // The same technique declaring no stops: its first query asks the gate for a review all the same.
+    unregister.push(registerTechnique({ ...twoNodes, id: 'toy-undeclared', reviews: [] }));
+    const server = await startScriptedOpenAiServer([
+      { expectLastMessageContains: 'Sub-question home', expectTools: ['query'], toolCalls: [{ name: 'query', arguments: { query: "SELECT local_value FROM trade_node WHERE trade_node = 'baltic_sea'" } }] },
+    ]);
+    servers.push(server);
+    const outDir = tempDir();
+    const result = await runToDirectory({
+      outDir,
+      question: 'Where should SWE place its merchant to maximise profit at baltic_sea?',
+      rules: '',
+      technique: 'toy-undeclared',
+      connection: { target: { engine: 'sqlite', path: database }, description: 'locating 1445' },
+      model: { settings: parseProviderSettings({ baseUrl: server.baseUrl, model: 'scripted', toolMode: 'tools' }) },
+      simulator: { rules: 'off', known: {} },
+      whatIf: false,
+    });
+    server.verify();
+    expect(result).toMatchObject({ status: 'failed' });
+    expect(result.message).toContain('Two sub-questions stopped for a review of a query, which its definition does not declare (reviews: none)');
+    const trace = TraceReader.of(parseRunLogLines(readFileSync(join(outDir, 'run-log.jsonl'), 'utf8')));
+    expect(trace.queryList()).toEqual([]);
+    // The run ended in its log with that status and message, as any failed run does.
+    expect(trace.ended).toMatchObject({ status: 'failed', message: expect.stringContaining('does not declare (reviews: none)') });
   });
 });

@@ -51,6 +51,8 @@ export const toyTechnique: TechniqueDefinition = {
   extensions: [toyOrderNote],
   // Its one structured reply: the answer tool.
   structuredReplies: toolReplies([toolNamed('answer')]),
+  // It never stops for the analyst: one answer turn, no query.
+  reviews: [],
   // Its own records (`toy-pick.*` tool events) become observation cells that keep their input.
   cells: { toolPrefixes: ['toy-pick.'] },
   // Its record in a report: its own label and a table of the candidates, and a section of its own naming the pick.

@@ -76,7 +76,7 @@ describe('a run’s fidelity to its paper', () => {
 
   it('refuses to register a technique whose own extension takes a shared id, repeats one, or names a shared one there is none of', () => {
     const extension = { id: 'query-feedback', label: 'x', adds: 'x', paperInstead: 'x', paper: false, product: true };
-    const base = { id: 'ext-probe', label: 'Probe', summary: 's', method: 'm', structuredReplies: [], run: () => Promise.reject(new Error('not run')) };
+    const base = { id: 'ext-probe', label: 'Probe', summary: 's', method: 'm', structuredReplies: [], reviews: [], run: () => Promise.reject(new Error('not run')) };
     expect(() => registerTechnique({ ...base, extensions: [extension] })).toThrow('The extension query-feedback of ext-probe has the id of a shared extension');
     expect(() => registerTechnique({ ...base, extensions: [{ ...extension, id: 'probe-x' }, { ...extension, id: 'probe-x' }] })).toThrow('The extension probe-x of ext-probe is declared twice');
     expect(() => registerTechnique({ ...base, sharedExtensions: ['louder'] })).toThrow('ext-probe names a shared extension "louder" there is none of');

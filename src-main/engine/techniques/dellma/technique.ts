@@ -73,6 +73,11 @@ export const dellma: TechniqueDefinition = {
   extensions: [dellmaOptionFactors],
   // Each step's record keeps its typed input (contract/dellma.ts) for the notebook's DeLLMa step views.
   cells: { toolPrefixes: ['dellma.'] },
+  reviews: [
+    { subject: 'query', what: 'each query' },
+    { subject: 'forecast', what: 'the forecast' },
+    { subject: 'ranking', what: 'each ranking batch' },
+  ],
   reports: dellmaReports,
   // Its JSON replies (./reply-schemas.ts), built for an example: two options, one shared unknown, the default batch.
   structuredReplies: [

@@ -69,6 +69,10 @@ export const pearl: TechniqueDefinition = {
   extensions: Object.values(pearlExtensions),
   // The program, a step's query and output, the mapped answer; and PlanRAG's when it is the fallback [ext].
   // Its program attempts gather into one program cell; its other records keep their input for the program and step views.
+  reviews: [
+    { subject: 'replan', what: 'the program before it runs' },
+    { subject: 'query', what: 'each step’s query' },
+  ],
   cells: { toolPrefixes: ['pearl-'], project: (event, cells) => event.tool === 'pearl-program' && gatherProgramAttempt(event, cells) },
   structuredReplies: distinctReplies([...toolReplies([programTool, queryTool, stepOutputTool, answerTool]), ...planRag.structuredReplies]),
   run: runPearl,

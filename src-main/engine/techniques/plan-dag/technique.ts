@@ -67,7 +67,7 @@ type SavedState = z.infer<typeof savedStateSchema>;
 
 export function planDagTechnique(overrides: Partial<PlanDagConfig> & Pick<PlanDagConfig, 'id' | 'label' | 'summary'>): TechniqueDefinition & { config: PlanDagConfig } {
   const config: PlanDagConfig = { ...planDagDefaults, ...overrides };
-  return { id: config.id, label: config.label, summary: config.summary, method, config, structuredReplies: planDagReplies(config), cells: { toolPrefixes: ['plan-dag.'] }, run: (run) => new PlanDagRun(run, config).execute() };
+  return { id: config.id, label: config.label, summary: config.summary, method, config, structuredReplies: planDagReplies(config), reviews: [{ subject: 'plan', what: 'the plan graph before it runs' }, { subject: 'query', what: 'each node’s query' }], cells: { toolPrefixes: ['plan-dag.'] }, run: (run) => new PlanDagRun(run, config).execute() };
 }
 
 /** The JSON replies a variant asks for (./reply-schemas.ts): the plan, and each node's answer or a ReAct node's steps. Queries are written in plain text. */
