@@ -25,6 +25,7 @@ import { runToEnd } from '../../../src-main/connectors/trino/trino-http';
 import { parseTrinoUrl } from '../../../src-main/connectors/trino/trino-url';
 import type { Connector } from '../../../src-main/connectors/connector';
 import { startTrino, whyTrinoUnavailable, type TrinoTestServer } from '../../servers';
+import { findFreeLoopbackPort } from '../../servers/free-port';
 import { describeOrNotRun } from '../../servers/not-run';
 import { runTrinoSql } from '../../servers/trino-admin';
 import { runConnectorContract, type WriteAttempt } from './contract';
@@ -225,13 +226,24 @@ describeOrNotRun('Trino engine layers on their own', unavailable, () => {
   it('refuses a password over plain HTTP and names the fix', async () => {
     const error = await openTrinoConnector({ url: uriFor(server?.uri), password: 'secret' }).then(() => null, (caught: unknown) => caught);
     expect(error).toMatchObject({ code: 'connection-failed' });
-    expect(String((error as Error).message)).toContain('?ssl=true');
+    expect(String((error as Error).message)).toBe('Trino accepts a password only over HTTPS: add ?ssl=true to the URL');
   });
 
   it('says plainly when no coordinator answers', async () => {
     const error = await openTrinoConnector({ url: 'trino://dwb_reader@127.0.0.1:1/memory' }).then(() => null, (caught: unknown) => caught);
     expect(error).toMatchObject({ code: 'connection-failed' });
     expect(String((error as Error).message)).toContain('cannot reach the coordinator at http://127.0.0.1:1');
+    // Port 1 is one fetch never connects to; the message says so rather than "fetch failed".
+    expect(String((error as Error).message)).toContain("fetch refuses to connect to that port (one of the Fetch standard's blocked ports)");
+    const port = await findFreeLoopbackPort();
+    const refused = await openTrinoConnector({ url: `trino://dwb_reader@127.0.0.1:${port}/memory` }).then(() => null, (caught: unknown) => caught);
+    expect(String((refused as Error).message)).toBe(`Trino: cannot reach the coordinator at http://127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}`);
+  });
+
+  it('says plainly when HTTPS meets a coordinator that speaks plain HTTP', async () => {
+    const error = await openTrinoConnector({ url: `${uriFor(server?.uri)}?ssl=true` }).then(() => null, (caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'connection-failed' });
+    expect(String((error as Error).message)).toContain('it does not answer in TLS there (ERR_SSL_WRONG_VERSION_NUMBER)');
   });
 
   it('a statement that is still running when the connector closes is killed', async () => {
