@@ -1,7 +1,7 @@
 import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
-import { screenshot, typeInEditor, useAppInBrowser } from '../support/browser';
+import { editorText, screenshot, typeInEditor, useAppInBrowser } from '../support/browser';
 import { startTrino, whyTrinoUnavailable, type TrinoTestServer } from '../servers';
 import { findFreeLoopbackPort } from '../servers/free-port';
 import { describeOrNotRun } from '../servers/not-run';
@@ -10,8 +10,8 @@ import { loadTrinoFixture, trinoFingerprint } from '../integration/connectors/tr
 /**
  * The Trino connection form in browser mode, against a real Trino 476 coordinator: a pasted
  * `trino://USER@HOST:PORT/CATALOG/SCHEMA` is taken apart into the form's fields, Test reports
- * what the login sees, the schema browser lists the tables of both catalogs, a query cell shows
- * rows and a write is refused. A URI missing its user or catalog, and a port nothing listens on,
+ * what the login sees, the schema browser lists the tables of both catalogs, a query cell
+ * completes a table of the other catalog part by part and shows rows, and a write is refused. A URI missing its user or catalog, and a port nothing listens on,
  * each get their own message, and the form keeps what was typed.
  */
 
@@ -88,25 +88,37 @@ describeOrNotRun('a Trino connection added through the form', unavailable, () =>
     await screenshot(app.page, 'trino-03-schema-browser');
   });
 
-  it('runs a query cell and shows its rows; INSERT and CREATE TABLE are refused and Trino is unchanged', async () => {
+  it('runs a query cell, completing the other catalog’s table part by part, and shows its rows; INSERT and CREATE TABLE are refused and Trino is unchanged', async () => {
     const before = await trinoFingerprint(trino?.adminUri ?? '');
     await app.page.getByTestId('new-notebook').click();
     await expect.poll(() => app.page.getByTestId('notebook-title').textContent()).toMatch(/^Untitled/);
     await app.page.getByTestId('add-query').first().click();
     const cell = app.page.getByTestId('cell').first();
     await cell.getByTestId('cell-connection').selectOption({ label: connectionName });
-    await typeInEditor(app.page, cell.getByTestId('query-editor'), 'SELECT n.name, o.amount FROM nodes n JOIN lake.sales.orders o ON o.id = n.id ORDER BY n.id');
+    // The table in the other catalog is typed with completion, part by part after each dot.
+    await cell.getByTestId('query-editor').click();
+    await app.page.keyboard.type('SELECT n.name, o.amount FROM nodes n JOIN lake.');
+    const suggestion = (label: string): Locator => app.page.locator('.monaco-editor .suggest-widget .monaco-list-row.focused', { hasText: label });
+    await suggestion('sales').waitFor();
+    await screenshot(app.page, 'trino-04-completion');
+    await app.page.keyboard.press('Enter');
+    await app.page.keyboard.type('.');
+    await suggestion('orders').waitFor();
+    await app.page.keyboard.press('Enter');
+    await app.page.keyboard.type(' o ON o.id = n.id ORDER BY n.id');
+    await app.page.keyboard.press('Escape');
+    await expect.poll(async () => (await editorText(cell.getByTestId('query-editor'))).trim()).toBe('SELECT n.name, o.amount FROM nodes n JOIN lake.sales.orders o ON o.id = n.id ORDER BY n.id');
     await cell.getByTestId('run-query').click();
     await expect.poll(() => cell.getByTestId('result-summary').textContent(), { timeout: 60_000 }).toMatch(/^2 rows · /);
     expect(await cell.locator('[role=row]').allInnerTexts()).toEqual([expect.stringMatching(/name\s+amount/), expect.stringMatching(/Rotterdam\s+12\.5/), expect.stringMatching(/Hamburg\s+7\.25/)]);
-    await screenshot(app.page, 'trino-04-query-rows');
+    await screenshot(app.page, 'trino-05-query-rows');
 
     const error = cell.getByTestId('query-error');
     await typeInEditor(app.page, cell.getByTestId('query-editor'), "INSERT INTO nodes VALUES (99, 'Evil', 'x')");
     await cell.getByTestId('run-query').click();
     await expect.poll(() => error.innerText(), { timeout: 60_000 }).toContain('Refused — read-only connection');
     expect(await error.innerText()).toContain('Trino: INSERT statements are not allowed');
-    await screenshot(app.page, 'trino-05-insert-refused');
+    await screenshot(app.page, 'trino-06-insert-refused');
     await typeInEditor(app.page, cell.getByTestId('query-editor'), 'CREATE TABLE evil AS SELECT * FROM nodes');
     await cell.getByTestId('run-query').click();
     await expect.poll(() => error.innerText(), { timeout: 60_000 }).toContain('Trino: CREATE statements are not allowed');
@@ -120,7 +132,7 @@ describeOrNotRun('a Trino connection added through the form', unavailable, () =>
     await dialog().getByTestId('test-connection').click();
     const formError = dialog().getByRole('alert');
     await expect.poll(() => formError.innerText()).toContain('The user is required: Trino runs every query as a named user');
-    await screenshot(app.page, 'trino-06-no-user');
+    await screenshot(app.page, 'trino-07-no-user');
 
     await dialog().getByLabel('User').fill('dwb_reader');
     await dialog().getByLabel('Catalog').fill('');
@@ -138,7 +150,7 @@ describeOrNotRun('a Trino connection added through the form', unavailable, () =>
     await dialog().getByTestId('test-connection').click();
     // The coordinator speaks plain HTTP: the TLS handshake fails, and the report says how.
     await expect.poll(() => report().innerText(), { timeout: 60_000 }).toContain(`Failed (connection-failed) Trino: cannot reach the coordinator at https://${hostPort()}: it does not answer in TLS there (ERR_SSL_WRONG_VERSION_NUMBER)`);
-    await screenshot(app.page, 'trino-07-password-over-https');
+    await screenshot(app.page, 'trino-08-https-to-plain-http');
     await dialog().getByLabel('Password', { exact: true }).fill('');
     await https.uncheck();
 
@@ -150,7 +162,7 @@ describeOrNotRun('a Trino connection added through the form', unavailable, () =>
     await dialog().getByLabel('Connection name').fill('Nowhere');
     await dialog().getByTestId('test-connection').click();
     await expect.poll(() => report().innerText(), { timeout: 60_000 }).toContain(`Failed (connection-failed) Trino: cannot reach the coordinator at http://127.0.0.1:${nowhere}: connect ECONNREFUSED 127.0.0.1:${nowhere}`);
-    await screenshot(app.page, 'trino-08-unreachable');
+    await screenshot(app.page, 'trino-09-unreachable');
     // Nothing typed is lost: the fields hold the URI's parts and the name.
     expect(await dialog().getByLabel('Host').inputValue()).toBe('127.0.0.1');
     expect(await dialog().getByLabel('Port').inputValue()).toBe(String(nowhere));
