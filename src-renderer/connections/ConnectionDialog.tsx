@@ -4,7 +4,7 @@ import type { Connection, ConnectionTestReport } from '../../src-main/contract';
 import { useWorkbench } from '../ui/store-context';
 import { useDialogKeys } from '../ui/use-dialog-keys';
 import { connectionKinds, kindInfo, type ConnectionKind } from './connection-kinds';
-import { defaultName, emptyForm, formFromConnection, formFromUrl, passwordFromForm, targetFromForm, type ConnectionFormState } from './connection-form';
+import { defaultName, emptyForm, formFromConnection, formFromUrl, passwordFromForm, targetFromForm, trinoUsesTls, withTrinoTls, type ConnectionFormState } from './connection-form';
 import './connections.css';
 import { DialogFooter, useDialogAction } from '../ui/DialogFooter';
 
@@ -163,10 +163,19 @@ export function ConnectionDialog({ editing, canBrowse, onClose }: { editing: Con
                   autoComplete="new-password"
                   value={form.password}
                   disabled={form.forgetPassword}
-                  placeholder={editing?.hasPassword ? 'stored — type to replace' : 'none'}
+                  placeholder={editing?.hasPassword ? 'stored — type to replace' : form.kind === 'trino' && !trinoUsesTls(form) ? 'none (a password needs HTTPS)' : 'none'}
                   onChange={(event) => update({ password: event.target.value })}
                 />
               </label>
+              {form.kind === 'trino' && (
+                // Trino takes a password only over HTTPS, and the connector says to add ?ssl=true: this is that setting.
+                <label className="checkbox">
+                  <input type="checkbox" checked={trinoUsesTls(form)} onChange={(event) => update(withTrinoTls(form, event.target.checked))} />
+                  <span>
+                    HTTPS (<code>?ssl=true</code>): Trino accepts a password only over HTTPS
+                  </span>
+                </label>
+              )}
               {editing?.hasPassword && (
                 <label className="checkbox">
                   <input type="checkbox" checked={form.forgetPassword} onChange={(event) => update({ forgetPassword: event.target.checked, password: '' })} /> Forget the stored password
@@ -181,6 +190,12 @@ export function ConnectionDialog({ editing, canBrowse, onClose }: { editing: Con
           {/* Enter in any field saves. */}
           <button type="submit" hidden />
         </form>
+        {info.urlShape && (
+          // Host is filled in (127.0.0.1) when the form opens, so its placeholder cannot say this.
+          <p className="hint" data-testid="url-shape-hint">
+            A whole <code>{info.urlShape}</code> URL pasted into Host fills in the fields.
+          </p>
+        )}
         <p className="hint">Read-only: {info.readOnly}.</p>
         {info.family === 'server' && secretsPersistent === false && (
           <p className="warning" role="note" data-testid="secrets-warning">

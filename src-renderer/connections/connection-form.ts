@@ -79,10 +79,29 @@ export function formFromUrl(form: ConnectionFormState, text: string): Connection
   };
 }
 
-function required(value: string, what: string): string {
+/** `what` names the field ("The host"); `whole` says it is the whole message already. */
+function required(value: string, what: string, whole = false): string {
   const trimmed = value.trim();
-  if (trimmed === '') throw new Error(`${what} is required`);
+  if (trimmed === '') throw new Error(whole ? what : `${what} is required`);
   return trimmed;
+}
+
+/** Whether a Trino form speaks HTTPS: `ssl=true` (or `1`) among its URL parameters. */
+export function trinoUsesTls(form: ConnectionFormState): boolean {
+  const ssl = new URLSearchParams(form.parameters).get('ssl');
+  return ssl === 'true' || ssl === '1';
+}
+
+/**
+ * The form with HTTPS on or off: `ssl=true` set or removed among the URL parameters, the others
+ * kept as they were, so the field and a pasted `?ssl=true` are one and the same setting.
+ */
+export function withTrinoTls(form: ConnectionFormState, on: boolean): ConnectionFormState {
+  const parameters = new URLSearchParams(form.parameters);
+  if (on) parameters.set('ssl', 'true');
+  else parameters.delete('ssl');
+  const text = parameters.toString();
+  return { ...form, parameters: text === '' ? '' : `?${text}` };
 }
 
 /** The target to save or test; throws an Error naming the missing field. */
@@ -105,9 +124,9 @@ export function targetFromForm(form: ConnectionFormState): ConnectionTargetInput
     }
     case 'trino': {
       // Trino runs every query as a named user in a named catalog: both are needed.
-      const user = encodeURIComponent(required(form.user, 'The user'));
+      const user = encodeURIComponent(required(form.user, 'The user is required: Trino runs every query as a named user', true));
       const port = form.port.trim() === '' ? '' : `:${form.port.trim()}`;
-      const path = required(form.database, 'The catalog').split('/').map((part) => encodeURIComponent(part.trim())).filter((part) => part !== '').join('/');
+      const path = required(form.database, 'The catalog is required: Trino reads unqualified table names in one (e.g. hive, or hive/sales with a schema)', true).split('/').map((part) => encodeURIComponent(part.trim())).filter((part) => part !== '').join('/');
       return { engine: 'trino', url: `trino://${user}@${required(form.host, 'The host')}${port}/${path}${form.parameters}` };
     }
     case 'neo4j':

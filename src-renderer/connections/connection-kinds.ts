@@ -12,6 +12,8 @@ export interface KindInfo {
   extensions: string[];
   placeholder: string;
   defaultPort?: number;
+  /** Servers reached by host: the URL that, pasted into Host, fills the fields. */
+  urlShape?: string;
   /** How the workbench keeps it read-only, in a few words. */
   readOnly: string;
 }
@@ -23,9 +25,9 @@ export const connectionKinds: readonly KindInfo[] = [
   { id: 'parquet', label: 'Parquet file', family: 'file', extensions: ['parquet'], placeholder: '/path/to/table.parquet', readOnly: 'copied into a private DuckDB table; the file is only read' },
   // The engine id stays `kuzu` (saved connections and sealed runs hold it); the engine is LadybugDB.
   { id: 'kuzu', label: 'LadybugDB (formerly Kùzu)', family: 'file', extensions: ['lbug', 'kuzu', 'kz', 'db'], placeholder: '/path/to/graph.lbug', readOnly: 'opened read-only; only queries that read run' },
-  { id: 'postgres', label: 'PostgreSQL', family: 'server', extensions: [], placeholder: 'db.example.com', defaultPort: 5432, readOnly: 'read-only session and transactions' },
-  { id: 'mysql', label: 'MySQL / MariaDB', family: 'server', extensions: [], placeholder: 'db.example.com', defaultPort: 3306, readOnly: 'read-only session and transactions' },
-  { id: 'trino', label: 'Trino', family: 'server', extensions: [], placeholder: 'trino.example.com', defaultPort: 8080, readOnly: 'every query in a read-only transaction; its plan is checked first' },
+  { id: 'postgres', label: 'PostgreSQL', family: 'server', extensions: [], placeholder: 'db.example.com', defaultPort: 5432, urlShape: 'postgres://USER@HOST:PORT/DATABASE', readOnly: 'read-only session and transactions' },
+  { id: 'mysql', label: 'MySQL / MariaDB', family: 'server', extensions: [], placeholder: 'db.example.com', defaultPort: 3306, urlShape: 'mysql://USER@HOST:PORT/DATABASE', readOnly: 'read-only session and transactions' },
+  { id: 'trino', label: 'Trino', family: 'server', extensions: [], placeholder: 'trino.example.com', defaultPort: 8080, urlShape: 'trino://USER@HOST:PORT/CATALOG/SCHEMA', readOnly: 'every query in a read-only transaction; its plan is checked first' },
   { id: 'neo4j', label: 'Neo4j', family: 'server', extensions: [], placeholder: 'neo4j://host:7687', defaultPort: 7687, readOnly: 'read sessions; every query is planned and vetted first' },
 ];
 

@@ -7,6 +7,7 @@ import type { SchemaInfo } from '../../src-main/contract';
 import { registerCypher } from './cypher-language';
 import { registerPearl } from './pearl-language';
 import { silenceMonacoCancellations } from './monaco-cancellations';
+import { sqlCompletions } from './sql-completion';
 
 // Monaco's language services run in a web worker bundled with the app: nothing is fetched.
 self.MonacoEnvironment = { getWorker: () => new EditorWorker() };
@@ -94,8 +95,8 @@ export function forgetModel(model: monaco.editor.ITextModel): void {
 }
 
 /**
- * Completes table names everywhere, and column names: all columns of the schema, or only the
- * columns of `t` right after `t.` (aliases of the form `table AS t` / `table t` included).
+ * SQL completion from the connection's schema (sql-completion.ts): catalogs, schemas, tables
+ * and columns, part by part along a dotted name, and a table's columns after its alias.
  */
 monaco.languages.registerCompletionItemProvider('sql', {
   triggerCharacters: ['.'],
@@ -105,45 +106,18 @@ monaco.languages.registerCompletionItemProvider('sql', {
     const word = model.getWordUntilPosition(position);
     const range = new monaco.Range(position.lineNumber, word.startColumn, position.lineNumber, word.endColumn);
     const before = model.getValueInRange(new monaco.Range(position.lineNumber, 1, position.lineNumber, word.startColumn));
-    const qualifier = /([A-Za-z_][\w$]*)\.$/.exec(before)?.[1];
     const kinds = monaco.languages.CompletionItemKind;
-    if (qualifier) {
-      const table = resolveTable(schema, model.getValue(), qualifier);
-      return {
-        suggestions: (table?.columns ?? []).map((column) => ({
-          label: column.name,
-          kind: kinds.Field,
-          detail: column.type,
-          insertText: column.name,
-          range,
-        })),
-      };
-    }
-    const tables = schema.tables.map((table) => ({
-      label: table.name,
-      kind: kinds.Struct,
-      detail: `${table.kind}${table.rowCount === null ? '' : ` · ${table.rowCount} rows`}`,
-      insertText: table.name,
-      range,
-    }));
-    const columns = schema.tables.flatMap((table) =>
-      table.columns.map((column) => ({
-        label: column.name,
-        kind: kinds.Field,
-        detail: `${table.name} · ${column.type}`,
-        insertText: column.name,
+    const kindOf = { catalog: kinds.Module, schema: kinds.Folder, table: kinds.Struct, view: kinds.Struct, column: kinds.Field } as const;
+    return {
+      suggestions: sqlCompletions(schema, { text: model.getValue(), before }).map((completion) => ({
+        label: completion.label,
+        kind: kindOf[completion.kind],
+        detail: completion.detail,
+        insertText: completion.insertText,
         range,
       })),
-    );
-    return { suggestions: [...tables, ...columns] };
+    };
   },
 });
-
-function resolveTable(schema: Extract<SchemaInfo, { kind: 'relational' }>, text: string, qualifier: string) {
-  const direct = schema.tables.find((table) => table.name.toLowerCase() === qualifier.toLowerCase());
-  if (direct) return direct;
-  const alias = new RegExp(`([A-Za-z_][\\w$]*)\\s+(?:AS\\s+)?${qualifier}\\b`, 'i').exec(text)?.[1];
-  return alias ? schema.tables.find((table) => table.name.toLowerCase() === alias.toLowerCase()) : undefined;
-}
 
 export { monaco };

@@ -67,7 +67,7 @@ function TableTree({ tables, open, onToggle: toggle }: { tables: readonly Table[
             <span className="chevron">{open.has(table.name) ? '▾' : '▸'}</span>
             <span className="table-name">{table.name}</span>
             {table.kind === 'view' && <span className="tag">view</span>}
-            <span className="list-meta" data-testid="row-count">
+            <span className="list-meta" data-testid="row-count" title={table.rowCount === null ? "Rows not counted: views, tables past the first 300, and Trino tables outside the connection's catalog (a count there may be a scan) are not" : 'Rows'}>
               {table.rowCount === null ? '?' : table.rowCount.toLocaleString()}
             </span>
           </button>

@@ -1,3 +1,4 @@
+import { WorkbenchError } from '../../contract/errors';
 import type { Connector } from '../connector';
 import { openFailure } from '../shared/open-failure';
 import { toWorkbenchError } from './errors';
@@ -24,7 +25,8 @@ export async function openTrinoConnector(options: TrinoConnectorOptions): Promis
   const password = options.password ?? null;
   try {
     if (password !== null && endpoint.baseUrl.startsWith('http:')) {
-      throw new Error('Trino accepts a password only over HTTPS: add ?ssl=true to the URL');
+      // A WorkbenchError as it is: the message names Trino already, and nothing was sent.
+      throw new WorkbenchError('connection-failed', 'Trino accepts a password only over HTTPS: add ?ssl=true to the URL');
     }
     const connector = new TrinoConnector(endpoint, password);
     await connector.query('SELECT 1', { maxRows: 1, timeoutMs: 10_000 });

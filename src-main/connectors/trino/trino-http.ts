@@ -1,3 +1,4 @@
+import { WorkbenchError } from '../../contract/errors';
 import { parseExactJson } from './exact-json';
 import { TrinoServerError, type TrinoQueryError } from './errors';
 import type { TrinoEndpoint } from './trino-url';
@@ -145,7 +146,19 @@ async function fetchOrFail(url: string, init: RequestInit): Promise<Response> {
   try {
     response = await fetch(url, init);
   } catch (error) {
-    throw new Error(`cannot reach the coordinator at ${new URL(url).origin}`, { cause: error });
+    // Node's fetch says only "fetch failed"; what went wrong (ECONNREFUSED, ENOTFOUND, a TLS
+    // refusal) is its cause, which toWorkbenchError appends to the message.
+    const reason = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+    const origin = new URL(url).origin;
+    if (reason instanceof Error && reason.message === 'bad port') {
+      // The Fetch standard's blocked ports (1, 25, 6000, …): fetch refuses them before connecting.
+      throw new WorkbenchError('connection-failed', `Trino: cannot reach the coordinator at ${origin}: fetch refuses to connect to that port (one of the Fetch standard's blocked ports)`, { cause: error });
+    }
+    if (reason instanceof Error && (reason as NodeJS.ErrnoException).code === 'ERR_SSL_WRONG_VERSION_NUMBER') {
+      // OpenSSL's own text ("…:SSL routines:ssl3_get_record:wrong version number:…") says little to an analyst.
+      throw new WorkbenchError('connection-failed', `Trino: cannot reach the coordinator at ${origin}: it does not answer in TLS there (ERR_SSL_WRONG_VERSION_NUMBER); it may speak plain HTTP on that port, so use its HTTPS port or leave out ?ssl=true`, { cause: error });
+    }
+    throw new Error(`cannot reach the coordinator at ${origin}`, { cause: reason });
   }
   if (response.ok) return response;
   const body = (await response.text().catch(() => '')).trim().slice(0, 300);

@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -25,6 +27,7 @@ import { runToEnd } from '../../../src-main/connectors/trino/trino-http';
 import { parseTrinoUrl } from '../../../src-main/connectors/trino/trino-url';
 import type { Connector } from '../../../src-main/connectors/connector';
 import { startTrino, whyTrinoUnavailable, type TrinoTestServer } from '../../servers';
+import { findFreeLoopbackPort } from '../../servers/free-port';
 import { describeOrNotRun } from '../../servers/not-run';
 import { runTrinoSql } from '../../servers/trino-admin';
 import { runConnectorContract, type WriteAttempt } from './contract';
@@ -225,13 +228,24 @@ describeOrNotRun('Trino engine layers on their own', unavailable, () => {
   it('refuses a password over plain HTTP and names the fix', async () => {
     const error = await openTrinoConnector({ url: uriFor(server?.uri), password: 'secret' }).then(() => null, (caught: unknown) => caught);
     expect(error).toMatchObject({ code: 'connection-failed' });
-    expect(String((error as Error).message)).toContain('?ssl=true');
+    expect(String((error as Error).message)).toBe('Trino accepts a password only over HTTPS: add ?ssl=true to the URL');
   });
 
   it('says plainly when no coordinator answers', async () => {
     const error = await openTrinoConnector({ url: 'trino://dwb_reader@127.0.0.1:1/memory' }).then(() => null, (caught: unknown) => caught);
     expect(error).toMatchObject({ code: 'connection-failed' });
     expect(String((error as Error).message)).toContain('cannot reach the coordinator at http://127.0.0.1:1');
+    // Port 1 is one fetch never connects to; the message says so rather than "fetch failed".
+    expect(String((error as Error).message)).toContain("fetch refuses to connect to that port (one of the Fetch standard's blocked ports)");
+    const port = await findFreeLoopbackPort();
+    const refused = await openTrinoConnector({ url: `trino://dwb_reader@127.0.0.1:${port}/memory` }).then(() => null, (caught: unknown) => caught);
+    expect(String((refused as Error).message)).toBe(`Trino: cannot reach the coordinator at http://127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}`);
+  });
+
+  it('says plainly when HTTPS meets a coordinator that speaks plain HTTP', async () => {
+    const error = await openTrinoConnector({ url: `${uriFor(server?.uri)}?ssl=true` }).then(() => null, (caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'connection-failed' });
+    expect(String((error as Error).message)).toContain('it does not answer in TLS there (ERR_SSL_WRONG_VERSION_NUMBER)');
   });
 
   it('a statement that is still running when the connector closes is killed', async () => {
@@ -383,6 +397,110 @@ describeOrNotRun('dwb dqa import --target trino://… (a writable catalog)', una
     }
     const again = await importDemo();
     expect(again.stdout.at(-1)).toMatch(/0 created, 0 replaced, 2 unchanged/);
+  }, 240_000);
+
+  /** A relational dump of `sales` rows (VARCHAR(5) notes), the last row's note as given. */
+  const salesDump = (rows: number, lastNote = 'ok'): string =>
+    [
+      'CREATE TABLE region(id INT, name VARCHAR(5), PRIMARY KEY (id));',
+      'CREATE TABLE sale(id INT, region_id INT, amount FLOAT, note VARCHAR(5), PRIMARY KEY (id));',
+      'INSERT INTO region(id, name) VALUES (1, "north"), (2, "south"), (3, "east");',
+      ...Array.from({ length: rows }, (_, index) => `INSERT INTO sale(id, region_id, amount, note) VALUES (${index + 1}, ${(index % 3) + 1}, ${index + 0.5}, "${index === rows - 1 ? lastNote : 'ok'}");`),
+    ].join('\n');
+  /** A questions file naming one dump, `<name>.sql` in the suite's folder, written with `text`. */
+  const questionsFor = (name: string, text: string): string => {
+    const dumpPath = join(suiteDir(), `${name}.sql`);
+    writeFileSync(dumpPath, text);
+    const questions = join(suiteDir(), `${name}.questions.json`);
+    writeFileSync(questions, JSON.stringify([{ rdb: dumpPath }]));
+    return questions;
+  };
+  const importQuestions = async (questions: string): Promise<{ code: number; stdout: string[]; error: unknown }> => {
+    const stdout: string[] = [];
+    try {
+      const code = await runDqaImportCommand(['--questions', questions, '--target', server?.adminUri ?? ''], { stdout: (line) => stdout.push(line), stderr: () => undefined });
+      return { code, stdout, error: null };
+    } catch (error) {
+      return { code: 1, stdout, error };
+    }
+  };
+  /** The tables of a schema of the memory catalog, as the admin sees them. */
+  const tablesIn = async (schema: string): Promise<string[]> =>
+    (await runTrinoSql(server?.adminUri ?? '', [`SELECT table_name FROM memory.information_schema.tables WHERE table_schema = '${schema}' ORDER BY 1`])).map((row) => String(row[0]));
+  const recordOf = async (name: string): Promise<unknown> => {
+    const { TrinoWriter } = await import('../../../src-main/importers/relational/trino-writer');
+    return new TrinoWriter(server?.adminUri ?? '', null).findRecord({ name, path: `/${name}.sql`, kind: 'relational', reference: `${name}.sql` });
+  };
+
+  it('an import that fails on a bad row late in its dump leaves nothing read as imported, and the corrected dump imports after it', async () => {
+    // 1,500 sales, written 400 a statement: three go in before the fourth fails on the last row.
+    const failing = await importQuestions(questionsFor('late-bad-row', salesDump(1500, 'far too long')));
+    expect(failing.code).toBe(1);
+    expect(String(failing.error)).toContain('Cannot truncate non-space characters when casting from varchar(12) to varchar(5)');
+    expect(await tablesIn('late-bad-row')).toEqual([]);
+    expect(await runTrinoSql(server?.adminUri ?? '', ["SELECT schema_name FROM memory.information_schema.schemata WHERE schema_name = 'late-bad-row'"])).toEqual([]);
+    expect(await recordOf('late-bad-row')).toBeNull();
+
+    const fixed = await importQuestions(questionsFor('late-bad-row', salesDump(1500)));
+    expect(fixed.error).toBeNull();
+    expect(fixed.stdout.at(-1)).toMatch(/^1 created, 0 replaced, 0 unchanged/);
+    expect(await tablesIn('late-bad-row')).toEqual(['_dwb_import', 'region', 'sale']);
+    const reader = await openTrinoConnector({ url: `${server?.uri ?? ''}/late-bad-row` });
+    try {
+      expect((await reader.query('SELECT count(*), max(id) FROM sale', { maxRows: 1, timeoutMs: 20_000 })).rows).toEqual([[1500, 1500]]);
+    } finally {
+      await reader.close();
+    }
+  }, 240_000);
+
+  it('an import killed while it loads leaves the earlier import whole and readable; the next run clears what it left and replaces it', async () => {
+    const first = await importQuestions(questionsFor('interrupted', salesDump(10)));
+    expect(first.stdout.at(-1)).toMatch(/^1 created/);
+    const before = (await recordOf('interrupted')) as { sha256: string };
+    // A bigger dump: 12,000 sales are 30 INSERTs, so the process is still loading when it is interrupted.
+    const questions = questionsFor('interrupted', salesDump(12_000));
+    const child = spawn(process.execPath, [join(repoRoot, 'bin', 'dwb.js'), 'dqa', 'import', '--questions', questions, '--target', server?.adminUri ?? ''], { stdio: 'ignore' });
+    const exited = once(child, 'exit');
+    let exitedFirst = false;
+    void exited.then(() => (exitedFirst = true));
+    // Wait for the state, not a duration: the sales being loaded under their partial name.
+    while (!(await tablesIn('interrupted')).includes('_dwb_partial_sale')) {
+      if (exitedFirst) throw new Error('the import ended before it could be interrupted');
+    }
+    child.kill('SIGINT'); // Ctrl+C: Node ends at once, so nothing is cleaned up.
+    await exited;
+    expect(await recordOf('interrupted')).toEqual(before);
+    const reader = await openTrinoConnector({ url: `${server?.uri ?? ''}/interrupted` });
+    try {
+      expect((await reader.query('SELECT count(*) FROM sale', { maxRows: 1, timeoutMs: 20_000 })).rows).toEqual([[10]]);
+    } finally {
+      await reader.close();
+    }
+    expect((await tablesIn('interrupted')).filter((name) => !name.startsWith('_dwb_partial_'))).toEqual(['_dwb_import', 'region', 'sale']);
+
+    const retry = await importQuestions(questions);
+    expect(retry.error).toBeNull();
+    expect(retry.stdout.at(-1)).toMatch(/^0 created, 1 replaced, 0 unchanged/);
+    expect(await tablesIn('interrupted')).toEqual(['_dwb_import', 'region', 'sale']);
+    expect(await runTrinoSql(server?.adminUri ?? '', ['SELECT count(*) FROM memory.interrupted.sale'])).toEqual([[12_000]]);
+  }, 240_000);
+
+  it('a swap cut short after its marker is read as incomplete, never as imported, and the next run replaces what it touched', async () => {
+    const name = 'cut-swap';
+    await importQuestions(questionsFor(name, salesDump(5)));
+    // What a process killed mid-swap leaves: the marker, naming the tables the swap touches, and
+    // an extra table the swap had renamed in; here the old record is already gone too.
+    await runTrinoSql(server?.adminUri ?? '', [
+      `CREATE TABLE memory."${name}"._dwb_import_pending (parts varchar)`,
+      `INSERT INTO memory."${name}"._dwb_import_pending VALUES ('[{"kind":"table","name":"region","count":0},{"kind":"table","name":"stray","count":0}]')`,
+      `CREATE TABLE memory."${name}".stray (id integer)`,
+      `DROP TABLE memory."${name}"._dwb_import`,
+    ]);
+    expect(await recordOf(name)).toEqual({ sha256: '', parts: [expect.objectContaining({ name: 'region' }), expect.objectContaining({ name: 'stray' })] });
+    const retry = await importQuestions(questionsFor(name, salesDump(5)));
+    expect(retry.stdout.at(-1)).toMatch(/^0 created, 1 replaced, 0 unchanged/);
+    expect(await tablesIn(name)).toEqual(['_dwb_import', 'region', 'sale']);
+    expect(((await recordOf(name)) as { sha256: string }).sha256).toMatch(/^[0-9a-f]{64}$/);
   }, 240_000);
 
   it('refuses to overwrite a schema the importer did not make', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { emptyForm, formFromUrl, passwordFromForm, targetFromForm } from '../../../src-renderer/connections/connection-form';
+import { emptyForm, formFromUrl, passwordFromForm, targetFromForm, trinoUsesTls, withTrinoTls } from '../../../src-renderer/connections/connection-form';
 import { connectionTargetSchema } from '../../../src-main/contract/connections';
 
 describe('the Trino connection form', () => {
@@ -22,4 +22,18 @@ describe('the Trino connection form', () => {
     expect(targetFromForm(form)).toEqual({ engine: 'trino', url: 'trino://ann@lake.example:8443/hive/sales?ssl=true' });
     expect(passwordFromForm(form)).toBe('s@cret');
   });
+
+  it('turns HTTPS on and off as ssl=true among the URL parameters, keeping the others', () => {
+    const pasted = formFromUrl(emptyForm('trino'), 'trino://ann@lake.example:8443/hive?ssl=true&x=1');
+    expect(trinoUsesTls(pasted)).toBe(true);
+    const plain = withTrinoTls(pasted, false);
+    expect(trinoUsesTls(plain)).toBe(false);
+    expect(targetFromForm(plain)).toEqual({ engine: 'trino', url: 'trino://ann@lake.example:8443/hive?x=1' });
+    expect(targetFromForm(withTrinoTls(emptyFormFor('h'), true))).toEqual({ engine: 'trino', url: 'trino://ann@h:8080/hive?ssl=true' });
+    expect(withTrinoTls(withTrinoTls(emptyFormFor('h'), true), false).parameters).toBe('');
+  });
 });
+
+function emptyFormFor(host: string): ReturnType<typeof emptyForm> {
+  return { ...emptyForm('trino'), host, user: 'ann', database: 'hive' };
+}
