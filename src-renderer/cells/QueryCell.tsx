@@ -99,6 +99,7 @@ export function QueryCell({ cell }: { cell: Cell }) {
         value={cell.source}
         language={connection?.engine === 'neo4j' || connection?.engine === 'kuzu' ? 'cypher' : 'sql'}
         schema={schemaState?.status === 'ready' ? schemaState.schema : undefined}
+        identifierQuote={connection?.engine === 'mysql' ? '`' : '"'}
         focused={focused}
         onChange={(source) => editCell(cell.id, { source })}
         onRun={({ advance }) => run(advance)}

@@ -1,11 +1,14 @@
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import type { SchemaInfo } from '../../src-main/contract';
 import { currentEditorTheme, forgetModel, monaco, setModelSchema } from './monaco-setup';
+import type { IdentifierQuote } from './sql-completion';
 
 interface QueryEditorProps {
   value: string;
   language: 'sql' | 'cypher' | 'plaintext';
   schema: SchemaInfo | undefined;
+  /** How the connection quotes a name in SQL (MySQL and MariaDB: backticks), for completion; default double quotes. */
+  identifierQuote?: IdentifierQuote;
   focused: boolean;
   onChange(value: string): void;
   onRun(options: { advance: boolean }): void;
@@ -124,8 +127,8 @@ export function QueryEditor(props: QueryEditorProps) {
 
   useEffect(() => {
     const model = editorRef.current?.getModel();
-    if (model) setModelSchema(model, props.schema);
-  }, [props.schema]);
+    if (model) setModelSchema(model, props.schema, props.identifierQuote);
+  }, [props.schema, props.identifierQuote]);
 
   // A cell moved to a connection of the other dialect switches between SQL and Cypher.
   useEffect(() => {

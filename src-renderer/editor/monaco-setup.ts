@@ -7,7 +7,7 @@ import type { SchemaInfo } from '../../src-main/contract';
 import { registerCypher } from './cypher-language';
 import { registerPearl } from './pearl-language';
 import { silenceMonacoCancellations } from './monaco-cancellations';
-import { sqlCompletions } from './sql-completion';
+import { sqlCompletions, type IdentifierQuote } from './sql-completion';
 
 // Monaco's language services run in a web worker bundled with the app: nothing is fetched.
 self.MonacoEnvironment = { getWorker: () => new EditorWorker() };
@@ -79,19 +79,23 @@ export function currentEditorTheme(): string {
 
 /** Schema of the connection each editor model runs against, for completion. */
 const schemaByModel = new Map<string, SchemaInfo>();
+/** How the connection of each editor model quotes a name (MySQL's backticks), for SQL completion; absent: double quotes. */
+const quoteByModel = new Map<string, IdentifierQuote>();
 
 // Cypher (Neo4j, LadybugDB): highlighting and completion of labels, types and properties.
 registerCypher(monaco, (model) => schemaByModel.get(model.uri.toString()));
 // Pearl programs (the program cell): its own highlighting and completion of the library's actions.
 registerPearl(monaco);
 
-export function setModelSchema(model: monaco.editor.ITextModel, schema: SchemaInfo | undefined): void {
+export function setModelSchema(model: monaco.editor.ITextModel, schema: SchemaInfo | undefined, quote: IdentifierQuote = '"'): void {
   if (schema) schemaByModel.set(model.uri.toString(), schema);
   else schemaByModel.delete(model.uri.toString());
+  quoteByModel.set(model.uri.toString(), quote);
 }
 
 export function forgetModel(model: monaco.editor.ITextModel): void {
   schemaByModel.delete(model.uri.toString());
+  quoteByModel.delete(model.uri.toString());
 }
 
 /**
@@ -109,7 +113,7 @@ monaco.languages.registerCompletionItemProvider('sql', {
     const kinds = monaco.languages.CompletionItemKind;
     const kindOf = { catalog: kinds.Module, schema: kinds.Folder, table: kinds.Struct, view: kinds.Struct, column: kinds.Field } as const;
     return {
-      suggestions: sqlCompletions(schema, { text: model.getValue(), before }).map((completion) => ({
+      suggestions: sqlCompletions(schema, { text: model.getValue(), before }, quoteByModel.get(model.uri.toString())).map((completion) => ({
         label: completion.label,
         kind: kindOf[completion.kind],
         detail: completion.detail,

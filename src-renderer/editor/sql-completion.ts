@@ -15,8 +15,14 @@ export interface SqlCompletion {
   insertText: string;
 }
 
-/** One part of a dotted name as SQL writes it: a plain identifier or a double-quoted one. */
-const namePart = String.raw`"(?:[^"]|"")+"|[A-Za-z_][\w$]*`;
+/**
+ * How the connection's SQL quotes a name: double quotes (standard SQL: Trino, PostgreSQL,
+ * SQLite, DuckDB) or backticks (MySQL and MariaDB, where double quotes make a string).
+ */
+export type IdentifierQuote = '"' | '`';
+
+/** One part of a dotted name as SQL writes it: a plain identifier, a double-quoted or a backticked one. */
+const namePart = String.raw`"(?:[^"]|"")+"|\`(?:[^\`]|\`\`)+\`|[A-Za-z_][\w$]*`;
 /** The dotted path typed right before the word under the cursor: `lake.sales.` or `"building-usa1836".`. */
 const qualifierAtEnd = new RegExp(String.raw`((?:(?:${namePart})\s*\.\s*)+)$`);
 
@@ -28,9 +34,11 @@ const qualifierAtEnd = new RegExp(String.raw`((?:(?:${namePart})\s*\.\s*)+)$`);
  * schemas and tables that begin one, after `lake.` the schemas of `lake`, after `lake.sales.`
  * its tables, and after a table's full name or its alias (`orders o` … `o.`) its columns.
  * Without a qualifier every column is offered too. `before` is the line up to the word being
- * typed, `text` the whole query (where aliases are declared).
+ * typed, `text` the whole query (where aliases are declared). A name inserted is quoted with
+ * `quote` where plain SQL would not read it.
  */
-export function sqlCompletions(schema: RelationalSchema, input: { text: string; before: string }): SqlCompletion[] {
+export function sqlCompletions(schema: RelationalSchema, input: { text: string; before: string }, quote: IdentifierQuote = '"'): SqlCompletion[] {
+  const quotedPart = (part: string): string => quotedName(part, quote);
   const qualifier = qualifierAtEnd.exec(input.before)?.[1];
   const path = qualifier === undefined ? [] : splitPath(qualifier);
   const completions: SqlCompletion[] = [];
@@ -48,7 +56,7 @@ export function sqlCompletions(schema: RelationalSchema, input: { text: string; 
     for (const candidate of schema.tables) {
       const parts = partsOf(candidate);
       if (parts.length <= path.length || !startsWith(parts, path)) continue;
-      add(partCompletion(candidate, parts, path.length));
+      add(partCompletion(candidate, parts, path.length, quotedPart));
     }
     return completions;
   }
@@ -57,7 +65,7 @@ export function sqlCompletions(schema: RelationalSchema, input: { text: string; 
     const parts = partsOf(table);
     // The first part of every name (a catalog, a schema or a table), then the whole name, so
     // typing `orders` still finds `lake.sales.orders`.
-    add(partCompletion(table, parts, 0));
+    add(partCompletion(table, parts, 0, quotedPart));
     if (parts.length > 1) add({ label: table.name, kind: tableKind(table), detail: tableDetail(table), insertText: parts.map(quotedPart).join('.') });
   }
   for (const table of schema.tables) {
@@ -67,7 +75,7 @@ export function sqlCompletions(schema: RelationalSchema, input: { text: string; 
 }
 
 /** The completion for part `index` of a table's dotted name: the table itself at the last part. */
-function partCompletion(table: Table, parts: string[], index: number): SqlCompletion {
+function partCompletion(table: Table, parts: string[], index: number, quotedPart: (part: string) => string): SqlCompletion {
   const part = parts[index] ?? '';
   const fromEnd = parts.length - 1 - index;
   if (fromEnd === 0) return { label: part, kind: tableKind(table), detail: tableDetail(table), insertText: quotedPart(part) };
@@ -110,9 +118,12 @@ function resolveQualifier(schema: RelationalSchema, text: string, path: string[]
   return endingWith.length === 1 ? endingWith[0] : undefined;
 }
 
-/** `lake.sales.` or `"a""b" . c` as its parts, unquoted. */
+/** `lake.sales.`, `"a""b" . c` or `` `shop`.`order items`. `` as its parts, unquoted. */
 function splitPath(text: string): string[] {
-  return [...text.matchAll(new RegExp(namePart, 'g'))].map(([part]) => (part.startsWith('"') ? part.slice(1, -1).replaceAll('""', '"') : part));
+  return [...text.matchAll(new RegExp(namePart, 'g'))].map(([part]) => {
+    const quote = part[0];
+    return quote === '"' || quote === '`' ? part.slice(1, -1).replaceAll(quote + quote, quote) : part;
+  });
 }
 
 function partsOf(table: Table): string[] {
@@ -128,9 +139,9 @@ function samePath(a: string[], b: string[]): boolean {
   return a.length === b.length && a.every((part, index) => part.toLowerCase() === (b[index] ?? '').toLowerCase());
 }
 
-/** A name part as SQL reads it: bare when it is a plain identifier, else in double quotes. */
-function quotedPart(part: string): string {
-  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(part) ? part : `"${part.replaceAll('"', '""')}"`;
+/** A name part as SQL reads it: bare when it is a plain identifier, else in the dialect's quotes. */
+function quotedName(part: string, quote: IdentifierQuote): string {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(part) ? part : `${quote}${part.replaceAll(quote, quote + quote)}${quote}`;
 }
 
 function escapeRegExp(text: string): string {

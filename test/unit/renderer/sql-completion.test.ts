@@ -43,6 +43,15 @@ describe('SQL completion along dotted names', () => {
     expect(at('SELECT lake."we""ird-one".t.')).toEqual([{ label: 'Mixed Case', kind: 'column', insertText: '"Mixed Case"' }]);
   });
 
+  it('quotes with backticks on MySQL and MariaDB, where double quotes make a string, and reads a backticked part back', () => {
+    const mysql = (before: string) => sqlCompletions(schema, { before, text: before }, '`').map(({ label, insertText }) => ({ label, insertText }));
+    expect(mysql('FROM lake.')).toEqual([
+      { label: 'sales', insertText: 'sales' },
+      { label: 'we"ird-one', insertText: '`we"ird-one`' },
+    ]);
+    expect(mysql('SELECT `lake`.`we"ird-one`.t.')).toEqual([{ label: 'Mixed Case', insertText: '`Mixed Case`' }]);
+  });
+
   it('completes the columns of an alias, skipping patterns that name no table', () => {
     expect(at('SELECT o.', 'SELECT o. FROM lake.sales.orders AS o')).toEqual([{ label: 'amount', kind: 'column', insertText: 'amount' }]);
     expect(at('SELECT n.', 'SELECT n. FROM nodes n')).toEqual([
