@@ -23,8 +23,6 @@ import type { CommandIo } from './command-io';
 
 /** Rows read and encoded at a time: few, so the text not yet in the output buffer stays small. */
 const rowsPerRead = 32;
-/** The first rows are written as soon as there are this many, rather than when the buffer is full. */
-const firstRows = 50;
 /**
  * SQLite's page cache for this one read, in KiB (SQLite's own default, which the sqlite3 shell
  * uses): better-sqlite3 builds SQLite with a 16 MB cache, which a single pass over a large file
@@ -70,19 +68,17 @@ function streamRows(
     // The header waits in the buffer for the first rows, so a query that fails on its first row prints nothing.
     out.add(encoder.header);
     let rowCount = 0;
-    let firstWritten = false;
     for (;;) {
       const batch = cursor.readLines(rowsPerRead, encoder.line);
       if (batch.rows === 0) break;
+      const first = rowCount === 0;
       rowCount += batch.rows;
       if (!out.add(batch.text)) return 0;
-      if (!firstWritten && rowCount >= firstRows) {
-        firstWritten = true;
-        if (!out.flush()) return 0;
-      }
+      // The first rows go out at once; later ones when the buffer is full.
+      if (first && !out.flush()) return 0;
       if (limit.timeIsUp()) {
-        // The rows read so far are out before the failure, as they are when the limit falls between writes.
-        out.flush();
+        // The rows read so far are out before the failure line (unless the reader has gone).
+        if (!out.flush()) return 0;
         throw limit.timedOut;
       }
     }
