@@ -21,14 +21,22 @@ export function directLineWriter(fd: number): (line: string) => void {
  * writer's: backpressure); false once the reader has gone (EPIPE), and every later write is dropped.
  */
 export function directTextWriter(fd: number): (text: string) => boolean {
-  let closed = false;
+  const write = directByteWriter(fd);
   return (text) => {
-    if (closed) return false;
     const bytes = Buffer.from(text, 'utf8');
+    return write(bytes, bytes.length);
+  };
+}
+
+/** Writes the first `length` bytes to `fd` as directTextWriter writes text: whole, waiting on a full pipe, false once the reader has gone. */
+function directByteWriter(fd: number): (bytes: Uint8Array, length: number) => boolean {
+  let closed = false;
+  return (bytes, length) => {
+    if (closed) return false;
     let offset = 0;
-    while (offset < bytes.length) {
+    while (offset < length) {
       try {
-        offset += writeSync(fd, bytes, offset, bytes.length - offset);
+        offset += writeSync(fd, bytes, offset, length - offset);
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === 'EAGAIN') {
@@ -44,6 +52,43 @@ export function directTextWriter(fd: number): (text: string) => boolean {
       }
     }
     return true;
+  };
+}
+
+/** Text gathered as UTF-8 in one reused buffer and written to a descriptor when it is full or flushed. */
+export interface BufferedTextWriter {
+  /** Adds text (written out first if the buffer cannot take it); false once the reader has gone. */
+  add(text: string): boolean;
+  /** Writes out what the buffer holds; false once the reader has gone. */
+  flush(): boolean;
+}
+
+/**
+ * A BufferedTextWriter of `capacity` bytes over `fd`. Streamed rows are encoded into the same
+ * bytes again and again instead of a new string and Buffer per batch: a batch kept whole until
+ * it was written outlived young-generation collections, which then grew the heap (issue 29).
+ */
+export function bufferedTextWriter(fd: number, capacity = 64 * 1024): BufferedTextWriter {
+  const write = directByteWriter(fd);
+  const buffer = Buffer.allocUnsafe(capacity);
+  let used = 0;
+  const flush = (): boolean => {
+    const length = used;
+    used = 0;
+    return length === 0 || write(buffer, length);
+  };
+  return {
+    add(text) {
+      // A UTF-16 code unit takes at most 3 bytes of UTF-8 (a surrogate pair: 4 for 2 units).
+      if (used + text.length * 3 > capacity && !flush()) return false;
+      if (text.length * 3 > capacity) {
+        const bytes = Buffer.from(text, 'utf8');
+        return write(bytes, bytes.length);
+      }
+      used += buffer.write(text, used, 'utf8');
+      return true;
+    },
+    flush,
   };
 }
 

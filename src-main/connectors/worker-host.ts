@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { WorkbenchError, type SerializedError } from '../contract/errors';
 import { databaseFileGone, fileIdentity, sameFile, type FileIdentity } from './shared/file-identity';
+import { queryTimedOut } from './shared/query-timeout';
 
 /**
  * Starts a database worker process from its bundled file when the app is built, or from its
@@ -207,13 +208,4 @@ function kill(worker: ChildProcess): Promise<void> {
     worker.once('exit', () => resolve());
     worker.kill('SIGKILL');
   });
-}
-
-/** The failure of a query stopped at its time limit, worded the same wherever it is stopped. */
-export function queryTimedOut(timeoutMs: number): WorkbenchError {
-  return new WorkbenchError('timeout', `Query timed out after ${formatSeconds(timeoutMs)}`);
-}
-
-function formatSeconds(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
 }

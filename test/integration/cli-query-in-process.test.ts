@@ -56,6 +56,8 @@ describe('dwb query reading SQLite in its own process', () => {
     'SELECT id AS "b", label AS "2", amount AS "b", data AS "__proto__" FROM t',
     'SELECT * FROM t WHERE 0',
     'SELECT NULL AS x UNION ALL SELECT NULL',
+    // A cell larger than the output buffer (about 400 KB of UTF-8), between rows that fit.
+    "SELECT 1 AS n, 'a' AS s UNION ALL SELECT 2, replace(hex(zeroblob(40000)), '0', 'é€') UNION ALL SELECT 3, 'b'",
   ];
   it.each(['csv', 'tsv', 'jsonl'])('prints the bytes the worker path prints (%s)', async (format) => {
     for (const query of queries) {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import type { CellValue } from '../../../src-main/contract/data';
-import { delimitedField, delimitedLines, type DelimitedTextOptions } from '../../../src-main/contract/delimited-text';
+import { delimitedField, delimitedLines, numberText, type DelimitedTextOptions } from '../../../src-main/contract/delimited-text';
 
 /**
  * The CSV/TSV writer of `dwb query` and of CSV exports against papaparse's `unparse`, which it
@@ -65,6 +65,15 @@ describe('delimited text', () => {
     expect(delimitedField(true, csv)).toBe('true');
     expect(delimitedField('=1+1', { ...csv, formulaStart: /^[=+\-@\t\r]/ })).toBe(`"'=1+1"`);
     expect(delimitedField(-1, { ...csv, formulaStart: /^[=+\-@\t\r]/ })).toBe('-1');
+  });
+
+  it("writes a number as String() writes it, for any number (made without V8's number-to-string cache)", () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.double(), fc.integer(), fc.constantFrom(-0, 2 ** 53, -(2 ** 31), 1e21, 1e-7, 5e-324)), (value) => {
+        expect(numberText(value)).toBe(String(value));
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   it('keeps a line for every row, an empty one included', () => {
