@@ -178,11 +178,13 @@ export function createLocalModelProvider(input: LocalModelSettingsInput, depende
     const stop = grammar ? [] : (request.stop ?? []);
 
     // Every token is passed on, a tool call's too: the run bar and the CLI show the reply forming.
-    const { done, id, repeated } = await decode(process, { history, grammar, maxTokens, temperature, stop }, options.onToken, signal, grammar !== null);
+    const { done, id, repeated, watched } = await decode(process, { history, grammar, maxTokens, temperature, stop }, options.onToken, signal, grammar !== null);
     const usage = { promptTokens: done.promptTokens, completionTokens: done.completionTokens, totalTokens: done.promptTokens + done.completionTokens };
     const base = { usage, latencyMs: Math.round(performance.now() - started), model: model.info.name, constrained: grammar ? ('grammar' as const) : ('none' as const) };
     // A reply cut for repeating itself is unusable: the caller asks again (the engine counts a repair).
-    if (repeated !== null) return { ...base, content: done.text, toolCalls: [], finishReason: 'repetition' };
+    // Its text is what was streamed up to the cut: tokens the process decoded before it saw the
+    // abort were never shown, so they are not recorded either.
+    if (repeated !== null) return { ...base, content: watched, toolCalls: [], finishReason: 'repetition' };
     const cutOff = done.stopReason === 'maxTokens';
     if (grammar && isToolCall) {
       // Cut off at the token limit, the JSON is incomplete: reported as such, with the text, never decoded again.
@@ -205,7 +207,7 @@ export function createLocalModelProvider(input: LocalModelSettingsInput, depende
     onToken: ((text: string) => void) | undefined,
     signal: AbortSignal,
     watchRepetition: boolean,
-  ): Promise<{ done: FromModelProcess & { type: 'done' }; id: number; repeated: string | null }> {
+  ): Promise<{ done: FromModelProcess & { type: 'done' }; id: number; repeated: string | null; watched: string }> {
     const id = nextId++;
     return new Promise((resolve, reject) => {
       let finished!: () => void;
@@ -262,7 +264,7 @@ export function createLocalModelProvider(input: LocalModelSettingsInput, depende
         },
         settle: (message) => {
           end();
-          if (message.type === 'done') resolve({ done: message, id, repeated });
+          if (message.type === 'done') resolve({ done: message, id, repeated, watched: text });
           else reject(new WorkbenchError('internal', `The local model ${fileName} failed to answer: ${message.message}`));
         },
         crash: (how) => {
