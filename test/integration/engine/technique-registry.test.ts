@@ -100,6 +100,19 @@ describe('the technique registry', () => {
     },
   };
 
+  /** Runs a registered technique on the Locating database into `outDir`, as `dwb run` does, against a scripted model. */
+  const runTechnique = (technique: string, baseUrl: string, outDir: string) =>
+    runToDirectory({
+      outDir,
+      question: 'Where should SWE place its merchant to maximise profit at baltic_sea?',
+      rules: '',
+      technique,
+      connection: { target: { engine: 'sqlite', path: database }, description: 'locating 1445' },
+      model: { settings: parseProviderSettings({ baseUrl, model: 'scripted', toolMode: 'tools' }) },
+      simulator: { rules: 'off', known: {} },
+      whatIf: false,
+    });
+
   it('runs a registered technique that is not one conversation through the shared set-up, with node ids in events, cells and the trace', async () => {
     unregister.push(registerTechnique(twoNodes));
     const server = await startScriptedOpenAiServer([
@@ -109,16 +122,7 @@ describe('the technique registry', () => {
     ]);
     servers.push(server);
     const outDir = tempDir();
-    const result = await runToDirectory({
-      outDir,
-      question: 'Where should SWE place its merchant to maximise profit at baltic_sea?',
-      rules: '',
-      technique: 'toy-two-nodes',
-      connection: { target: { engine: 'sqlite', path: database }, description: 'locating 1445' },
-      model: { settings: parseProviderSettings({ baseUrl: server.baseUrl, model: 'scripted', toolMode: 'tools' }) },
-      simulator: { rules: 'off', known: {} },
-      whatIf: false,
-    });
+    const result = await runTechnique('toy-two-nodes', server.baseUrl, outDir);
     server.verify();
     expect(result).toMatchObject({ status: 'answered', decision: 'krakow', steps: 3, promptTokens: 180, completionTokens: 18 });
     // Each conversation was its own: the third request saw neither sub-question's conversation.
@@ -143,16 +147,7 @@ describe('the technique registry', () => {
     ]);
     servers.push(server);
     const outDir = tempDir();
-    const result = await runToDirectory({
-      outDir,
-      question: 'Where should SWE place its merchant to maximise profit at baltic_sea?',
-      rules: '',
-      technique: 'toy-undeclared',
-      connection: { target: { engine: 'sqlite', path: database }, description: 'locating 1445' },
-      model: { settings: parseProviderSettings({ baseUrl: server.baseUrl, model: 'scripted', toolMode: 'tools' }) },
-      simulator: { rules: 'off', known: {} },
-      whatIf: false,
-    });
+    const result = await runTechnique('toy-undeclared', server.baseUrl, outDir);
     server.verify();
     expect(result).toMatchObject({ status: 'failed' });
     expect(result.message).toContain('Two sub-questions stopped for a review of a query, which its definition does not declare (reviews: none)');

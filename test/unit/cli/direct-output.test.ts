@@ -24,6 +24,20 @@ function runWriter(count: number, onStdout: (chunk: Buffer, stop: () => void) =>
   });
 }
 
+/** 20,000 lines through a real pipe, far more than its buffer holds: every byte arrives, in order, and the process ends normally. */
+async function expectEveryLineThroughPipe(mode: 'lines' | 'buffered'): Promise<void> {
+  const count = 20_000;
+  const chunks: Buffer[] = [];
+  const { code, stderr } = await runWriter(count, (chunk) => chunks.push(chunk), mode);
+  expect(code).toBe(0);
+  expect(stderr).toBe('finished\n');
+  const lines = Buffer.concat(chunks).toString('utf8').split('\n');
+  expect(lines).toHaveLength(count + 1);
+  expect(lines[0]).toBe(`line 0 ${'é€'.repeat(20)}`);
+  expect(lines[count - 1]).toBe(`line ${count - 1} ${'é€'.repeat(20)}`);
+  expect(lines[count]).toBe('');
+}
+
 function tempFile(): string {
   const dir = mkdtempSync(join(tmpdir(), 'dwb-direct-'));
   dirs.push(dir);
@@ -45,18 +59,7 @@ describe('directLineWriter', () => {
     expect(readFileSync(path, 'utf8')).toBe(`première ligne €\n${long}\n\n`);
   });
 
-  it('delivers every byte through a pipe far larger than the pipe buffer, in order', async () => {
-    const count = 20_000;
-    const chunks: Buffer[] = [];
-    const { code, stderr } = await runWriter(count, (chunk) => chunks.push(chunk));
-    expect(code).toBe(0);
-    expect(stderr).toBe('finished\n');
-    const lines = Buffer.concat(chunks).toString('utf8').split('\n');
-    expect(lines).toHaveLength(count + 1);
-    expect(lines[0]).toBe(`line 0 ${'é€'.repeat(20)}`);
-    expect(lines[count - 1]).toBe(`line ${count - 1} ${'é€'.repeat(20)}`);
-    expect(lines[count]).toBe('');
-  }, 30_000);
+  it('delivers every byte through a pipe far larger than the pipe buffer, in order', () => expectEveryLineThroughPipe('lines'), 30_000);
 
   it('stops writing quietly when the reader goes away, and the process finishes normally', async () => {
     let received = 0;
@@ -110,17 +113,7 @@ describe('bufferedTextWriter', () => {
     }
   });
 
-  it('delivers every byte through a pipe far larger than the pipe buffer, in order', async () => {
-    const count = 20_000;
-    const chunks: Buffer[] = [];
-    const { code, stderr } = await runWriter(count, (chunk) => chunks.push(chunk), 'buffered');
-    expect(code).toBe(0);
-    expect(stderr).toBe('finished\n');
-    const lines = Buffer.concat(chunks).toString('utf8').split('\n');
-    expect(lines).toHaveLength(count + 1);
-    expect(lines[0]).toBe(`line 0 ${'é€'.repeat(20)}`);
-    expect(lines[count - 1]).toBe(`line ${count - 1} ${'é€'.repeat(20)}`);
-  }, 30_000);
+  it('delivers every byte through a pipe far larger than the pipe buffer, in order', () => expectEveryLineThroughPipe('buffered'), 30_000);
 
   it('says the reader has gone, and the process finishes normally', async () => {
     const { code, stderr } = await runWriter(200_000, (_chunk, stop) => stop(), 'buffered');
