@@ -16,6 +16,17 @@ interface AxeViolation {
  * page must be opened with `bypassCSP` (the app's policy rightly refuses injected scripts).
  */
 export async function seriousViolations(target: Page): Promise<string[]> {
+  // Measured at rest: a fade still running (the add-cell bar's opacity as a run adds a cell)
+  // would be read at some blend between its states. Endless animations (spinners) are left be.
+  await target.evaluate(() => {
+    interface RunningAnimation {
+      effect: { getComputedTiming(): { iterations?: number } } | null;
+      finished: Promise<unknown>;
+    }
+    const page = (globalThis as unknown as { document: { getAnimations(): RunningAnimation[] } }).document;
+    const finite = page.getAnimations().filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity);
+    return Promise.all(finite.map((animation) => animation.finished.catch(() => undefined)));
+  });
   if (!(await target.evaluate(() => 'axe' in globalThis))) await target.addScriptTag({ path: join(repoRoot, 'node_modules', 'axe-core', 'axe.min.js') });
   const violations = await target.evaluate(async () => {
     const axe = (globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: AxeViolation[] }> } }).axe;
