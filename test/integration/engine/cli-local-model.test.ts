@@ -50,8 +50,14 @@ describeOrNotRun('dwb run --model-file (a whole PlanRAG run with SmolLM2-135M in
     // Unusable replies no longer stay in the history, and the context is kept: no prompt outgrows the window.
     expect(promptTokens / calls).toBeLessThan(4096);
     expect(completionTokens).toBeGreaterThan(0);
-    // A decision (a candidate: checked below), the step limit, or the same failing call stopped at three: each a clear status.
-    if (result.code !== 0) expect(lines.at(-2), result.stderr).toMatch(/^dwb run: (step-limit: Stopped after \d+ model calls without a decision|failed: Stopped: the model made the same failing \w+ call 3 times in a row)/);
+    // A decision (a candidate: checked below), the step limit, the same failing call stopped at
+    // three, or replies that kept repeating past the repair limit: each a clear status. Which one
+    // a run meets varies, as SmolLM2 samples at the technique's temperature.
+    if (result.code !== 0) {
+      expect(lines.at(-2), result.stderr).toMatch(
+        /^dwb run: (step-limit: Stopped after \d+ model calls without a decision|failed: Stopped: the model made the same failing \w+ call 3 times in a row|failed: The model's replies could not be used after \d+ repair attempts: the reply kept repeating .+ and was cut off)/,
+      );
+    }
     expect(fileHash(database)).toBe(before);
 
     const log = readFileSync(join(out, 'run-log.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as LoggedEvent);
