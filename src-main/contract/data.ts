@@ -24,7 +24,14 @@ export const columnInfoSchema = z.object({
 export type ColumnInfo = z.infer<typeof columnInfoSchema>;
 
 export const tableInfoSchema = z.object({
+  /** As a query on the connection writes it: bare in its default schema, qualified elsewhere. */
   name: z.string(),
+  /**
+   * Where the table lives when that is not the connection's default schema: `sales` (a
+   * PostgreSQL or MySQL schema, a schema of the Trino catalog) or `lake.sales` (another Trino
+   * catalog). The schema browser groups by it; `name` then starts with it and a dot.
+   */
+  namespace: z.string().optional(),
   kind: z.enum(['table', 'view']),
   columns: z.array(columnInfoSchema),
   /** Exact count when cheap to compute; null when the engine could not tell. */

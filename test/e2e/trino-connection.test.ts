@@ -78,13 +78,24 @@ describeOrNotRun('a Trino connection added through the form', unavailable, () =>
     const row = app.page.getByTestId('connection').filter({ hasText: connectionName });
     await row.getByRole('button', { name: connectionName }).click();
     const tree = row.getByTestId('schema-tree');
-    await expect.poll(() => tree.innerText(), { timeout: 60_000 }).toContain('lake.sales.orders');
+    // The connection's own schema first, each other catalog's schema one folded row below it.
+    const lake = tree.getByTestId('schema-namespace').filter({ hasText: 'lake.sales' });
+    await expect.poll(() => lake.innerText(), { timeout: 60_000 }).toMatch(/^▸\s*lake\.sales\s+1 table$/);
     const text = await tree.innerText();
     expect(text).toMatch(/nodes\s+5/);
     expect(text).toMatch(/trades\s+8/);
     expect(text).toMatch(/north_nodes\s+view/);
+    expect(text).not.toContain('orders');
+    await lake.getByRole('button', { name: /lake\.sales/ }).click();
+    await expect.poll(() => lake.innerText()).toMatch(/orders\s+\?/);
+    expect(await lake.getByRole('button', { name: /orders/ }).getAttribute('title')).toBe('lake.sales.orders');
     await tree.getByRole('button', { name: /trades/ }).click();
     expect(await tree.innerText()).toMatch(/price\s+decimal\(10,2\)/);
+    // A filter opens the groups that hold its matches.
+    await lake.getByRole('button', { name: /lake\.sales/ }).click();
+    await row.getByLabel('Filter the schema').fill('amount');
+    await expect.poll(() => tree.innerText()).toMatch(/^▾\s*lake\.sales\s+1 table\s+▾\s*orders\s+\?\s+amount/);
+    await row.getByLabel('Filter the schema').fill('');
     await screenshot(app.page, 'trino-03-schema-browser');
   });
 

@@ -48,6 +48,7 @@ export async function readMysqlSchema(read: CatalogReader, countRows: (qualified
       tables,
       {
         name: typeof database === 'string' ? relation : `${schema}.${relation}`,
+        ...(typeof database === 'string' ? {} : { namespace: schema }),
         kind: isView ? 'view' : 'table',
         qualified: `${quoteIdentifier(schema)}.${quoteIdentifier(relation)}`,
         countable: !isView && Number(bytes) <= exactCountMaxBytes,

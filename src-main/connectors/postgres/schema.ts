@@ -47,6 +47,7 @@ export async function readPostgresSchema(read: CatalogReader, countRows: (qualif
       tables,
       {
         name: schema === 'public' ? relation : `${schema}.${relation}`,
+        ...(schema === 'public' ? {} : { namespace: schema }),
         kind: relkind === 'v' || relkind === 'm' ? 'view' : 'table',
         qualified: `${quoteIdentifier(schema)}.${quoteIdentifier(relation)}`,
         countable,

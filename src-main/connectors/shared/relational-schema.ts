@@ -23,7 +23,10 @@ export async function withRowCounts(tables: Iterable<CollectedTable>, countRows:
     counted += 1;
     table.rowCount = await countRows(table.qualified);
   }
-  return { kind: 'relational', tables: list.map(({ name, kind, columns, rowCount }) => ({ name, kind, columns, rowCount })) };
+  return {
+    kind: 'relational',
+    tables: list.map(({ name, namespace, kind, columns, rowCount }) => ({ name, ...(namespace === undefined ? {} : { namespace }), kind, columns, rowCount })),
+  };
 }
 
 /** One column as a catalog query reports it; `references` is `table.column` or null. */

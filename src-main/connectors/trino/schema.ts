@@ -37,12 +37,14 @@ export async function readTrinoSchema(endpoint: TrinoEndpoint, read: CatalogRead
     for (const [schema, table, column, type, nullable] of columns) {
       const schemaName = String(schema);
       const tableName = String(table);
-      const name = displayName(endpoint, catalog, schemaName, tableName);
+      const namespace = namespaceOf(endpoint, catalog, schemaName);
+      const name = namespace === undefined ? tableName : `${namespace}.${tableName}`;
       let collected = tables.get(name);
       if (collected === undefined) {
         const kind = kinds.get(`${schemaName}.${tableName}`) ?? 'table';
         collected = {
           name,
+          ...(namespace === undefined ? {} : { namespace }),
           kind,
           columns: [],
           rowCount: null,
@@ -58,8 +60,9 @@ export async function readTrinoSchema(endpoint: TrinoEndpoint, read: CatalogRead
   return withRowCounts(tables.values(), countRows);
 }
 
-function displayName(endpoint: TrinoEndpoint, catalog: string, schema: string, table: string): string {
-  if (catalog !== endpoint.catalog) return `${catalog}.${schema}.${table}`;
-  if (schema !== endpoint.schema) return `${schema}.${table}`;
-  return table;
+/** `catalog.schema` in another catalog, `schema` elsewhere in the connection's; none in its own schema. */
+function namespaceOf(endpoint: TrinoEndpoint, catalog: string, schema: string): string | undefined {
+  if (catalog !== endpoint.catalog) return `${catalog}.${schema}`;
+  if (schema !== endpoint.schema) return schema;
+  return undefined;
 }

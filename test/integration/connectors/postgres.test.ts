@@ -195,6 +195,28 @@ describeOrNotRun('PostgreSQL engine layers on their own', unavailable, () => {
     expect(error?.code).toBe('read-only');
   });
 
+  it('names a table in another schema by its schema, and says the schema apart for the browser to group by', async () => {
+    // As the fixture's owner, whom the connector logs in as, so the new table is its to read.
+    const owner = admin;
+    if (owner === null) throw new Error('server not started');
+    await owner.query('CREATE SCHEMA archive');
+    await owner.query('CREATE TABLE archive.old_trades (id int PRIMARY KEY)');
+    const connector = await openPostgresConnector({ url: server?.uri ?? '' });
+    try {
+      const schema = await connector.schema();
+      if (schema.kind !== 'relational') throw new Error('expected a relational schema');
+      const archived = schema.tables.find((table) => table.name === 'archive.old_trades');
+      expect(archived?.namespace).toBe('archive');
+      expect(archived?.rowCount).toBe(0);
+      const nodes = schema.tables.find((table) => table.name === 'nodes');
+      expect(nodes).toBeDefined();
+      expect(nodes && 'namespace' in nodes).toBe(false);
+    } finally {
+      await connector.close();
+      await owner.query('DROP SCHEMA archive CASCADE');
+    }
+  });
+
   it('returns JSON-safe cells for awkward types', async () => {
     const connector = await openPostgresConnector({ url: server?.uri ?? '' });
     try {

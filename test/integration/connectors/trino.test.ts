@@ -165,6 +165,9 @@ describeOrNotRun('Trino engine layers on their own', unavailable, () => {
     expect(schema.tables.find((table) => table.name === 'trades')?.columns.find((column) => column.name === 'price')?.type).toBe('decimal(10,2)');
     // Counted in the connection's catalog only: a count elsewhere may be a scan of a lake.
     expect(schema.tables.find((table) => table.name === 'lake.sales.orders')?.rowCount).toBeNull();
+    // The other catalog's schema is said apart, for the browser to group by; the connection's own has none.
+    expect(schema.tables.find((table) => table.name === 'lake.sales.orders')?.namespace).toBe('lake.sales');
+    expect(schema.tables.filter((table) => ['nodes', 'trades', 'north_nodes'].includes(table.name)).map((table) => table.namespace)).toEqual([undefined, undefined, undefined]);
     const orders = await reader.query('SELECT region, amount FROM lake.sales.orders ORDER BY id', { maxRows: 10, timeoutMs: 20_000 });
     expect(orders.rows).toEqual([
       ['north', 12.5],
