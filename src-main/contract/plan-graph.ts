@@ -7,10 +7,19 @@ import type { PlanNode } from './run';
  * shared with the renderer.
  */
 
+/**
+ * The tool events by which a technique reports a plan graph as it runs: the graph once drawn
+ * (`plan`), then each node's outcome (`node`, with a PlanNodeOutcome as input). The notebook's
+ * plan-graph cell and every report draw node states from these alone, so any technique that
+ * emits them gets the graph. The names are Plan*RAG's, which first wrote them: older logs and
+ * sealed reports read the same.
+ */
+export const planGraphEvents = { plan: 'plan-dag.plan', node: 'plan-dag.node' } as const;
+
 /** A node's state in a run: `step` is a node of a plan whose technique reports no per-node state (PlanRAG's list). */
 export type PlanNodeStatus = 'pending' | 'running' | 'answered' | 'failed' | 'blocked' | 'step';
 
-/** What the `plan-dag.node` event says about one node (its `input`), read loosely: logs of other versions may differ. */
+/** What a `planGraphEvents.node` event says about one node (its `input`), read loosely: logs of other versions may differ. */
 export interface PlanNodeOutcome {
   status: 'answered' | 'failed' | 'blocked';
   question: string | null;
@@ -69,7 +78,7 @@ export interface PlanGraphOptions {
   nodeHeight?: number;
 }
 
-/** Reads a `plan-dag.node` event's input; null when it is not one this version understands. */
+/** Reads a `planGraphEvents.node` event's input; null when it is not one this version understands. */
 export function readPlanNodeOutcome(input: unknown): PlanNodeOutcome | null {
   if (!isRecord(input)) return null;
   const status = input['status'];

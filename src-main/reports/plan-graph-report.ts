@@ -1,4 +1,4 @@
-import { layoutPlanGraph, readPlanNodeOutcome, type PlanGraphLayout, type PlanGraphNode, type PlanNodeOutcome } from '../contract/plan-graph';
+import { layoutPlanGraph, planGraphEvents, readPlanNodeOutcome, type PlanGraphLayout, type PlanGraphNode, type PlanNodeOutcome } from '../contract/plan-graph';
 import type { PlanVersion, QueryRecord, StepRecord } from '../audit/run-trace';
 import { html, type Html } from './html-escape';
 import { markdownCell, markdownCode, markdownLiteral } from './markdown-text';
@@ -12,7 +12,7 @@ export interface PlanGraphReport {
 
 /**
  * The graph of the run's last plan, when it is more than a list: a technique that reports node
- * states (Plan*RAG's `plan-dag.node` events) or a plan that branches. A linear plan is already
+ * states (`planGraphEvents`, as Plan*RAG does) or a plan that branches. A linear plan is already
  * the numbered list of the plan history.
  */
 export function planGraphReport(plans: readonly PlanVersion[], steps: readonly StepRecord[], queries: readonly QueryRecord[]): PlanGraphReport | null {
@@ -23,9 +23,9 @@ export function planGraphReport(plans: readonly PlanVersion[], steps: readonly S
   for (const step of steps) {
     for (const item of step.items) {
       if (item.kind !== 'other' || item.type !== 'tool') continue;
-      if (item.fields['tool'] === 'plan-dag.plan') tracked = true;
+      if (item.fields['tool'] === planGraphEvents.plan) tracked = true;
       const node = item.fields['node'];
-      const outcome = item.fields['tool'] === 'plan-dag.node' && typeof node === 'string' ? readPlanNodeOutcome(item.fields['input']) : null;
+      const outcome = item.fields['tool'] === planGraphEvents.node && typeof node === 'string' ? readPlanNodeOutcome(item.fields['input']) : null;
       if (outcome && typeof node === 'string') outcomes.set(node, outcome);
     }
   }

@@ -1,5 +1,5 @@
 import { chainPlan, planNodeSchema, type Cell, type PlanNode } from '../../src-main/contract';
-import { readPlanNodeOutcome, type PlanNodeOutcome } from '../../src-main/contract/plan-graph';
+import { planGraphEvents, readPlanNodeOutcome, type PlanNodeOutcome } from '../../src-main/contract/plan-graph';
 
 /** What the notebook knows about a plan's nodes: the cells of the same run, filed by node. */
 export interface PlanRunCells {
@@ -31,11 +31,11 @@ export function planRunCells(cells: readonly Cell[], runId: string | undefined):
   for (const cell of cells) {
     if (cell.provenance.runId !== runId) continue;
     const node = cell.provenance.node;
-    if (cell.kind === 'observation' && cell.data.tool === 'plan-dag.plan') {
+    if (cell.kind === 'observation' && cell.data.tool === planGraphEvents.plan) {
       tracked = true;
       editedPlan = analystPlan(cell.data['input']) ?? editedPlan;
     }
-    if (cell.kind === 'observation' && cell.data.tool === 'plan-dag.node' && node) {
+    if (cell.kind === 'observation' && cell.data.tool === planGraphEvents.node && node) {
       const outcome = readPlanNodeOutcome(cell.data['input']);
       if (outcome) outcomes.set(node, outcome);
     }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { WorkbenchError } from '../../../contract/errors';
+import { planGraphEvents } from '../../../contract/plan-graph';
 import type { RunEvent } from '../../../contract/run';
 import { descendantsOf, planJson, readEditedPlan, type PlanGraph } from './plan-graph';
 
@@ -63,7 +64,7 @@ export function rerunSeed(events: readonly RunEvent[], rerun: NodeRerun): RerunS
   if (rerun.node !== graph.final && !stale.includes(graph.final)) stale.push(graph.final);
   const rerunning = new Set([rerun.node, ...stale]);
   const answers = events.flatMap((event) => {
-    if (event.type !== 'tool' || event.tool !== 'plan-dag.node' || !event.node || rerunning.has(event.node)) return [];
+    if (event.type !== 'tool' || event.tool !== planGraphEvents.node || !event.node || rerunning.has(event.node)) return [];
     const input = nodeInputSchema.safeParse(event.input);
     if (!input.success || input.data.status !== 'answered') return [];
     return [{ id: event.node, question: input.data.question ?? '', answer: { value: input.data.answer, explanation: input.data.explanation ?? '' } }];

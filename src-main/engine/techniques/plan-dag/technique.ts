@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { WorkbenchError } from '../../../contract/errors';
+import { planGraphEvents } from '../../../contract/plan-graph';
 import type { RunEvent } from '../../../contract/run';
 import type { ChatMessage } from '../../../llm/types';
 import { recordReview } from '../../review-gate';
@@ -188,7 +189,7 @@ class PlanDagRun {
       if (!answered) continue;
       this.settled.add(node.id);
       const input = { status: 'answered', level: node.level, parents: node.parents, template: node.question, question: answered.question, answer: answered.answer.value, explanation: answered.answer.explanation, reusedFrom: rerun.fromRun, ...(node.pinned !== undefined ? { pinned: true } : {}), latencyMs: 0, calls: [] };
-      this.emitTool(step, node.id, 'plan-dag.node', input, `${node.id}: answer kept from run ${rerun.fromRun}: ${answerText(answered.answer)}`);
+      this.emitTool(step, node.id, planGraphEvents.node, input, `${node.id}: answer kept from run ${rerun.fromRun}: ${answerText(answered.answer)}`);
     }
   }
 
@@ -247,7 +248,7 @@ class PlanDagRun {
       nodes: planNodes(graph),
       author,
     };
-    this.emitTool(step, undefined, 'plan-dag.plan', summary, `${author === 'analyst' ? 'Plan graph as the analyst edited it' : 'Plan graph'}: ${levels.length} level${levels.length === 1 ? '' : 's'} (widths ${summary.widths.join(', ')}), final ${graph.final}${graph.warnings.length ? `. Warnings: ${graph.warnings.join('; ')}` : ''}`);
+    this.emitTool(step, undefined, planGraphEvents.plan, summary, `${author === 'analyst' ? 'Plan graph as the analyst edited it' : 'Plan graph'}: ${levels.length} level${levels.length === 1 ? '' : 's'} (widths ${summary.widths.join(', ')}), final ${graph.final}${graph.warnings.length ? `. Warnings: ${graph.warnings.join('; ')}` : ''}`);
   }
 
   /** Base variant: one query for the main question, its result shared by every node. */
@@ -393,7 +394,7 @@ class PlanDagRun {
       result.status === 'answered'
         ? `${node.id}: ${result.question}\nA${node.id.slice(1)}: ${result.answer ? answerText(result.answer) : ''}`
         : `${node.id} failed (${result.failure?.category}): ${result.failure?.message}`;
-    this.emitTool(result.calls.at(-1)?.step ?? this.run.state.steps, node.id, 'plan-dag.node', input, text);
+    this.emitTool(result.calls.at(-1)?.step ?? this.run.state.steps, node.id, planGraphEvents.node, input, text);
   }
 
   private emitBlocked(node: DagNode): void {
@@ -402,7 +403,7 @@ class PlanDagRun {
     const failedAncestors = this.results.filter((result) => result.status === 'failed' && descendantsOf(this.graph, result.id).includes(node.id)).map((result) => result.id);
     const blockedBy = failedAncestors.length ? failedAncestors : missing;
     this.blocked.push(node.id);
-    this.emitTool(this.run.state.steps, node.id, 'plan-dag.node', { status: 'blocked', level: node.level, parents: node.parents, template: node.question, blockedBy }, `${node.id} blocked: ${blockedBy.join(', ')} did not answer`);
+    this.emitTool(this.run.state.steps, node.id, planGraphEvents.node, { status: 'blocked', level: node.level, parents: node.parents, template: node.question, blockedBy }, `${node.id} blocked: ${blockedBy.join(', ')} did not answer`);
   }
 
   /** The run's efficiency figures: prompt tokens per call, the largest prompt, critical-path time against the sequential sum. */
