@@ -186,6 +186,21 @@ describeOrNotRun('MySQL/MariaDB engine layers on their own', unavailable, () => 
     expect(error?.code).toBe('syntax');
   });
 
+  it('names each table by its database when the URL names none, and says the database apart for the browser to group by', async () => {
+    const url = new URL(server?.uri ?? '');
+    url.pathname = '/';
+    const connector = await openMysqlConnector({ url: url.toString() });
+    try {
+      const schema = await connector.schema();
+      if (schema.kind !== 'relational') throw new Error('expected a relational schema');
+      const nodes = schema.tables.find((table) => table.name === 'wbtest.nodes');
+      expect(nodes?.namespace).toBe('wbtest');
+      expect(nodes?.columns.map((column) => column.name)).toEqual(['id', 'name', 'region']);
+    } finally {
+      await connector.close();
+    }
+  });
+
   it('returns JSON-safe cells for awkward types', async () => {
     const connector = await openMysqlConnector({ url: server?.uri ?? '' });
     try {
