@@ -27,7 +27,11 @@ export const parameterLabels: Record<keyof ScenarioParameters, string> = {
 const NAME = String.raw`(?:"([^"\n]{1,100})"|'([^'\n]{1,100})'|“([^”\n]{1,100})”|‘([^’\n]{1,100})’|([A-Za-z0-9][A-Za-z0-9_]{0,99}))`;
 
 /** Words a bare name never is: "the country named is …" or "price of the goods" name nothing. */
-const NOT_A_NAME = new Set(['a', 'an', 'the', 'is', 'are', 'was', 'our', 'my', 'its', 'their', 'this', 'that', 'which', 'what', 'node', 'named', 'called', 'goods', 'country', 'of', 'to', 'in', 'at', 'for']);
+const NOT_A_NAME = new Set([
+  'a', 'an', 'the', 'is', 'are', 'was', 'our', 'my', 'its', 'their', 'this', 'that', 'which', 'what', 'node', 'named', 'called', 'goods', 'country', 'of', 'to', 'in', 'at', 'for',
+  // The subject of "where should I place …" and the place of "profit at home" are no names either.
+  'i', 'we', 'you', 'one', 'they', 'home',
+]);
 
 /**
  * Phrases that introduce each parameter, most specific first. The DQA templates ("the country
@@ -40,11 +44,16 @@ const PATTERNS: Record<keyof ScenarioParameters, RegExp[]> = {
     new RegExp(String.raw`\bcountry\s*(?:is|:|=)\s*${NAME}`, 'i'),
     new RegExp(String.raw`\bruler\s+of\s+${NAME}`, 'i'),
     new RegExp(String.raw`\bcountry\s+${NAME}`, 'i'),
+    // "Where should SWE place its merchant", "SWE's merchant"
+    new RegExp(String.raw`\bshould\s+${NAME}\s+(?:place|put|send|allocate|move|station|steer)\b`, 'i'),
+    new RegExp(String.raw`${NAME}['’]s\s+merchant\b`, 'i'),
   ],
   home: [
     new RegExp(String.raw`\bhome\s+(?:trade\s+)?node(?:\s+is\s+|\s+named\s+|\s+called\s+|\s*[:=]\s*|\s+)${NAME}`, 'i'),
     new RegExp(String.raw`\bhome\s*(?:is|:|=)\s*${NAME}`, 'i'),
     new RegExp(String.raw`\bsteer\s+trade\s+(?:to|towards|toward)\s+${NAME}`, 'i'),
+    // "to maximise profit at baltic_sea": where the profit is counted is the home node.
+    new RegExp(String.raw`\bprofits?\s+(?:at|in|on)\s+(?:the\s+)?${NAME}`, 'i'),
   ],
   goods: [
     new RegExp(String.raw`\bprice\s+of\s+(?:the\s+)?${NAME}`, 'i'),

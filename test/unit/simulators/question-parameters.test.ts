@@ -29,6 +29,10 @@ describe('reading the simulator parameters from a question', () => {
     ["Country: 'NOR'. Home node = “lubeck”. Where should I allocate my merchant?", { country: 'NOR', home: 'lubeck' }],
     ['Our home node is "baltic_sea". Where should I place my merchant?', { home: 'baltic_sea' }],
     ['Where should I place my merchant to make the most money?', {}],
+    // As an analyst types it, without the template's phrases.
+    ['Where should SWE place its merchant to maximise profit at baltic_sea?', { country: 'SWE', home: 'baltic_sea' }],
+    ["SWE's merchant: which node makes the most profit in lubeck?", { country: 'SWE', home: 'lubeck' }],
+    ['Where should we send the merchant to maximise our profit at home?', {}],
     ['Which country is the richest? The home node is the best one.', {}],
   ])('Locating, typed: %j', (question, expected) => {
     expect(parametersFromQuestion(question, 'locating')).toEqual(expected);
