@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,7 +48,9 @@ describe('the exported report', () => {
     expect(errors).toEqual([]);
     expect(await page.locator('.decision-card .decision').innerText()).toBe('krakow');
     expect(await page.locator('.strip.signed').innerText()).toContain('Ada Analyst');
-    expect(await page.locator('nav.toc li').count()).toBe(9);
+    // Nine sections and the simulator's verification: the question names SWE and baltic_sea, so the decision is checked.
+    expect(await page.locator('nav.toc li').count()).toBe(10);
+    expect(await page.locator('.decision-card').innerText()).not.toContain('Not checked');
     expect(await page.locator('.step').count()).toBe(6);
     expect(await page.locator('ol.plan li.added').count()).toBeGreaterThan(0);
     // Hostile text from the model stays text.
@@ -82,6 +84,8 @@ describe('the exported report', () => {
     expect(last).toContain(result.stdout.match(/integrity head ([0-9a-f]{64})/)?.[1] ?? 'no head');
     // Each page as an image, to be looked at (test-results/e2e/report-pdf-N.png).
     mkdirSync(screenshotDir, { recursive: true });
+    // An earlier run's pages go first: pdftoppm numbers 1–9 and 01–12 apart, and only this PDF's are counted.
+    for (const name of readdirSync(screenshotDir)) if (/^report-pdf-\d+\.png$/.test(name)) rmSync(join(screenshotDir, name));
     execFileSync('pdftoppm', ['-png', '-r', '60', path, join(screenshotDir, 'report-pdf')]);
     expect(readdirSync(screenshotDir).filter((name) => /^report-pdf-\d+\.png$/.test(name))).toHaveLength(pages);
   });
