@@ -610,9 +610,18 @@ function readReply(response: ModelResponse, toolMode: 'tools' | 'text', offered:
   // A reply cut off at the token limit is named as such, not as a reply that called nothing.
   if (response.finishReason === 'length' && calls.length === 0) problems.unshift('the reply was cut off at the token limit before it was complete; reply shorter');
   if (response.finishReason === 'repetition' && calls.length === 0) {
-    problems.unshift(`the reply kept repeating "${response.content.slice(-16)}" and was cut off; write each value once`);
+    problems.unshift(repetitionProblem(response.content));
   }
   return { thought, calls, problems };
+}
+
+/**
+ * What a reply cut for repeating itself is told, and the analyst reads: the text's last 16
+ * characters as one line (a repeated unit may hold newlines and tabs, which would break the
+ * run bar's one line and the message's sense).
+ */
+export function repetitionProblem(content: string): string {
+  return `the reply kept repeating "${content.replace(/\s+/g, ' ').slice(-16)}" and was cut off; write each value once`;
 }
 
 function repairRequest(problem: string, offered: ToolDefinition[], toolMode: 'tools' | 'text'): string {
