@@ -57,9 +57,11 @@ describe('dwb run', () => {
     expect(fileHash(database)).toBe(before);
 
     const notebook = JSON.parse(readFileSync(join(out, 'notebook.json'), 'utf8')) as { cells: { kind: string; source: string; output: { status: string } | null; data: Record<string, unknown> }[] };
-    expect(notebook.cells.map((cell) => cell.kind)).toEqual(['question', 'plan', 'query', 'observation', 'query', 'observation', 'replan', 'query', 'observation', 'decision']);
+    // The question names SWE and baltic_sea, so the simulator checks the decision in a cell of its own before it.
+    expect(notebook.cells.map((cell) => cell.kind)).toEqual(['question', 'plan', 'query', 'observation', 'query', 'observation', 'replan', 'query', 'observation', 'simulation', 'decision']);
     expect(notebook.cells[2]?.output?.status).toBe('ok');
     expect(notebook.cells[6]?.data['previous']).toEqual(['Home node values', 'Upstream nodes']);
+    expect(notebook.cells[10]?.data['verification']).toMatchObject({ decision: 'krakow' });
 
     const log = readFileSync(join(out, 'run-log.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as LoggedEvent);
     expect(findChainBreak(log)).toBeNull();
@@ -149,7 +151,7 @@ describe('dwb run', () => {
     const before = fileHash(database);
     const writer = await serve([
       { toolCalls: [{ name: 'query', arguments: { query: 'DROP TABLE flow' } }] },
-      { expectToolResultContains: 'Refused: the connection is read-only', toolCalls: [{ name: 'answer', arguments: { decision: 'nothing', rationale: 'the write was refused' } }] },
+      { expectToolResultContains: 'Refused: the connection is read-only', toolCalls: [{ name: 'answer', arguments: { decision: 'krakow', rationale: 'the write was refused' } }] },
     ]);
     const writeRun = await dwbRun(['--connection', `sqlite:${database}`, '--question-file', questionFile, '--technique', 'iterrag', '--base-url', writer.baseUrl, '--model', 'm', '--tool-mode', 'tools', '--out', tempDir()]);
     writer.verify();
