@@ -44,9 +44,19 @@ describe('the simulator check of a typed question', () => {
     await page.getByTestId('new-run').click();
     const composer = page.getByTestId('run-composer');
     await composer.getByLabel('Run connection').selectOption({ label: 'DQA Locating 1445 (demo)' });
-    await composer.getByLabel('Decision question').fill(typedQuestion);
     await composer.getByLabel('Simulator check').selectOption('compat');
     const check = composer.getByTestId('check-plan');
+    // Written as an analyst would: the one who should place is the country, where the profit is made the home node.
+    await composer.getByLabel('Decision question').fill('Where should SWE place its merchant to maximise profit at baltic_sea?');
+    await expect.poll(() => check.getByTestId('check-plan-note').innerText()).toBe('The simulator checks the decision (country SWE, home node baltic_sea).');
+    expect(await check.getByLabel('Country').inputValue()).toBe('SWE');
+    expect(await check.getByLabel('Home node').inputValue()).toBe('baltic_sea');
+    // A question naming neither leaves both to the analyst.
+    await composer.getByLabel('Decision question').fill('Where should I place my merchant?');
+    await expect.poll(() => check.getByTestId('check-plan-note').innerText()).toBe('Not checked: the question names no country; the question names no home node.');
+    expect(await check.getByLabel('Country').inputValue()).toBe('');
+    expect(await check.getByLabel('Home node').inputValue()).toBe('');
+    await composer.getByLabel('Decision question').fill(typedQuestion);
     await expect.poll(() => check.getByLabel('Country').inputValue()).toBe('SWE');
     expect(await check.getByLabel('Home node').inputValue()).toBe('baltic_sea');
     await expect.poll(() => check.getByTestId('check-plan-note').innerText()).toBe('The simulator checks the decision (country SWE, home node baltic_sea).');
