@@ -138,6 +138,27 @@ export interface AcceptedCall {
 /** One model turn: the calls to carry out, or that the run ended (a limit, a stop, a failure). */
 export type Turn = { calls: AcceptedCall[]; step: number; response: ModelResponse; problems: string[] } | { end: RunOutcome };
 
+/** What a run keeps as it goes: saved with every checkpoint (see ResumeState) or rebuilt on resume. */
+export interface RunState {
+  planned: boolean;
+  plan: string[];
+  queries: number;
+  steps: number;
+  tokens: number;
+  repairs: number;
+  evidence: string[];
+  queryCount: number;
+  lastSimulation: SimulationResult | null;
+  /** Answers in a row refused by a tool's check (a decision that is no candidate). */
+  refusedAnswers: number;
+  /** The last failing call (tool name and arguments) and how often in a row it failed. */
+  lastFailure: { key: string; count: number } | null;
+  /** Prompt tokens per character of the last request, as the model counted them (for the context budget). */
+  tokensPerChar: number | null;
+  /** The technique's own state, saved with every checkpoint. */
+  technique: unknown;
+}
+
 /**
  * The shared turn executor every technique runs on: it holds the run's counters and limits and
  * knows how to ask the model (`turn`: checkpoint, request, validate, repair) and how to carry
@@ -147,25 +168,11 @@ export type Turn = { calls: AcceptedCall[]; step: number; response: ModelRespons
 export class RunContext {
   readonly engine: Engine;
   readonly started = Date.now();
-  readonly state: {
-    planned: boolean;
-    plan: string[];
-    queries: number;
-    steps: number;
-    tokens: number;
-    repairs: number;
-    evidence: string[];
-    queryCount: number;
-    lastSimulation: SimulationResult | null;
-    /** Answers in a row refused by a tool's check (a decision that is no candidate). */
-    refusedAnswers: number;
-    /** The last failing call (tool name and arguments) and how often in a row it failed. */
-    lastFailure: { key: string; count: number } | null;
-    /** Prompt tokens per character of the last request, as the model counted them (for the context budget). */
-    tokensPerChar: number | null;
-    /** The technique's own state, saved with every checkpoint. */
-    technique: unknown;
-  };
+  /** The run's counters, plan, evidence and the technique's saved state: read by all, written only through this class. */
+  get state(): Readonly<RunState> {
+    return this.current;
+  }
+  private readonly current: RunState;
   readonly newQueryId: () => string;
   /** The highest step number handed to a model call so far (calls may be in flight at once). */
   private issuedSteps = 0;
@@ -182,7 +189,7 @@ export class RunContext {
   ) {
     this.engine = options.connector.engine;
     const resume = options.resume;
-    this.state = {
+    this.current = {
       planned: resume?.planned ?? false,
       plan: resume?.plan ?? [],
       queries: resume?.queries ?? 0,
@@ -197,7 +204,7 @@ export class RunContext {
       tokensPerChar: null,
       technique: resume?.technique,
     };
-    this.newQueryId = options.newQueryId ?? (() => `q${++this.state.queryCount}`);
+    this.newQueryId = options.newQueryId ?? (() => `q${++this.current.queryCount}`);
   }
 
   get limits(): RunLimits {
@@ -220,7 +227,7 @@ export class RunContext {
    */
   finish(status: RunOutcome['status'], message: string | null, answer?: { decision: string; rationale: string }): RunOutcome {
     if (this.outcome) return this.outcome;
-    const { steps, tokens } = this.state;
+    const { steps, tokens } = this.current;
     const outcome: RunOutcome = { status, decision: answer?.decision ?? null, rationale: answer?.rationale ?? null, message, steps, totalTokens: tokens };
     this.outcome = outcome;
     this.emit({ type: 'run-end', status, message, steps, totalTokens: tokens });
@@ -240,7 +247,7 @@ export class RunContext {
    */
   toolContext(options: { onQueryId?: (queryId: string) => void } = {}): ToolContext {
     if (!options.onQueryId && this.defaultTools) return this.defaultTools;
-    const { state } = this;
+    const { current: state } = this;
     const onQueryId = options.onQueryId;
     const tools: ToolContext = {
       engine: this.engine,
@@ -275,15 +282,24 @@ export class RunContext {
     return tools;
   }
 
-  /** Applies what a tool's call changed (its outcome's `stateChanges`, a query's evidence): tools never write the run's state themselves. */
-  applyToolChanges(changes: ToolStateChanges | undefined): void {
+  /**
+   * Applies what a tool's call or a technique's own step changed (a tool outcome's
+   * `stateChanges`, a query's evidence, a plan a technique drew): nothing else writes the run's
+   * state, so its counters, plan and evidence have one writer.
+   */
+  applyStateChanges(changes: ToolStateChanges | undefined): void {
     if (!changes) return;
-    const { state } = this;
+    const { current: state } = this;
     if (changes.plan) state.plan = changes.plan;
     if (changes.planned) state.planned = true;
     if (changes.queries) state.queries += changes.queries;
     if (changes.evidence) state.evidence.push(...changes.evidence);
     if (changes.lastSimulation) state.lastSimulation = changes.lastSimulation;
+  }
+
+  /** Keeps the technique's own state, saved with the next checkpoint so a resumed run starts from it. */
+  saveTechniqueState(technique: unknown): void {
+    this.current.technique = technique;
   }
 
   /** The outcome when the run must stop before another model call (stopped, out of steps, tokens or time); null to go on. */
@@ -300,9 +316,9 @@ export class RunContext {
   overLimit(): { status: RunOutcome['status']; message: string } | null {
     const { limits } = this;
     if (this.signal?.aborted) return { status: 'cancelled', message: 'The run was stopped' };
-    if (Math.max(this.state.steps, this.issuedSteps) >= limits.maxSteps) return { status: 'step-limit', message: `Stopped after ${limits.maxSteps} model calls without a decision` };
-    if (limits.maxTokens !== null && this.state.tokens >= limits.maxTokens) {
-      return { status: 'token-limit', message: `Stopped after using ${this.state.tokens} tokens (limit ${limits.maxTokens}) without a decision` };
+    if (Math.max(this.current.steps, this.issuedSteps) >= limits.maxSteps) return { status: 'step-limit', message: `Stopped after ${limits.maxSteps} model calls without a decision` };
+    if (limits.maxTokens !== null && this.current.tokens >= limits.maxTokens) {
+      return { status: 'token-limit', message: `Stopped after using ${this.current.tokens} tokens (limit ${limits.maxTokens}) without a decision` };
     }
     if (this.remainingMs() <= 0) return { status: 'time-limit', message: this.timeLimitMessage() };
     return null;
@@ -347,7 +363,7 @@ export class RunContext {
   async turn(messages: ChatMessage[], offered: ToolDefinition[], call: { maxTokens?: number } = {}): Promise<Turn> {
     const { options, limits } = this;
     options.onCheckpoint?.(this.checkpoint(messages));
-    fitToContext(messages, limits.contextTokens, this.state.tokensPerChar);
+    fitToContext(messages, limits.contextTokens, this.current.tokensPerChar);
     const request: ModelRequest =
       options.toolMode === 'tools'
         ? {
@@ -375,10 +391,10 @@ export class RunContext {
     const { thought, calls, problems } = readReply(response, options.toolMode, offered);
     if (thought) this.emit({ type: 'thought', step, text: thought });
     if (calls.length === 0) {
-      this.state.repairs++;
+      this.current.repairs++;
       const problem = problems[0] ?? 'the reply contained no action';
       this.emit({ type: 'model-repair', step, problem });
-      if (this.state.repairs > limits.maxRepairs) {
+      if (this.current.repairs > limits.maxRepairs) {
         return { end: this.finish('failed', `The model's replies could not be used after ${limits.maxRepairs} repair attempts: ${problem}`) };
       }
       // The unusable reply itself stays out of the history: a note stands for it, so a rambling
@@ -387,7 +403,7 @@ export class RunContext {
       messages.push({ role: 'user', content: repairRequest(problem, offered, options.toolMode) });
       return { calls: [], step, response, problems };
     }
-    this.state.repairs = 0;
+    this.current.repairs = 0;
     messages.push(
       options.toolMode === 'tools'
         ? { role: 'assistant', content: response.content, toolCalls: response.toolCalls }
@@ -408,7 +424,7 @@ export class RunContext {
     about: { tools?: string[]; messageCount?: number; node?: string; purpose?: string } = {},
   ): Promise<{ step: number; response: ModelResponse } | { failure: 'time-limit' | 'cancelled' | 'failed'; message: string; step: number }> {
     const { options } = this;
-    const step = Math.max(this.state.steps, this.issuedSteps) + 1;
+    const step = Math.max(this.current.steps, this.issuedSteps) + 1;
     this.issuedSteps = step;
     const at = { ...(about.node ? { node: about.node } : {}), ...(about.purpose ? { purpose: about.purpose } : {}) };
     this.emit({ type: 'model-request', step, tools: about.tools ?? [], messageCount: about.messageCount ?? request.messages.length, ...at });
@@ -427,10 +443,10 @@ export class RunContext {
     } finally {
       call.dispose();
     }
-    this.state.steps = Math.max(this.state.steps, step);
-    this.state.tokens += response.usage?.totalTokens ?? 0;
+    this.current.steps = Math.max(this.current.steps, step);
+    this.current.tokens += response.usage?.totalTokens ?? 0;
     const promptChars = request.messages.reduce((sum, message) => sum + message.content.length, 0);
-    if (response.usage && response.usage.promptTokens > 0 && promptChars > 0) this.state.tokensPerChar = response.usage.promptTokens / promptChars;
+    if (response.usage && response.usage.promptTokens > 0 && promptChars > 0) this.current.tokensPerChar = response.usage.promptTokens / promptChars;
     this.emit({
       type: 'model-response',
       step,
@@ -465,16 +481,16 @@ export class RunContext {
     for (const call of turn.calls) {
       const refused = call.tool.check ? await call.tool.check(call.arguments, tools) : null;
       if (refused) {
-        this.state.refusedAnswers++;
+        this.current.refusedAnswers++;
         this.emit({ type: 'model-repair', step: turn.step, problem: refused });
-        if (this.state.refusedAnswers > this.limits.maxRepairs) {
+        if (this.current.refusedAnswers > this.limits.maxRepairs) {
           return this.finish('failed', `The model's ${call.tool.name} could not be used after ${this.limits.maxRepairs} attempts: ${refused}`);
         }
         answerTool(call.id, `Not accepted: ${refused}.`);
         continue;
       }
       const outcome = await call.tool.perform(call.arguments, { step: turn.step, ...(context.node ? { node: context.node } : {}) }, tools);
-      if ('reply' in outcome) this.applyToolChanges(outcome.stateChanges);
+      if ('reply' in outcome) this.applyStateChanges(outcome.stateChanges);
       if ('stop' in outcome) return this.finish('stopped', outcome.stop);
       if ('answer' in outcome) return this.finish('answered', null, outcome.answer);
       const repeated = this.noteFailure(call, outcome.failed === true);
@@ -499,18 +515,18 @@ export class RunContext {
   /** Counts the same failing call in a row (tool and arguments); returns how often it has failed so, 0 after a success. */
   private noteFailure(call: AcceptedCall, failed: boolean): number {
     if (!failed) {
-      this.state.lastFailure = null;
+      this.current.lastFailure = null;
       return 0;
     }
     const key = `${call.tool.name} ${JSON.stringify(call.arguments)}`;
-    const count = this.state.lastFailure?.key === key ? this.state.lastFailure.count + 1 : 1;
-    this.state.lastFailure = { key, count };
+    const count = this.current.lastFailure?.key === key ? this.current.lastFailure.count + 1 : 1;
+    this.current.lastFailure = { key, count };
     return count;
   }
 
   /** What a resume needs, as it stands before the next model call on `messages`. */
   checkpoint(messages: ChatMessage[] | null): ResumeState {
-    const { state } = this;
+    const { current: state } = this;
     return {
       messages: messages ? structuredClone(messages) : null,
       planned: state.planned,

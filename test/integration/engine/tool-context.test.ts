@@ -62,7 +62,7 @@ describe('tools through a ToolContext', () => {
     expect(simulated).toMatchObject({ stateChanges: { lastSimulation: { spec: { scenario: 'locating', country: 'SWE', home: 'baltic_sea' } } } });
     expect(events.map((event) => event.type)).toEqual(['plan', 'query-start', 'query-end', 'observation', 'simulation']);
 
-    for (const outcome of [planned, queried, simulated]) if ('reply' in outcome) run.applyToolChanges(outcome.stateChanges);
+    for (const outcome of [planned, queried, simulated]) if ('reply' in outcome) run.applyStateChanges(outcome.stateChanges);
     expect(run.state).toMatchObject({ plan: ['Find the feeders of baltic_sea'], planned: true, queries: 1, evidence: ['q1'] });
     expect(run.state.lastSimulation?.candidates.length).toBeGreaterThan(0);
     // The context's view is live: the answer cites the evidence and is checked against the simulation just applied.

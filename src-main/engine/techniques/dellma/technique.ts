@@ -173,7 +173,7 @@ async function decide(run: RunContext): Promise<RunOutcome> {
   const problemNumber = progress.problem;
   // Saved at once when a step ends at a review point, where no model call would save it.
   const save = (): void => run.options.onCheckpoint?.(run.checkpoint(null));
-  run.state.technique = progress;
+  run.saveTechniqueState(progress);
   const frame = progress.frame ?? (await frameOptions(run, caller, question, goal, schemaSummary));
   if ('end' in frame) return frame.end;
   progress.frame = frame;
@@ -327,7 +327,7 @@ async function concludeBaseline(run: RunContext, result: ProblemResult): Promise
   if (!result.chosen) return run.finish('failed', `No decision: ${result.note ?? 'no answer named an option'}`);
   const step = run.state.steps;
   const simulation = await simulateKnown(run.toolContext(), step);
-  if (simulation) run.state.lastSimulation = simulation;
+  if (simulation) run.applyStateChanges({ lastSimulation: simulation });
   const rationale = `${label} baseline [paper §4]: the model's answer${result.baseline && result.baseline.answers.length > 1 ? `s (votes: ${votes})` : ''}; no forecast, sampling or expected utility.`;
   const check = run.state.lastSimulation ?? null;
   // Zero-shot and CoT decisions are the model's own words; self-consistency's is a vote counted in code.
@@ -380,7 +380,7 @@ async function conclude(run: RunContext, result: ProblemResult, actions: readonl
   const step = run.state.steps;
   const simulation = await simulateKnown(run.toolContext(), step);
   if (simulation) {
-    run.state.lastSimulation = simulation;
+    run.applyStateChanges({ lastSimulation: simulation });
     emitAudit(run, result, simulation);
   }
   const chosenExpected = detail.expected[actions.indexOf(result.chosen)] ?? 0;
@@ -447,7 +447,7 @@ async function gatedQuery(run: RunContext, caller: ModelCaller, purpose: 'dellma
   }
   const edited = decision.action === 'edit' && decision.query?.trim() ? decision.query.trim() : null;
   const ran = await runQuery(run.toolContext(), { step, query: edited ?? query, author: edited ? 'analyst' : 'model' });
-  run.applyToolChanges({ ...ran.stateChanges, queries: 1 });
+  run.applyStateChanges({ ...ran.stateChanges, queries: 1 });
   return ran;
 }
 

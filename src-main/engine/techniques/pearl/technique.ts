@@ -148,15 +148,14 @@ export async function runPearlWith(run: RunContext, failedPrograms: readonly str
     program = reviewed.program;
     const nodes = programNodes(program);
     run.emit({ type: 'plan', step: run.state.steps, steps: nodes.map((node) => node.text), nodes });
-    run.state.plan = nodes.map((node) => node.text);
-    run.state.planned = true;
+    run.applyStateChanges({ plan: nodes.map((node) => node.text), planned: true });
   }
 
   const outputs = new Map<string, string>(Object.entries(saved?.outputs ?? {}));
   if (!saved && run.options.keptOutputs) keepEarlierOutputs(run, program, outputs);
   const keep = (): void => {
     const state: PearlState = { program: programText(program), outputs: Object.fromEntries(outputs) };
-    run.state.technique = state;
+    run.saveTechniqueState(state);
   };
   keep();
   const parallel = run.options.gate.interactive || !extensionOn(run.options.fidelity, pearlExtensions.parallelSteps) ? 1 : maxParallelSteps;
@@ -432,7 +431,7 @@ async function answer(run: RunContext, program: Program, outputs: Map<string, st
   const sinks = sinkSteps(program);
   const text = sinks.map((step) => outputs.get(step.id) ?? '').join('\n');
   const simulation = run.state.lastSimulation ?? (await simulateKnown(run.toolContext(), run.state.steps));
-  if (simulation) run.state.lastSimulation = simulation;
+  if (simulation) run.applyStateChanges({ lastSimulation: simulation });
   const candidates = simulation ? simulation.candidates.map((row) => row.candidate) : null;
   const inCode = mapAnswer(text, candidates);
   const base = { answer: text, sinks: sinks.map((step) => step.id), candidates: candidates?.length ?? null };

@@ -218,7 +218,7 @@ async function reviewedQuery(run: RunContext, context: NodeContext, step: number
   }
   const edited = decision.action === 'edit' && decision.query?.trim() ? decision.query.trim() : null;
   const ran = await runQuery(run.toolContext(), { step, node, query: edited ?? query, author: edited ? 'analyst' : 'model' });
-  run.applyToolChanges({ ...ran.stateChanges, queries: 1 });
+  run.applyStateChanges({ ...ran.stateChanges, queries: 1 });
   const note = analystNote(decision);
   return { ok: ran.error === null, text: `${ran.text}${note ? `\n\nAnalyst note: ${note}` : ''}`, empty: ran.error === null && ran.rowCount === 0 };
 }

@@ -259,7 +259,7 @@ class PlanDagRun {
       throw new RunEnding(asked.failure, asked.message);
     }
     const ran = await runQuery(this.run.toolContext(), { step: asked.step, query: readQuery(asked.response.content), author: 'model' });
-    this.run.applyToolChanges({ ...ran.stateChanges, queries: 1 });
+    this.run.applyStateChanges({ ...ran.stateChanges, queries: 1 });
     return ran.text;
   }
 
@@ -277,7 +277,7 @@ class PlanDagRun {
         if (runnable.length === 0) continue;
         const over = run.overLimit();
         if (over) return this.end(over.status, over.message);
-        run.state.technique = this.saved();
+        run.saveTechniqueState(this.saved());
         run.options.onCheckpoint?.(run.checkpoint(null));
         const started = performance.now();
         const settled = await inParallel(runnable, run.options.gate.interactive ? 1 : this.config.concurrency, (node) => this.runOne(node));
