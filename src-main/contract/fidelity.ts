@@ -154,8 +154,13 @@ export function extensionOn(resolved: ResolvedFidelity | undefined, extension: s
 
 /** One line saying which fidelity applies, for `dwb run`, the benchmarks and the app. */
 export function fidelityLine(resolved: ResolvedFidelity): string {
+  return `fidelity: ${fidelityText(resolved)}`;
+}
+
+/** The fidelity in words: which, the temperature, the paper's token limits per call and the extensions on. */
+export function fidelityText(resolved: ResolvedFidelity): string {
   const on = resolved.extensions.filter((extension) => extension.on).map((extension) => extension.label);
   const temperature = resolved.temperature === null ? "the technique's or the model settings' temperature" : `temperature ${resolved.temperature}`;
   const limits = Object.entries(resolved.callMaxTokens).map(([purpose, tokens]) => `${purpose} ${tokens}`);
-  return `fidelity: ${resolved.fidelity} (${temperature}${limits.length ? `; tokens per call: ${limits.join(', ')}` : ''}; extensions on: ${on.length ? on.join('; ') : 'none'})`;
+  return `${resolved.fidelity} (${temperature}${limits.length ? `; tokens per call: ${limits.join(', ')}` : ''}; extensions on: ${on.length ? on.join('; ') : 'none'})`;
 }

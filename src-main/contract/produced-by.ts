@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fidelityText, resolvedFidelitySchema } from './fidelity';
 
 /**
  * What produced a result (issue 25): the technique that made the decision, the model as the
@@ -134,6 +135,28 @@ export function producedByLines(record: ProducedBy): { label: string; value: str
     { label: 'Fallbacks', value: record.fallbacks.length ? record.fallbacks.map((fallback) => `${fallback.from} → ${fallback.to} ${fallback.reason}`).join('; ') : 'none' },
     { label: 'Product version', value: record.productVersion ?? 'not recorded' },
   ];
-  for (const [name, value] of Object.entries(record.settings)) lines.push({ label: `Setting ${name}`, value: typeof value === 'string' ? value : JSON.stringify(value) });
+  for (const [name, value] of Object.entries(record.settings)) lines.push(settingLine(name, value));
   return lines;
+}
+
+/** A setting run-start recorded, in words: the resolved fidelity as the run said it, anything else by its values, never as JSON. */
+function settingLine(name: string, value: unknown): { label: string; value: string } {
+  const fidelity = name === 'fidelity' ? resolvedFidelitySchema.safeParse(value) : null;
+  if (fidelity?.success) return { label: 'Fidelity', value: fidelityText(fidelity.data) };
+  return { label: `Setting ${name}`, value: valueText(value) };
+}
+
+function valueText(value: unknown): string {
+  if (value === null || value === undefined) return 'none';
+  if (Array.isArray(value)) return value.length ? value.map((item) => nestedText(item)).join(', ') : 'none';
+  if (typeof value === 'object') {
+    const entries = Object.entries(value);
+    return entries.length ? entries.map(([key, item]) => `${key} ${nestedText(item)}`).join(', ') : 'none';
+  }
+  return String(value);
+}
+
+/** A value inside a list or record: bracketed when it is one itself, so its commas do not run into the outer ones. */
+function nestedText(value: unknown): string {
+  return value !== null && typeof value === 'object' ? `(${valueText(value)})` : valueText(value);
 }

@@ -61,6 +61,9 @@ describe('benchmarks in the app', () => {
     expect(produced).toMatch(/Model\s+scripted-model/);
     expect(produced).toMatch(/Step limit\s+20/);
     expect(produced).toMatch(/Product version\s+\d+\.\d+\.\d+/);
+    // Settings in words, as the run said them, not as JSON.
+    expect(produced).toMatch(/Fidelity\s+paper \(temperature 0; extensions on: none\)/);
+    expect(produced).not.toMatch(/[{}]/);
     expect(await view.locator('[data-question="L3"]').innerText()).toMatch(/L3\s+iterrag\s+rdb\s+krakow\s+\S+\s+no/);
     for (const chart of ['chart-accuracy', 'chart-tokens', 'chart-ended']) expect(await view.getByTestId(chart).locator('.recharts-bar-rectangle').count()).toBeGreaterThan(0);
     await screenshot(page, 'benchmarks-01-finished');

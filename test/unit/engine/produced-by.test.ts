@@ -78,6 +78,17 @@ describe('the produced-by recorder', () => {
     expect(producedByLines(produced)).toContainEqual({ label: 'Setting fidelity', value: 'paper' });
   });
 
+  it('says every recorded setting in words: the resolved fidelity as the run said it, records and lists by their values, never JSON', () => {
+    const fidelity = { fidelity: 'paper', temperature: 0, temperatureFrom: 'paper', callMaxTokens: { program: 256 }, extensions: [{ id: 'query-feedback', label: 'Richer database feedback', on: false }, { id: 'simulate-tool', label: 'Simulate tool offered', on: true }] };
+    const withSettings = { ...start, fidelity, playbook: { version: 3, sha256: 'ab12', text: 'long' }, stops: ['query', 'program'], note: null } as unknown as RunEvent;
+    const lines = producedByLines(deriveProducedBy([withSettings, end], { labelOf: techniqueLabelOf }));
+    expect(lines).toContainEqual({ label: 'Fidelity', value: 'paper (temperature 0; tokens per call: program 256; extensions on: Simulate tool offered)' });
+    expect(lines).toContainEqual({ label: 'Setting playbook', value: 'version 3, sha256 ab12' });
+    expect(lines).toContainEqual({ label: 'Setting stops', value: 'query, program' });
+    expect(lines).toContainEqual({ label: 'Setting note', value: 'none' });
+    expect(lines.filter((line) => /[{}[\]"]/.test(line.value))).toEqual([]);
+  });
+
   it('names a fallback as such: the technique that answered, whose fallback it was and why', () => {
     const fallback: RunEvent = { type: 'tool', step: 8, tool: 'pearl-fallback', input: { attempts: 8, fallback: 'planrag', reason: 'after 8 refused programs' }, output: '' };
     const recorder = producedByRecorder({ earlier: [], productVersion: null, modelFile: null });
