@@ -228,24 +228,8 @@ export const reviewDecisionSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('stop') }),
 ]);
 
-export const runSummarySchema = z.object({
-  id: z.string(),
-  notebookId: z.string(),
-  technique: techniqueIdSchema,
-  mode: z.enum(['auto', 'step']),
-  status: runStatusSchema,
-  question: z.string(),
-  decision: z.string().nullable(),
-  /** Who made the decision (the technique, a fallback, tool-assisted); null without a decision or for runs stored before it was kept. */
-  decidedBy: decisionOriginSchema.nullable(),
-  message: z.string().nullable(),
-  createdAt: z.string(),
-  endedAt: z.string().nullable(),
-});
-export type RunSummary = z.infer<typeof runSummarySchema>;
-
 /**
- * How the run's decision was checked, for the run bar: the simulator's verdict, or why it was
+ * How the run's decision was checked, for the run bar and the run histories: the simulator's verdict, or why it was
  * not checked (said as "not checked: <reason>", never a plain "Decided").
  */
 export const decisionCheckSchema = z.discriminatedUnion('checked', [
@@ -260,6 +244,30 @@ export function decisionCheck(decision: { verification?: z.infer<typeof verifica
   if (verification) return { checked: true, agrees: verification.agrees, best: verification.best, regret: verification.regret, objective: verification.objective };
   return { checked: false, reason: decision.unchecked ?? 'no simulator checked it' };
 }
+
+/** The check in words, the same in the run bar and the run histories: the verdict, or "not checked: <reason>". */
+export function decisionCheckText(check: DecisionCheck): string {
+  if (!check.checked) return `not checked: ${check.reason}`;
+  return check.agrees ? '✓ simulator agrees' : `✗ simulator: best is ${check.best}${check.regret === null ? '' : `, regret ${check.regret.toPrecision(4)}`}`;
+}
+
+export const runSummarySchema = z.object({
+  id: z.string(),
+  notebookId: z.string(),
+  technique: techniqueIdSchema,
+  mode: z.enum(['auto', 'step']),
+  status: runStatusSchema,
+  question: z.string(),
+  decision: z.string().nullable(),
+  /** Who made the decision (the technique, a fallback, tool-assisted); null without a decision or for runs stored before it was kept. */
+  decidedBy: decisionOriginSchema.nullable(),
+  /** How the decision was checked; null without a decision or for runs stored before it was kept. */
+  check: decisionCheckSchema.nullable(),
+  message: z.string().nullable(),
+  createdAt: z.string(),
+  endedAt: z.string().nullable(),
+});
+export type RunSummary = z.infer<typeof runSummarySchema>;
 
 /** Pushed while a run is live: enough for the progress bar and the review panel. */
 export const runProgressSchema = z.object({

@@ -493,7 +493,8 @@ export class RunManager {
   }
 
   private end(run: LiveRun, status: Exclude<RunStatus, 'running'>, decision: string | null, message: string | null, decidedBy: DecisionOrigin | null = null): void {
-    this.dependencies.runs.finish(run.progress.runId, { status, decision, decidedBy, message, endedAt: this.dependencies.environment.now() });
+    const check = decision === null ? null : (run.progress.check ?? null);
+    this.dependencies.runs.finish(run.progress.runId, { status, decision, decidedBy, check, message, endedAt: this.dependencies.environment.now() });
     this.update(run, { status, message, pendingReview: null, pendingReviews: [] });
     this.live.delete(run.progress.runId);
   }

@@ -127,6 +127,8 @@ const migrations: string[] = [
    CREATE INDEX query_history_by_connection ON query_history(connection_id, seq);`,
   // Who made a run's decision (issue 25): the run history names the decider (a fallback, a tool-assisted decision), not only the technique started.
   `ALTER TABLE runs ADD COLUMN decided_by TEXT;`,
+  // How the decision was checked (issue 25): the run histories say the simulator's verdict or "not checked: <reason>", not a bare "Decided".
+  `ALTER TABLE runs ADD COLUMN decision_check TEXT;`,
 ];
 
 /**

@@ -1,7 +1,7 @@
 import type { LoggedEvent } from '../audit/hash-chain';
 import { WorkbenchError } from '../contract/errors';
 import { decisionOriginSchema, type DecisionOrigin } from '../contract/produced-by';
-import type { RunStatus, RunSummary } from '../contract/run';
+import { decisionCheckSchema, type DecisionCheck, type RunStatus, type RunSummary } from '../contract/run';
 import type { AppDatabase } from './app-database';
 
 interface RunRow {
@@ -17,6 +17,8 @@ interface RunRow {
   ended_at: string | null;
   /** JSON of the decision's origin; null for a run without a decision or stored before it was kept. */
   decided_by: string | null;
+  /** JSON of how the decision was checked; null for a run without a decision or stored before it was kept. */
+  decision_check: string | null;
 }
 
 /** Runs and their hash-chained event logs and model transcripts, in the workspace database. */
@@ -84,10 +86,11 @@ export class RunStore {
     this.database.prepare('INSERT INTO run_transcripts (run_id, seq, line) VALUES (?, ?, ?)').run(runId, seq, line);
   }
 
-  finish(runId: string, outcome: { status: RunStatus; decision: string | null; decidedBy?: DecisionOrigin | null; message: string | null; endedAt: string }): void {
+  finish(runId: string, outcome: { status: RunStatus; decision: string | null; decidedBy?: DecisionOrigin | null; check?: DecisionCheck | null; message: string | null; endedAt: string }): void {
+    const json = (value: unknown): string | null => (value ? JSON.stringify(value) : null);
     this.database
-      .prepare('UPDATE runs SET status = ?, decision = ?, decided_by = ?, message = ?, ended_at = ? WHERE id = ?')
-      .run(outcome.status, outcome.decision, outcome.decidedBy ? JSON.stringify(outcome.decidedBy) : null, outcome.message, outcome.endedAt, runId);
+      .prepare('UPDATE runs SET status = ?, decision = ?, decided_by = ?, decision_check = ?, message = ?, ended_at = ? WHERE id = ?')
+      .run(outcome.status, outcome.decision, json(outcome.decidedBy), json(outcome.check), outcome.message, outcome.endedAt, runId);
   }
 
   /** Runs left `running` by an app that stopped mid-run: they can be resumed from the notebook. */
@@ -142,18 +145,19 @@ function toSummary(row: RunRow): RunSummary {
     status: row.status,
     question: row.question,
     decision: row.decision,
-    decidedBy: decidedByOf(row.decided_by),
+    decidedBy: storedOf(row.decided_by, decisionOriginSchema),
+    check: storedOf(row.decision_check, decisionCheckSchema),
     message: row.message,
     createdAt: row.created_at,
     endedAt: row.ended_at,
   };
 }
 
-/** The stored origin, or null when there is none or it does not read as one (the history then names the technique started). */
-function decidedByOf(stored: string | null): DecisionOrigin | null {
+/** A stored JSON record, or null when there is none or it does not read as one (the histories then say what they can without it). */
+function storedOf<T>(stored: string | null, schema: { safeParse(value: unknown): { success: true; data: T } | { success: false } }): T | null {
   if (stored === null) return null;
   try {
-    const parsed = decisionOriginSchema.safeParse(JSON.parse(stored));
+    const parsed = schema.safeParse(JSON.parse(stored));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;

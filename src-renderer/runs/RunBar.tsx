@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { decidedByText, type RunProgress } from '../../src-main/contract';
+import { decidedByText, decisionCheckText, type RunProgress } from '../../src-main/contract';
 import { rateWindowMs } from '../state/runs-slice';
 import { useWorkbench } from '../ui/store-context';
 import { reviewWords, useReviewPoints } from './review-words';
@@ -167,16 +167,11 @@ function uncheckedClass(progress: RunProgress): string {
 function RunCheck({ progress }: { progress: RunProgress }) {
   const check = progress.check;
   if (progress.status !== 'answered' || !check) return null;
-  if (!check.checked) {
-    return (
-      <span className="run-check unchecked" data-testid="run-check" title={`not checked: ${check.reason}`}>
-        not checked: {check.reason}
-      </span>
-    );
-  }
+  const text = decisionCheckText(check);
+  const kind = !check.checked ? 'unchecked' : check.agrees ? 'agrees' : 'disagrees';
   return (
-    <span className={`run-check ${check.agrees ? 'agrees' : 'disagrees'}`} data-testid="run-check">
-      {check.agrees ? '✓ simulator agrees' : `✗ simulator: best is ${check.best}${check.regret === null ? '' : `, regret ${check.regret.toPrecision(4)}`}`}
+    <span className={`run-check ${kind}`} data-testid="run-check" title={check.checked ? undefined : text}>
+      {text}
     </span>
   );
 }

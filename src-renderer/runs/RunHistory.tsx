@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { RunCheckCell } from './RunCheckCell';
 import { RunMadeBy } from './RunMadeBy';
 import type { RunSummary } from '../../src-main/contract';
 import { useWorkbench } from '../ui/store-context';
@@ -80,6 +81,7 @@ export function RunHistory({ notebookId, onClose }: { notebookId: string; onClos
               <th scope="col">Technique</th>
               <th scope="col">Question</th>
               <th scope="col">Decision</th>
+              <th scope="col">Check</th>
               <th scope="col">Time</th>
               <th scope="col">
                 <span className="visually-hidden">Actions</span>
@@ -96,6 +98,7 @@ export function RunHistory({ notebookId, onClose }: { notebookId: string; onClos
                   {run.question}
                 </td>
                 <td>{run.decision ?? <span className="muted">—</span>}</td>
+                <RunCheckCell run={run} />
                 <td>{duration(run)}</td>
                 <td className="run-actions">
                   <button className="ghost small" onClick={() => goToCells(run.id)} disabled={!cells.some((cell) => cell.provenance.runId === run.id)}>

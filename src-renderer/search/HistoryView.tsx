@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { RunCheckCell } from '../runs/RunCheckCell';
 import { RunMadeBy } from '../runs/RunMadeBy';
 import type { QueryHistoryEntry, RunSummary, WorkbenchClient } from '../../src-main/contract';
 import { duration, statusWords } from '../runs/RunHistory';
@@ -178,6 +179,7 @@ function AllRuns({ client }: { client: WorkbenchClient }) {
             <th scope="col">Technique</th>
             <th scope="col">Question</th>
             <th scope="col">Decision</th>
+            <th scope="col">Check</th>
             <th scope="col">Time</th>
             <th scope="col">
               <span className="visually-hidden">Actions</span>
@@ -195,6 +197,7 @@ function AllRuns({ client }: { client: WorkbenchClient }) {
                 {run.question}
               </td>
               <td>{run.decision ?? <span className="muted">—</span>}</td>
+              <RunCheckCell run={run} />
               <td>{duration(run)}</td>
               <td className="run-actions">
                 <button className="ghost small" data-testid="all-runs-go" onClick={() => void goTo(run)}>

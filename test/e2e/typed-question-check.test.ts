@@ -105,6 +105,18 @@ describe('the simulator check of a typed question', () => {
     model().verify();
     await decision.scrollIntoViewIfNeeded();
     await screenshot(page, 'typed-check-03-not-checked');
+
+    // The run histories say the same of each run, newest first: not a bare "Decided".
+    await bar.getByTestId('show-run-history').click();
+    const checks = page.getByTestId('run-history').getByTestId('run-history-row').getByTestId('run-check-cell');
+    await expect.poll(() => checks.allInnerTexts()).toEqual(['not checked: no simulator recognises this schema', '✓ simulator agrees']);
+    expect(await checks.first().getAttribute('class')).toContain('unchecked');
+    await screenshot(page, 'typed-check-04-run-history');
+    await page.getByTestId('open-history').click();
+    const view = page.getByTestId('history-view');
+    await view.getByTestId('history-tab-runs').click();
+    await expect.poll(() => view.getByTestId('all-runs-row').getByTestId('run-check-cell').allInnerTexts()).toEqual(['not checked: no simulator recognises this schema', '✓ simulator agrees']);
+    await screenshot(page, 'typed-check-05-all-runs');
     expect(app.pageErrors).toEqual([]);
   });
 });

@@ -107,11 +107,12 @@ describe('query history', () => {
     const workspaceDir = tempDir();
     const before = openAppDatabase(workspaceDir);
     const version = before.pragma('user_version', { simple: true }) as number;
-    // As a workspace of the version before it was: no history table, nor what the one later
-    // migration adds (runs.decided_by), two steps behind.
+    // As a workspace of the version before it was: no history table, nor what the two later
+    // migrations add (runs.decided_by, runs.decision_check), three steps behind.
     before.exec('DROP TABLE query_history');
     before.exec('ALTER TABLE runs DROP COLUMN decided_by');
-    before.pragma(`user_version = ${version - 2}`);
+    before.exec('ALTER TABLE runs DROP COLUMN decision_check');
+    before.pragma(`user_version = ${version - 3}`);
     before.close();
     const after = openAppDatabase(workspaceDir);
     opened.push(after);
@@ -119,6 +120,6 @@ describe('query history', () => {
     expect((after.prepare("SELECT name FROM pragma_table_info('query_history')").all() as { name: string }[]).map((row) => row.name)).toEqual([
       'seq', 'connection_id', 'text', 'ran_at', 'duration_ms', 'row_count', 'error_code', 'notebook_id', 'cell_id',
     ]);
-    expect((after.prepare("SELECT name FROM pragma_table_info('runs')").all() as { name: string }[]).map((row) => row.name)).toContain('decided_by');
+    expect((after.prepare("SELECT name FROM pragma_table_info('runs')").all() as { name: string }[]).map((row) => row.name)).toEqual(expect.arrayContaining(['decided_by', 'decision_check']));
   });
 });

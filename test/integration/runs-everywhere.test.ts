@@ -1,6 +1,6 @@
 /**
  * runs/list-all: the decision runs of every notebook of the workspace, newest first, each with
- * its notebook's title; a notebook in the trash takes its runs out of the list. Real workspace;
+ * its notebook's title and how its decision was checked; a notebook in the trash takes its runs out of the list. Real workspace;
  * the runs are written through the workspace's own RunStore, as the run manager writes them.
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -33,15 +33,23 @@ describe('runs of every notebook', () => {
     start('c', sales.id, '2026-01-03T10:00:00.000Z');
     start('d', doomed.id, '2026-01-04T10:00:00.000Z');
     runs.finish('b', { status: 'answered', decision: 'Krakow', message: null, endedAt: '2026-01-02T10:01:00.000Z' });
+    runs.finish('a', { status: 'answered', decision: 'Lubeck', check: { checked: true, agrees: false, best: 'Krakow', regret: 0.25, objective: 'profit' }, message: null, endedAt: '2026-01-01T10:01:00.000Z' });
+    runs.finish('c', { status: 'answered', decision: 'Krakow', check: { checked: false, reason: 'the question names no country' }, message: null, endedAt: '2026-01-03T10:01:00.000Z' });
     database.close();
     await workbench.invoke('notebooks/delete', { id: doomed.id });
 
     const all = await workbench.invoke('runs/list-all', {});
     expect(all.more).toBe(false);
     expect(all.runs.map((run) => [run.id, run.notebookTitle, run.status, run.decision])).toEqual([
-      ['c', 'Sales', 'running', null],
+      ['c', 'Sales', 'answered', 'Krakow'],
       ['b', 'Trade', 'answered', 'Krakow'],
-      ['a', 'Sales', 'running', null],
+      ['a', 'Sales', 'answered', 'Lubeck'],
+    ]);
+    // How each decision was checked, as stored; b was finished without one (as runs stored before it was kept).
+    expect(all.runs.map((run) => run.check)).toEqual([
+      { checked: false, reason: 'the question names no country' },
+      null,
+      { checked: true, agrees: false, best: 'Krakow', regret: 0.25, objective: 'profit' },
     ]);
     expect(await workbench.invoke('runs/list-all', { limit: 2 })).toMatchObject({ more: true });
     await expect(workbench.invoke('runs/list-all', { limit: 0 })).rejects.toMatchObject({ code: 'invalid-request' });

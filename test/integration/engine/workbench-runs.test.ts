@@ -130,6 +130,8 @@ describe('decision runs in the workspace', () => {
     expect(events.filter((entry) => entry.event === 'cell-change').length).toBeGreaterThanOrEqual(5);
     const [run] = await workbench.invoke('runs/list', { notebookId: notebook.id });
     expect(run).toMatchObject({ id: runId, status: 'answered', decision: 'krakow', mode: 'step' });
+    // The history keeps how the decision was checked: "Where?" names no country, so it was not.
+    expect(run?.check).toEqual({ checked: false, reason: expect.stringContaining('the question names no country') as string });
     await expect(workbench.invoke('runs/review', { runId, decision: { action: 'approve' } })).rejects.toThrow(`No run ${runId} is going`);
   });
 
