@@ -94,6 +94,9 @@ function ExportDialogBody() {
     if (!runId) return;
     setBusy(true);
     setError(null);
+    // The line says this export only: an earlier export's download must not stand beside this one's path.
+    setExported(null);
+    setDownloaded(null);
     try {
       const result = await exportReport(runId, format, signOff);
       if (result) setExported(result);
