@@ -245,6 +245,12 @@ export function decisionCheck(decision: { verification?: z.infer<typeof verifica
   return { checked: false, reason: decision.unchecked ?? 'no simulator checked it' };
 }
 
+/** The check's kind, which the run bar and the run histories colour it by. */
+export function decisionCheckKind(check: DecisionCheck): 'agrees' | 'disagrees' | 'unchecked' {
+  if (!check.checked) return 'unchecked';
+  return check.agrees ? 'agrees' : 'disagrees';
+}
+
 /** The check in words, the same in the run bar and the run histories: the verdict, or "not checked: <reason>". */
 export function decisionCheckText(check: DecisionCheck): string {
   if (!check.checked) return `not checked: ${check.reason}`;

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { LoggedEvent } from '../audit/hash-chain';
 import { WorkbenchError } from '../contract/errors';
 import { decisionOriginSchema, type DecisionOrigin } from '../contract/produced-by';
@@ -154,7 +155,7 @@ function toSummary(row: RunRow): RunSummary {
 }
 
 /** A stored JSON record, or null when there is none or it does not read as one (the histories then say what they can without it). */
-function storedOf<T>(stored: string | null, schema: { safeParse(value: unknown): { success: true; data: T } | { success: false } }): T | null {
+function storedOf<T>(stored: string | null, schema: z.ZodType<T>): T | null {
   if (stored === null) return null;
   try {
     const parsed = schema.safeParse(JSON.parse(stored));

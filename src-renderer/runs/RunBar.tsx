@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { decidedByText, decisionCheckText, type RunProgress } from '../../src-main/contract';
+import { decidedByText, decisionCheckKind, decisionCheckText, type RunProgress } from '../../src-main/contract';
 import { rateWindowMs } from '../state/runs-slice';
 import { useWorkbench } from '../ui/store-context';
 import { reviewWords, useReviewPoints } from './review-words';
@@ -168,9 +168,8 @@ function RunCheck({ progress }: { progress: RunProgress }) {
   const check = progress.check;
   if (progress.status !== 'answered' || !check) return null;
   const text = decisionCheckText(check);
-  const kind = !check.checked ? 'unchecked' : check.agrees ? 'agrees' : 'disagrees';
   return (
-    <span className={`run-check ${kind}`} data-testid="run-check" title={check.checked ? undefined : text}>
+    <span className={`run-check ${decisionCheckKind(check)}`} data-testid="run-check" title={check.checked ? undefined : text}>
       {text}
     </span>
   );

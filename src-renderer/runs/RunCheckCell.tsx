@@ -1,4 +1,4 @@
-import { decisionCheckText, type RunSummary } from '../../src-main/contract';
+import { decisionCheckKind, decisionCheckText, type RunSummary } from '../../src-main/contract';
 
 /**
  * The check column of a run history, in the run bar's words: the simulator's verdict or "not
@@ -14,9 +14,8 @@ export function RunCheckCell({ run }: { run: RunSummary }) {
       </td>
     );
   }
-  const kind = !check.checked ? 'unchecked' : check.agrees ? 'agrees' : 'disagrees';
   return (
-    <td className={`history-check ${kind}`} data-testid="run-check-cell">
+    <td className={`history-check ${decisionCheckKind(check)}`} data-testid="run-check-cell">
       {decisionCheckText(check)}
     </td>
   );
